@@ -1,0 +1,145 @@
+// Owns the one shared Browser: launches it in the background, relaunches it after a crash, closes it on shutdown.
+import { chromium, firefox, webkit, type Browser, type LaunchOptions } from 'playwright';
+import { SessionError, isSessionError, messageOf } from './errors.js';
+import { resolveExecutable, resolveHeadless, type BrowserName, type ResolvedExecutable } from './executable.js';
+import { silentLogger, type Logger } from './logger.js';
+
+export interface BrowserHostOptions {
+  browser?: BrowserName;
+  /** Undefined: headed, except on Linux without a display. */
+  headless?: boolean;
+  executablePath?: string;
+  /** Extra command-line switches for the browser. */
+  args?: string[];
+  logger?: Logger;
+  /** Milliseconds a launch may take before it fails. */
+  launchTimeout?: number;
+}
+
+/** Chromium switches that keep a headless browser from phoning home on a machine with no network. */
+const QUIET_CHROMIUM_ARGS = ['--disable-quic', '--no-default-browser-check', '--disable-features=Translate,MediaRouter,OptimizationHints'];
+
+export class BrowserHost {
+  readonly browserName: BrowserName;
+  readonly headless: boolean;
+  private readonly options: BrowserHostOptions;
+  private readonly logger: Logger;
+  private executable: ResolvedExecutable | undefined;
+  private launching: Promise<Browser> | undefined;
+  private current: Browser | undefined;
+  private closed = false;
+  private readonly disconnectListeners = new Set<(browser: Browser) => void>();
+
+  constructor(options: BrowserHostOptions = {}) {
+    this.options = options;
+    this.browserName = options.browser ?? 'chromium';
+    this.logger = options.logger ?? silentLogger;
+    const decision = resolveHeadless(options.headless);
+    this.headless = decision.headless;
+    if (decision.reason) this.logger.info(decision.reason);
+  }
+
+  /** Begins launching in the background; callers that need the browser await `browser()`. */
+  start(): this {
+    // A launch failure is reported to whoever awaits browser(), not as an unhandled rejection here.
+    this.browser().catch(() => {});
+    return this;
+  }
+
+  /** The executable in use (resolved on first launch), for diagnostics. */
+  get resolved(): ResolvedExecutable | undefined {
+    return this.executable;
+  }
+
+  /** Resolves the executable without launching: throws BROWSER_ERROR when there is none. */
+  resolveExecutable(): ResolvedExecutable {
+    this.executable ??= resolveExecutable({
+      browser: this.browserName,
+      headless: this.headless,
+      ...(this.options.executablePath === undefined ? {} : { executablePath: this.options.executablePath }),
+    });
+    return this.executable;
+  }
+
+  /** The shared browser, launching a new one when there is none or the last one died. */
+  browser(): Promise<Browser> {
+    if (this.closed) return Promise.reject(new SessionError('BROWSER_ERROR', 'The browser host has been shut down.'));
+    if (this.current?.isConnected()) return Promise.resolve(this.current);
+    this.launching ??= this.launch().finally(() => {
+      this.launching = undefined;
+    });
+    return this.launching;
+  }
+
+  /** True while a launched browser is connected. */
+  get connected(): boolean {
+    return this.current?.isConnected() ?? false;
+  }
+
+  /** Called when the browser goes away without being asked to (crash, killed process). */
+  onDisconnected(listener: (browser: Browser) => void): () => void {
+    this.disconnectListeners.add(listener);
+    return () => this.disconnectListeners.delete(listener);
+  }
+
+  /** Closes the browser and every process it started. Safe to call twice. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const pending = this.launching;
+    const browser = this.current;
+    this.current = undefined;
+    await browser?.close().catch(() => {});
+    // A launch still in flight is closed as soon as it lands, so it cannot outlive us.
+    if (pending) await pending.then((late) => late.close()).catch(() => {});
+  }
+
+  private async launch(): Promise<Browser> {
+    let executable: ResolvedExecutable;
+    try {
+      executable = this.resolveExecutable();
+    } catch (error) {
+      this.logger.warn(messageOf(error));
+      throw error;
+    }
+    const launchOptions: LaunchOptions = {
+      headless: this.headless,
+      args: [...(this.browserName === 'chromium' ? QUIET_CHROMIUM_ARGS : []), ...(this.options.args ?? [])],
+      timeout: this.options.launchTimeout ?? 30_000,
+      // We close the browser ourselves on shutdown, after the sessions; Playwright's own handlers would race us.
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+      ...(executable.executablePath === undefined ? {} : { executablePath: executable.executablePath }),
+    };
+    const started = Date.now();
+    let browser: Browser;
+    try {
+      browser = await { chromium, firefox, webkit }[this.browserName].launch(launchOptions);
+    } catch (error) {
+      if (isSessionError(error)) throw error;
+      throw new SessionError('BROWSER_ERROR', `The browser failed to start: ${firstLine(messageOf(error))}`, {
+        details: { executable: executable.description, browserMessage: messageOf(error).slice(0, 2000) },
+        cause: error,
+      });
+    }
+    if (this.closed) {
+      await browser.close().catch(() => {});
+      throw new SessionError('BROWSER_ERROR', 'The browser host was shut down while the browser was starting.');
+    }
+    this.current = browser;
+    this.logger.info(
+      `browser ready: ${executable.description}, ${this.headless ? 'headless' : 'headed'}, version ${browser.version()}, in ${Date.now() - started} ms`,
+    );
+    browser.on('disconnected', () => {
+      if (this.current === browser) this.current = undefined;
+      if (this.closed) return;
+      this.logger.warn('the browser disconnected; its sessions are gone and the next create_session starts a new browser');
+      for (const listener of this.disconnectListeners) listener(browser);
+    });
+    return browser;
+  }
+}
+
+function firstLine(text: string): string {
+  return text.split('\n', 1)[0] ?? text;
+}

@@ -1,0 +1,37 @@
+// Public API of @sessionwright/session-core: anything exported here is public.
+export { BrowserHost, type BrowserHostOptions } from './browser-host.js';
+export { systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
+export { ERROR_CODES, SessionError, isSessionError, messageOf, type ErrorCode, type ErrorDetails, type ErrorPayload } from './errors.js';
+export {
+  BROWSER_NAMES,
+  installHint,
+  resolveExecutable,
+  resolveHeadless,
+  systemChromiumCandidates,
+  type BrowserName,
+  type ExecutableSource,
+  type HeadlessDecision,
+  type ResolvedExecutable,
+  type ResolveExecutableOptions,
+} from './executable.js';
+export { shortId, silentLogger, stderrLogger, type Logger } from './logger.js';
+export {
+  browserError,
+  describeTarget,
+  elementError,
+  inspectElement,
+  locate,
+  navigationError,
+  type ElementAction,
+  type ElementState,
+  type ElementTarget,
+} from './playwright-errors.js';
+export { Session, type DialogRecord, type SessionEvents } from './session.js';
+export {
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_SESSION_TIMEOUT,
+  SessionManager,
+  type EndReason,
+  type SessionInfo,
+  type SessionManagerOptions,
+} from './session-manager.js';

@@ -1,0 +1,171 @@
+// Maps Playwright failures to error codes by asking the page what is true now, not by reading English error text.
+import { errors, type Locator, type Page } from 'playwright';
+import { SessionError, isSessionError, messageOf } from './errors.js';
+
+/** Exactly one of the two names the element an action is about. */
+export interface ElementTarget {
+  selector?: string | undefined;
+  ref?: string | undefined;
+}
+
+/** What kind of action failed, which decides the code for an element that exists but refused it. */
+export type ElementAction = 'click' | 'hover' | 'edit' | 'select' | 'check' | 'read' | 'wait';
+
+/** A locator for a selector (CSS, XPath, text=, role=, …) or a snapshot ref (resolved by Playwright's aria-ref engine). */
+export function locate(page: Page, target: ElementTarget): Locator {
+  if (target.ref !== undefined) return page.locator(`aria-ref=${target.ref}`);
+  if (target.selector !== undefined) return page.locator(target.selector);
+  throw new SessionError('INVALID_PARAMETERS', 'Name the element with either `selector` or `ref`.');
+}
+
+/** How a target reads in messages: `selector "#go"` or `ref e12`. */
+export function describeTarget(target: ElementTarget): string {
+  return target.ref !== undefined ? `ref ${target.ref}` : `selector ${JSON.stringify(target.selector)}`;
+}
+
+function targetDetails(target: ElementTarget): Record<string, string> {
+  return target.ref !== undefined ? { ref: target.ref } : { selector: target.selector ?? '' };
+}
+
+/** The state of what a locator matches, read from the page in one go. */
+export interface ElementState {
+  count: number;
+  visible: boolean;
+  enabled: boolean;
+  editable: boolean;
+  /** Set when the element's centre is covered by another element. */
+  coveredBy?: string;
+  /** Short descriptions of the first few matches. */
+  matches: string[];
+}
+
+/**
+ * Reads what the locator matches now. A selector that cannot be parsed, or a ref that no snapshot issued,
+ * makes Playwright reject at once; that comes back as `invalid` with the browser's own words.
+ */
+export async function inspectElement(locator: Locator): Promise<ElementState | { invalid: string }> {
+  let count: number;
+  try {
+    count = await locator.count();
+  } catch (error) {
+    return { invalid: messageOf(error) };
+  }
+  const matches = await locator
+    .evaluateAll((elements) => elements.slice(0, 3).map((element) => {
+      const id = element.id ? `#${element.id}` : '';
+      const text = (element.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40);
+      return `<${element.tagName.toLowerCase()}${id}>${text ? ` "${text}"` : ''}`;
+    }))
+    .catch(() => [] as string[]);
+  if (count !== 1) return { count, visible: false, enabled: false, editable: false, matches };
+  const one = locator.first();
+  const [visible, enabled, editable] = await Promise.all([
+    one.isVisible().catch(() => false),
+    one.isEnabled({ timeout: 1000 }).catch(() => false),
+    one.isEditable({ timeout: 1000 }).catch(() => false),
+  ]);
+  const coveredBy = visible
+    ? await one
+        .evaluate((element) => {
+          const box = element.getBoundingClientRect();
+          const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+          if (!hit || element.contains(hit) || hit.contains(element)) return undefined;
+          return `<${hit.tagName.toLowerCase()}${hit.id ? `#${hit.id}` : ''}>`;
+        })
+        .catch(() => undefined)
+    : undefined;
+  return { count, visible, enabled, editable, matches, ...(coveredBy ? { coveredBy } : {}) };
+}
+
+/**
+ * The error for an element action that threw: ELEMENT_NOT_FOUND, ELEMENT_AMBIGUOUS, ELEMENT_NOT_CLICKABLE or
+ * ELEMENT_NOT_EDITABLE, decided by the element's state; INVALID_PARAMETERS for a selector that does not parse.
+ */
+export async function elementError(
+  error: unknown,
+  locator: Locator,
+  context: { action: ElementAction; target: ElementTarget; timeout?: number },
+): Promise<SessionError> {
+  if (isSessionError(error)) return error;
+  const { action, target } = context;
+  const what = describeTarget(target);
+  const base = { ...targetDetails(target), ...(context.timeout === undefined ? {} : { timeout: context.timeout }) };
+  const browserMessage = firstLine(messageOf(error));
+  const state = await inspectElement(locator);
+
+  if ('invalid' in state) {
+    if (target.ref !== undefined) {
+      return new SessionError('ELEMENT_NOT_FOUND', `No element has ${what} on the current page: refs change when the page changes. Take a new snapshot and use a ref from it.`, {
+        details: { ...base, browserMessage: firstLine(state.invalid), hint: 'take a new snapshot' },
+      });
+    }
+    return new SessionError('INVALID_PARAMETERS', `The ${what} is not a valid selector: ${firstLine(state.invalid)}`, {
+      details: { ...base, browserMessage: firstLine(state.invalid) },
+    });
+  }
+  if (state.count === 0) {
+    const hint = target.ref !== undefined ? 'Take a new snapshot: the ref may be stale.' : 'Check the selector, or take a snapshot to see what the page holds.';
+    return new SessionError('ELEMENT_NOT_FOUND', `No element matches ${what}${context.timeout ? ` within ${context.timeout} ms` : ''}. ${hint}`, {
+      details: { ...base, ...(target.ref !== undefined ? { hint: 'take a new snapshot' } : {}) },
+    });
+  }
+  if (state.count > 1) {
+    return new SessionError('ELEMENT_AMBIGUOUS', `${capitalize(what)} matches ${state.count} elements; make it match exactly one (add an id, :nth-match(), or use a ref from snapshot).`, {
+      details: { ...base, count: state.count, matches: state.matches },
+    });
+  }
+  if (action === 'edit' && !state.editable) {
+    const reason = !state.enabled ? 'disabled' : state.visible ? 'not an editable field (or readonly)' : 'hidden';
+    return new SessionError('ELEMENT_NOT_EDITABLE', `The element ${state.matches[0] ?? what} cannot be typed into: it is ${reason}.`, {
+      details: { ...base, reason, element: state.matches[0] },
+    });
+  }
+  const reason = !state.visible
+    ? 'hidden'
+    : !state.enabled && action !== 'hover' && action !== 'read'
+      ? 'disabled'
+      : state.coveredBy
+        ? `covered by ${state.coveredBy}`
+        : undefined;
+  if (reason && action !== 'read') {
+    return new SessionError('ELEMENT_NOT_CLICKABLE', `The element ${state.matches[0] ?? what} cannot be used: it is ${reason}.`, {
+      details: { ...base, reason, element: state.matches[0], browserMessage },
+    });
+  }
+  if (error instanceof errors.TimeoutError) {
+    return new SessionError('ELEMENT_NOT_CLICKABLE', `The element ${state.matches[0] ?? what} did not become ready for ${action} within ${context.timeout ?? 'the'} ms (it may be moving or re-rendering).`, {
+      details: { ...base, reason: 'not stable', element: state.matches[0], browserMessage },
+    });
+  }
+  return browserError(error);
+}
+
+/** NAVIGATION_FAILED with the browser's reason (net::ERR_…, a timeout, an abort). */
+export function navigationError(error: unknown, context: { url: string; timeout?: number }): SessionError {
+  if (isSessionError(error)) return error;
+  const browserMessage = firstLine(messageOf(error));
+  const timedOut = error instanceof errors.TimeoutError;
+  const reason = timedOut ? 'timeout' : /net::(ERR_[A-Z_]+)/.exec(browserMessage)?.[1] ?? 'navigation failed';
+  const message = timedOut
+    ? `Loading ${context.url} did not finish within ${context.timeout} ms. Try a larger timeout or waitUntil "domcontentloaded".`
+    : `Could not load ${context.url}: ${reason}. Check the URL and that the site is reachable.`;
+  return new SessionError('NAVIGATION_FAILED', message, {
+    details: { url: context.url, reason, browserMessage, ...(context.timeout === undefined ? {} : { timeout: context.timeout }) },
+  });
+}
+
+/** BROWSER_ERROR for anything else the browser threw. */
+export function browserError(error: unknown): SessionError {
+  if (isSessionError(error)) return error;
+  return new SessionError('BROWSER_ERROR', `The browser reported an error: ${firstLine(messageOf(error))}`, {
+    details: { browserMessage: messageOf(error).slice(0, 1000) },
+  });
+}
+
+function firstLine(text: string): string {
+  return (text.split('\n', 1)[0] ?? text).slice(0, 500);
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

@@ -1,0 +1,265 @@
+// The map of live sessions: creation within limits, idle expiry, tombstones of ended ids, shutdown.
+import { randomUUID } from 'node:crypto';
+import type { Browser, BrowserContextOptions, Page } from 'playwright';
+import type { BrowserHost } from './browser-host.js';
+import { systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
+import { SessionError, isSessionError, messageOf } from './errors.js';
+import { shortId, silentLogger, type Logger } from './logger.js';
+import { Session } from './session.js';
+
+export interface SessionManagerOptions {
+  host: BrowserHost;
+  /** Idle timeout in ms (default 300 000). */
+  sessionTimeout?: number;
+  /** Sessions open at once, creations in flight included (default 10). */
+  maxSessions?: number;
+  /** Options for every new BrowserContext (viewport, locale, …). */
+  contextOptions?: BrowserContextOptions;
+  clock?: Clock;
+  timers?: Timers;
+  logger?: Logger;
+  /** How many ended ids are remembered, and for how long (defaults 10 000 and one hour). */
+  tombstoneLimit?: number;
+  tombstoneTtl?: number;
+}
+
+/** Why an id is no longer open. */
+export type EndReason = 'closed' | 'expired' | 'browser_disconnected';
+
+export interface SessionInfo {
+  sessionId: string;
+  createdAt: number;
+  expiresAt: number;
+  url: string;
+  title: string;
+}
+
+export const DEFAULT_SESSION_TIMEOUT = 300_000;
+export const DEFAULT_MAX_SESSIONS = 10;
+
+export class SessionManager {
+  readonly sessionTimeout: number;
+  readonly maxSessions: number;
+  readonly host: BrowserHost;
+  private readonly sessions = new Map<string, Session>();
+  private readonly expiryTimers = new Map<string, TimerHandle>();
+  /** Ended ids in the order they ended (a Map keeps insertion order, so the oldest is first). */
+  private readonly tombstones = new Map<string, { reason: EndReason; at: number }>();
+  private creating = 0;
+  private shuttingDown = false;
+  private readonly clock: Clock;
+  private readonly timers: Timers;
+  private readonly logger: Logger;
+  private readonly contextOptions: BrowserContextOptions;
+  private readonly tombstoneLimit: number;
+  private readonly tombstoneTtl: number;
+
+  constructor(options: SessionManagerOptions) {
+    this.host = options.host;
+    this.sessionTimeout = options.sessionTimeout ?? DEFAULT_SESSION_TIMEOUT;
+    this.maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+    if (!Number.isInteger(this.maxSessions) || this.maxSessions < 1) throw new RangeError('maxSessions must be a positive integer');
+    if (!Number.isFinite(this.sessionTimeout) || this.sessionTimeout <= 0) throw new RangeError('sessionTimeout must be a positive number of ms');
+    this.clock = options.clock ?? systemClock;
+    this.timers = options.timers ?? systemTimers;
+    this.logger = options.logger ?? silentLogger;
+    this.contextOptions = options.contextOptions ?? {};
+    this.tombstoneLimit = options.tombstoneLimit ?? 10_000;
+    this.tombstoneTtl = options.tombstoneTtl ?? 3_600_000;
+    this.host.onDisconnected((browser) => this.dropBrowser(browser));
+  }
+
+  /** Sessions open now (creations in flight not included). */
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  /** Opens a new isolated session; MAX_SESSIONS_REACHED when the limit is met, BROWSER_ERROR when the browser can't start. */
+  async create(options: { owner?: string } = {}): Promise<Session> {
+    if (this.shuttingDown) throw new SessionError('BROWSER_ERROR', 'The server is shutting down; no new sessions can be created.');
+    if (this.sessions.size + this.creating >= this.maxSessions) {
+      throw new SessionError(
+        'MAX_SESSIONS_REACHED',
+        `All ${this.maxSessions} sessions are in use. Close a session you no longer need (close_session), then try again.`,
+        { details: { maxSessions: this.maxSessions, openSessions: this.sessions.size } },
+      );
+    }
+    this.creating += 1;
+    try {
+      const browser = await this.host.browser();
+      const { context, page } = await this.openContext(browser);
+      const session = new Session({
+        id: randomUUID(),
+        now: this.clock.now(),
+        timeout: this.sessionTimeout,
+        browser,
+        context,
+        page,
+        ...(options.owner === undefined ? {} : { owner: options.owner }),
+      });
+      if (this.shuttingDown || !browser.isConnected()) {
+        await session.close();
+        throw new SessionError('BROWSER_ERROR', 'The browser went away while the session was being created. Try again.');
+      }
+      this.sessions.set(session.id, session);
+      this.schedule(session);
+      this.logger.debug(`session ${shortId(session.id)} created (${this.sessions.size}/${this.maxSessions})`);
+      return session;
+    } finally {
+      this.creating -= 1;
+    }
+  }
+
+  /** The open session with this id; SESSION_EXPIRED or SESSION_NOT_FOUND otherwise. Does not count as use. */
+  get(sessionId: string): Session {
+    const session = this.sessions.get(sessionId);
+    if (session) return session;
+    throw this.endedError(sessionId);
+  }
+
+  /**
+   * Runs `fn` on the session's page in its queue, marking the session used when the call arrives and when it ends.
+   * Errors that are not SessionErrors are passed through for the caller to map; SessionErrors get the session id.
+   */
+  async run<T>(sessionId: string, fn: (page: Page, session: Session) => Promise<T>): Promise<T> {
+    const session = this.get(sessionId);
+    this.touch(session);
+    try {
+      return await session.run((page) => fn(page, session));
+    } catch (error) {
+      // A call that failed because its browser died reports that, not a confusing Playwright message.
+      if (!this.sessions.has(sessionId)) throw this.endedError(sessionId);
+      throw isSessionError(error) ? error.withSession(sessionId) : error;
+    } finally {
+      if (this.sessions.get(sessionId) === session) this.touch(session);
+    }
+  }
+
+  /** Closes the session; SESSION_NOT_FOUND / SESSION_EXPIRED when it is not open. */
+  async close(sessionId: string): Promise<void> {
+    const session = this.get(sessionId);
+    await this.end(session, 'closed');
+  }
+
+  /** Open sessions, oldest first, optionally only those of one owner. */
+  async list(filter: { owner?: string } = {}): Promise<SessionInfo[]> {
+    const sessions = [...this.sessions.values()].filter((session) => filter.owner === undefined || session.owner === filter.owner);
+    return Promise.all(
+      sessions.map(async (session) => ({
+        sessionId: session.id,
+        createdAt: session.createdAt,
+        expiresAt: session.expiresAt,
+        url: session.page.isClosed() ? 'about:blank' : session.page.url(),
+        // The title is read outside the session queue; a page busy navigating answers with an empty title rather than waiting.
+        title: await titleOf(session.page),
+      })),
+    );
+  }
+
+  /** Ids of the open sessions of one owner (for closing a connection's sessions when it drops). */
+  idsOf(owner: string): string[] {
+    return [...this.sessions.values()].filter((session) => session.owner === owner).map((session) => session.id);
+  }
+
+  /** Closes every session, then the browser. New creations are refused from the first moment. */
+  async shutdown(): Promise<void> {
+    this.shuttingDown = true;
+    await Promise.all([...this.sessions.values()].map((session) => this.end(session, 'closed')));
+    await this.host.close();
+  }
+
+  private async openContext(browser: Browser) {
+    try {
+      const context = await browser.newContext(this.contextOptions);
+      const page = await context.newPage();
+      return { context, page };
+    } catch (error) {
+      throw new SessionError('BROWSER_ERROR', `The browser could not open a new session: ${messageOf(error)}`, { cause: error });
+    }
+  }
+
+  private touch(session: Session): void {
+    session.lastUsedAt = this.clock.now();
+    session.expiresAt = session.lastUsedAt + this.sessionTimeout;
+    this.schedule(session);
+  }
+
+  private schedule(session: Session): void {
+    const previous = this.expiryTimers.get(session.id);
+    if (previous !== undefined) this.timers.clearTimeout(previous);
+    const delay = Math.max(0, session.expiresAt - this.clock.now());
+    this.expiryTimers.set(
+      session.id,
+      this.timers.setTimeout(() => this.expire(session), delay),
+    );
+  }
+
+  private expire(session: Session): void {
+    if (this.sessions.get(session.id) !== session) return;
+    // A call still running keeps the session alive; it is touched again when the call ends.
+    if (session.busy || this.clock.now() < session.expiresAt) {
+      this.schedule(session);
+      return;
+    }
+    this.logger.debug(`session ${shortId(session.id)} expired after ${this.sessionTimeout} ms idle`);
+    void this.end(session, 'expired');
+  }
+
+  /** Removes the session from the map at once (so the id answers with its reason), then closes its context. */
+  private async end(session: Session, reason: EndReason): Promise<void> {
+    if (this.sessions.get(session.id) !== session) return;
+    this.sessions.delete(session.id);
+    const timer = this.expiryTimers.get(session.id);
+    if (timer !== undefined) this.timers.clearTimeout(timer);
+    this.expiryTimers.delete(session.id);
+    this.bury(session.id, reason);
+    if (reason !== 'browser_disconnected') await session.close();
+  }
+
+  private dropBrowser(browser: Browser): void {
+    for (const session of [...this.sessions.values()]) {
+      if (session.browser === browser) void this.end(session, 'browser_disconnected');
+    }
+  }
+
+  private bury(sessionId: string, reason: EndReason): void {
+    const now = this.clock.now();
+    this.tombstones.delete(sessionId);
+    this.tombstones.set(sessionId, { reason, at: now });
+    for (const [id, tombstone] of this.tombstones) {
+      if (this.tombstones.size <= this.tombstoneLimit && now - tombstone.at <= this.tombstoneTtl) break;
+      this.tombstones.delete(id);
+    }
+  }
+
+  private endedError(sessionId: string): SessionError {
+    const tombstone = this.tombstones.get(sessionId);
+    const fresh = tombstone && this.clock.now() - tombstone.at <= this.tombstoneTtl;
+    if (fresh && tombstone.reason === 'expired') {
+      return new SessionError(
+        'SESSION_EXPIRED',
+        `Session ${shortId(sessionId)} expired after ${this.sessionTimeout} ms without use. Create a new session with create_session.`,
+        { sessionId, details: { reason: 'expired', sessionTimeout: this.sessionTimeout } },
+      );
+    }
+    if (fresh && tombstone.reason === 'browser_disconnected') {
+      return new SessionError(
+        'SESSION_NOT_FOUND',
+        'This session was lost because the browser process ended. Create a new session with create_session; a new browser is started for it.',
+        { sessionId, details: { reason: 'browser_disconnected' } },
+      );
+    }
+    return new SessionError(
+      'SESSION_NOT_FOUND',
+      fresh
+        ? 'This session was closed. Create a new session with create_session.'
+        : 'No session has this id. Use a sessionId returned by create_session, or call list_sessions.',
+      { sessionId, ...(fresh ? { details: { reason: tombstone.reason } } : {}) },
+    );
+  }
+}
+
+async function titleOf(page: Page): Promise<string> {
+  if (page.isClosed()) return '';
+  return Promise.race([page.title(), new Promise<string>((resolve) => setTimeout(resolve, 500, '').unref())]).catch(() => '');
+}

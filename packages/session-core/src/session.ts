@@ -1,0 +1,110 @@
+// One isolated browser session: a BrowserContext, its current Page, and a FIFO queue so calls never interleave.
+import type { Browser, BrowserContext, Dialog, Page } from 'playwright';
+
+/** A JavaScript dialog the session answered by itself, reported with the next result. */
+export interface DialogRecord {
+  type: string;
+  message: string;
+  action: 'accepted' | 'dismissed';
+}
+
+export interface SessionEvents {
+  dialogs: DialogRecord[];
+  /** URLs of tabs the page opened since the last call (the session switched to the newest). */
+  openedTabs: string[];
+}
+
+export class Session {
+  readonly id: string;
+  readonly createdAt: number;
+  lastUsedAt: number;
+  expiresAt: number;
+  /** The connection (or any caller-chosen owner) that created the session. */
+  readonly owner: string | undefined;
+  readonly context: BrowserContext;
+  /** The browser this session lives in; sessions of a browser that died are gone with it. */
+  readonly browser: Browser;
+  private currentPage: Page;
+  private tail: Promise<unknown> = Promise.resolve();
+  private pendingCalls = 0;
+  private events: SessionEvents = { dialogs: [], openedTabs: [] };
+
+  constructor(init: { id: string; now: number; timeout: number; owner?: string; browser: Browser; context: BrowserContext; page: Page }) {
+    this.id = init.id;
+    this.createdAt = init.now;
+    this.lastUsedAt = init.now;
+    this.expiresAt = init.now + init.timeout;
+    this.owner = init.owner;
+    this.browser = init.browser;
+    this.context = init.context;
+    this.currentPage = init.page;
+    this.watchPage(init.page);
+    // A link with target=_blank or window.open: follow the newest tab, as a person would, and say so in the next result.
+    this.context.on('page', (page) => {
+      if (page === this.currentPage) return;
+      this.currentPage = page;
+      this.watchPage(page);
+      this.events.openedTabs.push(page.url());
+    });
+  }
+
+  /** The page calls act on (the newest tab the session opened). */
+  get page(): Page {
+    return this.currentPage;
+  }
+
+  /** Calls queued or running on this session. */
+  get busy(): boolean {
+    return this.pendingCalls > 0;
+  }
+
+  /**
+   * Runs `fn` after every call queued before it has settled; the only way to touch the page.
+   * A page the site closed (window.close()) or that crashed is replaced by a fresh one in the same context first.
+   */
+  run<T>(fn: (page: Page) => Promise<T>): Promise<T> {
+    this.pendingCalls += 1;
+    const result = this.tail.then(async () => fn(await this.livePage()));
+    this.tail = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result.finally(() => {
+      this.pendingCalls -= 1;
+    });
+  }
+
+  /** Dialogs and new tabs seen since the last call, emptied by reading. */
+  takeEvents(): SessionEvents {
+    const events = this.events;
+    this.events = { dialogs: [], openedTabs: [] };
+    return events;
+  }
+
+  async close(): Promise<void> {
+    await this.context.close().catch(() => {});
+  }
+
+  private async livePage(): Promise<Page> {
+    if (!this.currentPage.isClosed()) return this.currentPage;
+    const open = this.context.pages().filter((page) => !page.isClosed());
+    this.currentPage = open.at(-1) ?? (await this.context.newPage());
+    return this.currentPage;
+  }
+
+  private watchPage(page: Page): void {
+    page.on('dialog', (dialog) => void this.answerDialog(dialog));
+    page.on('crash', () => {
+      // The tab is unusable; close it so the next call gets a fresh page in the same context.
+      void page.close().catch(() => {});
+    });
+  }
+
+  /** Alerts are accepted, confirm/prompt/beforeunload dismissed: no dialog ever blocks a session. */
+  private async answerDialog(dialog: Dialog): Promise<void> {
+    const type = dialog.type();
+    const accept = type === 'alert';
+    this.events.dialogs.push({ type, message: dialog.message(), action: accept ? 'accepted' : 'dismissed' });
+    await (accept ? dialog.accept() : dialog.dismiss()).catch(() => {});
+  }
+}

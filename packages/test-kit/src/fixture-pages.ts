@@ -1,0 +1,163 @@
+// The built-in HTML pages the fixture server serves at /pages/<name>, each small and deterministic.
+
+/** Escapes text for use inside HTML element content or a double-quoted attribute. */
+export function escapeHtml(text: string): string {
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+/** Wraps a body in a complete document; `title` is escaped, `body` is trusted HTML. */
+export function htmlPage(title: string, body: string, head = ''): string {
+  return `<!doctype html>
+<html>
+<head><meta charset="utf-8"><title>${escapeHtml(title)}</title>${head}</head>
+<body>
+${body}
+</body>
+</html>
+`;
+}
+
+const home = htmlPage(
+  'Home',
+  `<h1>Fixture home</h1>
+<a id="to-form" href="/pages/form">Form</a>`,
+);
+
+const form = htmlPage(
+  'Form',
+  `<form id="f" method="post" action="/submit">
+  <label for="name">Name</label><input id="name" name="name">
+  <label for="email">Email</label><input id="email" name="email" type="email">
+  <input id="disabled" name="disabled" disabled value="x">
+  <input id="readonly" name="readonly" readonly value="ro">
+  <textarea id="bio" name="bio"></textarea>
+  <select id="color" name="color"><option value="r">Red</option><option value="g">Green</option><option value="b">Blue</option></select>
+  <input type="checkbox" id="agree" name="agree">
+  <button id="submit" type="submit">Send</button>
+</form>
+<div id="not-editable">text</div>`,
+);
+
+// The overlay covers only #covered's own box, not the whole viewport, so the other
+// buttons on this page stay clickable while a click on #covered is still intercepted.
+const buttons = htmlPage(
+  'Buttons',
+  `<p><button id="inc" onclick="document.getElementById('count').textContent = String(Number(document.getElementById('count').textContent) + 1)">Increment</button> <span id="count">0</span></p>
+<p><button class="dup">Same</button> <button class="dup">Same</button> <button class="dup">Same</button></p>
+<p><button id="hidden" style="display:none">Hidden</button> <button id="disabled" disabled>Disabled</button></p>
+<p><a id="nav" href="/pages/home">Go home</a> <button id="slow-nav" onclick="location.href='/wait?ms=500'">Slow navigation</button></p>
+<p><button id="dblclick" ondblclick="document.getElementById('dbl').textContent = 'yes'">Double-click me</button> <span id="dbl">no</span></p>
+<p><span id="ctx" oncontextmenu="event.preventDefault(); document.getElementById('right').textContent = 'yes'">Right-click me</span> <span id="right">no</span></p>
+<div id="covered-box" style="position:relative;width:300px;height:80px">
+  <button id="covered">Covered</button>
+  <div id="overlay" style="position:absolute;inset:0;z-index:10;background:rgba(0,0,0,0.2)"></div>
+</div>`,
+);
+
+// Cookie is written with path=/ so /echo-cookie and other pages see it too.
+const storage = htmlPage(
+  'Storage',
+  `<pre id="ls"></pre>
+<pre id="ss"></pre>
+<pre id="ck"></pre>
+<script>
+  const value = new URLSearchParams(location.search).get('set');
+  if (value !== null) {
+    localStorage.setItem('k', value);
+    sessionStorage.setItem('k', value);
+    document.cookie = 'k=' + encodeURIComponent(value) + '; path=/';
+  }
+  const cookie = document.cookie.split('; ').find((c) => c.startsWith('k='));
+  document.getElementById('ls').textContent = localStorage.getItem('k') ?? '';
+  document.getElementById('ss').textContent = sessionStorage.getItem('k') ?? '';
+  document.getElementById('ck').textContent = cookie ? decodeURIComponent(cookie.slice(2)) : '';
+</script>`,
+);
+
+const fruits = ['Apple', 'Banana', 'Cherry', 'Date', 'Elderberry'];
+const list = htmlPage(
+  'List',
+  `<input id="search" placeholder="Search">
+<ul id="items">
+${fruits.map((f) => `  <li><span class="name">${f}</span> <button class="buy">Buy</button></li>`).join('\n')}
+</ul>
+<script>
+  document.getElementById('search').addEventListener('input', (event) => {
+    const query = event.target.value.toLowerCase();
+    for (const li of document.querySelectorAll('#items li')) {
+      li.hidden = !li.querySelector('.name').textContent.toLowerCase().includes(query);
+    }
+  });
+</script>`,
+);
+
+const changes = htmlPage(
+  'Changes',
+  `<button id="reveal">Reveal</button>
+<script>
+  document.getElementById('reveal').addEventListener('click', (event) => {
+    if (!document.getElementById('revealed')) {
+      const p = document.createElement('p');
+      p.id = 'revealed';
+      p.textContent = 'Now you see me';
+      document.body.append(p);
+    }
+    event.target.textContent = 'Hide';
+  });
+</script>`,
+);
+
+const dialog = htmlPage(
+  'Dialog',
+  `<button id="alert" onclick="alert('hi')">Alert</button>
+<button id="confirm" onclick="document.getElementById('confirm-result').textContent = String(confirm('ok?'))">Confirm</button>
+<button id="prompt" onclick="document.getElementById('prompt-result').textContent = String(prompt('name?'))">Prompt</button>
+<p>Confirm: <span id="confirm-result"></span></p>
+<p>Prompt: <span id="prompt-result"></span></p>`,
+);
+
+const popup = htmlPage('Popup', `<a id="newtab" href="/pages/home" target="_blank">Open home in new tab</a>`);
+
+const iframe = htmlPage(
+  'Iframe',
+  `<iframe id="frame" src="/pages/form"></iframe>
+<button id="outer">Outer</button>`,
+);
+
+const closer = htmlPage('Closer', `<button id="close" onclick="window.close()">Close</button>`);
+
+const big = htmlPage(
+  'Big',
+  [
+    ...Array.from({ length: 300 }, (_, i) => `<p id="p${i}">Paragraph ${i}: the quick brown fox jumps over the lazy dog.</p>`),
+    ...Array.from({ length: 200 }, (_, i) => `<a href="#p${i}">Link ${i}</a>`),
+  ].join('\n'),
+);
+
+// /wait answers with HTML, so the image fails to decode, but only after 1.5 s: `load` waits for it either way.
+const slowImage = htmlPage('Slow image', `<h1>Slow image</h1>\n<img id="img" src="/wait?ms=1500" alt="slow">`);
+
+/** A fresh copy of the built-in pages, keyed by name. */
+export function builtinPages(): Map<string, string> {
+  return new Map(
+    Object.entries({
+      home,
+      form,
+      buttons,
+      storage,
+      list,
+      changes,
+      dialog,
+      popup,
+      iframe,
+      closer,
+      big,
+      'slow-image': slowImage,
+    }),
+  );
+}

@@ -1,0 +1,7 @@
+// Public API of @sessionwright/test-kit: fixture web server, process-tree helpers, MCP client helpers.
+export { startFixtureServer } from './fixture-server.js';
+export type { FixtureServer, FixtureServerOptions, RecordedPost } from './fixture-server.js';
+export { descendants, isAlive, browserProcesses, pss, treePss, waitFor } from './processes.js';
+export type { ProcInfo } from './processes.js';
+export { connectStdio, callJson } from './mcp-client.js';
+export type { ConnectStdioOptions, StdioConnection, JsonToolResult } from './mcp-client.js';

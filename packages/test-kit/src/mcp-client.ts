@@ -1,0 +1,87 @@
+// Helpers for driving an MCP server over a real stdio pipe with the SDK v1 client.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+
+export interface ConnectStdioOptions {
+  command: string;
+  args: string[];
+  /** Added on top of the SDK's safe default environment (HOME, PATH, ...), not the whole process.env. */
+  env?: Record<string, string>;
+  /** Default 'pipe', so server logs stay out of test output but are available through stderrText(). */
+  stderr?: 'pipe' | 'inherit' | 'ignore';
+}
+
+export interface StdioConnection {
+  client: Client;
+  transport: StdioClientTransport;
+  /** The server's pid, captured at connect (the transport forgets it once the process exits). */
+  pid: number | undefined;
+  /** Everything the server wrote to stderr so far ('' unless stderr is 'pipe'). */
+  stderrText(): string;
+  /** Closes the client; the SDK ends stdin, then sends SIGTERM and SIGKILL after 2 s each. */
+  close(): Promise<void>;
+}
+
+export async function connectStdio(options: ConnectStdioOptions): Promise<StdioConnection> {
+  const transport = new StdioClientTransport({
+    command: options.command,
+    args: options.args,
+    ...(options.env ? { env: options.env } : {}),
+    stderr: options.stderr ?? 'pipe',
+  });
+  let stderr = '';
+  // The SDK hands out the stderr stream before start(), so early crash output is not lost.
+  transport.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+
+  const client = new Client({ name: 'sessionwright-test-kit', version: '0.0.0' });
+  try {
+    await client.connect(transport);
+  } catch (error) {
+    await transport.close();
+    // A server that dies during startup usually says why on stderr; put it in the failure.
+    const message = error instanceof Error ? error.message : String(error);
+    throw new Error(`connectStdio: could not initialize ${options.command}: ${message}\n--- server stderr ---\n${stderr}`, {
+      cause: error,
+    });
+  }
+
+  const pid = transport.pid ?? undefined;
+  let closing: Promise<void> | undefined;
+  return {
+    client,
+    transport,
+    pid,
+    stderrText: () => stderr,
+    close: () => (closing ??= client.close()),
+  };
+}
+
+export interface JsonToolResult {
+  isError: boolean;
+  /** content[0].text parsed as JSON. `any` on purpose: tests read fields straight off it. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  json: any;
+  result: CallToolResult;
+}
+
+/** Calls a tool and parses content[0].text as JSON; throws when the result is not JSON text. */
+export async function callJson(client: Client, name: string, args: Record<string, unknown> = {}): Promise<JsonToolResult> {
+  const result = await client.callTool({ name, arguments: args });
+  // callTool's type also covers the pre-2024 `toolResult` shape, which no server here sends.
+  if (!('content' in result) || !Array.isArray(result.content)) {
+    throw new Error(`callJson(${name}): result has no content array: ${JSON.stringify(result).slice(0, 500)}`);
+  }
+  const typed = result as CallToolResult;
+  const first = typed.content[0];
+  if (first?.type !== 'text') {
+    throw new Error(`callJson(${name}): expected content[0] to be JSON text, got ${first ? first.type : 'no content'}`);
+  }
+  try {
+    return { isError: typed.isError === true, json: JSON.parse(first.text), result: typed };
+  } catch {
+    throw new Error(`callJson(${name}): content[0].text is not JSON: ${first.text.slice(0, 500)}`);
+  }
+}
