@@ -1,6 +1,6 @@
 // Owns the one shared Browser: launches it in the background, relaunches it after a crash, closes it on shutdown.
 import { chromium, firefox, webkit, type Browser, type LaunchOptions } from 'playwright';
-import { SessionError, isSessionError, messageOf } from './errors.js';
+import { SessionError, firstLine, isSessionError, messageOf } from './errors.js';
 import { resolveExecutable, resolveHeadless, type BrowserName, type ResolvedExecutable } from './executable.js';
 import { silentLogger, type Logger } from './logger.js';
 
@@ -138,8 +138,4 @@ export class BrowserHost {
     });
     return browser;
   }
-}
-
-function firstLine(text: string): string {
-  return text.split('\n', 1)[0] ?? text;
 }

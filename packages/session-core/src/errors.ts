@@ -87,3 +87,8 @@ export function messageOf(error: unknown): string {
   if (error instanceof Error) return error.message;
   return String(error);
 }
+
+/** The first line of a browser message, capped: enough for a model, never a stack trace. */
+export function firstLine(text: string): string {
+  return (text.split('\n', 1)[0] ?? text).slice(0, 500);
+}

@@ -1,7 +1,7 @@
 // Public API of @sessionwright/session-core: anything exported here is public.
 export { BrowserHost, type BrowserHostOptions } from './browser-host.js';
 export { systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
-export { ERROR_CODES, SessionError, isSessionError, messageOf, type ErrorCode, type ErrorDetails, type ErrorPayload } from './errors.js';
+export { ERROR_CODES, SessionError, firstLine, isSessionError, messageOf, type ErrorCode, type ErrorDetails, type ErrorPayload } from './errors.js';
 export {
   BROWSER_NAMES,
   installHint,

@@ -1,6 +1,6 @@
 // Maps Playwright failures to error codes by asking the page what is true now, not by reading English error text.
 import { errors, type Locator, type Page } from 'playwright';
-import { SessionError, isSessionError, messageOf } from './errors.js';
+import { SessionError, firstLine, isSessionError, messageOf } from './errors.js';
 
 /** Exactly one of the two names the element an action is about. */
 export interface ElementTarget {
@@ -160,10 +160,6 @@ export function browserError(error: unknown): SessionError {
   return new SessionError('BROWSER_ERROR', `The browser reported an error: ${firstLine(messageOf(error))}`, {
     details: { browserMessage: messageOf(error).slice(0, 1000) },
   });
-}
-
-function firstLine(text: string): string {
-  return (text.split('\n', 1)[0] ?? text).slice(0, 500);
 }
 
 function capitalize(text: string): string {

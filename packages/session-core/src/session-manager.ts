@@ -184,10 +184,9 @@ export class SessionManager {
     this.schedule(session);
   }
 
-  private schedule(session: Session): void {
+  private schedule(session: Session, delay = Math.max(0, session.expiresAt - this.clock.now())): void {
     const previous = this.expiryTimers.get(session.id);
     if (previous !== undefined) this.timers.clearTimeout(previous);
-    const delay = Math.max(0, session.expiresAt - this.clock.now());
     this.expiryTimers.set(
       session.id,
       this.timers.setTimeout(() => this.expire(session), delay),
@@ -196,8 +195,13 @@ export class SessionManager {
 
   private expire(session: Session): void {
     if (this.sessions.get(session.id) !== session) return;
-    // A call still running keeps the session alive; it is touched again when the call ends.
-    if (session.busy || this.clock.now() < session.expiresAt) {
+    // A call still running keeps the session alive; it is touched again when the call ends. Until then look again
+    // a full timeout later: expiresAt is already past, so the default delay would be 0 and the timer would spin.
+    if (session.busy) {
+      this.schedule(session, this.sessionTimeout);
+      return;
+    }
+    if (this.clock.now() < session.expiresAt) {
       this.schedule(session);
       return;
     }

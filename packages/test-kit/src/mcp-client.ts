@@ -62,7 +62,6 @@ export async function connectStdio(options: ConnectStdioOptions): Promise<StdioC
 export interface JsonToolResult {
   isError: boolean;
   /** content[0].text parsed as JSON. `any` on purpose: tests read fields straight off it. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   json: any;
   result: CallToolResult;
 }

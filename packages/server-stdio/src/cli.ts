@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// The sessionwright command: parse flags, serve MCP over stdio, and shut down cleanly when the client goes away.
+import { createRequire } from 'node:module';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { BrowserHost, resolveHeadless, messageOf } from '@sessionwright/session-core';
+import { UsageError, parseArgs } from './options.js';
+import { createServer } from './runtime.js';
+import { PACKAGE_NAME, VERSION } from './version.js';
+
+/** How long shutdown may take before the process exits anyway (Playwright kills its browsers on exit). */
+const SHUTDOWN_BACKSTOP_MS = 5_000;
+
+async function main(): Promise<void> {
+  let command;
+  try {
+    command = parseArgs(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`sessionwright: ${error.message}\n`);
+    process.exit(2);
+  }
+  if (command.kind === 'help') {
+    process.stdout.write(`${command.text}\n`);
+    return;
+  }
+  if (command.kind === 'version') {
+    process.stdout.write(`${PACKAGE_NAME} ${VERSION}\n`);
+    if (command.verbose) process.stdout.write(diagnostics());
+    return;
+  }
+
+  const server = createServer(command.options);
+  let exiting = false;
+  const shutdown = (why: string) => {
+    if (exiting) return;
+    exiting = true;
+    server.logger.info(`${why}: closing sessions and the browser`);
+    setTimeout(() => {
+      server.logger.warn('shutdown took too long; exiting anyway');
+      process.exit(0);
+    }, SHUTDOWN_BACKSTOP_MS).unref();
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        server.logger.warn(`shutdown failed: ${messageOf(error)}`);
+        process.exit(0);
+      },
+    );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGHUP', () => shutdown('SIGHUP'));
+  process.stdin.on('end', () => shutdown('stdin ended'));
+  process.stdin.on('close', () => shutdown('stdin closed'));
+  await server.connect(new StdioServerTransport());
+  server.logger.info(`${PACKAGE_NAME} ${VERSION} serving MCP on stdio`);
+}
+
+/** What `--version --verbose` adds: the runtime and the browser this machine would launch. */
+function diagnostics(): string {
+  const headless = resolveHeadless(undefined);
+  const lines = [`node ${process.version} (${process.platform}-${process.arch})`, `playwright ${playwrightVersion()}`];
+  try {
+    const executable = new BrowserHost({ headless: headless.headless }).resolveExecutable();
+    lines.push(`browser: ${executable.description}`);
+  } catch (error) {
+    lines.push(`browser: none found. ${messageOf(error)}`);
+  }
+  lines.push(`headless by default: ${headless.headless}${headless.reason ? ` (${headless.reason})` : ''}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function playwrightVersion(): string {
+  return (createRequire(import.meta.url)('playwright/package.json') as { version: string }).version;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`sessionwright: ${messageOf(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,78 @@
+// Builds one MCP protocol server (per client connection) over the shared SessionManager and the tool list.
+import { randomUUID } from 'node:crypto';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger, SessionManager } from '@sessionwright/session-core';
+import { allTools, annotationsFor, runTool, type AnyTool, type ToolContext, type ToolOptions } from '@sessionwright/tools';
+import { z } from 'zod';
+import { toCallToolResult } from './serialize.js';
+import { SERVER_NAME, VERSION } from './version.js';
+
+export interface McpServerDeps {
+  manager: SessionManager;
+  logger: Logger;
+  toolOptions: ToolOptions;
+  tools?: readonly AnyTool[];
+}
+
+/** The tools/list entry of a tool: JSON Schemas made from its zod schemas, annotations from its kind. */
+export function describeTool(tool: AnyTool): Tool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: z.toJSONSchema(tool.input, { io: 'input' }) as Tool['inputSchema'],
+    outputSchema: z.toJSONSchema(tool.output, { io: 'output' }) as Tool['outputSchema'],
+    annotations: { title: tool.title, ...annotationsFor(tool.kind) },
+  };
+}
+
+/**
+ * One MCP server for one connection. Tools are served through the SDK's low-level Server rather than
+ * McpServer.registerTool, because registerTool validates arguments itself and answers failures in plain text,
+ * while every failure here must be the JSON error object of spec §2 with INVALID_PARAMETERS.
+ */
+export function createMcpServer(deps: McpServerDeps): { server: Server; owner: string } {
+  const tools = deps.tools ?? allTools;
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const listing = tools.map(describeTool);
+  const owner = randomUUID();
+  const server = new Server(
+    { name: SERVER_NAME, version: VERSION, title: 'sessionwright: many isolated browser sessions' },
+    {
+      capabilities: { tools: { listChanged: false }, logging: {} },
+      instructions:
+        'Call create_session to get a sessionId, pass it to every browser tool, and close_session when done. ' +
+        'Sessions are isolated from each other and can be used in parallel. Failures answer a JSON object with errorCode and a message that says what to do next.',
+    },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const tool = byName.get(request.params.name);
+    if (!tool) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Available: ${[...byName.keys()].join(', ')}.`);
+    }
+    const progressToken = request.params._meta?.progressToken;
+    const ctx: ToolContext = {
+      sessions: deps.manager,
+      owner,
+      logger: deps.logger,
+      signal: extra.signal,
+      options: deps.toolOptions,
+      progress(progress, total, message) {
+        if (progressToken === undefined) return;
+        void extra
+          .sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) },
+          })
+          .catch(() => {});
+      },
+    };
+    const started = Date.now();
+    const outcome = await runTool(tool, request.params.arguments, ctx);
+    deps.logger.debug(`${tool.name} ${outcome.ok ? 'ok' : outcome.error.code} in ${Date.now() - started} ms`);
+    return toCallToolResult(outcome);
+  });
+  return { server, owner };
+}

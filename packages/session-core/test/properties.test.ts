@@ -1,0 +1,212 @@
+// Property tests of the SessionManager's invariants (ids, expiry at creation, tombstones, the limit, one browser).
+import fc from 'fast-check';
+import type { Browser } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrowserHost, SessionError, SessionManager, type Session } from '../src/index.js';
+import { FakeTime } from './fake-time.js';
+
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const RUNS = { numRuns: 100 };
+
+let host: BrowserHost;
+let browser: Browser;
+beforeAll(async () => {
+  host = new BrowserHost({ headless: true }).start();
+  browser = await host.browser();
+});
+afterAll(() => host.close());
+
+function codeOf(fn: () => unknown): string | undefined {
+  try {
+    fn();
+  } catch (error) {
+    return error instanceof SessionError ? error.code : `not a SessionError: ${String(error)}`;
+  }
+  return undefined;
+}
+
+async function closeAll(manager: SessionManager, sessions: Iterable<Session>): Promise<void> {
+  await Promise.all([...sessions].map((session) => manager.close(session.id).catch(() => {})));
+}
+
+describe('SessionManager properties', () => {
+  it('issues unique UUID v4 ids', async () => {
+    const manager = new SessionManager({ host });
+    const seen = new Set<string>();
+    // Ids stay unique whether earlier sessions are still open or already closed: up to two stay open.
+    const open: Session[] = [];
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.boolean(), async (keepOpen) => {
+          const session = await manager.create();
+          expect(session.id).toMatch(UUID_V4);
+          expect(seen.has(session.id)).toBe(false);
+          seen.add(session.id);
+          open.push(session);
+          if (!keepOpen || open.length > 2) await closeAll(manager, open.splice(0, 1));
+        }),
+        RUNS,
+      );
+    } finally {
+      await closeAll(manager, open);
+    }
+    expect(seen.size).toBeGreaterThanOrEqual(100);
+  });
+
+  it('sets expiresAt = createdAt + sessionTimeout at creation, for any timeout and any start time', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 1e9 }), fc.integer({ min: 0, max: 4e12 }), async (timeout, start) => {
+        const time = new FakeTime(start);
+        const manager = new SessionManager({ host, sessionTimeout: timeout, clock: time, timers: time });
+        const session = await manager.create();
+        try {
+          expect(session.createdAt).toBe(start);
+          expect(session.lastUsedAt).toBe(start);
+          expect(session.expiresAt).toBe(session.createdAt + timeout);
+          expect(time.pending).toBe(1);
+        } finally {
+          await closeAll(manager, [session]);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('forgets a closed id: get() answers SESSION_NOT_FOUND', async () => {
+    const manager = new SessionManager({ host });
+    const neighbour = await manager.create();
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.boolean(), async (usedFirst) => {
+          const session = await manager.create();
+          try {
+            if (usedFirst) await manager.run(session.id, async (page) => page.url());
+            await manager.close(session.id);
+            expect(codeOf(() => manager.get(session.id))).toBe('SESSION_NOT_FOUND');
+            await expect(manager.run(session.id, async () => 1)).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND', details: { reason: 'closed' } });
+            expect(manager.get(neighbour.id)).toBe(neighbour);
+          } finally {
+            await closeAll(manager, [session]);
+          }
+        }),
+        RUNS,
+      );
+    } finally {
+      await closeAll(manager, [neighbour]);
+    }
+  });
+
+  it('answers SESSION_NOT_FOUND for any id never issued', async () => {
+    const manager = new SessionManager({ host });
+    const open = await manager.create();
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.oneof(fc.uuid(), fc.uuid({ version: 4 }), fc.string(), fc.string({ unit: 'grapheme' })), async (id) => {
+          fc.pre(id !== open.id);
+          let thrown: unknown;
+          try {
+            manager.get(id);
+          } catch (error) {
+            thrown = error;
+          }
+          expect(thrown).toBeInstanceOf(SessionError);
+          const error = thrown as SessionError;
+          expect(error.code).toBe('SESSION_NOT_FOUND');
+          expect(error.sessionId).toBe(id);
+          expect(error.details).toBeUndefined();
+          await expect(manager.run(id, async () => 1)).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
+          await expect(manager.close(id)).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
+        }),
+        RUNS,
+      );
+      expect(manager.get(open.id)).toBe(open);
+    } finally {
+      await closeAll(manager, [open]);
+    }
+  });
+
+  it('never opens more than maxSessions, and answers MAX_SESSIONS_REACHED exactly when full', async () => {
+    type Op = { op: 'create' } | { op: 'close'; index: number };
+    const opArb: fc.Arbitrary<Op> = fc.oneof(
+      { arbitrary: fc.constant({ op: 'create' as const }), weight: 3 },
+      { arbitrary: fc.record({ op: fc.constant('close' as const), index: fc.nat() }), weight: 2 },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 1, max: 4 }), fc.array(opArb, { maxLength: 6 }), async (max, ops) => {
+        const manager = new SessionManager({ host, maxSessions: max });
+        const open: Session[] = [];
+        try {
+          for (const step of ops) {
+            if (step.op === 'create') {
+              const full = open.length === max;
+              const result = await manager.create().then(
+                (session) => ({ session }),
+                (error: unknown) => ({ error }),
+              );
+              if ('session' in result) {
+                expect(full).toBe(false);
+                open.push(result.session);
+              } else {
+                expect(full).toBe(true);
+                expect(result.error).toBeInstanceOf(SessionError);
+                expect(result.error).toMatchObject({ code: 'MAX_SESSIONS_REACHED', details: { maxSessions: max } });
+              }
+            } else if (open.length > 0) {
+              const [session] = open.splice(step.index % open.length, 1);
+              await manager.close(session!.id);
+            }
+            expect(manager.size).toBe(open.length);
+            expect(manager.size).toBeLessThanOrEqual(max);
+          }
+        } finally {
+          await closeAll(manager, open);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('puts every session in the one shared browser', async () => {
+    const manager = new SessionManager({ host });
+    const first = await manager.create();
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.constant(null), async () => {
+          const session = await manager.create();
+          try {
+            expect(session.browser).toBe(browser);
+            expect(session.context.browser()).toBe(browser);
+            expect(session.browser).toBe(first.browser);
+            expect(session.context).not.toBe(first.context);
+          } finally {
+            await closeAll(manager, [session]);
+          }
+        }),
+        RUNS,
+      );
+      expect(first.context.browser()).toBe(browser);
+    } finally {
+      await closeAll(manager, [first]);
+    }
+  });
+});
+
+describe('creations in flight', () => {
+  it.each([1, 2, 3, 4])('count against the limit: maxSessions %i, two more creations than that at once', async (max) => {
+    const manager = new SessionManager({ host, maxSessions: max });
+    const results = await Promise.allSettled(Array.from({ length: max + 2 }, () => manager.create()));
+    const created = results.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+    const refused = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+    try {
+      expect(created).toHaveLength(max);
+      expect(refused).toHaveLength(2);
+      for (const error of refused) {
+        expect(error).toBeInstanceOf(SessionError);
+        expect(error).toMatchObject({ code: 'MAX_SESSIONS_REACHED', details: { maxSessions: max } });
+      }
+      expect(manager.size).toBe(max);
+    } finally {
+      await closeAll(manager, created);
+    }
+  });
+});

@@ -1,0 +1,102 @@
+// The shape of a tool: data (name, schemas, annotations) plus a handler that sees only a narrow context.
+import type { ErrorCode, Logger, Session, SessionInfo } from '@sessionwright/session-core';
+import type { Page } from 'playwright';
+import { z } from 'zod';
+
+/** What a handler may do with sessions: only what tools use, never the SDK server or the transport. */
+export interface SessionAccess {
+  readonly maxSessions: number;
+  create(options?: { owner?: string }): Promise<Session>;
+  close(sessionId: string): Promise<void>;
+  list(filter?: { owner?: string }): Promise<SessionInfo[]>;
+  run<T>(sessionId: string, fn: (page: Page, session: Session) => Promise<T>): Promise<T>;
+}
+
+export interface ToolOptions {
+  /** Whether `navigate` may open file: URLs (off by default: an agent must not read the server's disk). */
+  allowFileUrls: boolean;
+}
+
+export interface ToolContext {
+  sessions: SessionAccess;
+  /** The connection the call came on; sessions are listed per owner. */
+  owner: string;
+  logger: Logger;
+  /** Aborted when the client cancels the call. */
+  signal: AbortSignal;
+  /** Reports progress on long calls; a no-op when the client asked for none. */
+  progress(progress: number, total?: number, message?: string): void;
+  options: ToolOptions;
+}
+
+export interface ToolImage {
+  data: string;
+  mimeType: 'image/png' | 'image/jpeg';
+}
+
+const IMAGES = Symbol('images');
+
+/** A result that carries images after its JSON (content[1…]). */
+export interface WithImages<T> {
+  readonly [IMAGES]: ToolImage[];
+  readonly data: T;
+}
+
+export function withImages<T>(data: T, images: ToolImage[]): WithImages<T> {
+  return { [IMAGES]: images, data };
+}
+
+export function imagesOf<T>(value: T | WithImages<T>): { data: T; images: ToolImage[] } {
+  if (typeof value === 'object' && value !== null && IMAGES in value) {
+    const reply = value as WithImages<T>;
+    return { data: reply.data, images: reply[IMAGES] };
+  }
+  return { data: value as T, images: [] };
+}
+
+/** How a tool touches the world; mapped to MCP annotations in one place. */
+export type ToolKind = 'read' | 'action' | 'lifecycle-create' | 'lifecycle-close';
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export function annotationsFor(kind: ToolKind): ToolAnnotations {
+  switch (kind) {
+    case 'read':
+      return { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
+    case 'action':
+      return { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true };
+    case 'lifecycle-create':
+      return { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+    case 'lifecycle-close':
+      return { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false };
+  }
+}
+
+export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Output extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  /** Written for a model: what it does, when to use it, what to call next, what its errors mean. */
+  description: string;
+  input: Input;
+  output: Output;
+  kind: ToolKind;
+  /** Error codes this tool can answer with, listed in the README. */
+  errors: readonly ErrorCode[];
+  handler(args: z.infer<Input>, ctx: ToolContext): Promise<z.infer<Output> | WithImages<z.infer<Output>>>;
+}
+
+/** Identity at run time; it exists so each tool's handler gets its argument and result types inferred. */
+export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject>(
+  definition: ToolDefinition<Input, Output>,
+): ToolDefinition<Input, Output> {
+  return definition;
+}
+
+/** A list of tools of different schemas, as the server sees them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTool = ToolDefinition<any, any>;

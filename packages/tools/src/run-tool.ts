@@ -1,0 +1,88 @@
+// Runs one tool call: strict argument validation, the handler, and every failure turned into a SessionError.
+import { SessionError, firstLine, isSessionError, messageOf, type Session, type SessionEvents } from '@sessionwright/session-core';
+import type { Page } from 'playwright';
+import type { z } from 'zod';
+import { imagesOf, type AnyTool, type ToolContext, type ToolImage } from './define-tool.js';
+import type { sessionResultFields } from './schemas.js';
+
+export type ToolOutcome =
+  | { ok: true; data: Record<string, unknown>; images: ToolImage[] }
+  | { ok: false; error: SessionError };
+
+/** Never throws: whatever goes wrong comes back as an error outcome with a code. */
+export async function runTool(tool: AnyTool, rawArgs: unknown, ctx: ToolContext): Promise<ToolOutcome> {
+  const parsed = tool.input.safeParse(rawArgs ?? {});
+  const sessionId = sessionIdOf(rawArgs);
+  if (!parsed.success) {
+    return { ok: false, error: invalidArguments(tool, parsed.error, sessionId) };
+  }
+  try {
+    const { data, images } = imagesOf(await tool.handler(parsed.data, ctx));
+    return { ok: true, data, images };
+  } catch (error) {
+    const mapped = isSessionError(error)
+      ? error
+      : new SessionError('BROWSER_ERROR', `${tool.name} failed: ${firstLine(messageOf(error))}`, {
+          details: { browserMessage: messageOf(error).slice(0, 1000) },
+        });
+    return { ok: false, error: sessionId === undefined || mapped.sessionId !== undefined ? mapped : mapped.withSession(sessionId) };
+  }
+}
+
+type SessionResult = {
+  expiresAt: number;
+  dialogs?: z.infer<(typeof sessionResultFields)['dialogs']>;
+  openedTabs?: z.infer<(typeof sessionResultFields)['openedTabs']>;
+};
+
+/**
+ * Runs `fn` in the session's queue and adds what every session result carries: the new `expiresAt`,
+ * and the dialogs and tabs the page opened since the last call.
+ */
+export async function onSession<T extends object>(
+  ctx: ToolContext,
+  sessionId: string,
+  fn: (page: Page) => Promise<T>,
+): Promise<T & SessionResult> {
+  let used: Session | undefined;
+  let events: SessionEvents = { dialogs: [], openedTabs: [] };
+  const result = await ctx.sessions.run(sessionId, async (page, session) => {
+    used = session;
+    try {
+      return await fn(page);
+    } finally {
+      events = session.takeEvents();
+    }
+  });
+  return {
+    ...result,
+    // Read after run() settled: the manager marks the session used again when the call ends.
+    expiresAt: used?.expiresAt ?? 0,
+    ...(events.dialogs.length ? { dialogs: events.dialogs } : {}),
+    ...(events.openedTabs.length ? { openedTabs: events.openedTabs } : {}),
+  };
+}
+
+function invalidArguments(tool: AnyTool, error: z.ZodError, sessionId: string | undefined): SessionError {
+  const accepted = Object.keys(tool.input.shape);
+  const problems = error.issues.map((issue) => {
+    if (issue.code === 'unrecognized_keys') return `unknown argument ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
+    const where = issue.path.length ? `"${issue.path.join('.')}"` : 'arguments';
+    return `${where}: ${issue.message}`;
+  });
+  return new SessionError(
+    'INVALID_PARAMETERS',
+    `Invalid arguments for ${tool.name}: ${problems.join('; ')}. Accepted arguments: ${accepted.join(', ') || 'none'}.`,
+    {
+      ...(sessionId === undefined ? {} : { sessionId }),
+      details: { issues: problems, acceptedArguments: accepted },
+    },
+  );
+}
+
+function sessionIdOf(rawArgs: unknown): string | undefined {
+  if (typeof rawArgs !== 'object' || rawArgs === null) return undefined;
+  const value = (rawArgs as Record<string, unknown>).sessionId;
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+

@@ -1,0 +1,68 @@
+// Session lifecycle tools: create_session, close_session, list_sessions.
+import { z } from 'zod';
+import { defineTool } from './define-tool.js';
+import { sessionIdSchema } from './schemas.js';
+
+export const createSession = defineTool({
+  name: 'create_session',
+  title: 'Create browser session',
+  description:
+    'Opens a new isolated browser session (its own cookies, storage and cache) and returns its sessionId. ' +
+    'Call this first, then pass the sessionId to navigate, click, type and the other tools. ' +
+    'Sessions run in parallel; each expires after a period without use (expiresAt), and close_session frees it early. ' +
+    'Errors: MAX_SESSIONS_REACHED when all sessions are in use (close one first); BROWSER_ERROR when the browser cannot start.',
+  input: z.strictObject({}),
+  output: z.object({
+    sessionId: z.string().describe('Pass this to every other tool.'),
+    createdAt: z.number().describe('When the session was created (ms since epoch).'),
+    expiresAt: z.number().describe('When the session expires if left idle (ms since epoch); every call moves it forward.'),
+    message: z.string(),
+  }),
+  kind: 'lifecycle-create',
+  errors: ['MAX_SESSIONS_REACHED', 'BROWSER_ERROR', 'INVALID_PARAMETERS'],
+  async handler(_args, ctx) {
+    const session = await ctx.sessions.create({ owner: ctx.owner });
+    return {
+      sessionId: session.id,
+      createdAt: session.createdAt,
+      expiresAt: session.expiresAt,
+      message: 'Session created with a blank page. Next: navigate to a URL.',
+    };
+  },
+});
+
+export const closeSession = defineTool({
+  name: 'close_session',
+  title: 'Close browser session',
+  description:
+    'Closes a session and its page, freeing its slot. Use it when a task is done. The sessionId cannot be used afterwards. ' +
+    'Errors: SESSION_NOT_FOUND (unknown or already closed), SESSION_EXPIRED (it had already expired).',
+  input: z.strictObject({ sessionId: sessionIdSchema }),
+  output: z.object({ success: z.literal(true), sessionId: z.string(), message: z.string() }),
+  kind: 'lifecycle-close',
+  errors: ['SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'INVALID_PARAMETERS'],
+  async handler({ sessionId }, ctx) {
+    await ctx.sessions.close(sessionId);
+    return { success: true as const, sessionId, message: 'Session closed.' };
+  },
+});
+
+export const listSessions = defineTool({
+  name: 'list_sessions',
+  title: 'List browser sessions',
+  description:
+    'Lists the open sessions created on this connection, with the URL and title each is on and when it expires. ' +
+    'Use it to recover a sessionId or to see how many of maxSessions are in use.',
+  input: z.strictObject({}),
+  output: z.object({
+    sessions: z.array(
+      z.object({ sessionId: z.string(), createdAt: z.number(), expiresAt: z.number(), url: z.string(), title: z.string() }),
+    ),
+    maxSessions: z.number().describe('How many sessions the server allows open at once (across all connections).'),
+  }),
+  kind: 'read',
+  errors: ['INVALID_PARAMETERS'],
+  async handler(_args, ctx) {
+    return { sessions: await ctx.sessions.list({ owner: ctx.owner }), maxSessions: ctx.sessions.maxSessions };
+  },
+});
