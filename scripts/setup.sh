@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Installs what a fresh machine lacks: pnpm at the pinned version, Debian's Chromium and Xvfb (when apt-get is there), and the dependencies.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+pnpm_version=$(node -p "require('./package.json').packageManager.split('@')[1]")
+if [ "$(pnpm --version 2>/dev/null || true)" != "$pnpm_version" ]; then
+  npm install -g "pnpm@$pnpm_version"
+fi
+
+# Chromium (full and headless shell) and Xvfb for headed-mode tests; elsewhere sessionwright says what to install.
+if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
+  missing=()
+  [ -x /usr/lib/chromium/chromium ] || missing+=(chromium)
+  [ -x /usr/lib/chromium/chromium-headless-shell ] || missing+=(chromium-headless-shell)
+  command -v xvfb-run >/dev/null || missing+=(xvfb xauth)
+  if [ ${#missing[@]} -gt 0 ]; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+fi
+
+if [ -n "${CI:-}" ]; then pnpm install --frozen-lockfile; else pnpm install; fi
