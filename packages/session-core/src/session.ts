@@ -28,6 +28,8 @@ export class Session {
   private tail: Promise<unknown> = Promise.resolve();
   private pendingCalls = 0;
   private events: SessionEvents = { dialogs: [], openedTabs: [] };
+  /** True while the session opens a page itself to replace a closed one. */
+  private replacingPage = false;
 
   constructor(init: { id: string; now: number; timeout: number; owner?: string; browser: Browser; context: BrowserContext; page: Page }) {
     this.id = init.id;
@@ -41,7 +43,8 @@ export class Session {
     this.watchPage(init.page);
     // A link with target=_blank or window.open: follow the newest tab, as a person would, and say so in the next result.
     this.context.on('page', (page) => {
-      if (page === this.currentPage) return;
+      // A page the session opens itself (livePage) is not a tab the site opened; livePage watches it.
+      if (page === this.currentPage || this.replacingPage) return;
       this.currentPage = page;
       this.watchPage(page);
       this.events.openedTabs.push(page.url());
@@ -88,8 +91,18 @@ export class Session {
   private async livePage(): Promise<Page> {
     if (!this.currentPage.isClosed()) return this.currentPage;
     const open = this.context.pages().filter((page) => !page.isClosed());
-    this.currentPage = open.at(-1) ?? (await this.context.newPage());
-    return this.currentPage;
+    let page = open.at(-1);
+    if (!page) {
+      this.replacingPage = true;
+      try {
+        page = await this.context.newPage();
+      } finally {
+        this.replacingPage = false;
+      }
+      this.watchPage(page);
+    }
+    this.currentPage = page;
+    return page;
   }
 
   private watchPage(page: Page): void {
@@ -100,10 +113,13 @@ export class Session {
     });
   }
 
-  /** Alerts are accepted, confirm/prompt/beforeunload dismissed: no dialog ever blocks a session. */
+  /**
+   * Alerts and beforeunload are accepted, confirm and prompt dismissed: no dialog ever blocks a session.
+   * beforeunload is accepted because dismissing it cancels the navigation the caller asked for, leaving the agent stuck on the page.
+   */
   private async answerDialog(dialog: Dialog): Promise<void> {
     const type = dialog.type();
-    const accept = type === 'alert';
+    const accept = type === 'alert' || type === 'beforeunload';
     this.events.dialogs.push({ type, message: dialog.message(), action: accept ? 'accepted' : 'dismissed' });
     await (accept ? dialog.accept() : dialog.dismiss()).catch(() => {});
   }

@@ -122,6 +122,23 @@ describe('idle expiry', () => {
   });
 });
 
+describe('a timer that fires early', () => {
+  it('is re-armed for the rest of the time instead of expiring the session', async () => {
+    const time = new FakeTime();
+    // Timers that fire after half the time asked for, as an imprecise timer source might.
+    const early = { setTimeout: (callback: () => void, ms: number) => time.setTimeout(callback, Math.ceil(ms / 2)), clearTimeout: (handle: unknown) => time.clearTimeout(handle) };
+    const manager = new SessionManager({ host, sessionTimeout: TIMEOUT, clock: time, timers: early });
+    const session = await manager.create();
+    time.advance(TIMEOUT / 2);
+    expect(manager.get(session.id)).toBe(session);
+    expect(time.pending).toBe(1);
+    time.advance(TIMEOUT / 2 - 1);
+    expect(manager.get(session.id)).toBe(session);
+    time.advance(1);
+    expect(errorOf(() => manager.get(session.id)).code).toBe('SESSION_EXPIRED');
+  });
+});
+
 describe('tombstones', () => {
   it('answers SESSION_EXPIRED for an expired id, from get, run and close', async () => {
     const { time, manager } = setup();
