@@ -1,0 +1,140 @@
+// The demo site's HTTP server on 127.0.0.1: cookie sign-in kept in memory, a searchable list and a slow page.
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { DEMO_USERS, SITE_CSS, homePage, loginPage, notFoundPage, slowPage, teasPage, welcomePage, type DemoUser } from './pages.js';
+
+export interface DemoSite {
+  /** `http://127.0.0.1:PORT`, no trailing slash. */
+  url: string;
+  /** `urlFor('/login')` → `http://127.0.0.1:PORT/login`. */
+  urlFor(path: string): string;
+  close(): Promise<void>;
+}
+
+const COOKIE = 'teahouse_session';
+/** Longer than any demo needs, short enough that a forgotten /slow?ms=… cannot hold a socket for long. */
+const MAX_SLOW_MS = 10_000;
+
+/** Starts the demo site on 127.0.0.1 (port 0 picks a free one). */
+export async function startDemoSite(port = 0): Promise<DemoSite> {
+  // token → user. A random token per sign-in, so two sessions signed in as different users can't be confused.
+  const signedIn = new Map<string, DemoUser>();
+  // Tracked so close() does not wait for keep-alive sockets or a pending /slow answer.
+  const sockets = new Set<Socket>();
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      if (res.headersSent) res.destroy();
+      else send(res, 500, `<pre>${String(error)}</pre>`);
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  function userOf(req: IncomingMessage): DemoUser | undefined {
+    const token = cookies(req).get(COOKIE);
+    return token === undefined ? undefined : signedIn.get(token);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const method = req.method ?? 'GET';
+    const user = userOf(req);
+
+    if (method === 'POST' && url.pathname === '/login') {
+      const form = new URLSearchParams(await readBody(req));
+      const username = (form.get('username') ?? '').trim().toLowerCase();
+      const match = DEMO_USERS.find((u) => u.username === username && u.password === form.get('password'));
+      if (!match) return send(res, 401, loginPage({ error: 'Unknown username or wrong password.', username }));
+      const token = randomBytes(16).toString('hex');
+      signedIn.set(token, match);
+      res.setHeader('Set-Cookie', `${COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax`);
+      return redirect(res, '/welcome');
+    }
+    if (method === 'POST' && url.pathname === '/logout') {
+      const token = cookies(req).get(COOKIE);
+      if (token !== undefined) signedIn.delete(token);
+      res.setHeader('Set-Cookie', `${COOKIE}=; Path=/; Max-Age=0`);
+      return redirect(res, '/login');
+    }
+    if (method !== 'GET' && method !== 'HEAD') return send(res, 405, notFoundPage());
+
+    switch (url.pathname) {
+      case '/':
+        return send(res, 200, homePage(user));
+      case '/login':
+        return send(res, 200, loginPage());
+      case '/welcome':
+        // 401 without a cookie: navigate still succeeds and reports the status, which is worth seeing in the inspector.
+        return send(res, user ? 200 : 401, welcomePage(user));
+      case '/teas':
+        return send(res, 200, teasPage(url.searchParams.get('q') ?? '', user));
+      case '/slow': {
+        const ms = Math.min(MAX_SLOW_MS, Math.max(0, Number(url.searchParams.get('ms') ?? 2000) || 0));
+        const timer = setTimeout(() => send(res, 200, slowPage(ms, user)), ms);
+        res.on('close', () => clearTimeout(timer));
+        return;
+      }
+      case '/site.css':
+        return send(res, 200, SITE_CSS, 'text/css; charset=utf-8');
+      case '/favicon.ico':
+        return send(res, 204, '');
+      default:
+        return send(res, 404, notFoundPage());
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    urlFor: (path) => `${url}${path.startsWith('/') ? '' : '/'}${path}`,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      });
+      return closing;
+    },
+  };
+}
+
+function send(res: ServerResponse, status: number, body: string, contentType = 'text/html; charset=utf-8'): void {
+  // no-store: a reload must ask the server again, so a sign-out or another user's sign-in shows at once.
+  res.writeHead(status, { 'Content-Type': contentType, 'Cache-Control': 'no-store' });
+  res.end(body);
+}
+
+function redirect(res: ServerResponse, location: string): void {
+  // 303 turns the POST into a GET, so a reload of the landing page does not post the form again.
+  res.writeHead(303, { Location: location, 'Cache-Control': 'no-store' });
+  res.end();
+}
+
+function cookies(req: IncomingMessage): Map<string, string> {
+  const jar = new Map<string, string>();
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0) jar.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
+  }
+  return jar;
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    // A sign-in form is tiny; anything bigger is not worth buffering.
+    if (size > 64 * 1024) throw new Error('request body too large');
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,233 @@
+// The inspector in a real browser: a session made through the form, navigated to a demo page, seen in the log and the sessions panel.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { resolveExecutable } from '@sessionwright/session-core';
+import { chromium, type Browser, type Page } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InfoResponse } from '../src/api.js';
+import { pngSize } from '../src/image-size.js';
+
+const INSPECTOR = fileURLToPath(new URL('../dist/inspector.js', import.meta.url));
+const README_SHOT = fileURLToPath(new URL('../../../docs/inspector.png', import.meta.url));
+const LATEST_SHOT = fileURLToPath(new URL('../../../.tmp/inspector.png', import.meta.url));
+
+/** Polls like expect.poll, but with room for a busy machine: a call plus its thumbnail can take seconds when cores are shared. */
+const eventually = <T>(fn: () => Promise<T> | T) => expect.poll(fn, { timeout: 20_000 });
+
+/** Submits the open tool form and waits until its call is in the log. */
+async function submitForm(): Promise<void> {
+  const before = await page.locator('#log .entry').count();
+  await page.click('#tool-form #call-button');
+  await eventually(() => page.locator('#log .entry').count()).toBe(before + 1);
+}
+
+let child: ChildProcess;
+let output = '';
+let inspectorUrl: string;
+let browser: Browser;
+let page: Page;
+let info: InfoResponse;
+
+beforeAll(async () => {
+  if (!existsSync(INSPECTOR)) throw new Error(`${INSPECTOR} is missing: run pnpm build first`);
+  child = spawn(process.execPath, [INSPECTOR, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  inspectorUrl = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+      const url = /inspector\s+(http:\/\/127\.0\.0\.1:\d+\/)/.exec(output)?.[1];
+      if (url) resolve(url);
+    });
+    child.on('exit', (code) => reject(new Error(`inspector exited with ${code}:\n${output}`)));
+  });
+  info = (await (await fetch(new URL('/api/info', inspectorUrl))).json()) as InfoResponse;
+
+  // Playwright's own browsers cannot be downloaded here; use the one the server would pick.
+  const executable = resolveExecutable({ browser: 'chromium', headless: true });
+  browser = await chromium.launch({ headless: true, ...(executable.executablePath ? { executablePath: executable.executablePath } : {}) });
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  page.on('pageerror', (error) => {
+    output += `\npage error: ${error.message}`;
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (child && child.exitCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+  }
+});
+
+describe('inspector page', () => {
+  it('creates a session through the form, navigates it to a demo page, and shows the calls and the session', async () => {
+    await page.goto(inspectorUrl);
+    await page.locator('body.ready').waitFor();
+    expect(await page.locator('#tool-list button').count()).toBe(info.tools.length);
+    await eventually(() => page.locator('#server-name').textContent()).toMatch(/^sessionwright \d+\.\d+\.\d+/);
+
+    // create_session through its generated form.
+    await page.click('#tool-list button[data-tool="create_session"]');
+    await page.click('#tool-form[data-tool="create_session"] #call-button');
+    const created = page.locator('#log .entry[data-tool="create_session"]');
+    await created.waitFor();
+    await eventually(() => created.locator('.badge').textContent()).toBe('ok');
+    const card = page.locator('#sessions .session');
+    await card.waitFor();
+    const sessionId = await card.getAttribute('data-session-id');
+    expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+
+    // navigate: the sessionId field follows the new session; the enum and integer fields render as select and number.
+    await page.click('#tool-list button[data-tool="navigate"]');
+    const form = page.locator('#tool-form[data-tool="navigate"]');
+    expect(await form.locator('[name="sessionId"]').inputValue()).toBe(sessionId);
+    expect(await form.locator('select[name="waitUntil"] option').allTextContents()).toEqual(['(default)', 'load', 'domcontentloaded', 'networkidle', 'commit']);
+    expect(await form.locator('[name="timeout"]').getAttribute('type')).toBe('number');
+    const loginUrl = `${info.demoSite?.url}/login`;
+    await form.locator('[name="url"]').fill(loginUrl);
+    await form.locator('#call-button').click();
+
+    const navigated = page.locator('#log .entry[data-tool="navigate"]');
+    await navigated.waitFor();
+    expect(await navigated.locator('.badge').textContent()).toBe('ok');
+    expect(await navigated.locator('.duration').textContent()).toMatch(/^\d+ ms$/);
+    expect(JSON.parse((await navigated.locator('pre.request').textContent()) ?? '')).toEqual({ sessionId, url: loginUrl });
+    expect(JSON.parse((await navigated.locator('pre.response').textContent()) ?? '')).toMatchObject({ success: true, status: 200, title: 'Sign in · Teahouse' });
+
+    await eventually(() => card.locator('.title').textContent()).toBe('Sign in · Teahouse');
+    expect(await card.locator('.url').textContent()).toBe(loginUrl);
+    expect(await card.locator('.expires').textContent()).toMatch(/^expires in \d+:\d\d$/);
+    if (info.thumbnails) {
+      const thumb = card.locator('img.thumb');
+      await thumb.waitFor();
+      expect(await thumb.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    } else {
+      expect(await card.locator('.placeholder').textContent()).toBe('no screenshot tool');
+    }
+  });
+
+  it('generates a form field of the right kind for every argument of every tool', async () => {
+    for (const tool of info.tools) {
+      await page.click(`#tool-list button[data-tool="${tool.name}"]`);
+      const form = page.locator(`#tool-form[data-tool="${tool.name}"]`);
+      await form.waitFor();
+      const required = new Set(tool.inputSchema.required ?? []);
+      for (const [name, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
+        const field = form.locator(`[name="${name}"]`);
+        const tag = await field.evaluate((el) => el.tagName.toLowerCase());
+        const type = await field.getAttribute('type');
+        const expected =
+          Array.isArray(schema.enum) || (schema.type === 'boolean' && !required.has(name))
+            ? 'select'
+            : schema.type === 'boolean'
+              ? 'input:checkbox'
+              : schema.type === 'integer' || schema.type === 'number'
+                ? 'input:number'
+                : schema.type === 'string'
+                  ? name === 'function' ? 'textarea' : 'input:text'
+                  : 'textarea';
+        expect(`${tool.name}.${name}: ${tag}${tag === 'input' ? `:${type}` : ''}`).toBe(`${tool.name}.${name}: ${expected}`);
+      }
+    }
+  });
+
+  it('shows a failed call with its error code', async () => {
+    await page.click('#tool-list button[data-tool="navigate"]');
+    const form = page.locator('#tool-form[data-tool="navigate"]');
+    await form.locator('[name="url"]').fill('not a url');
+    await form.locator('#call-button').click();
+    const failed = page.locator('#log .entry.is-error[data-tool="navigate"]');
+    await failed.waitFor();
+    expect(await failed.locator('.badge').textContent()).toBe('INVALID_PARAMETERS');
+    expect(await failed.locator('.text').textContent()).toContain('not a valid absolute URL');
+  });
+
+  it('runs the quick flows from a session card, and the README screenshot shows them', async () => {
+    // A second session, signed in as bob through the card's navigate box and the type/click forms.
+    await page.click('#new-session');
+    await eventually(() => page.locator('#sessions .session').count()).toBe(2);
+    const card = page.locator('#sessions .session.current');
+    await card.locator('.go input').fill(`${info.demoSite?.url}/login`);
+    await card.locator('.go button').click();
+    await eventually(() => card.locator('.title').textContent()).toBe('Sign in · Teahouse');
+    for (const [selector, text] of [['#username', 'bob'], ['#password', 'builder']] as const) {
+      await page.click('#tool-list button[data-tool="type"]');
+      await page.fill('#tool-form [name="selector"]', selector);
+      await page.fill('#tool-form [name="text"]', text);
+      await submitForm();
+      expect(await page.locator('#log .entry').first().getAttribute('data-tool')).toBe('type');
+    }
+    await page.click('#tool-list button[data-tool="click"]');
+    await page.fill('#tool-form [name="selector"]', '#sign-in');
+    await submitForm();
+    await eventually(() => card.locator('.title').textContent()).toBe('Welcome, Bob · Teahouse');
+    // Leave the form on navigate with a URL filled in: the screenshot then shows a generated form with an enum.
+    await page.click('#tool-list button[data-tool="navigate"]');
+    await page.fill('#tool-form [name="url"]', `${info.demoSite?.url}/teas`);
+    // The card's Snapshot button: the snapshot text gets a block of its own under the response.
+    const newest = info.tools.some((tool) => tool.name === 'snapshot') ? 'snapshot' : 'click';
+    if (newest === 'snapshot') {
+      await card.locator('button[data-action="snapshot"]').click();
+      const snap = page.locator('#log .entry[data-tool="snapshot"]');
+      await snap.waitFor();
+      expect(await snap.locator('.badge').textContent()).toBe('ok');
+      expect(await snap.locator('pre.block').textContent()).toMatch(/Hello, Bob![\s\S]*\[ref=/);
+    }
+    // Only the newest entry is open, the older ones folded.
+    expect(await page.locator('#log details[open]').count()).toBe(1);
+    await page.locator(`#log .entry[data-tool="${newest}"] details[open]`).first().waitFor();
+
+    // A tidy picture: no focus ring or open datalist, every panel scrolled to its top.
+    await page.evaluate(() => {
+      (document.activeElement as HTMLElement | null)?.blur();
+      for (const el of document.querySelectorAll('.panel')) el.scrollTop = 0;
+    });
+    await page.mouse.move(0, 0);
+    const shot = await page.screenshot();
+    expect(pngSize(shot)).toEqual({ width: 1440, height: 900 });
+    // The committed image changes only on request (or when missing), so a test run does not dirty the tree.
+    const targets = [LATEST_SHOT, ...(process.env['UPDATE_SCREENSHOTS'] === '1' || !existsSync(README_SHOT) ? [README_SHOT] : [])];
+    for (const file of targets) {
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, shot);
+    }
+
+    // Close from the card: the session leaves the panel.
+    await card.locator('button[data-action="close"]').click();
+    await eventually(() => page.locator('#sessions .session').count()).toBe(1);
+    expect(await page.locator('#log .entry').first().getAttribute('data-tool')).toBe('close_session');
+  });
+});
+
+describe('inspector API', () => {
+  const post = (path: string, headers: Record<string, string>, body: string) =>
+    new Promise<number>((resolve, reject) => {
+      const req = request(new URL(path, inspectorUrl), { method: 'POST', headers }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  const call = JSON.stringify({ tool: 'list_sessions', arguments: {} });
+
+  it('answers same-origin JSON calls', async () => {
+    expect(await post('/api/call', { 'Content-Type': 'application/json' }, call)).toBe(200);
+  });
+
+  it('refuses what a foreign web page could send: a form post, another Origin, another Host', async () => {
+    expect(await post('/api/call', { 'Content-Type': 'text/plain' }, call)).toBe(415);
+    expect(await post('/api/call', { 'Content-Type': 'application/json', Origin: 'http://evil.example' }, call)).toBe(403);
+    expect(await post('/api/call', { 'Content-Type': 'application/json', Host: 'evil.example' }, call)).toBe(403);
+  });
+
+  it('answers 400 for a body that is not a call', async () => {
+    expect(await post('/api/call', { 'Content-Type': 'application/json' }, '{"tool": 5}')).toBe(400);
+    expect(await post('/api/call', { 'Content-Type': 'application/json' }, 'nope')).toBe(400);
+  });
+});
