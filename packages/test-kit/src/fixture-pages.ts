@@ -142,6 +142,87 @@ const big = htmlPage(
 // /wait answers with HTML, so the image fails to decode, but only after 1.5 s: `load` waits for it either way.
 const slowImage = htmlPage('Slow image', `<h1>Slow image</h1>\n<img id="img" src="/wait?ms=1500" alt="slow">`);
 
+// Pages for the page-reading and input tools (snapshot, hover, select_option, check, wait_for, beforeunload).
+
+const hover = htmlPage(
+  'Hover',
+  `<div id="menu" onmouseenter="document.getElementById('tip').textContent = 'Shown on hover'">Menu</div>
+<p id="tip"></p>`,
+);
+
+const choices = htmlPage(
+  'Choices',
+  `<label for="sizes">Sizes</label>
+<select id="sizes" multiple><option value="s">Small</option><option value="m">Medium</option><option value="l">Large</option></select>
+<label for="locked">Locked</label>
+<select id="locked" disabled><option value="x">X</option></select>
+<fieldset><legend>Plan</legend>
+  <label><input type="radio" name="plan" id="free" value="free" checked> Free</label>
+  <label><input type="radio" name="plan" id="pro" value="pro"> Pro</label>
+</fieldset>
+<label><input type="checkbox" id="news"> Newsletter</label>`,
+);
+
+// The spinner goes and the result comes 400 ms after load; nothing else changes.
+const delayed = htmlPage(
+  'Delayed',
+  `<p id="spinner">Loading…</p>
+<script>
+  setTimeout(() => {
+    document.getElementById('spinner').remove();
+    const p = document.createElement('p');
+    p.id = 'done';
+    p.textContent = 'Results ready';
+    document.body.append(p);
+  }, 400);
+</script>`,
+);
+
+// Asks before leaving once the user has interacted (Chromium shows beforeunload only after a user gesture).
+const beforeunload = htmlPage(
+  'Leave?',
+  `<button id="touch">Touch</button>
+<script>
+  window.addEventListener('beforeunload', (event) => {
+    event.preventDefault();
+    event.returnValue = 'Leave?';
+  });
+</script>`,
+);
+
+// About 110 000 characters of snapshot: well over the default snapshot cap, with the cut inside one list.
+const longList = htmlPage(
+  'Long list',
+  `<header><h1>Catalogue</h1><nav><a href="#top">Top</a></nav></header>
+<main>
+<ul id="catalogue">
+${Array.from({ length: 1500 }, (_, i) => `  <li>Item ${i}: a plain line of catalogue text</li>`).join('\n')}
+</ul>
+</main>
+<footer><a id="last" href="#top">Back to top</a></footer>`,
+);
+
+// A viewport of pseudo-random pixels (fixed seed): its PNG is several MB, over the screenshot byte cap at normal size.
+const noise = htmlPage(
+  'Noise',
+  `<canvas id="c" width="1280" height="720" style="position:fixed;inset:0"></canvas>
+<script>
+  const canvas = document.getElementById('c');
+  const context = canvas.getContext('2d');
+  const image = context.createImageData(canvas.width, canvas.height);
+  // xorshift32: cheap, and random enough that PNG cannot compress it.
+  let x = 2463534242;
+  for (let i = 0; i < image.data.length; i += 1) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    image.data[i] = i % 4 === 3 ? 255 : x & 255;
+  }
+  context.putImageData(image, 0, 0);
+</script>`,
+  '<style>body{margin:0}</style>',
+);
+
 /** A fresh copy of the built-in pages, keyed by name. */
 export function builtinPages(): Map<string, string> {
   return new Map(
@@ -158,6 +239,12 @@ export function builtinPages(): Map<string, string> {
       closer,
       big,
       'slow-image': slowImage,
+      hover,
+      choices,
+      delayed,
+      beforeunload,
+      'long-list': longList,
+      noise,
     }),
   );
 }

@@ -1,8 +1,12 @@
 // Public API of @sessionwright/tools: the tool list and the pieces a server needs to serve it.
 import type { AnyTool } from './define-tool.js';
-import { click, type } from './input-tools.js';
-import { navigate } from './navigation-tools.js';
+import { evaluate } from './evaluate-tools.js';
+import { check, click, hover, pressKey, selectOption, type, uncheck } from './input-tools.js';
+import { goBack, goForward, navigate, reload } from './navigation-tools.js';
+import { screenshot } from './screenshot-tools.js';
 import { closeSession, createSession, listSessions } from './session-tools.js';
+import { snapshot } from './snapshot-tools.js';
+import { waitFor } from './wait-tools.js';
 
 export {
   annotationsFor,
@@ -21,5 +25,24 @@ export {
 export { onSession, runTool, type ToolOutcome } from './run-tool.js';
 export { checkUrl } from './navigation-tools.js';
 
-/** Every tool of the default profile, in the order clients list them. */
-export const allTools: readonly AnyTool[] = [createSession, closeSession, listSessions, navigate, click, type];
+/** Every tool of the default profile, in the order clients list them: lifecycle, navigation, reading, input, waiting, evaluate. */
+export const allTools: readonly AnyTool[] = [
+  createSession,
+  closeSession,
+  listSessions,
+  navigate,
+  goBack,
+  goForward,
+  reload,
+  snapshot,
+  screenshot,
+  click,
+  type,
+  pressKey,
+  hover,
+  selectOption,
+  check,
+  uncheck,
+  waitFor,
+  evaluate,
+];

@@ -1,36 +1,40 @@
-// Input tools that act on one element: click, type.
-import { elementError, locate, type ElementAction, type ElementTarget } from '@sessionwright/session-core';
-import type { Locator, Page } from 'playwright';
+// Input tools: click, type, hover, press_key, select_option, check, uncheck.
+import { SessionError } from '@sessionwright/session-core';
+import type { Locator } from 'playwright';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
-import { actAndSettle, pageState } from './page-helpers.js';
+import { normalizeKey } from './key-names.js';
+import { actAndSettle, onElement, pageState } from './page-helpers.js';
 import { onSession } from './run-tool.js';
-import { DEFAULT_ELEMENT_TIMEOUT, elementTimeoutSchema, sessionIdSchema, sessionResultFields, targetInput } from './schemas.js';
+import {
+  DEFAULT_ELEMENT_TIMEOUT,
+  elementTimeoutSchema,
+  includeSnapshotSchema,
+  optionalTargetInput,
+  sessionIdSchema,
+  sessionResultFields,
+  snapshotResultFields,
+  targetInput,
+} from './schemas.js';
+import { snapshotFields } from './snapshot-tools.js';
 
 const ELEMENT_ERRORS = ['ELEMENT_NOT_FOUND', 'ELEMENT_AMBIGUOUS', 'INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'] as const;
 
-/** Runs an element action, turning any failure into the element error code that fits the element's state. */
-export async function onElement<T>(
-  page: Page,
-  target: ElementTarget,
-  action: ElementAction,
-  timeout: number,
-  fn: (locator: Locator) => Promise<T>,
-): Promise<T> {
-  const locator = locate(page, target);
-  try {
-    return await fn(locator);
-  } catch (error) {
-    throw await elementError(error, locator, { action, target, timeout });
-  }
-}
+/** How long an action waits for a navigation it started to load. */
+const SETTLE_TIMEOUT = 30_000;
+
+/** Said in every action's description: what the session does about dialogs and new tabs. */
+const NEVER_BLOCKED =
+  'Dialogs never block: alerts and beforeunload are accepted, confirm and prompt dismissed, and the result lists them in dialogs. ' +
+  'A link or script that opens a new tab switches the session to that tab (the result lists it in openedTabs, and url/title describe it).';
 
 export const click = defineTool({
   name: 'click',
   title: 'Click element',
   description:
     'Clicks one element, named by a selector or by a ref from snapshot. If the click starts a navigation, waits for the new page to load and returns its URL and title. ' +
-    'Next: snapshot to see the result. Errors: ELEMENT_NOT_FOUND (nothing matches; for a ref, take a new snapshot), ELEMENT_AMBIGUOUS (several match; make the selector unique), ' +
+    `${NEVER_BLOCKED} ` +
+    'Next: snapshot to see the result (or pass includeSnapshot: true to get it in this result). Errors: ELEMENT_NOT_FOUND (nothing matches; for a ref, take a new snapshot), ELEMENT_AMBIGUOUS (several match; make the selector unique), ' +
     'ELEMENT_NOT_CLICKABLE (hidden, disabled or covered; details.reason says which — force: true skips the checks), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: targetInput({
     sessionId: sessionIdSchema,
@@ -38,28 +42,32 @@ export const click = defineTool({
     force: z.boolean().optional().describe('Click even if the element is covered or not visible (skips actionability checks). Default false.'),
     clickCount: z.number().int().min(1).max(3).optional().describe('1 for a click (default), 2 for a double click, 3 for a triple click.'),
     button: z.enum(['left', 'right', 'middle']).optional().describe('Mouse button (default "left"; "right" opens a context menu).'),
+    includeSnapshot: includeSnapshotSchema,
   }),
   output: z.object({
     success: z.literal(true),
     message: z.string(),
-    url: z.string().describe('The page URL after the click (a new page if the click navigated).'),
+    url: z.string().describe('The page URL after the click (a new page if the click navigated, the new tab if it opened one).'),
     title: z.string(),
+    ...snapshotResultFields,
     ...sessionResultFields,
   }),
   kind: 'action',
   errors: [...ELEMENT_ERRORS, 'ELEMENT_NOT_CLICKABLE'],
-  async handler({ sessionId, selector, ref, timeout, force, clickCount, button }, ctx) {
+  async handler({ sessionId, selector, ref, timeout, force, clickCount, button, includeSnapshot }, ctx) {
     const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
-    return onSession(ctx, sessionId, async (page) => {
+    return onSession(ctx, sessionId, async (page, session) => {
       const before = page.url();
       await onElement(page, { selector, ref }, 'click', limit, (locator) =>
-        actAndSettle(page, Math.max(limit, 30_000), () =>
+        actAndSettle(page, Math.max(limit, SETTLE_TIMEOUT), () =>
           locator.click({ timeout: limit, force: force ?? false, clickCount: clickCount ?? 1, button: button ?? 'left' }),
         ),
       );
-      const state = await pageState(page);
-      const message = state.url !== before ? `Clicked; the page navigated to ${state.url}.` : 'Clicked.';
-      return { success: true as const, message, ...state };
+      const now = session.page;
+      const state = await pageState(now);
+      const message =
+        now !== page ? `Clicked; a new tab opened with ${state.url} and the session switched to it.` : state.url !== before ? `Clicked; the page navigated to ${state.url}.` : 'Clicked.';
+      return { success: true as const, message, ...state, ...(await snapshotFields(now, includeSnapshot)) };
     });
   },
 });
@@ -78,6 +86,7 @@ export const type = defineTool({
     timeout: elementTimeoutSchema,
     clear: z.boolean().optional().describe('Empty the field before typing (default false: add at the caret).'),
     submit: z.boolean().optional().describe('Press Enter after typing, e.g. to submit a form or a search (default false).'),
+    includeSnapshot: includeSnapshotSchema,
   }),
   output: z.object({
     success: z.literal(true),
@@ -85,13 +94,14 @@ export const type = defineTool({
     value: z.string().describe('The field\'s value after typing (read before Enter when submit is true).'),
     url: z.string(),
     title: z.string(),
+    ...snapshotResultFields,
     ...sessionResultFields,
   }),
   kind: 'action',
   errors: [...ELEMENT_ERRORS, 'ELEMENT_NOT_EDITABLE'],
-  async handler({ sessionId, selector, ref, text, delay, timeout, clear, submit }, ctx) {
+  async handler({ sessionId, selector, ref, text, delay, timeout, clear, submit, includeSnapshot }, ctx) {
     const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
-    return onSession(ctx, sessionId, async (page) => {
+    return onSession(ctx, sessionId, async (page, session) => {
       const value = await onElement(page, { selector, ref }, 'edit', limit, async (locator) => {
         if (!(await locator.isEditable({ timeout: limit }))) throw new Error('not editable');
         if (clear) await locator.fill('', { timeout: limit });
@@ -99,14 +109,233 @@ export const type = defineTool({
         if (delay) await locator.pressSequentially(text, { delay, timeout: limit + delay * text.length });
         else await page.keyboard.insertText(text);
         const typed = await readValue(locator);
-        if (submit) await actAndSettle(page, 30_000, () => locator.press('Enter', { timeout: limit }));
+        if (submit) await actAndSettle(page, SETTLE_TIMEOUT, () => locator.press('Enter', { timeout: limit }));
         return typed;
       });
       const message = `Typed ${text.length} character${text.length === 1 ? '' : 's'}${submit ? ' and pressed Enter' : ''}.`;
-      return { success: true as const, message, value, ...(await pageState(page)) };
+      const now = session.page;
+      return { success: true as const, message, value, ...(await pageState(now)), ...(await snapshotFields(now, includeSnapshot)) };
     });
   },
 });
+
+export const hover = defineTool({
+  name: 'hover',
+  title: 'Hover over element',
+  description:
+    'Moves the mouse over one element (named by a selector or a ref from snapshot), e.g. to open a menu or show a tooltip that appears on hover. ' +
+    'Next: snapshot to see what appeared. Errors: ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, ELEMENT_NOT_CLICKABLE (hidden or covered; force: true skips the checks), SESSION_NOT_FOUND / SESSION_EXPIRED.',
+  input: targetInput({
+    sessionId: sessionIdSchema,
+    timeout: elementTimeoutSchema,
+    force: z.boolean().optional().describe('Hover even if the element is covered or not visible (skips actionability checks). Default false.'),
+  }),
+  output: z.object({ success: z.literal(true), message: z.string(), url: z.string(), title: z.string(), ...sessionResultFields }),
+  kind: 'action',
+  errors: [...ELEMENT_ERRORS, 'ELEMENT_NOT_CLICKABLE'],
+  async handler({ sessionId, selector, ref, timeout, force }, ctx) {
+    const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
+    return onSession(ctx, sessionId, async (page) => {
+      await onElement(page, { selector, ref }, 'hover', limit, (locator) => locator.hover({ timeout: limit, force: force ?? false }));
+      return { success: true as const, message: 'The mouse is over the element.', ...(await pageState(page)) };
+    });
+  },
+});
+
+export const pressKey = defineTool({
+  name: 'press_key',
+  title: 'Press key',
+  description:
+    'Presses one key or a chord, e.g. Enter, Escape, Tab, ArrowDown, PageDown, Backspace, a single character, or Control+A / Shift+Tab (Playwright key names; ctrl, esc, up are understood too). ' +
+    'With a selector or ref the element is focused first; without one the key goes to whatever has focus. If the key starts a navigation (Enter in a form), waits for the new page to load. ' +
+    `To enter text use type instead. ${NEVER_BLOCKED} ` +
+    'Errors: INVALID_PARAMETERS (unknown key name; nothing was pressed), ELEMENT_NOT_FOUND / ELEMENT_AMBIGUOUS / ELEMENT_NOT_CLICKABLE for the element, SESSION_NOT_FOUND / SESSION_EXPIRED.',
+  input: optionalTargetInput({
+    sessionId: sessionIdSchema,
+    key: z.string().min(1).max(100).describe('A key name or chord: "Enter", "Escape", "ArrowDown", "a", "Control+A", "Shift+Tab", "ControlOrMeta+C".'),
+    timeout: elementTimeoutSchema,
+    includeSnapshot: includeSnapshotSchema,
+  }),
+  output: z.object({
+    success: z.literal(true),
+    message: z.string(),
+    key: z.string().describe('The key or chord pressed, in Playwright\'s spelling.'),
+    url: z.string(),
+    title: z.string(),
+    ...snapshotResultFields,
+    ...sessionResultFields,
+  }),
+  kind: 'action',
+  errors: [...ELEMENT_ERRORS, 'ELEMENT_NOT_CLICKABLE'],
+  async handler({ sessionId, selector, ref, key, timeout, includeSnapshot }, ctx) {
+    const chord = normalizeKey(key);
+    const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
+    return onSession(ctx, sessionId, async (page, session) => {
+      const before = page.url();
+      if (selector !== undefined || ref !== undefined) {
+        await onElement(page, { selector, ref }, 'click', limit, (locator) =>
+          actAndSettle(page, SETTLE_TIMEOUT, () => locator.press(chord, { timeout: limit })),
+        );
+      } else {
+        await actAndSettle(page, SETTLE_TIMEOUT, () => page.keyboard.press(chord));
+      }
+      const now = session.page;
+      const state = await pageState(now);
+      const message =
+        now !== page ? `Pressed ${chord}; a new tab opened with ${state.url}.` : state.url !== before ? `Pressed ${chord}; the page navigated to ${state.url}.` : `Pressed ${chord}.`;
+      return { success: true as const, message, key: chord, ...state, ...(await snapshotFields(now, includeSnapshot)) };
+    });
+  },
+});
+
+interface SelectState {
+  isSelect: boolean;
+  disabled: boolean;
+  multiple: boolean;
+  options: { value: string; label: string; selected: boolean }[];
+}
+
+async function readSelect(locator: Locator, timeout: number): Promise<SelectState> {
+  return locator.evaluate(
+    (element) => {
+      if (!(element instanceof HTMLSelectElement)) return { isSelect: false, disabled: false, multiple: false, options: [] };
+      const disabled = element.disabled || !!element.closest('fieldset:disabled');
+      return {
+        isSelect: true,
+        disabled,
+        multiple: element.multiple,
+        options: Array.from(element.options).map((option) => ({ value: option.value, label: option.label, selected: option.selected })),
+      };
+    },
+    undefined,
+    { timeout },
+  );
+}
+
+export const selectOption = defineTool({
+  name: 'select_option',
+  title: 'Select option',
+  description:
+    'Chooses options in a <select> element (named by a selector or a ref from snapshot; in the snapshot it is a combobox or listbox). Each value matches an option by its value or by its visible label. ' +
+    'Give one value for an ordinary select, several for a multiple select. Returns what is selected afterwards. For a custom dropdown that is not a <select>, click it and then click the option. ' +
+    'Errors: INVALID_PARAMETERS (a value matches no option; details.options lists them), ELEMENT_NOT_EDITABLE (not a <select>, or disabled), ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, SESSION_NOT_FOUND / SESSION_EXPIRED.',
+  input: targetInput({
+    sessionId: sessionIdSchema,
+    values: z
+      .array(z.string().max(10_000))
+      .min(1)
+      .max(1_000)
+      .describe('Options to select, each by value or by label, e.g. ["Green"]. Options not listed are deselected.'),
+    timeout: elementTimeoutSchema,
+    includeSnapshot: includeSnapshotSchema,
+  }),
+  output: z.object({
+    success: z.literal(true),
+    message: z.string(),
+    selected: z.array(z.object({ value: z.string(), label: z.string() })).describe('The options selected after the call.'),
+    url: z.string(),
+    title: z.string(),
+    ...snapshotResultFields,
+    ...sessionResultFields,
+  }),
+  kind: 'action',
+  errors: [...ELEMENT_ERRORS, 'ELEMENT_NOT_EDITABLE'],
+  async handler({ sessionId, selector, ref, values, timeout, includeSnapshot }, ctx) {
+    const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
+    return onSession(ctx, sessionId, async (page, session) => {
+      const selected = await onElement(page, { selector, ref }, 'select', limit, async (locator) => {
+        await locator.waitFor({ state: 'attached', timeout: limit });
+        const state = await readSelect(locator, limit);
+        checkSelectable(state, values);
+        await actAndSettle(page, SETTLE_TIMEOUT, () => locator.selectOption(values, { timeout: limit }));
+        // A select whose change handler navigated away is gone; report what was asked for, as the options matched it.
+        const after = page.isClosed() ? undefined : await readSelect(locator, 1_000).catch(() => undefined);
+        const options = after?.options ?? state.options.map((option) => ({ ...option, selected: values.includes(option.value) || values.includes(option.label) }));
+        return options.filter((option) => option.selected).map(({ value, label }) => ({ value, label }));
+      });
+      const now = session.page;
+      const message = `Selected ${selected.map((option) => JSON.stringify(option.label)).join(', ') || 'nothing'}.`;
+      return { success: true as const, message, selected, ...(await pageState(now)), ...(await snapshotFields(now, includeSnapshot)) };
+    });
+  },
+});
+
+function checkSelectable(state: SelectState, values: string[]): void {
+  if (!state.isSelect) {
+    throw new SessionError('ELEMENT_NOT_EDITABLE', 'The element is not a <select>. For a custom dropdown, click it, then click the option (take a snapshot in between).', {
+      details: { reason: 'not a select element' },
+    });
+  }
+  if (state.disabled) {
+    throw new SessionError('ELEMENT_NOT_EDITABLE', 'The <select> is disabled; its options cannot be changed.', { details: { reason: 'disabled' } });
+  }
+  const options = state.options.slice(0, 100).map(({ value, label }) => ({ value, label }));
+  const missing = values.filter((wanted) => !state.options.some((option) => option.value === wanted || option.label === wanted));
+  if (missing.length) {
+    throw new SessionError(
+      'INVALID_PARAMETERS',
+      `No option has the value or label ${missing.map((value) => JSON.stringify(value.slice(0, 100))).join(', ')}. ` +
+        `Available (value/label): ${options.slice(0, 20).map((option) => `${JSON.stringify(option.value)}/${JSON.stringify(option.label)}`).join(', ')}${state.options.length > 20 ? ', …' : ''}.`,
+      { details: { missing, options } },
+    );
+  }
+  if (!state.multiple && values.length > 1) {
+    throw new SessionError('INVALID_PARAMETERS', 'This <select> allows only one option; give a single value.', { details: { values, multiple: false } });
+  }
+}
+
+function checkTool(name: 'check' | 'uncheck', checked: boolean) {
+  return defineTool({
+    name,
+    title: checked ? 'Check checkbox' : 'Uncheck checkbox',
+    description: checked
+      ? 'Makes sure a checkbox or radio button (named by a selector or a ref from snapshot) is checked: clicks it only if it is not checked yet, so calling it twice is safe. ' +
+        'Errors: ELEMENT_NOT_EDITABLE (not a checkbox or radio button; use click), ELEMENT_NOT_CLICKABLE (hidden, disabled or covered), ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, SESSION_NOT_FOUND / SESSION_EXPIRED.'
+      : 'Makes sure a checkbox (named by a selector or a ref from snapshot) is not checked: clicks it only if it is checked. A radio button cannot be unchecked: check another option of its group. ' +
+        'Errors: ELEMENT_NOT_EDITABLE (not a checkbox, or a radio button), ELEMENT_NOT_CLICKABLE (hidden, disabled or covered), ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, SESSION_NOT_FOUND / SESSION_EXPIRED.',
+    input: targetInput({
+      sessionId: sessionIdSchema,
+      timeout: elementTimeoutSchema,
+      force: z.boolean().optional().describe('Act even if the element is covered or not visible (skips actionability checks). Default false.'),
+    }),
+    output: z.object({
+      success: z.literal(true),
+      message: z.string(),
+      checked: z.boolean().describe('Whether the element is checked now.'),
+      url: z.string(),
+      title: z.string(),
+      ...sessionResultFields,
+    }),
+    kind: 'action',
+    errors: [...ELEMENT_ERRORS, 'ELEMENT_NOT_CLICKABLE', 'ELEMENT_NOT_EDITABLE'],
+    async handler({ sessionId, selector, ref, timeout, force }, ctx) {
+      const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
+      return onSession(ctx, sessionId, async (page) => {
+        const now = await onElement(page, { selector, ref }, 'check', limit, async (locator) => {
+          await locator.waitFor({ state: 'attached', timeout: limit });
+          const kind = await locator.evaluate((element) => {
+            if (element instanceof HTMLInputElement && (element.type === 'checkbox' || element.type === 'radio')) return element.type;
+            const role = element.getAttribute('role');
+            return role === 'checkbox' || role === 'switch' || role === 'menuitemcheckbox' ? 'checkbox' : role === 'radio' || role === 'menuitemradio' ? 'radio' : 'other';
+          });
+          if (kind === 'other') {
+            throw new SessionError('ELEMENT_NOT_EDITABLE', 'The element is not a checkbox or radio button. Use click for other elements.', { details: { reason: 'not a checkbox' } });
+          }
+          if (kind === 'radio' && !checked) {
+            throw new SessionError('ELEMENT_NOT_EDITABLE', 'A radio button cannot be unchecked. Check another option of its group instead.', { details: { reason: 'radio' } });
+          }
+          await actAndSettle(page, SETTLE_TIMEOUT, () => locator.setChecked(checked, { timeout: limit, force: force ?? false }));
+          return page.isClosed() ? checked : locator.isChecked({ timeout: 1_000 }).catch(() => checked);
+        });
+        const message = now ? 'The element is checked.' : 'The element is not checked.';
+        return { success: true as const, message, checked: now, ...(await pageState(page)) };
+      });
+    },
+  });
+}
+
+export const check = checkTool('check', true);
+export const uncheck = checkTool('uncheck', false);
 
 async function placeCaretAtEndUnlessFocused(locator: Locator, timeout: number): Promise<void> {
   await locator.evaluate((element) => {

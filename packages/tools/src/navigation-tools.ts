@@ -1,10 +1,12 @@
-// Navigation tools: navigate.
+// Navigation tools: navigate, go_back, go_forward, reload.
 import { SessionError, navigationError } from '@sessionwright/session-core';
+import type { Frame, Page, Response } from 'playwright';
 import { z } from 'zod';
 import { defineTool, type ToolOptions } from './define-tool.js';
 import { pageState } from './page-helpers.js';
 import { onSession } from './run-tool.js';
-import { sessionIdSchema, sessionResultFields } from './schemas.js';
+import { includeSnapshotSchema, sessionIdSchema, sessionResultFields, snapshotResultFields } from './schemas.js';
+import { snapshotFields } from './snapshot-tools.js';
 
 export const DEFAULT_NAVIGATION_TIMEOUT = 30_000;
 
@@ -48,7 +50,8 @@ export const navigate = defineTool({
   title: 'Navigate to URL',
   description:
     'Loads a URL in the session\'s page and waits until it has loaded. Returns the final URL (after redirects), the title and the HTTP status. ' +
-    'An HTTP error page (404, 500) is a success with that status. Next: snapshot to read the page, or click/type to act on it. ' +
+    'An HTTP error page (404, 500) is a success with that status. Next: snapshot to read the page (or pass includeSnapshot: true to get it in this result), then click/type to act on it. ' +
+    'A page that asks before being left (beforeunload) is left anyway, and the result lists that dialog in dialogs. ' +
     'Errors: NAVIGATION_FAILED (unreachable host, refused connection, TLS error, timeout; details.reason says which), ' +
     'INVALID_PARAMETERS (not an absolute http(s), data: or about:blank URL), SESSION_NOT_FOUND / SESSION_EXPIRED (create a new session).',
   input: z.strictObject({
@@ -56,27 +59,101 @@ export const navigate = defineTool({
     url: z.string().min(1).max(100_000).describe('The absolute URL to open, e.g. https://example.com/ (http, https, data: and about:blank).'),
     waitUntil: waitUntilSchema,
     timeout: navigationTimeoutSchema,
+    includeSnapshot: includeSnapshotSchema,
   }),
   output: z.object({
     success: z.literal(true),
     url: z.string().describe('The final URL after redirects.'),
     title: z.string(),
     status: z.number().nullable().describe('The HTTP status of the main document, or null when there was no HTTP response (about:blank, data:).'),
+    ...snapshotResultFields,
     ...sessionResultFields,
   }),
   kind: 'action',
   errors: ['NAVIGATION_FAILED', 'INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
-  async handler({ sessionId, url, waitUntil, timeout }, ctx) {
+  async handler({ sessionId, url, waitUntil, timeout, includeSnapshot }, ctx) {
     const target = checkUrl(url, ctx.options);
     const limit = timeout ?? DEFAULT_NAVIGATION_TIMEOUT;
     return onSession(ctx, sessionId, async (page) => {
+      // Progress for clients that asked (progressToken): started, committed (the response arrived), loaded.
+      ctx.progress(0, 2, `Navigating to ${target.slice(0, 200)}`);
+      let committed = false;
+      const onCommit = (frame: Frame) => {
+        if (committed || frame !== page.mainFrame()) return;
+        committed = true;
+        ctx.progress(1, 2, `Response received; waiting for "${waitUntil ?? 'load'}"`);
+      };
+      page.on('framenavigated', onCommit);
       let response;
       try {
         response = await page.goto(target, { waitUntil: waitUntil ?? 'load', timeout: limit });
       } catch (error) {
         throw navigationError(error, { url: target, timeout: limit });
+      } finally {
+        page.off('framenavigated', onCommit);
       }
-      return { success: true as const, ...(await pageState(page)), status: response?.status() ?? null };
+      ctx.progress(2, 2, 'Loaded');
+      return { success: true as const, ...(await pageState(page)), status: response?.status() ?? null, ...(await snapshotFields(page, includeSnapshot)) };
     });
   },
 });
+
+type HistoryMove = 'back' | 'forward' | 'reload';
+
+const historyOutput = z.object({
+  success: z.literal(true),
+  message: z.string().describe('What happened, including "nothing to go back to" when the history has no such entry.'),
+  url: z.string(),
+  title: z.string(),
+  status: z.number().nullable().describe('The HTTP status of the document loaded, or null when none was loaded (no history entry, a same-document step, or a page from the back/forward cache).'),
+  ...sessionResultFields,
+});
+
+async function moveInHistory(page: Page, move: HistoryMove, options: { waitUntil: 'load' | 'domcontentloaded' | 'networkidle' | 'commit'; timeout: number }) {
+  const before = page.url();
+  let response: Response | null;
+  try {
+    response = await (move === 'back' ? page.goBack(options) : move === 'forward' ? page.goForward(options) : page.reload(options));
+  } catch (error) {
+    throw navigationError(error, { url: move === 'reload' ? before : `the ${move === 'back' ? 'previous' : 'next'} page`, timeout: options.timeout });
+  }
+  const state = await pageState(page);
+  // Playwright answers null both when there is no entry and for a step that loads no document; only the URL tells them apart.
+  const moved = response !== null || state.url !== before || move === 'reload';
+  const message =
+    move === 'reload'
+      ? 'Reloaded.'
+      : moved
+        ? `Went ${move} to ${state.url}.`
+        : `There is nothing to go ${move} to: the session's history has no ${move === 'back' ? 'earlier' : 'later'} page. The page did not change.`;
+  return { success: true as const, message, ...state, status: response?.status() ?? null };
+}
+
+function historyTool(move: HistoryMove) {
+  const names = { back: ['go_back', 'Go back'], forward: ['go_forward', 'Go forward'], reload: ['reload', 'Reload page'] } as const;
+  const [name, title] = names[move];
+  const what =
+    move === 'reload'
+      ? 'Reloads the current page and waits until it has loaded, like the browser\'s reload button. Refs from older snapshots are stale afterwards. '
+      : `Goes ${move} one page in the session's history, like the browser's ${move} button, and waits until it has loaded. ` +
+        `With nothing to go ${move} to it succeeds without changing the page, says so in message, and status is null. Refs from older snapshots are stale afterwards. `;
+  return defineTool({
+    name,
+    title,
+    description:
+      what +
+      'Returns the URL, title and HTTP status. Next: snapshot. Errors: NAVIGATION_FAILED (the page could not be loaded, or did not load in time), SESSION_NOT_FOUND / SESSION_EXPIRED.',
+    input: z.strictObject({ sessionId: sessionIdSchema, waitUntil: waitUntilSchema, timeout: navigationTimeoutSchema }),
+    output: historyOutput,
+    kind: 'action',
+    errors: ['NAVIGATION_FAILED', 'INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
+    async handler({ sessionId, waitUntil, timeout }, ctx) {
+      const limit = timeout ?? DEFAULT_NAVIGATION_TIMEOUT;
+      return onSession(ctx, sessionId, (page) => moveInHistory(page, move, { waitUntil: waitUntil ?? 'load', timeout: limit }));
+    },
+  });
+}
+
+export const goBack = historyTool('back');
+export const goForward = historyTool('forward');
+export const reload = historyTool('reload');

@@ -37,19 +37,21 @@ type SessionResult = {
 
 /**
  * Runs `fn` in the session's queue and adds what every session result carries: the new `expiresAt`,
- * and the dialogs and tabs the page opened since the last call.
+ * and the dialogs and tabs the page opened since the last call. A call the client cancels (ctx.signal)
+ * stops the page loading and frees the queue; see untilCancelled.
  */
 export async function onSession<T extends object>(
   ctx: ToolContext,
   sessionId: string,
-  fn: (page: Page) => Promise<T>,
+  /** `session.page` is the tab the session is on after the action (it follows a tab the page opened). */
+  fn: (page: Page, session: Session) => Promise<T>,
 ): Promise<T & SessionResult> {
   let used: Session | undefined;
   let events: SessionEvents = { dialogs: [], openedTabs: [] };
   const result = await ctx.sessions.run(sessionId, async (page, session) => {
     used = session;
     try {
-      return await fn(page);
+      return await untilCancelled(ctx.signal, page, () => fn(page, session));
     } finally {
       events = session.takeEvents();
     }
@@ -61,6 +63,56 @@ export async function onSession<T extends object>(
     ...(events.dialogs.length ? { dialogs: events.dialogs } : {}),
     ...(events.openedTabs.length ? { openedTabs: events.openedTabs } : {}),
   };
+}
+
+/** How long a cancelled call may take to end after the page was told to stop, before the session's queue moves on without it. */
+const CANCEL_GRACE_MS = 1_000;
+
+/**
+ * Runs `call` until the client cancels. Cancelling stops the page loading, as the browser's stop button does: a
+ * navigation ends at once (net::ERR_ABORTED) and the page keeps the document it was on. A call still waiting for
+ * something else after a short grace period (an element, a condition) is left to end by its own timeout, so the
+ * queue is not held for a caller that has gone. A call cancelled while it waited in the queue never starts.
+ */
+async function untilCancelled<T>(signal: AbortSignal, page: Page, call: () => Promise<T>): Promise<T> {
+  if (signal.aborted) throw cancelledError();
+  const running = call();
+  let grace: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  const cancelled = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      void stopLoading(page);
+      grace = setTimeout(() => reject(cancelledError()), CANCEL_GRACE_MS);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  // Whichever loses the race settles unobserved.
+  running.catch(() => {});
+  cancelled.catch(() => {});
+  try {
+    return await Promise.race([running, cancelled]);
+  } finally {
+    clearTimeout(grace);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Stops the page loading. Chromium through CDP, because page.evaluate waits while a navigation is pending. */
+async function stopLoading(page: Page): Promise<void> {
+  try {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Page.stopLoading');
+    await cdp.detach().catch(() => {});
+  } catch {
+    // Firefox and WebKit have no CDP: ask the page itself, without waiting for an answer.
+    page.evaluate(() => window.stop()).catch(() => {});
+  }
+}
+
+function cancelledError(): SessionError {
+  return new SessionError('BROWSER_ERROR', 'The call was cancelled before it finished. The session is ready for the next call.', {
+    details: { reason: 'cancelled' },
+  });
 }
 
 function invalidArguments(tool: AnyTool, error: z.ZodError, sessionId: string | undefined): SessionError {

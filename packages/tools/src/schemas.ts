@@ -27,6 +27,18 @@ export const elementTimeoutSchema = z
 
 export const DEFAULT_ELEMENT_TIMEOUT = 5_000;
 
+export const includeSnapshotSchema = z
+  .boolean()
+  .optional()
+  .describe('Also return the page\'s snapshot (as the snapshot tool gives it) in this result, saving a separate snapshot call. Default false.');
+
+/** What an action adds to its result when called with includeSnapshot: true. */
+export const snapshotResultFields = {
+  snapshot: z.string().optional().describe('With includeSnapshot: the accessibility snapshot of the page after the action, with [ref=…] refs.'),
+  snapshotTruncated: z.boolean().optional().describe('With includeSnapshot: true when the snapshot was cut to the default size; see snapshotNote.'),
+  snapshotNote: z.string().optional().describe('With includeSnapshot: what was cut from the snapshot and how to see the rest.'),
+};
+
 export const sessionResultFields = {
   expiresAt: z.number().describe('When the session now expires if left idle (ms since epoch).'),
   dialogs: z

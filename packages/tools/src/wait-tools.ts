@@ -1,0 +1,135 @@
+// The wait_for tool: wait until text appears or goes, or an element reaches a state; WAIT_TIMEOUT when it does not in time.
+import { SessionError, describeTarget, elementError, inspectElement, locate, type ElementTarget } from '@sessionwright/session-core';
+import { errors, type Locator, type Page } from 'playwright';
+import { z } from 'zod';
+import { defineTool } from './define-tool.js';
+import { pageState } from './page-helpers.js';
+import { onSession } from './run-tool.js';
+import { refSchema, selectorSchema, sessionIdSchema, sessionResultFields } from './schemas.js';
+
+export const DEFAULT_WAIT_TIMEOUT = 10_000;
+
+type ElementState = 'visible' | 'hidden' | 'attached' | 'detached';
+
+/** Text shown on the page (main frame): visible elements whose text contains it, case-insensitively. */
+function visibleText(page: Page, text: string): Locator {
+  return page.getByText(text).filter({ visible: true }).first();
+}
+
+async function waitForCondition(
+  page: Page,
+  condition: { text?: string | undefined; textGone?: string | undefined; target?: ElementTarget; state: ElementState },
+  timeout: number,
+): Promise<string> {
+  if (condition.text !== undefined) {
+    await visibleText(page, condition.text).waitFor({ state: 'attached', timeout });
+    return `The text ${JSON.stringify(condition.text)} is on the page.`;
+  }
+  if (condition.textGone !== undefined) {
+    await visibleText(page, condition.textGone).waitFor({ state: 'detached', timeout });
+    return `The text ${JSON.stringify(condition.textGone)} is no longer on the page.`;
+  }
+  const target = condition.target ?? {};
+  const locator = locate(page, target);
+  const appearing = condition.state === 'visible' || condition.state === 'attached';
+  try {
+    // A ref that resolves to nothing never will (refs belong to one document): say so now rather than time out.
+    if (target.ref !== undefined && appearing && (await locator.count()) === 0) throw new Error('stale ref');
+    await locator.waitFor({ state: condition.state, timeout });
+  } catch (error) {
+    if (error instanceof errors.TimeoutError) throw error;
+    // Not a timeout: a selector that does not parse, several matches (strict), or a ref from another document.
+    throw await elementError(error, locator, { action: 'wait', target });
+  }
+  return `The element ${describeTarget(target)} is ${condition.state}.`;
+}
+
+export const waitFor = defineTool({
+  name: 'wait_for',
+  title: 'Wait for condition',
+  description:
+    'Waits until a condition is true, then returns how long it took. Give exactly one condition: text (visible text containing this, case-insensitive, appears), ' +
+    'textGone (no visible text contains this any more), or an element (selector or ref) with state: "visible" (default), "hidden", "attached" (in the DOM) or "detached" (removed). ' +
+    'Use it after an action whose effect comes later (a search result, a spinner going away, a slow page). Text is looked for in the main page, not inside iframes. ' +
+    `A condition that is already true returns at once. Errors: WAIT_TIMEOUT (not true within timeout, default ${DEFAULT_WAIT_TIMEOUT} ms; take a snapshot to see the page), ` +
+    'ELEMENT_AMBIGUOUS (the selector matches several elements), ELEMENT_NOT_FOUND (a ref from an older document: take a new snapshot), INVALID_PARAMETERS, SESSION_NOT_FOUND / SESSION_EXPIRED.',
+  input: z
+    .strictObject({
+      sessionId: sessionIdSchema,
+      text: z.string().min(1).max(1_000).optional().describe('Wait until visible text containing this appears on the page (case-insensitive).'),
+      textGone: z.string().min(1).max(1_000).optional().describe('Wait until no visible text on the page contains this any more.'),
+      selector: selectorSchema.optional(),
+      ref: refSchema.optional(),
+      state: z
+        .enum(['visible', 'hidden', 'attached', 'detached'])
+        .optional()
+        .describe('With selector or ref: the state to wait for (default "visible"). "hidden" and "detached" are also true for an element that is not there.'),
+      timeout: z
+        .number()
+        .int()
+        .min(0)
+        .max(300_000)
+        .optional()
+        .describe(`How long to wait at most, in ms (default ${DEFAULT_WAIT_TIMEOUT}).`),
+    })
+    .refine((args) => [args.text, args.textGone, args.selector ?? args.ref].filter((value) => value !== undefined).length === 1 && !(args.selector !== undefined && args.ref !== undefined), {
+      message: 'give exactly one condition: "text", "textGone", or an element ("selector" or "ref")',
+      path: ['text'],
+    })
+    .refine((args) => args.state === undefined || args.selector !== undefined || args.ref !== undefined, {
+      message: '"state" applies only with "selector" or "ref"',
+      path: ['state'],
+    }),
+  output: z.object({
+    success: z.literal(true),
+    message: z.string(),
+    waitedMs: z.number().describe('How long the wait took, in ms.'),
+    url: z.string(),
+    title: z.string(),
+    ...sessionResultFields,
+  }),
+  kind: 'read',
+  errors: ['WAIT_TIMEOUT', 'ELEMENT_AMBIGUOUS', 'ELEMENT_NOT_FOUND', 'INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
+  async handler({ sessionId, text, textGone, selector, ref, state, timeout }, ctx) {
+    const limit = timeout ?? DEFAULT_WAIT_TIMEOUT;
+    const wanted = state ?? 'visible';
+    const target = { selector, ref };
+    return onSession(ctx, sessionId, async (page) => {
+      const started = Date.now();
+      let message: string;
+      try {
+        message = await waitForCondition(page, { text, textGone, target, state: wanted }, limit);
+      } catch (error) {
+        if (!(error instanceof errors.TimeoutError)) throw error;
+        throw await waitTimeout(page, { text, textGone, target, state: wanted }, limit, Date.now() - started);
+      }
+      return { success: true as const, message, waitedMs: Date.now() - started, ...(await pageState(page)) };
+    });
+  },
+});
+
+async function waitTimeout(
+  page: Page,
+  condition: { text?: string | undefined; textGone?: string | undefined; target: ElementTarget; state: ElementState },
+  timeout: number,
+  waitedMs: number,
+): Promise<SessionError> {
+  const { url } = await pageState(page);
+  if (condition.text !== undefined || condition.textGone !== undefined) {
+    const gone = condition.textGone !== undefined;
+    const text = condition.text ?? condition.textGone ?? '';
+    return new SessionError(
+      'WAIT_TIMEOUT',
+      `${gone ? 'The text' : 'No visible text containing'} ${JSON.stringify(text)} ${gone ? 'was still on the page' : 'appeared'} after ${timeout} ms. Take a snapshot to see what the page shows, or wait longer.`,
+      { details: { [gone ? 'textGone' : 'text']: text, timeout, waitedMs, url } },
+    );
+  }
+  const target = condition.target;
+  const state = await inspectElement(locate(page, target));
+  const count = 'count' in state ? state.count : 0;
+  return new SessionError(
+    'WAIT_TIMEOUT',
+    `The element ${describeTarget(target)} was not ${condition.state} after ${timeout} ms (it matches ${count} element${count === 1 ? '' : 's'} now). Take a snapshot to see the page, or wait longer.`,
+    { details: { ...(target.ref !== undefined ? { ref: target.ref } : { selector: target.selector }), state: condition.state, timeout, waitedMs, matches: count, url } },
+  );
+}
