@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// The sessionwright command: parse flags, serve MCP over stdio, and shut down cleanly when the client goes away.
+// The sessionwright command: parse flags, serve MCP over stdio (or HTTP with --port), and shut down cleanly.
 import { createRequire } from 'node:module';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { BrowserHost, resolveHeadless, messageOf } from '@sessionwright/session-core';
+import { startHttpServer, type HttpServerHandle } from './http-server.js';
 import { UsageError, parseArgs } from './options.js';
 import { createServer } from './runtime.js';
 import { PACKAGE_NAME, VERSION } from './version.js';
@@ -30,6 +31,7 @@ async function main(): Promise<void> {
   }
 
   const server = createServer(command.options);
+  let http: HttpServerHandle | undefined;
   let exiting = false;
   const shutdown = (why: string) => {
     if (exiting) return;
@@ -39,17 +41,35 @@ async function main(): Promise<void> {
       server.logger.warn('shutdown took too long; exiting anyway');
       process.exit(0);
     }, SHUTDOWN_BACKSTOP_MS).unref();
-    server.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        server.logger.warn(`shutdown failed: ${messageOf(error)}`);
-        process.exit(0);
-      },
-    );
+    // HTTP first, so no request arrives for a session that is being closed.
+    Promise.resolve(http?.close())
+      .then(() => server.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          server.logger.warn(`shutdown failed: ${messageOf(error)}`);
+          process.exit(0);
+        },
+      );
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGHUP', () => shutdown('SIGHUP'));
+
+  const { http: listen } = command.options;
+  if (listen) {
+    // HTTP mode serves no stdio: stdin is left alone, so a closed stdin (nohup, a service manager) does not stop the server.
+    try {
+      http = await startHttpServer(server, listen);
+    } catch (error) {
+      process.stderr.write(`sessionwright: cannot listen on ${listen.host}:${listen.port}: ${messageOf(error)}\n`);
+      await server.close().catch(() => {});
+      process.exit(1);
+    }
+    server.logger.info(`${PACKAGE_NAME} ${VERSION} listening on ${http.url}/mcp (Streamable HTTP) and ${http.url}/sse (legacy SSE, also at ${http.url}/)`);
+    if (!listen.authToken) server.logger.info('no --auth-token: any local process can use this server');
+    return;
+  }
   process.stdin.on('end', () => shutdown('stdin ended'));
   process.stdin.on('close', () => shutdown('stdin closed'));
   await server.connect(new StdioServerTransport());

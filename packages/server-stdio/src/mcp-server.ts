@@ -1,7 +1,16 @@
 // Builds one MCP protocol server (per client connection) over the shared SessionManager and the tool list.
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  LoggingLevelSchema,
+  McpError,
+  SetLevelRequestSchema,
+  type LoggingLevel,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Logger, SessionManager } from '@sessionwright/session-core';
 import { allTools, annotationsFor, runTool, type AnyTool, type ToolContext, type ToolOptions } from '@sessionwright/tools';
 import { z } from 'zod';
@@ -27,12 +36,22 @@ export function describeTool(tool: AnyTool): Tool {
   };
 }
 
+/** One MCP connection: its protocol server, the owner id its sessions are listed under, and its log channel. */
+export interface McpConnection {
+  server: Server;
+  owner: string;
+  /** Sends a log message to this client (notifications/message) if it is at or above the level the client set (default info). */
+  notify(level: LoggingLevel, message: string): void;
+}
+
+const SEVERITY = new Map(LoggingLevelSchema.options.map((level, index) => [level, index]));
+
 /**
  * One MCP server for one connection. Tools are served through the SDK's low-level Server rather than
  * McpServer.registerTool, because registerTool validates arguments itself and answers failures in plain text,
  * while every failure here must be the JSON error object of spec §2 with INVALID_PARAMETERS.
  */
-export function createMcpServer(deps: McpServerDeps): { server: Server; owner: string } {
+export function createMcpServer(deps: McpServerDeps): McpConnection {
   const tools = deps.tools ?? allTools;
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   const listing = tools.map(describeTool);
@@ -46,6 +65,32 @@ export function createMcpServer(deps: McpServerDeps): { server: Server; owner: s
         'Sessions are isolated from each other and can be used in parallel. Failures answer a JSON object with errorCode and a message that says what to do next.',
     },
   );
+  // The SDK's own setLevel handler keeps the level for sendLoggingMessage but sends everything until a level is set;
+  // this one starts at info, so a client that never asks gets no per-call debug lines.
+  let minimumLevel: LoggingLevel = 'info';
+  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    minimumLevel = request.params.level;
+    return {};
+  });
+  const notify = (level: LoggingLevel, message: string) => {
+    if ((SEVERITY.get(level) ?? 0) < (SEVERITY.get(minimumLevel) ?? 0) || server.getClientVersion() === undefined) return;
+    server.sendLoggingMessage({ level, logger: SERVER_NAME, data: message }).catch(() => {});
+  };
+  // Tool calls log to stderr as before and to the client that made them.
+  const logger: Logger = {
+    info(message) {
+      deps.logger.info(message);
+      notify('info', message);
+    },
+    warn(message) {
+      deps.logger.warn(message);
+      notify('warning', message);
+    },
+    debug(message) {
+      deps.logger.debug(message);
+      notify('debug', message);
+    },
+  };
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = byName.get(request.params.name);
@@ -56,7 +101,7 @@ export function createMcpServer(deps: McpServerDeps): { server: Server; owner: s
     const ctx: ToolContext = {
       sessions: deps.manager,
       owner,
-      logger: deps.logger,
+      logger,
       signal: extra.signal,
       options: deps.toolOptions,
       progress(progress, total, message) {
@@ -71,8 +116,8 @@ export function createMcpServer(deps: McpServerDeps): { server: Server; owner: s
     };
     const started = Date.now();
     const outcome = await runTool(tool, request.params.arguments, ctx);
-    deps.logger.debug(`${tool.name} ${outcome.ok ? 'ok' : outcome.error.code} in ${Date.now() - started} ms`);
+    logger.debug(`${tool.name} ${outcome.ok ? 'ok' : outcome.error.code} in ${Date.now() - started} ms`);
     return toCallToolResult(outcome);
   });
-  return { server, owner };
+  return { server, owner, notify };
 }

@@ -1,7 +1,11 @@
 // The command line of spec §4: flags (kebab-case and the seed's camelCase), their checks, and --help/--version.
 import { BROWSER_NAMES, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_TIMEOUT, type BrowserName } from '@sessionwright/session-core';
 import { cac } from 'cac';
+import { HTTP_FLAGS, addHttpOptions, toHttpOptions, type HttpOptions } from './http-options.js';
+import { UsageError } from './usage-error.js';
 import { VERSION } from './version.js';
+
+export { UsageError };
 
 export interface ServerOptions {
   browser: BrowserName;
@@ -9,31 +13,35 @@ export interface ServerOptions {
   headless: boolean | undefined;
   sessionTimeout: number;
   maxSessions: number;
+  /** Contexts kept ready for create_session; undefined: 1 in headless mode, 0 in headed mode. */
+  warmSessions: number | undefined;
   executablePath: string | undefined;
   allowFileUrls: boolean;
   verbose: boolean;
+  /** Undefined: serve stdio. Set by --port: serve HTTP (Streamable HTTP and legacy SSE) and not stdio. */
+  http: HttpOptions | undefined;
+  /** Close a connection's sessions when it ends, instead of leaving them to their idle timeout. */
+  closeSessionsOnDisconnect: boolean;
 }
 
 export type CliCommand = { kind: 'run'; options: ServerOptions } | { kind: 'help'; text: string } | { kind: 'version'; verbose: boolean };
-
-/** A bad flag or value: the CLI prints the message as one line on stderr and exits with status 2. */
-export class UsageError extends Error {
-  override readonly name = 'UsageError';
-}
 
 export const DEFAULT_OPTIONS: ServerOptions = {
   browser: 'chromium',
   headless: undefined,
   sessionTimeout: DEFAULT_SESSION_TIMEOUT,
   maxSessions: DEFAULT_MAX_SESSIONS,
+  warmSessions: undefined,
   executablePath: undefined,
   allowFileUrls: false,
   verbose: false,
+  http: undefined,
+  closeSessionsOnDisconnect: false,
 };
 
 /** Every spelling cac may hand back: kebab-case as typed, its camelCase form, and the seed's camelCase flags. */
 const KNOWN_FLAGS = new Set(
-  ['browser', 'headless', 'session-timeout', 'max-sessions', 'executable-path', 'allow-file-urls', 'verbose', 'help', 'h', 'version', 'v'].flatMap(
+  ['browser', 'headless', 'session-timeout', 'max-sessions', 'warm-sessions', 'executable-path', 'allow-file-urls', 'verbose', 'help', 'h', 'version', 'v', ...HTTP_FLAGS].flatMap(
     (flag) => [flag, flag.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase())],
   ),
 );
@@ -45,17 +53,22 @@ function buildCli() {
     .option('--headless [bool]', 'Run without a window (default: headed, or headless on Linux without a display)')
     .option('--session-timeout <ms>', 'Idle time in ms after which a session expires', { default: DEFAULT_SESSION_TIMEOUT })
     .option('--max-sessions <n>', 'How many sessions may be open at once', { default: DEFAULT_MAX_SESSIONS })
+    .option('--warm-sessions <n>', 'Blank sessions kept ready so create_session answers at once (default: 1 headless, 0 headed)')
     .option('--executable-path <path>', 'Browser binary to use (default: Playwright\'s own browser, else a system Chrome/Chromium)')
     .option('--allow-file-urls', 'Let navigate open file: URLs (off by default)')
     .option('--verbose', 'Log every tool call on stderr');
+  addHttpOptions(cli);
   cli.usage('[options]');
   cli.help();
   cli.version(VERSION);
   return cli;
 }
 
-/** Parses argv (without node and the script) into a command; throws UsageError on any bad flag or value. */
-export function parseArgs(argv: readonly string[]): CliCommand {
+/**
+ * Parses argv (without node and the script) into a command; throws UsageError on any bad flag or value.
+ * `env` supplies SESSIONWRIGHT_AUTH_TOKEN.
+ */
+export function parseArgs(argv: readonly string[], env: Record<string, string | undefined> = process.env): CliCommand {
   const cli = buildCli();
   let parsed: ReturnType<typeof cli.parse>;
   const helpLines: string[] = [];
@@ -76,10 +89,10 @@ export function parseArgs(argv: readonly string[]): CliCommand {
   const unknown = Object.keys(flags).filter((key) => key !== '--' && !KNOWN_FLAGS.has(key));
   if (unknown.length > 0) throw new UsageError(`unknown option --${unknown[0]}; see --help`);
   if (parsed.args.length > 0) throw new UsageError(`unexpected argument "${parsed.args[0]}"; see --help`);
-  return { kind: 'run', options: toOptions(flags) };
+  return { kind: 'run', options: { ...toOptions(flags), ...toHttpOptions(flags, argv, env) } };
 }
 
-function toOptions(flags: Record<string, unknown>): ServerOptions {
+function toOptions(flags: Record<string, unknown>): Omit<ServerOptions, 'http' | 'closeSessionsOnDisconnect'> {
   const browser = single(flags.browser, 'browser');
   if (!BROWSER_NAMES.includes(browser as BrowserName)) {
     throw new UsageError(`--browser must be one of ${BROWSER_NAMES.join(', ')} (got "${String(browser)}")`);
@@ -91,6 +104,7 @@ function toOptions(flags: Record<string, unknown>): ServerOptions {
     headless: parseBoolean(flags.headless, 'headless'),
     sessionTimeout: parseInteger(flags.sessionTimeout, 'session-timeout', 1),
     maxSessions: parseInteger(flags.maxSessions, 'max-sessions', 1),
+    warmSessions: flags.warmSessions === undefined ? undefined : parseInteger(flags.warmSessions, 'warm-sessions', 0),
     executablePath,
     allowFileUrls: parseBoolean(flags.allowFileUrls, 'allow-file-urls') ?? false,
     verbose: parseBoolean(flags.verbose, 'verbose') ?? false,

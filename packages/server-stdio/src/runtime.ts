@@ -1,23 +1,35 @@
 // One server process: the shared browser and session manager, and any number of MCP connections over them.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { BrowserHost, SessionManager, messageOf, stderrLogger, type Logger } from '@sessionwright/session-core';
-import { createMcpServer } from './mcp-server.js';
+import { BrowserHost, SessionManager, defaultWarmSessions, messageOf, stderrLogger, type Logger } from '@sessionwright/session-core';
+import { createMcpServer, type McpConnection } from './mcp-server.js';
 import { DEFAULT_OPTIONS, type ServerOptions } from './options.js';
 
 export interface SessionwrightServer {
   readonly manager: SessionManager;
   readonly host: BrowserHost;
+  /** Logs to stderr; warnings also go to every connected client as MCP log messages. */
   readonly logger: Logger;
+  /** MCP connections open now. */
+  readonly connections: number;
   /** Serves one MCP connection on the transport; its sessions are listed only to it. */
-  connect(transport: Transport): Promise<{ server: Server; owner: string }>;
+  connect(transport: Transport): Promise<McpConnection>;
   /** Closes every connection, every session, then the browser. Safe to call twice. */
   close(): Promise<void>;
 }
 
 /** Starts the browser in the background at once: initialize and tools/list never wait for it. */
-export function createServer(partial: Partial<ServerOptions> = {}, logger: Logger = stderrLogger('sessionwright', partial.verbose ?? false)): SessionwrightServer {
+export function createServer(partial: Partial<ServerOptions> = {}, stderr: Logger = stderrLogger('sessionwright', partial.verbose ?? false)): SessionwrightServer {
   const options = { ...DEFAULT_OPTIONS, ...partial };
+  const connections = new Set<McpConnection>();
+  // What goes wrong with the shared browser (a launch failure, a crash) concerns every client, so they hear of it too.
+  const logger: Logger = {
+    info: (message) => stderr.info(message),
+    debug: (message) => stderr.debug(message),
+    warn(message) {
+      stderr.warn(message);
+      for (const connection of connections) connection.notify('warning', message);
+    },
+  };
   const host = new BrowserHost({
     browser: options.browser,
     ...(options.headless === undefined ? {} : { headless: options.headless }),
@@ -32,24 +44,44 @@ export function createServer(partial: Partial<ServerOptions> = {}, logger: Logge
     logger.warn(messageOf(error));
   }
   host.start();
-  const manager = new SessionManager({ host, sessionTimeout: options.sessionTimeout, maxSessions: options.maxSessions, logger });
-  const servers = new Set<Server>();
+  const manager = new SessionManager({
+    host,
+    sessionTimeout: options.sessionTimeout,
+    maxSessions: options.maxSessions,
+    // Headed, every pooled context would open a window nobody asked for: none unless --warm-sessions says so.
+    warmSessions: options.warmSessions ?? defaultWarmSessions(host.headless),
+    logger,
+  });
   let closing: Promise<void> | undefined;
+
+  /** --close-sessions-on-disconnect: a connection that ends takes its sessions with it. */
+  const closeSessionsOf = async (owner: string) => {
+    const ids = manager.idsOf(owner);
+    await Promise.all(ids.map((id) => manager.close(id).catch(() => {})));
+    if (ids.length > 0) stderr.info(`a connection ended; closed its ${ids.length} session${ids.length === 1 ? '' : 's'}`);
+  };
 
   return {
     manager,
     host,
     logger,
+    get connections() {
+      return connections.size;
+    },
     async connect(transport) {
-      const connection = createMcpServer({ manager, logger, toolOptions: { allowFileUrls: options.allowFileUrls } });
-      servers.add(connection.server);
-      connection.server.onclose = () => servers.delete(connection.server);
+      const connection = createMcpServer({ manager, logger: stderr, toolOptions: { allowFileUrls: options.allowFileUrls } });
+      connections.add(connection);
+      connection.server.onclose = () => {
+        connections.delete(connection);
+        // Otherwise the sessions outlive the connection until their idle timeout, so a client that reconnects keeps them.
+        if (options.closeSessionsOnDisconnect && closing === undefined) void closeSessionsOf(connection.owner);
+      };
       await connection.server.connect(transport);
       return connection;
     },
     close() {
       closing ??= (async () => {
-        await Promise.all([...servers].map((server) => server.close().catch(() => {})));
+        await Promise.all([...connections].map((connection) => connection.server.close().catch(() => {})));
         await manager.shutdown();
       })();
       return closing;

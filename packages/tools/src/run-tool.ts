@@ -65,6 +65,26 @@ export async function onSession<T extends object>(
   };
 }
 
+/**
+ * Runs a wait on the page, sending progress once a second to a client that asked for it:
+ * progress is the time waited and total the timeout (none when the timeout is 0, no limit), both in ms.
+ */
+export async function reportWaiting<T>(ctx: ToolContext, timeout: number, wait: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  const total = timeout > 0 ? timeout : undefined;
+  const report = () => {
+    const waited = Date.now() - started;
+    ctx.progress(waited, total, `Waited ${Math.round(waited / 1000)} s${total === undefined ? '' : ` of ${Math.round(total / 1000)} s`}`);
+  };
+  report();
+  const ticker = setInterval(report, 1_000);
+  try {
+    return await wait();
+  } finally {
+    clearInterval(ticker);
+  }
+}
+
 /** How long a cancelled call may take to end after the page was told to stop, before the session's queue moves on without it. */
 const CANCEL_GRACE_MS = 1_000;
 

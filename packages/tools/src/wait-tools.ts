@@ -4,7 +4,7 @@ import { errors, type Locator, type Page } from 'playwright';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { pageState } from './page-helpers.js';
-import { onSession } from './run-tool.js';
+import { onSession, reportWaiting } from './run-tool.js';
 import { refSchema, selectorSchema, sessionIdSchema, sessionResultFields } from './schemas.js';
 
 export const DEFAULT_WAIT_TIMEOUT = 10_000;
@@ -98,7 +98,7 @@ export const waitFor = defineTool({
       const started = Date.now();
       let message: string;
       try {
-        message = await waitForCondition(page, { text, textGone, target, state: wanted }, limit);
+        message = await reportWaiting(ctx, limit, () => waitForCondition(page, { text, textGone, target, state: wanted }, limit));
       } catch (error) {
         if (!(error instanceof errors.TimeoutError)) throw error;
         throw await waitTimeout(page, { text, textGone, target, state: wanted }, limit, Date.now() - started);

@@ -1,0 +1,113 @@
+// The checks every HTTP request passes before it reaches MCP: Host (DNS rebinding), Origin (browsers), and the bearer token.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
+
+/** The names that always mean this machine. In a URL's hostname IPv6 keeps its brackets, hence "[::1]". */
+const LOCAL_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+
+export interface GuardOptions {
+  /** The address the server is bound to. */
+  host: string;
+  allowedHosts: readonly string[];
+  allowedOrigins: readonly string[];
+  authToken: string | undefined;
+}
+
+/** Why a request is refused: the HTTP status, a message for the client, and any headers the status calls for. */
+export interface Refusal {
+  status: 401 | 403;
+  message: string;
+  headers?: Record<string, string>;
+}
+
+export interface RequestGuard {
+  /** Host and Origin: a refusal (403) or undefined. Runs first, on every request, preflights included. */
+  checkSource(headers: IncomingHttpHeaders): Refusal | undefined;
+  /** The bearer token: a refusal (401) or undefined. */
+  checkToken(headers: IncomingHttpHeaders): Refusal | undefined;
+  /** The request's Origin when it is present and allowed (for CORS headers), else undefined. */
+  allowedOrigin(headers: IncomingHttpHeaders): string | undefined;
+}
+
+export function createRequestGuard(options: GuardOptions): RequestGuard {
+  const anyHost = options.allowedHosts.includes('*');
+  const hosts = new Set([...LOCAL_NAMES, ...boundNames(options.host), ...options.allowedHosts.map(hostnameOf)]);
+  const anyOrigin = options.allowedOrigins.includes('*');
+  const origins = new Set(options.allowedOrigins);
+  // Hashing first gives both sides the same length, so the comparison takes the same time whatever was sent.
+  const expected = options.authToken === undefined ? undefined : digest(options.authToken);
+
+  const originAllowed = (origin: string) => {
+    if (anyOrigin || origins.has(origin)) return true;
+    try {
+      const url = new URL(origin);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && LOCAL_NAMES.includes(url.hostname) && url.origin === origin;
+    } catch {
+      return false;
+    }
+  };
+
+  return {
+    checkSource(headers) {
+      const host = headers.host;
+      if (!anyHost && (host === undefined || !hosts.has(hostnameOf(host)))) {
+        return {
+          status: 403,
+          message: `Forbidden: Host header ${JSON.stringify(host ?? '')} is not allowed. Connect by localhost, or start the server with --allowed-hosts naming this host.`,
+        };
+      }
+      const origin = headers.origin;
+      if (origin !== undefined && !originAllowed(origin)) {
+        return {
+          status: 403,
+          message: `Forbidden: Origin ${JSON.stringify(origin)} is not allowed. Start the server with --allowed-origins ${origin} to let that web page connect.`,
+        };
+      }
+      return undefined;
+    },
+    checkToken(headers) {
+      if (expected === undefined) return undefined;
+      const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '');
+      if (match?.[1] !== undefined && timingSafeEqual(digest(match[1]), expected)) return undefined;
+      const given = headers.authorization !== undefined;
+      return {
+        status: 401,
+        message: given
+          ? 'Unauthorized: the bearer token is wrong.'
+          : 'Unauthorized: this server requires "Authorization: Bearer <token>" (the token it was started with).',
+        headers: { 'WWW-Authenticate': given ? 'Bearer realm="sessionwright", error="invalid_token"' : 'Bearer realm="sessionwright"' },
+      };
+    },
+    allowedOrigin(headers) {
+      const origin = headers.origin;
+      return origin !== undefined && originAllowed(origin) ? origin : undefined;
+    },
+  };
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}
+
+/** The hostname part of a Host header or an --allowed-hosts entry, as a URL spells it (lower case, IPv6 in brackets). */
+function hostnameOf(host: string): string {
+  const bare = isIP(host) === 6 ? `[${host}]` : host;
+  try {
+    return new URL(`http://${bare}`).hostname;
+  } catch {
+    return `\u0000invalid:${host}`;
+  }
+}
+
+/** Names a client may use for the bound address: the address itself, or every local address when bound to all of them. */
+function boundNames(host: string): string[] {
+  if (host === '0.0.0.0' || host === '::') {
+    return Object.values(networkInterfaces())
+      .flat()
+      .filter((entry) => entry !== undefined)
+      .map((entry) => hostnameOf(entry.address));
+  }
+  return [hostnameOf(host)];
+}
