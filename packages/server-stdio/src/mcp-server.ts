@@ -6,7 +6,6 @@ import {
   ErrorCode,
   ListToolsRequestSchema,
   LoggingLevelSchema,
-  McpError,
   SetLevelRequestSchema,
   type LoggingLevel,
   type Tool,
@@ -95,7 +94,10 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = byName.get(request.params.name);
     if (!tool) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Available: ${[...byName.keys()].join(', ')}.`);
+      // A plain error with a code: McpError would prefix its message, and the client prefixes it again.
+      throw Object.assign(new Error(`Unknown tool "${request.params.name}". Available: ${[...byName.keys()].join(', ')}.`), {
+        code: ErrorCode.InvalidParams,
+      });
     }
     const progressToken = request.params._meta?.progressToken;
     const ctx: ToolContext = {

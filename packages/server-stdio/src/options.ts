@@ -87,6 +87,8 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
   if (flags.help) return { kind: 'help', text: helpLines.join('\n') };
   if (flags.version) return { kind: 'version', verbose: flags.verbose === true };
   const unknown = Object.keys(flags).filter((key) => key !== '--' && !KNOWN_FLAGS.has(key));
+  // mri reads "-5" as a flag named 5, so a negative value shows up here.
+  if (unknown.some((key) => /^\d/.test(key))) throw new UsageError(`values cannot be negative (got -${unknown.find((key) => /^\d/.test(key))})`);
   if (unknown.length > 0) throw new UsageError(`unknown option --${unknown[0]}; see --help`);
   if (parsed.args.length > 0) throw new UsageError(`unexpected argument "${parsed.args[0]}"; see --help`);
   return { kind: 'run', options: { ...toOptions(flags), ...toHttpOptions(flags, argv, env) } };

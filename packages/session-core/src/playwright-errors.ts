@@ -94,6 +94,13 @@ export async function elementError(
   const state = await inspectElement(locator);
 
   if ('invalid' in state) {
+    // A page that crashed or closed under the action rejects every query, whatever the selector or ref: that is the
+    // browser failing, not the caller. Only a page that still answers may blame the selector or ref.
+    if (!(await pageAnswers(locator.page()))) {
+      return new SessionError('BROWSER_ERROR', `The page crashed or was closed during the ${action} on ${what}. The session opens a fresh page for the next call: navigate again, then retry.`, {
+        details: { ...base, browserMessage: firstLine(state.invalid) },
+      });
+    }
     if (target.ref !== undefined) {
       return new SessionError('ELEMENT_NOT_FOUND', `No element has ${what} on the current page: refs change when the page changes. Take a new snapshot and use a ref from it.`, {
         details: { ...base, browserMessage: firstLine(state.invalid), hint: 'take a new snapshot' },
@@ -138,6 +145,20 @@ export async function elementError(
     });
   }
   return browserError(error);
+}
+
+/** Whether the page still runs script (false once it crashed or closed); bounded, so a wedged page cannot hang an error report. */
+async function pageAnswers(page: Page): Promise<boolean> {
+  if (page.isClosed()) return false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const gaveUp = new Promise<boolean>((resolve) => {
+    timer = setTimeout(resolve, 2_000, false);
+  });
+  try {
+    return await Promise.race([page.evaluate(() => true).catch(() => false), gaveUp]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** NAVIGATION_FAILED with the browser's reason (net::ERR_…, a timeout, an abort). */

@@ -26,6 +26,8 @@ export class Session {
   readonly browser: Browser;
   private currentPage: Page;
   private tail: Promise<unknown> = Promise.resolve();
+  /** Tabs whose renderer crashed: never handed to a call again. */
+  private readonly crashed = new WeakSet<Page>();
   private pendingCalls = 0;
   private events: SessionEvents = { dialogs: [], openedTabs: [] };
   /** True while the session opens a page itself to replace a closed one. */
@@ -89,8 +91,8 @@ export class Session {
   }
 
   private async livePage(): Promise<Page> {
-    if (!this.currentPage.isClosed()) return this.currentPage;
-    const open = this.context.pages().filter((page) => !page.isClosed());
+    if (this.usable(this.currentPage)) return this.currentPage;
+    const open = this.context.pages().filter((page) => this.usable(page));
     let page = open.at(-1);
     if (!page) {
       this.replacingPage = true;
@@ -105,10 +107,15 @@ export class Session {
     return page;
   }
 
+  private usable(page: Page): boolean {
+    return !page.isClosed() && !this.crashed.has(page);
+  }
+
   private watchPage(page: Page): void {
     page.on('dialog', (dialog) => void this.answerDialog(dialog));
     page.on('crash', () => {
-      // The tab is unusable; close it so the next call gets a fresh page in the same context.
+      // The tab is unusable at once (a call may arrive before close() lands); the next call gets a fresh page in the same context.
+      this.crashed.add(page);
       void page.close().catch(() => {});
     });
   }

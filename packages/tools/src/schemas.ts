@@ -20,7 +20,7 @@ export const refSchema = z
 export const elementTimeoutSchema = z
   .number()
   .int()
-  .min(0)
+  .min(1)
   .max(120_000)
   .optional()
   .describe('How long to wait for the element to be ready, in ms (default 5000).');

@@ -1,0 +1,108 @@
+// Shared helpers for the server-stdio tests: start the built CLI, run it to completion, and check results against spec §2.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ERROR_CODES, type ErrorCode } from '@sessionwright/session-core';
+import { callJson, connectStdio, type JsonToolResult, type StdioConnection } from '@sessionwright/test-kit';
+import { expect } from 'vitest';
+
+/** The built CLI, as `npx @sessionwright/playwright-mcp` runs it. `pnpm test` builds before testing. */
+export const CLI_PATH = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** The tools of the default profile this package's issue specifies; other tools are tested where they are built. */
+export const CORE_TOOLS = ['create_session', 'close_session', 'list_sessions', 'navigate', 'click', 'type'] as const;
+
+/** Tools whose first argument is a session. */
+export const SESSION_TOOLS = ['close_session', 'navigate', 'click', 'type'] as const;
+
+/**
+ * Starts the built CLI over a real stdio pipe and lists its tools, so the SDK client checks every
+ * structuredContent against the tool's outputSchema from then on. Headless unless the flags say otherwise.
+ */
+export async function startCli(flags: string[] = [], options: { env?: Record<string, string> } = {}): Promise<StdioConnection> {
+  const headless = flags.some((flag) => flag.startsWith('--headless')) ? [] : ['--headless'];
+  const connection = await connectStdio({ command: process.execPath, args: [CLI_PATH, ...headless, ...flags], ...options });
+  await connection.client.listTools();
+  return connection;
+}
+
+/** Calls a tool and checks the result's shape whatever it is (spec §2); returns it for the caller's own checks. */
+export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<JsonToolResult> {
+  const result = await callJson(client, name, args);
+  expectWellFormed(result, args);
+  return result;
+}
+
+/**
+ * Spec §2 for any result: a success has structuredContent equal to content[0].text as JSON; a failure has only the
+ * error JSON, with a known code, a message, the sessionId when the call named one, and no stack trace.
+ */
+export function expectWellFormed(outcome: JsonToolResult, args: unknown): void {
+  const { result, json } = outcome;
+  const first = result.content[0];
+  expect(first?.type).toBe('text');
+  if (!outcome.isError) {
+    expect(result.structuredContent).toEqual(json);
+    return;
+  }
+  expect(result.structuredContent).toBeUndefined();
+  expect(result.content).toHaveLength(1);
+  expect(Object.keys(json).every((key) => ['errorCode', 'message', 'sessionId', 'details'].includes(key))).toBe(true);
+  expect(ERROR_CODES).toContain(json.errorCode);
+  expect(typeof json.message).toBe('string');
+  expect(json.message.trim()).not.toBe('');
+  expect((first as { text: string }).text).not.toContain('    at ');
+  if (json.details !== undefined) expect(typeof json.details).toBe('object');
+  const named = typeof args === 'object' && args !== null ? (args as Record<string, unknown>).sessionId : undefined;
+  if (typeof named === 'string' && named !== '') expect(json.sessionId).toBe(named);
+}
+
+/** A failure with this code (and the session named, when given); returns the error JSON. */
+export function expectError(outcome: JsonToolResult, code: ErrorCode, sessionId?: string): any {
+  expect(outcome.isError, `expected ${code}, got ${JSON.stringify(outcome.json)}`).toBe(true);
+  expect(outcome.json.errorCode, JSON.stringify(outcome.json)).toBe(code);
+  expect(outcome.json.message.length).toBeGreaterThan(0);
+  if (sessionId !== undefined) expect(outcome.json.sessionId).toBe(sessionId);
+  return outcome.json;
+}
+
+/** A success; returns structuredContent (already checked equal to content[0].text). */
+export function expectSuccess(outcome: JsonToolResult): any {
+  expect(outcome.isError, `expected success, got ${JSON.stringify(outcome.json)}`).toBe(false);
+  expect((outcome.result as CallToolResult).structuredContent).toEqual(outcome.json);
+  return outcome.json;
+}
+
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to completion with stdin closed; kills it (and fails the caller's checks) after `timeout` ms. */
+export function run(command: string, args: string[], options: { cwd?: string; timeout?: number; env?: NodeJS.ProcessEnv } = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeout ?? 30_000);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** A UUID v4, the shape of every sessionId. */
+export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;

@@ -1,0 +1,105 @@
+// README.md's generated tables (tools, error codes, flags) match the built tool definitions and CLI; pnpm readme updates them.
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ERROR_CODES } from '@sessionwright/session-core';
+import { allTools } from '@sessionwright/tools';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT, run } from './helpers.js';
+
+const SCRIPT = path.join(REPO_ROOT, 'scripts', 'readme-tables.mjs');
+const README = path.join(REPO_ROOT, 'README.md');
+
+/** The script works on the README beside its scripts/ folder: a scratch tree with a copy of it and links to the built packages. */
+function scratchTree(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sessionwright-readme-'));
+  mkdirSync(path.join(dir, 'scripts'));
+  copyFileSync(SCRIPT, path.join(dir, 'scripts', 'readme-tables.mjs'));
+  for (const pkg of ['session-core', 'tools', 'server-stdio']) {
+    mkdirSync(path.join(dir, 'packages', pkg), { recursive: true });
+    symlinkSync(path.join(REPO_ROOT, 'packages', pkg, 'dist'), path.join(dir, 'packages', pkg, 'dist'));
+  }
+  return dir;
+}
+
+/** The text between a section's markers. */
+const section = (text: string, name: string) => text.slice(text.indexOf(`<!-- ${name}:start -->`), text.indexOf(`<!-- ${name}:end -->`));
+
+describe('README tables', () => {
+  it('are up to date (run pnpm readme after changing a tool, an error code or a flag)', async () => {
+    const result = await run(process.execPath, [SCRIPT, '--check']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe('README.md is up to date\n');
+  });
+
+  it('list every tool, every error code and every flag', () => {
+    const readme = readFileSync(README, 'utf8');
+    const tools = section(readme, 'tools');
+    for (const tool of allTools) {
+      expect(tools).toContain(`| \`${tool.name}\` | ${tool.title} |`);
+      expect(tools).toContain(`### \`${tool.name}\`: ${tool.title}`);
+    }
+    const errors = section(readme, 'errors');
+    for (const code of ERROR_CODES) expect(errors).toContain(`| \`${code}\` |`);
+    const flags = section(readme, 'flags');
+    for (const flag of ['--browser <name>', '--headless [bool]', '--session-timeout <ms>', '--max-sessions <n>', '--executable-path <path>']) {
+      expect(flags).toContain(`| \`${flag}\` |`);
+    }
+    // Filled in by hand: the four clients' configurations.
+    const clients = section(readme, 'clients');
+    for (const text of ['Claude Desktop', 'claude mcp add', '.vscode/mcp.json', '"servers"', '~/.cursor/mcp.json', '@sessionwright/playwright-mcp']) {
+      expect(clients).toContain(text);
+    }
+  });
+
+  it('--check fails on a stale README and --write repairs it, touching only the generated sections', async () => {
+    const dir = scratchTree();
+    const scripts = path.join(dir, 'scripts');
+    try {
+      // What --write makes of this README: the reference, whether or not the working tree's README is current.
+      copyFileSync(README, path.join(dir, 'README.md'));
+      expect((await run(process.execPath, [path.join(scripts, 'readme-tables.mjs'), '--write'])).code).toBe(0);
+      const current = readFileSync(path.join(dir, 'README.md'), 'utf8');
+      const handWritten = (text: string) => text.replace(/(<!-- (tools|errors|flags):start -->)[\s\S]*?(<!-- \2:end -->)/g, '$1$3');
+      expect(handWritten(current)).toBe(handWritten(readFileSync(README, 'utf8')));
+      const stale = current.replace(/(<!-- tools:start -->\n)[\s\S]*?(<!-- tools:end -->)/, '$1| stale |\n$2').replace('| `WAIT_TIMEOUT` |', '| `WAIT_TIMEOUT_OLD` |');
+      expect(stale).not.toBe(current);
+      writeFileSync(path.join(dir, 'README.md'), stale);
+
+      const check = await run(process.execPath, [path.join(scripts, 'readme-tables.mjs'), '--check']);
+      expect(check.code).toBe(1);
+      expect(check.stderr).toMatch(/out of date \(tools, errors\)/);
+      expect(check.stderr.trim().split('\n')).toHaveLength(1);
+
+      const write = await run(process.execPath, [path.join(scripts, 'readme-tables.mjs'), '--write']);
+      expect(write.code, write.stderr).toBe(0);
+      expect(readFileSync(path.join(dir, 'README.md'), 'utf8')).toBe(current);
+      expect((await run(process.execPath, [path.join(scripts, 'readme-tables.mjs'), '--check'])).code).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('fails when an error code has no "when" text in the script', async () => {
+    const dir = scratchTree();
+    try {
+      const script = path.join(dir, 'scripts', 'readme-tables.mjs');
+      const text = readFileSync(script, 'utf8');
+      const withoutWaitTimeout = text.replace(/^\s+WAIT_TIMEOUT: .*\n/m, '');
+      expect(withoutWaitTimeout).not.toBe(text);
+      writeFileSync(script, withoutWaitTimeout);
+      copyFileSync(README, path.join(dir, 'README.md'));
+      const result = await run(process.execPath, [script, '--check']);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('no "when" text for WAIT_TIMEOUT');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses to run without a mode', async () => {
+    const result = await run(process.execPath, [SCRIPT]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/usage/);
+  });
+});

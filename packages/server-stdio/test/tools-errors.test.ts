@@ -1,0 +1,441 @@
+// Every error code each tool can give, table-driven over real stdio servers: the code, the sessionId, a message, the details.
+import { randomUUID } from 'node:crypto';
+import type { ErrorCode } from '@sessionwright/session-core';
+import { allTools } from '@sessionwright/tools';
+import { browserProcesses, startFixtureServer, waitFor, type FixtureServer, type StdioConnection } from '@sessionwright/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CORE_TOOLS, call, expectError, expectSuccess, sleep, startCli } from './helpers.js';
+
+type ToolName = (typeof CORE_TOOLS)[number];
+
+/**
+ * The servers the table runs on: `main` (defaults), `expiring` (1 s idle timeout), `one` (--max-sessions 1, its one
+ * session open; also where renderers are killed, so no other test's page crashes) and `noBrowser` (a missing executable).
+ */
+type ServerName = 'main' | 'expiring' | 'one' | 'noBrowser';
+
+interface Ctx {
+  fx: FixtureServer;
+  /** An open session on `main`. */
+  sid: string;
+  /** The open session on `one`. */
+  oneSid: string;
+  /** Closed on `main`. */
+  closedSid: string;
+  /** Expired on `expiring`. */
+  expiredSid: string;
+  /** http://127.0.0.1:PORT/ where nothing listens. */
+  refusedUrl: string;
+  servers: Record<ServerName, StdioConnection>;
+}
+
+interface ErrorCase {
+  tool: ToolName;
+  code: ErrorCode;
+  when: string;
+  server?: ServerName;
+  /** Navigate the server's open session here before the call. */
+  page?: string;
+  args(c: Ctx): Record<string, unknown>;
+  /** Runs while the call is in flight (to break the browser under it). */
+  during?(c: Ctx): Promise<void>;
+  check?(json: any, c: Ctx): void;
+}
+
+const unknownId = randomUUID();
+
+/**
+ * Kills the renderer processes of the `one` server once the call is surely under way: the calls it is used with wait
+ * 15 s (an element that never shows) or type for 15 s, so 1.5 s in they are still running on this page.
+ */
+async function crashRenderers(c: Ctx): Promise<void> {
+  await sleep(1_500);
+  const renderers = (await browserProcesses(c.servers.one.pid!)).filter((p) => p.cmdline.includes('--type=renderer'));
+  expect(renderers.length).toBeGreaterThan(0);
+  for (const renderer of renderers) process.kill(renderer.pid, 'SIGKILL');
+}
+
+/** The cases every session tool shares: an id that was never issued, one that was closed, one that expired, and none at all. */
+function sessionCases(tool: ToolName, rest: (c: Ctx) => Record<string, unknown>): ErrorCase[] {
+  return [
+    {
+      tool,
+      code: 'SESSION_NOT_FOUND',
+      when: 'the id was never issued',
+      args: (c) => ({ ...rest(c), sessionId: unknownId }),
+      check: (json) => expect(json.message).toMatch(/create_session/),
+    },
+    {
+      tool,
+      code: 'SESSION_NOT_FOUND',
+      when: 'the session was closed',
+      args: (c) => ({ ...rest(c), sessionId: c.closedSid }),
+      check: (json) => expect(json.details).toEqual({ reason: 'closed' }),
+    },
+    {
+      tool,
+      code: 'SESSION_EXPIRED',
+      when: 'the session expired',
+      server: 'expiring',
+      args: (c) => ({ ...rest(c), sessionId: c.expiredSid }),
+      check: (json) => expect(json.details).toMatchObject({ reason: 'expired', sessionTimeout: 1000 }),
+    },
+    {
+      tool,
+      code: 'INVALID_PARAMETERS',
+      when: 'sessionId is missing',
+      args: (c) => rest(c),
+      check: (json) => {
+        expect(json.sessionId).toBeUndefined();
+        expect(json.details.acceptedArguments).toContain('sessionId');
+      },
+    },
+    {
+      tool,
+      code: 'INVALID_PARAMETERS',
+      when: 'sessionId is the empty string',
+      args: (c) => ({ ...rest(c), sessionId: '' }),
+    },
+    {
+      tool,
+      code: 'INVALID_PARAMETERS',
+      when: 'sessionId is a number',
+      args: (c) => ({ ...rest(c), sessionId: 42 }),
+    },
+    {
+      tool,
+      code: 'INVALID_PARAMETERS',
+      when: 'an unknown argument is given',
+      args: (c) => ({ ...rest(c), sessionId: c.sid, bogus: true }),
+      check: (json) => {
+        expect(json.message).toContain('"bogus"');
+        expect(json.message).toMatch(/Accepted arguments: .*sessionId/);
+        expect(json.details.acceptedArguments).toEqual(Object.keys(allTools.find((t) => t.name === tool)!.input.shape));
+      },
+    },
+  ];
+}
+
+const ERROR_CASES: ErrorCase[] = [
+  // create_session
+  {
+    tool: 'create_session',
+    code: 'INVALID_PARAMETERS',
+    when: 'any argument is given',
+    args: () => ({ sessionId: 'mine' }),
+    check: (json) => expect(json.details.acceptedArguments).toEqual([]),
+  },
+  {
+    tool: 'create_session',
+    code: 'MAX_SESSIONS_REACHED',
+    when: 'maxSessions sessions are open',
+    server: 'one',
+    args: () => ({}),
+    check: (json) => {
+      expect(json.details).toMatchObject({ maxSessions: 1 });
+      expect(json.message).toMatch(/close_session/);
+    },
+  },
+  {
+    tool: 'create_session',
+    code: 'BROWSER_ERROR',
+    when: 'the browser cannot start',
+    server: 'noBrowser',
+    args: () => ({}),
+    check: (json) => {
+      expect(json.message).toContain('/nonexistent/chromium');
+      expect(json.details.tried).toEqual(['/nonexistent/chromium']);
+      expect(json.details.hint).toMatch(/npx playwright install chromium/);
+    },
+  },
+
+  // close_session
+  ...sessionCases('close_session', () => ({})),
+
+  // list_sessions
+  {
+    tool: 'list_sessions',
+    code: 'INVALID_PARAMETERS',
+    when: 'an unknown argument is given',
+    args: () => ({ all: true }),
+    check: (json) => expect(json.message).toContain('"all"'),
+  },
+
+  // navigate
+  ...sessionCases('navigate', () => ({ url: 'about:blank' })),
+  ...(['javascript:alert(1)', 'file:///etc/passwd', 'chrome://version', 'view-source:http://127.0.0.1/'] as const).map(
+    (url): ErrorCase => ({
+      tool: 'navigate',
+      code: 'INVALID_PARAMETERS',
+      when: `the scheme is disallowed: ${url}`,
+      args: (c) => ({ sessionId: c.sid, url }),
+      check: (json) => {
+        expect(json.message).toMatch(/http, https/);
+        expect(json.details.allowedSchemes).toMatch(/about:blank/);
+      },
+    }),
+  ),
+  ...(['not a url', '/pages/form', 'http://', '127.0.0.1:8080'] as const).map(
+    (url): ErrorCase => ({
+      tool: 'navigate',
+      code: 'INVALID_PARAMETERS',
+      when: `the URL does not parse as absolute: ${url}`,
+      args: (c) => ({ sessionId: c.sid, url }),
+    }),
+  ),
+  { tool: 'navigate', code: 'INVALID_PARAMETERS', when: 'url is missing', args: (c) => ({ sessionId: c.sid }) },
+  { tool: 'navigate', code: 'INVALID_PARAMETERS', when: 'waitUntil is not one of the four', args: (c) => ({ sessionId: c.sid, url: 'about:blank', waitUntil: 'idle' }) },
+  { tool: 'navigate', code: 'INVALID_PARAMETERS', when: 'timeout is negative', args: (c) => ({ sessionId: c.sid, url: 'about:blank', timeout: -1 }) },
+  {
+    tool: 'navigate',
+    code: 'NAVIGATION_FAILED',
+    when: 'the connection is refused',
+    args: (c) => ({ sessionId: c.sid, url: c.refusedUrl }),
+    check: (json, c) => expect(json.details).toMatchObject({ url: c.refusedUrl, reason: 'ERR_CONNECTION_REFUSED', browserMessage: expect.any(String) }),
+  },
+  {
+    tool: 'navigate',
+    code: 'NAVIGATION_FAILED',
+    when: 'the page does not load within the timeout',
+    args: (c) => ({ sessionId: c.sid, url: c.fx.urlFor('/hang'), timeout: 500 }),
+    check: (json, c) => {
+      expect(json.details).toMatchObject({ url: c.fx.urlFor('/hang'), reason: 'timeout', timeout: 500 });
+      expect(json.message).toMatch(/500 ms/);
+    },
+  },
+
+  // click
+  ...sessionCases('click', () => ({ selector: 'body' })),
+  {
+    tool: 'click',
+    code: 'ELEMENT_NOT_FOUND',
+    when: 'nothing matches the selector',
+    page: '/pages/buttons',
+    args: (c) => ({ sessionId: c.sid, selector: '#missing', timeout: 500 }),
+    check: (json) => expect(json.details).toMatchObject({ selector: '#missing', timeout: 500 }),
+  },
+  {
+    tool: 'click',
+    code: 'ELEMENT_NOT_FOUND',
+    when: 'a ref no snapshot issued is given',
+    page: '/pages/buttons',
+    args: (c) => ({ sessionId: c.sid, ref: 'e999', timeout: 500 }),
+    check: (json) => {
+      expect(json.details).toMatchObject({ ref: 'e999', hint: 'take a new snapshot' });
+      expect(json.message).toMatch(/snapshot/);
+    },
+  },
+  {
+    tool: 'click',
+    code: 'ELEMENT_AMBIGUOUS',
+    when: 'the selector matches three buttons',
+    page: '/pages/buttons',
+    args: (c) => ({ sessionId: c.sid, selector: '.dup', timeout: 500 }),
+    check: (json) => expect(json.details).toMatchObject({ count: 3, matches: expect.arrayContaining([expect.stringContaining('Same')]) }),
+  },
+  ...(
+    [
+      ['#hidden', 'hidden'],
+      ['#disabled', 'disabled'],
+      ['#covered', 'covered by <div#overlay>'],
+    ] as const
+  ).map(
+    ([selector, reason]): ErrorCase => ({
+      tool: 'click',
+      code: 'ELEMENT_NOT_CLICKABLE',
+      when: `the element is ${reason.split(' ')[0]}`,
+      page: '/pages/buttons',
+      args: (c) => ({ sessionId: c.sid, selector, timeout: 500 }),
+      check: (json) => expect(json.details).toMatchObject({ selector, reason }),
+    }),
+  ),
+  {
+    tool: 'click',
+    code: 'INVALID_PARAMETERS',
+    when: 'the selector does not parse',
+    page: '/pages/buttons',
+    args: (c) => ({ sessionId: c.sid, selector: '##bad[', timeout: 500 }),
+    check: (json) => expect(json.details).toMatchObject({ selector: '##bad[', browserMessage: expect.any(String) }),
+  },
+  {
+    tool: 'click',
+    code: 'INVALID_PARAMETERS',
+    when: 'both selector and ref are given',
+    args: (c) => ({ sessionId: c.sid, selector: '#inc', ref: 'e1' }),
+    check: (json) => expect(json.message).toMatch(/exactly one of "selector" or "ref"/),
+  },
+  {
+    tool: 'click',
+    code: 'INVALID_PARAMETERS',
+    when: 'neither selector nor ref is given',
+    args: (c) => ({ sessionId: c.sid }),
+    check: (json) => expect(json.message).toMatch(/exactly one of "selector" or "ref"/),
+  },
+  { tool: 'click', code: 'INVALID_PARAMETERS', when: 'clickCount is 4', args: (c) => ({ sessionId: c.sid, selector: '#inc', clickCount: 4 }) },
+  { tool: 'click', code: 'INVALID_PARAMETERS', when: 'button is not a mouse button', args: (c) => ({ sessionId: c.sid, selector: '#inc', button: 'back' }) },
+  { tool: 'click', code: 'INVALID_PARAMETERS', when: 'ref is not a ref', args: (c) => ({ sessionId: c.sid, ref: '#inc' }) },
+  {
+    tool: 'click',
+    code: 'BROWSER_ERROR',
+    when: 'the page crashes during the click',
+    server: 'one',
+    page: '/pages/buttons',
+    args: (c) => ({ sessionId: c.oneSid, selector: '#hidden', timeout: 15_000 }),
+    during: crashRenderers,
+    check: (json) => expect(json.message).toMatch(/crashed or was closed during the click/),
+  },
+
+  // type
+  ...sessionCases('type', () => ({ selector: 'body', text: 'x' })),
+  ...(
+    [
+      ['#not-editable', /not an editable field/],
+      ['#disabled', /disabled/],
+      ['#readonly', /readonly/],
+      ['#submit', /not an editable field/],
+    ] as const
+  ).map(
+    ([selector, reason]): ErrorCase => ({
+      tool: 'type',
+      code: 'ELEMENT_NOT_EDITABLE',
+      when: `the element is ${selector.slice(1)}`,
+      page: '/pages/form',
+      args: (c) => ({ sessionId: c.sid, selector, text: 'x', timeout: 500 }),
+      check: (json) => {
+        expect(json.details.selector).toBe(selector);
+        expect(json.details.reason).toMatch(reason);
+      },
+    }),
+  ),
+  {
+    tool: 'type',
+    code: 'ELEMENT_NOT_FOUND',
+    when: 'nothing matches the selector',
+    page: '/pages/form',
+    args: (c) => ({ sessionId: c.sid, selector: '#missing', text: 'x', timeout: 500 }),
+  },
+  {
+    tool: 'type',
+    code: 'ELEMENT_AMBIGUOUS',
+    when: 'the selector matches several fields',
+    page: '/pages/form',
+    args: (c) => ({ sessionId: c.sid, selector: 'input', text: 'x', timeout: 500 }),
+    check: (json) => expect(json.details.count).toBeGreaterThan(1),
+  },
+  {
+    tool: 'type',
+    code: 'INVALID_PARAMETERS',
+    when: 'the selector does not parse',
+    page: '/pages/form',
+    args: (c) => ({ sessionId: c.sid, selector: 'input[', text: 'x', timeout: 500 }),
+  },
+  { tool: 'type', code: 'INVALID_PARAMETERS', when: 'text is missing', args: (c) => ({ sessionId: c.sid, selector: '#name' }) },
+  { tool: 'type', code: 'INVALID_PARAMETERS', when: 'text is not a string', args: (c) => ({ sessionId: c.sid, selector: '#name', text: 5 }) },
+  { tool: 'type', code: 'INVALID_PARAMETERS', when: 'delay is over 1000 ms', args: (c) => ({ sessionId: c.sid, selector: '#name', text: 'x', delay: 5000 }) },
+  {
+    tool: 'type',
+    code: 'INVALID_PARAMETERS',
+    when: 'both selector and ref are given',
+    args: (c) => ({ sessionId: c.sid, selector: '#name', ref: 'e1', text: 'x' }),
+  },
+  {
+    tool: 'type',
+    code: 'BROWSER_ERROR',
+    when: 'the page crashes while typing',
+    server: 'one',
+    page: '/pages/form',
+    args: (c) => ({ sessionId: c.oneSid, selector: '#bio', text: 'x'.repeat(300), delay: 50 }),
+    during: crashRenderers,
+    check: (json) => expect(json.message).toMatch(/crashed or was closed/),
+  },
+];
+
+/**
+ * Codes a tool declares that no black-box test can provoke: every failure of page.goto maps to NAVIGATION_FAILED, and a
+ * session whose browser died answers SESSION_NOT_FOUND, so navigate's BROWSER_ERROR is a safety net for the unforeseen.
+ */
+const UNREACHABLE: Partial<Record<ToolName, ErrorCode[]>> = { navigate: ['BROWSER_ERROR'] };
+
+const ctx = {} as Ctx;
+
+beforeAll(async () => {
+  // A port that was free a moment ago: open a server on it, close it, and nothing listens there now.
+  const refused = await startFixtureServer();
+  ctx.refusedUrl = `http://127.0.0.1:${refused.port}/`;
+  await refused.close();
+
+  ctx.fx = await startFixtureServer();
+  const [main, expiring, one, noBrowser] = await Promise.all([
+    startCli(),
+    startCli(['--session-timeout', '1000']),
+    startCli(['--max-sessions', '1']),
+    startCli(['--executable-path', '/nonexistent/chromium']),
+  ]);
+  ctx.servers = { main, expiring, one, noBrowser };
+  const create = async (server: StdioConnection) => expectSuccess(await call(server.client, 'create_session')).sessionId as string;
+  [ctx.sid, ctx.closedSid, ctx.oneSid, ctx.expiredSid] = await Promise.all([create(main), create(main), create(one), create(expiring)]);
+  expectSuccess(await call(main.client, 'close_session', { sessionId: ctx.closedSid }));
+  // list_sessions does not count as use, so polling it lets the session expire.
+  await waitFor(async () => expectSuccess(await call(expiring.client, 'list_sessions')).sessions.length === 0, { timeout: 15_000, interval: 100 });
+});
+
+afterAll(async () => {
+  await Promise.all(Object.values(ctx.servers ?? {}).map((server) => server.close()));
+  await ctx.fx?.close();
+});
+
+describe('error codes, table-driven', () => {
+  it.each(ERROR_CASES)('$tool answers $code when $when', async (row) => {
+    const server = ctx.servers[row.server ?? 'main'];
+    if (row.page) {
+      const sessionId = row.server === 'one' ? ctx.oneSid : ctx.sid;
+      const url = ctx.fx.urlFor(row.page);
+      // On `one` a renderer may have just been killed: the first call after a crash can still meet the dying page.
+      if (row.server === 'one') await waitFor(async () => !(await call(server.client, 'navigate', { sessionId, url })).isError, { timeout: 10_000, interval: 200 });
+      else expectSuccess(await call(server.client, 'navigate', { sessionId, url }));
+    }
+    const args = row.args(ctx);
+    const pending = call(server.client, row.tool, args);
+    await row.during?.(ctx);
+    const json = expectError(await pending, row.code);
+    if (typeof args.sessionId === 'string' && args.sessionId !== '') expect(json.sessionId).toBe(args.sessionId);
+    row.check?.(json, ctx);
+  });
+
+  it('covers every error code each tool declares, and no other', () => {
+    for (const name of CORE_TOOLS) {
+      const declared = new Set(allTools.find((tool) => tool.name === name)!.errors);
+      for (const code of UNREACHABLE[name] ?? []) declared.delete(code);
+      const tested = new Set(ERROR_CASES.filter((row) => row.tool === name).map((row) => row.code));
+      expect([...tested].sort(), name).toEqual([...declared].sort());
+    }
+  });
+});
+
+describe('a session survives the errors above', () => {
+  it('keeps working on main after every failure', async () => {
+    const result = expectSuccess(await call(ctx.servers.main.client, 'navigate', { sessionId: ctx.sid, url: ctx.fx.urlFor('/pages/home') }));
+    expect(result.title).toBe('Home');
+  });
+
+  it('gets a fresh page on one after its renderer crashed', async () => {
+    await waitFor(
+      async () => {
+        const outcome = await call(ctx.servers.one.client, 'navigate', { sessionId: ctx.oneSid, url: ctx.fx.urlFor('/pages/home') });
+        return !outcome.isError && outcome.json.title === 'Home';
+      },
+      { timeout: 10_000, interval: 200 },
+    );
+  });
+});
+
+describe('sessions belong to their server process', () => {
+  it('another server neither lists nor accepts this server\'s session', async () => {
+    const other = ctx.servers.noBrowser.client;
+    expect(expectSuccess(await call(other, 'list_sessions')).sessions).toEqual([]);
+    expectError(await call(other, 'navigate', { sessionId: ctx.sid, url: 'about:blank' }), 'SESSION_NOT_FOUND', ctx.sid);
+    // …while its own server still has it.
+    const mine = expectSuccess(await call(ctx.servers.main.client, 'list_sessions')).sessions;
+    expect(mine.map((entry: { sessionId: string }) => entry.sessionId)).toContain(ctx.sid);
+  });
+});

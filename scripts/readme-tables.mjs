@@ -1,0 +1,232 @@
+#!/usr/bin/env node
+// Generates README.md's tools, error-code and flags tables from the built packages: --write updates README.md, --check fails when it is stale.
+//
+// Usage (after pnpm build):
+//   node scripts/readme-tables.mjs --write   rewrite the generated sections of README.md in place (pnpm readme)
+//   node scripts/readme-tables.mjs --check   exit 1, naming the sections, when README.md differs from what would be generated
+//
+// Only the text between <!-- NAME:start --> and <!-- NAME:end --> for tools, errors and flags is generated; the rest
+// of README.md is written by hand.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const readmePath = path.join(root, 'README.md');
+const dist = {
+  core: path.join(root, 'packages/session-core/dist/index.js'),
+  tools: path.join(root, 'packages/tools/dist/index.js'),
+  server: path.join(root, 'packages/server-stdio/dist/index.js'),
+  cli: path.join(root, 'packages/server-stdio/dist/cli.js'),
+};
+
+/** When each error code is answered: spec §2's table, plus WAIT_TIMEOUT. Every code in ERROR_CODES needs a line here. */
+const ERROR_WHEN = {
+  INVALID_PARAMETERS: 'arguments missing, of the wrong type, out of range, or unknown (the message lists the accepted ones); an unparsable or disallowed URL; a selector that does not parse',
+  SESSION_NOT_FOUND: 'the id was never issued, was closed, or its browser died (`details.reason`: `closed`, `browser_disconnected`)',
+  SESSION_EXPIRED: 'the id expired by idle timeout (`--session-timeout`)',
+  MAX_SESSIONS_REACHED: '`--max-sessions` sessions are open (`details.maxSessions`); close one first',
+  NAVIGATION_FAILED: 'DNS, connection or TLS failure, timeout, aborted navigation (`details.reason`: `ERR_CONNECTION_REFUSED`, `timeout`, …). An HTTP error status such as 404 is not a failure: `navigate` succeeds and reports `status`',
+  ELEMENT_NOT_FOUND: 'the selector or ref matches nothing within the timeout; for a stale ref, take a new snapshot',
+  ELEMENT_AMBIGUOUS: 'the selector matches more than one element (`details.count`, `details.matches`)',
+  ELEMENT_NOT_CLICKABLE: 'the element exists but is hidden, disabled, detached or covered by another element (`details.reason`)',
+  ELEMENT_NOT_EDITABLE: 'the element exists but is not an editable field, or is disabled or readonly',
+  WAIT_TIMEOUT: 'a wait condition did not come true within its timeout',
+  BROWSER_ERROR: 'the browser failed in any other way; a launch failure names the executables tried and how to install one',
+};
+
+/** Said under the flags table: what the help text does not show. */
+const FLAG_NOTES = [
+  'The camelCase spellings of the flags work too (`--sessionTimeout`, `--maxSessions`, `--executablePath`), and so does `--flag=value`.',
+  '`--headless`, `--headless true` and `--headless=false` all work. With no `--headless`, the browser is headed, except on Linux without `DISPLAY`/`WAYLAND_DISPLAY`, where it runs headless and says so once on stderr.',
+  'A bad value (`--max-sessions 0`, `--session-timeout abc`, `--browser safari`, an unknown flag) exits with status 2 and one line on stderr before anything starts.',
+];
+
+const HINTS = [
+  ['readOnlyHint', 'read-only'],
+  ['destructiveHint', 'destructive'],
+  ['idempotentHint', 'idempotent'],
+  ['openWorldHint', 'open world'],
+];
+
+function fail(message) {
+  process.stderr.write(`readme-tables: ${message}\n`);
+  process.exit(1);
+}
+
+/** A table cell: one line, pipes escaped (GitHub honours \| inside code spans in tables too). */
+const cell = (text) => String(text).replace(/\s*\n\s*/g, ' ').replaceAll('|', '\\|');
+const code = (text) => `\`${text}\``;
+const table = (header, rows) => [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`)].join('\n');
+
+/** How a JSON Schema property reads in a table: its type, its range or its choices. */
+function typeOf(schema) {
+  if (schema.enum) return schema.enum.map((value) => code(JSON.stringify(value))).join(' | ');
+  if (schema.const !== undefined) return code(JSON.stringify(schema.const));
+  if (schema.anyOf) return schema.anyOf.map(typeOf).join(' or ');
+  const type = Array.isArray(schema.type) ? schema.type.join(' or ') : (schema.type ?? 'any');
+  if (type === 'array') return `array of ${schema.items ? typeOf(schema.items) : 'any'}`;
+  const range = [];
+  if (schema.minimum !== undefined && schema.maximum !== undefined) range.push(`${schema.minimum}–${schema.maximum}`);
+  else if (schema.minimum !== undefined) range.push(`≥ ${schema.minimum}`);
+  else if (schema.maximum !== undefined) range.push(`≤ ${schema.maximum}`);
+  return range.length ? `${type} (${range.join(', ')})` : type;
+}
+
+/** Fills each required field with a value of its type, to ask the tool's own schema which optional fields it still needs. */
+function minimalArguments(inputSchema) {
+  const sample = (schema) =>
+    schema.enum ? schema.enum[0] : schema.type === 'string' ? 'x' : schema.type === 'boolean' ? false : schema.type === 'array' ? [] : schema.type === 'object' ? {} : (schema.minimum ?? 1);
+  return Object.fromEntries((inputSchema.required ?? []).map((key) => [key, sample(inputSchema.properties[key])]));
+}
+
+/**
+ * `selector` and `ref` name one element; a tool needs exactly one of them, or takes at most one. JSON Schema shows both
+ * as optional either way, so the tool's zod schema is asked: does it accept the required fields without either?
+ */
+function targetRule(tool, inputSchema) {
+  const properties = inputSchema.properties ?? {};
+  if (!properties.selector || !properties.ref) return undefined;
+  const parsed = tool.input.safeParse(minimalArguments(inputSchema));
+  const wantsTarget = !parsed.success && parsed.error.issues.some((issue) => issue.path[0] === 'selector' || issue.path[0] === 'ref');
+  return wantsTarget ? 'required' : 'optional';
+}
+
+function inputsCell(tool, inputSchema) {
+  const properties = Object.keys(inputSchema.properties ?? {});
+  if (properties.length === 0) return 'none';
+  const required = new Set(inputSchema.required ?? []);
+  const rule = targetRule(tool, inputSchema);
+  const names = [];
+  for (const name of properties) {
+    if (rule && name === 'ref') continue;
+    if (rule && name === 'selector') names.push(`${code('selector')} or ${code('ref')}${rule === 'required' ? '\\*' : ''}`);
+    else names.push(`${code(name)}${required.has(name) ? '\\*' : ''}`);
+  }
+  return names.join(', ');
+}
+
+function resultCell(outputSchema) {
+  const required = new Set(outputSchema.required ?? []);
+  return Object.keys(outputSchema.properties ?? {})
+    .map((name) => `${code(name)}${required.has(name) ? '' : '?'}`)
+    .join(', ');
+}
+
+const hintsOf = (annotations) => HINTS.filter(([key]) => annotations[key]).map(([, word]) => word).join(', ') || '—';
+
+function toolsSection(tools, describeTool) {
+  const described = tools.map((tool) => ({ tool, listed: describeTool(tool) }));
+  const summary = table(
+    ['Tool', 'Title', 'Inputs (\\* required)', 'Result (? optional)', 'Errors', 'Hints'],
+    described.map(({ tool, listed }) => [
+      code(tool.name),
+      tool.title,
+      inputsCell(tool, listed.inputSchema),
+      resultCell(listed.outputSchema),
+      tool.errors.map(code).join(', '),
+      hintsOf(listed.annotations),
+    ]),
+  );
+  const details = described.map(({ tool, listed }) => {
+    const properties = Object.entries(listed.inputSchema.properties ?? {});
+    const required = new Set(listed.inputSchema.required ?? []);
+    const rule = targetRule(tool, listed.inputSchema);
+    const requiredCell = (name) =>
+      required.has(name) ? 'yes' : rule && (name === 'selector' || name === 'ref') ? (rule === 'required' ? 'one of selector/ref' : 'at most one of selector/ref') : 'no';
+    const inputs = properties.length
+      ? table(['Argument', 'Type', 'Required', 'Description'], properties.map(([name, schema]) => [code(name), typeOf(schema), requiredCell(name), schema.description ?? '']))
+      : 'No arguments.';
+    return [`### ${code(tool.name)}: ${tool.title}`, '', tool.description, '', inputs].join('\n');
+  });
+  return [
+    `<!-- Generated by scripts/readme-tables.mjs from the tool definitions (${tools.length} tools); edit those, then run pnpm readme. -->`,
+    '',
+    summary,
+    '',
+    'Hints are the MCP tool annotations (`readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`) that are true. Every call on a session answers its new `expiresAt`.',
+    '',
+    ...details.flatMap((detail) => [detail, '']),
+  ]
+    .join('\n')
+    .trimEnd();
+}
+
+function errorsSection(errorCodes, tools) {
+  const missing = errorCodes.filter((errorCode) => !(errorCode in ERROR_WHEN));
+  if (missing.length) fail(`no "when" text for ${missing.join(', ')}: add it to ERROR_WHEN in scripts/readme-tables.mjs`);
+  const unknown = Object.keys(ERROR_WHEN).filter((errorCode) => !errorCodes.includes(errorCode));
+  if (unknown.length) fail(`ERROR_WHEN names codes that ERROR_CODES does not have: ${unknown.join(', ')}`);
+  const sessionTools = tools.filter((tool) => 'sessionId' in tool.input.shape).map((tool) => tool.name);
+  const rows = errorCodes.map((errorCode) => {
+    const users = tools.filter((tool) => tool.errors.includes(errorCode)).map((tool) => tool.name);
+    const others = users.filter((name) => !sessionTools.includes(name));
+    const who =
+      users.length === tools.length
+        ? 'all'
+        : sessionTools.every((name) => users.includes(name)) && sessionTools.length > 1
+          ? ['every tool that takes a sessionId', ...others.map(code)].join(', ')
+          : users.map(code).join(', ') || '—';
+    return [code(errorCode), ERROR_WHEN[errorCode], who];
+  });
+  return ['<!-- Generated by scripts/readme-tables.mjs from ERROR_CODES and the tools\' error lists; run pnpm readme. -->', '', table(['Code', 'When', 'Tools'], rows)].join('\n');
+}
+
+/** The flags, read from the built CLI's own --help, so the table cannot drift from the parser. */
+function flagsSection() {
+  const help = spawnSync(process.execPath, [dist.cli, '--help'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  if (help.status !== 0) fail(`sessionwright --help exited with ${help.status}: ${help.stderr}`);
+  const rows = [];
+  for (const line of help.stdout.split('\n')) {
+    const match = /^\s+(?:(-\w), )?(--[\w-]+)(?: ([<[][^>\]]+[>\]]))?\s{2,}(.*?)\s*$/.exec(line);
+    if (!match) continue;
+    const [, short, flag, argument, text] = match;
+    const defaulted = /^(.*?)\s*\(default: (.*)\)$/.exec(text);
+    const meaning = defaulted ? defaulted[1] : text;
+    rows.push([`${code(`${flag}${argument ? ` ${argument}` : ''}`)}${short ? ` (${code(short)})` : ''}`, defaulted ? defaulted[2] : '', meaning]);
+  }
+  if (rows.length < 5) fail(`could not read the flags from sessionwright --help:\n${help.stdout}`);
+  return [
+    '<!-- Generated by scripts/readme-tables.mjs from `sessionwright --help`; run pnpm readme. -->',
+    '',
+    table(['Flag', 'Default', 'Meaning'], rows),
+    '',
+    ...FLAG_NOTES.map((note) => `- ${note}`),
+  ].join('\n');
+}
+
+function replaceSection(text, name, body) {
+  const start = `<!-- ${name}:start -->`;
+  const end = `<!-- ${name}:end -->`;
+  const from = text.indexOf(start);
+  const to = text.indexOf(end);
+  if (from < 0 || to < from) fail(`README.md has no ${start} … ${end} markers`);
+  return `${text.slice(0, from + start.length)}\n${body}\n${text.slice(to)}`;
+}
+
+async function main() {
+  const mode = process.argv[2];
+  if (mode !== '--write' && mode !== '--check') fail('usage: node scripts/readme-tables.mjs --write | --check');
+  for (const file of Object.values(dist)) if (!existsSync(file)) fail(`${path.relative(root, file)} is missing: run pnpm build first`);
+  const [{ ERROR_CODES }, { allTools }, { describeTool }] = await Promise.all([dist.core, dist.tools, dist.server].map((file) => import(pathToFileURL(file).href)));
+
+  const sections = { tools: toolsSection(allTools, describeTool), errors: errorsSection(ERROR_CODES, allTools), flags: flagsSection() };
+  const current = readFileSync(readmePath, 'utf8');
+  let next = current;
+  for (const [name, body] of Object.entries(sections)) next = replaceSection(next, name, body);
+
+  if (mode === '--write') {
+    if (next !== current) writeFileSync(readmePath, next);
+    process.stdout.write(next === current ? 'README.md is up to date\n' : 'README.md updated\n');
+    return;
+  }
+  const stale = Object.entries(sections).filter(([name, body]) => replaceSection(current, name, body) !== current).map(([name]) => name);
+  if (stale.length) {
+    process.stderr.write(`readme-tables: README.md is out of date (${stale.join(', ')}): run pnpm readme (node scripts/readme-tables.mjs --write)\n`);
+    process.exit(1);
+  }
+  process.stdout.write('README.md is up to date\n');
+}
+
+await main();
