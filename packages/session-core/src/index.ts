@@ -35,3 +35,4 @@ export {
   type SessionInfo,
   type SessionManagerOptions,
 } from './session-manager.js';
+export { defaultWarmSessions } from './warm-pool.js';

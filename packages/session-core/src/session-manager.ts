@@ -6,6 +6,7 @@ import { systemClock, systemTimers, type Clock, type TimerHandle, type Timers } 
 import { SessionError, isSessionError, messageOf } from './errors.js';
 import { shortId, silentLogger, type Logger } from './logger.js';
 import { Session } from './session.js';
+import { WarmPool } from './warm-pool.js';
 
 export interface SessionManagerOptions {
   host: BrowserHost;
@@ -21,6 +22,11 @@ export interface SessionManagerOptions {
   /** How many ended ids are remembered, and for how long (defaults 10 000 and one hour). */
   tombstoneLimit?: number;
   tombstoneTtl?: number;
+  /**
+   * Contexts+pages kept open ahead of time, so create() hands one out at once and refills in the background
+   * (default 0). They don't count against maxSessions. The CLI's default is defaultWarmSessions(headless).
+   */
+  warmSessions?: number;
 }
 
 /** Why an id is no longer open. */
@@ -53,6 +59,7 @@ export class SessionManager {
   private readonly contextOptions: BrowserContextOptions;
   private readonly tombstoneLimit: number;
   private readonly tombstoneTtl: number;
+  private readonly pool: WarmPool;
 
   constructor(options: SessionManagerOptions) {
     this.host = options.host;
@@ -66,7 +73,21 @@ export class SessionManager {
     this.contextOptions = options.contextOptions ?? {};
     this.tombstoneLimit = options.tombstoneLimit ?? 10_000;
     this.tombstoneTtl = options.tombstoneTtl ?? 3_600_000;
+    this.pool = new WarmPool({
+      size: options.warmSessions ?? 0,
+      browser: () => this.host.browser(),
+      open: (browser) => this.openContext(browser),
+      logger: this.logger,
+      clock: this.clock,
+      timers: this.timers,
+    });
     this.host.onDisconnected((browser) => this.dropBrowser(browser));
+    this.pool.fill();
+  }
+
+  /** How many contexts the warm pool keeps ready (0: none). */
+  get warmSessions(): number {
+    return this.pool.size;
   }
 
   /** Sessions open now (creations in flight not included). */
@@ -87,7 +108,7 @@ export class SessionManager {
     this.creating += 1;
     try {
       const browser = await this.host.browser();
-      const { context, page } = await this.openContext(browser);
+      const { context, page } = (await this.pool.take(browser)) ?? (await this.pool.work(this.openContext(browser)));
       const session = new Session({
         id: randomUUID(),
         now: this.clock.now(),
@@ -125,7 +146,8 @@ export class SessionManager {
     const session = this.get(sessionId);
     this.touch(session);
     try {
-      return await session.run((page) => fn(page, session));
+      // Through the pool, so it refills between calls rather than during one.
+      return await this.pool.work(session.run((page) => fn(page, session)));
     } catch (error) {
       // A call that failed because its browser died reports that, not a confusing Playwright message.
       if (!this.sessions.has(sessionId)) throw this.endedError(sessionId);
@@ -164,7 +186,7 @@ export class SessionManager {
   /** Closes every session, then the browser. New creations are refused from the first moment. */
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
-    await Promise.all([...this.sessions.values()].map((session) => this.end(session, 'closed')));
+    await Promise.all([this.pool.close(), ...[...this.sessions.values()].map((session) => this.end(session, 'closed'))]);
     await this.host.close();
   }
 
@@ -221,6 +243,7 @@ export class SessionManager {
   }
 
   private dropBrowser(browser: Browser): void {
+    this.pool.dropBrowser(browser);
     for (const session of [...this.sessions.values()]) {
       if (session.browser === browser) void this.end(session, 'browser_disconnected');
     }
