@@ -4,8 +4,8 @@ import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ERROR_CODES, type ErrorCode } from '@sessionwright/session-core';
-import { callJson, connectStdio, type JsonToolResult, type StdioConnection } from '@sessionwright/test-kit';
-import { expect } from 'vitest';
+import { callJson, connectStdio, startFixtureServer, type FixtureServer, type JsonToolResult, type StdioConnection } from '@sessionwright/test-kit';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 
 /** The built CLI, as `npx @sessionwright/playwright-mcp` runs it. `pnpm test` builds before testing. */
 export const CLI_PATH = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -106,3 +106,38 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 
 /** A UUID v4, the shape of every sessionId. */
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/**
+ * One headless server and one fixture server for a whole test file, with helpers that open sessions on fixture pages.
+ * Each test's sessions are closed after it, so the tests never run into --max-sessions.
+ */
+export function useServerWithFixture(flags: string[] = ['--max-sessions', '20']) {
+  let fixture: FixtureServer | undefined;
+  let conn: StdioConnection | undefined;
+  const opened: string[] = [];
+  beforeAll(async () => {
+    fixture = await startFixtureServer();
+    conn = await connectStdio({ command: process.execPath, args: [CLI_PATH, '--headless', ...flags] });
+  });
+  afterAll(async () => {
+    await conn?.close();
+    await fixture?.close();
+  });
+  const call = (name: string, args: Record<string, unknown> = {}) => callJson(conn!.client, name, args);
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((sessionId) => call('close_session', { sessionId })));
+  });
+  async function createSession(): Promise<string> {
+    const created = await call('create_session');
+    expect(created.isError, JSON.stringify(created.json)).toBe(false);
+    opened.push(created.json.sessionId);
+    return created.json.sessionId as string;
+  }
+  async function sessionOn(page: string): Promise<string> {
+    const sessionId = await createSession();
+    const nav = await call('navigate', { sessionId, url: fixture!.urlFor(`/pages/${page}`) });
+    expect(nav.isError, JSON.stringify(nav.json)).toBe(false);
+    return sessionId;
+  }
+  return { call, createSession, sessionOn, fixture: () => fixture!, connection: () => conn! };
+}

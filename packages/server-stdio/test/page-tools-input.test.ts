@@ -1,42 +1,11 @@
 // Input and navigation tools through the real stdio server: press_key, hover, select_option, check/uncheck,
 // go_back/go_forward/reload, includeSnapshot, and the never-blocked design (dialogs, new tabs, beforeunload).
-import { fileURLToPath } from 'node:url';
-import { callJson, connectStdio, startFixtureServer, type FixtureServer, type StdioConnection } from '@sessionwright/test-kit';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { startFixtureServer } from '@sessionwright/test-kit';
+import { useServerWithFixture } from './helpers.js';
 
-const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-let fixture: FixtureServer;
-let conn: StdioConnection;
-
-beforeAll(async () => {
-  fixture = await startFixtureServer();
-  conn = await connectStdio({ command: process.execPath, args: [cli, '--headless', '--max-sessions', '20'] });
-});
-afterAll(async () => {
-  await conn?.close();
-  await fixture?.close();
-});
-
-const call = (name: string, args: Record<string, unknown> = {}) => callJson(conn.client, name, args);
-
-// Each test's sessions are closed after it, so the tests never run into --max-sessions.
-const opened: string[] = [];
-async function createSession(): Promise<string> {
-  const created = await call('create_session');
-  expect(created.isError, JSON.stringify(created.json)).toBe(false);
-  opened.push(created.json.sessionId);
-  return created.json.sessionId as string;
-}
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((sessionId) => call('close_session', { sessionId })));
-});
-
-async function sessionOn(page: string): Promise<string> {
-  const sessionId = await createSession();
-  const nav = await call('navigate', { sessionId, url: fixture.urlFor(`/pages/${page}`) });
-  expect(nav.isError, JSON.stringify(nav.json)).toBe(false);
-  return sessionId;
-}
+const server = useServerWithFixture();
+const { call, createSession, sessionOn } = server;
 
 const read = async (sessionId: string, fn: string) => {
   const { isError, json } = await call('evaluate', { sessionId, function: fn });
@@ -50,7 +19,7 @@ describe('press_key', () => {
     await call('click', { sessionId, selector: '#name' });
     const typed = await call('press_key', { sessionId, key: 'a' });
     expect(typed.isError, JSON.stringify(typed.json)).toBe(false);
-    expect(typed.json).toMatchObject({ success: true, key: 'a', message: 'Pressed a.', url: fixture.urlFor('/pages/form') });
+    expect(typed.json).toMatchObject({ success: true, key: 'a', message: 'Pressed a.', url: server.fixture().urlFor('/pages/form') });
     expect(await read(sessionId, "() => document.querySelector('#name').value")).toBe('a');
 
     await call('type', { sessionId, selector: '#bio', text: 'hello world' });
@@ -65,15 +34,15 @@ describe('press_key', () => {
   it('waits for the navigation Enter starts, and can include the new page\'s snapshot', async () => {
     const sessionId = await sessionOn('form');
     await call('type', { sessionId, selector: '#name', text: 'Key' });
-    const posts = fixture.posts.length;
+    const posts = server.fixture().posts.length;
     const { isError, json } = await call('press_key', { sessionId, selector: '#name', key: 'Enter', includeSnapshot: true });
     expect(isError, JSON.stringify(json)).toBe(false);
-    expect(json.url).toBe(fixture.urlFor('/submit'));
+    expect(json.url).toBe(server.fixture().urlFor('/submit'));
     expect(json.title).toBe('Submitted');
     expect(json.message).toMatch(/navigated/);
     expect(json.snapshot).toMatch(/heading "Submitted"/);
-    expect(fixture.posts.length).toBe(posts + 1);
-    expect(fixture.posts.at(-1)?.fields.name).toBe('Key');
+    expect(server.fixture().posts.length).toBe(posts + 1);
+    expect(server.fixture().posts.at(-1)?.fields.name).toBe('Key');
   });
 
   it('rejects an unknown key name with INVALID_PARAMETERS and presses nothing, leaving no modifier held', async () => {
@@ -194,19 +163,19 @@ describe('check and uncheck', () => {
 describe('go_back, go_forward, reload', () => {
   it('move through the history and report url, title and status', async () => {
     const sessionId = await sessionOn('home');
-    await call('navigate', { sessionId, url: fixture.urlFor('/pages/form') });
+    await call('navigate', { sessionId, url: server.fixture().urlFor('/pages/form') });
     const back = await call('go_back', { sessionId });
     expect(back.isError, JSON.stringify(back.json)).toBe(false);
-    expect(back.json).toMatchObject({ success: true, url: fixture.urlFor('/pages/home'), title: 'Home', status: 200 });
+    expect(back.json).toMatchObject({ success: true, url: server.fixture().urlFor('/pages/home'), title: 'Home', status: 200 });
     expect(back.json.message).toMatch(/^Went back to /);
     const forward = await call('go_forward', { sessionId });
-    expect(forward.json).toMatchObject({ success: true, url: fixture.urlFor('/pages/form'), title: 'Form', status: 200 });
+    expect(forward.json).toMatchObject({ success: true, url: server.fixture().urlFor('/pages/form'), title: 'Form', status: 200 });
 
-    const requests = fixture.requests.length;
+    const requests = server.fixture().requests.length;
     await call('type', { sessionId, selector: '#name', text: 'gone after reload' });
     const reloaded = await call('reload', { sessionId });
-    expect(reloaded.json).toMatchObject({ success: true, url: fixture.urlFor('/pages/form'), status: 200, message: 'Reloaded.' });
-    expect(fixture.requests.slice(requests)).toContain('/pages/form');
+    expect(reloaded.json).toMatchObject({ success: true, url: server.fixture().urlFor('/pages/form'), status: 200, message: 'Reloaded.' });
+    expect(server.fixture().requests.slice(requests)).toContain('/pages/form');
     expect(await read(sessionId, "() => document.querySelector('#name').value")).toBe('');
   });
 
@@ -226,7 +195,7 @@ describe('go_back, go_forward, reload', () => {
     const forward = await call('go_forward', { sessionId });
     expect(forward.json.status).toBeNull();
     expect(forward.json.message).toMatch(/nothing to go forward to/);
-    expect(forward.json.url).toBe(fixture.urlFor('/pages/home'));
+    expect(forward.json.url).toBe(server.fixture().urlFor('/pages/home'));
   });
 
   it('report an HTTP error status as success, and a server that is gone as NAVIGATION_FAILED', async () => {
@@ -246,9 +215,9 @@ describe('go_back, go_forward, reload', () => {
 describe('includeSnapshot', () => {
   it('adds the snapshot to navigate and type results, and leaves it out by default', async () => {
     const sessionId = await createSession();
-    const plain = await call('navigate', { sessionId, url: fixture.urlFor('/pages/form') });
+    const plain = await call('navigate', { sessionId, url: server.fixture().urlFor('/pages/form') });
     expect(plain.json.snapshot).toBeUndefined();
-    const nav = await call('navigate', { sessionId, url: fixture.urlFor('/pages/form'), includeSnapshot: true });
+    const nav = await call('navigate', { sessionId, url: server.fixture().urlFor('/pages/form'), includeSnapshot: true });
     expect(nav.json.snapshot).toMatch(/button "Send" \[ref=/);
     expect(nav.json.snapshotTruncated).toBeUndefined();
     const typed = await call('type', { sessionId, selector: '#name', text: 'Snap', includeSnapshot: true });
@@ -256,7 +225,7 @@ describe('includeSnapshot', () => {
   });
 
   it('caps an included snapshot like the snapshot tool does', async () => {
-    const nav = await call('navigate', { sessionId: await createSession(), url: fixture.urlFor('/pages/long-list'), includeSnapshot: true });
+    const nav = await call('navigate', { sessionId: await createSession(), url: server.fixture().urlFor('/pages/long-list'), includeSnapshot: true });
     expect(nav.json.snapshotTruncated).toBe(true);
     expect((nav.json.snapshot as string).length).toBeLessThanOrEqual(40_000);
     expect(nav.json.snapshotNote).toMatch(/Snapshot cut at/);
@@ -293,9 +262,9 @@ describe('never blocked', () => {
     const sessionId = await sessionOn('beforeunload');
     // Chromium asks only after a user gesture on the page.
     await call('click', { sessionId, selector: '#touch' });
-    const nav = await call('navigate', { sessionId, url: fixture.urlFor('/pages/home') });
+    const nav = await call('navigate', { sessionId, url: server.fixture().urlFor('/pages/home') });
     expect(nav.isError, JSON.stringify(nav.json)).toBe(false);
-    expect(nav.json.url).toBe(fixture.urlFor('/pages/home'));
+    expect(nav.json.url).toBe(server.fixture().urlFor('/pages/home'));
     expect(nav.json.dialogs).toEqual([{ type: 'beforeunload', message: expect.any(String), action: 'accepted' }]);
   });
 
@@ -305,27 +274,27 @@ describe('never blocked', () => {
     const ref = /link "Open home in new tab" \[ref=([^\]]+)\]/.exec(snap)?.[1];
     const clicked = await call('click', { sessionId, ref, includeSnapshot: true });
     expect(clicked.isError, JSON.stringify(clicked.json)).toBe(false);
-    expect(clicked.json.openedTabs).toEqual([fixture.urlFor('/pages/home')]);
-    expect(clicked.json.url).toBe(fixture.urlFor('/pages/home'));
+    expect(clicked.json.openedTabs).toEqual([server.fixture().urlFor('/pages/home')]);
+    expect(clicked.json.url).toBe(server.fixture().urlFor('/pages/home'));
     expect(clicked.json.title).toBe('Home');
     expect(clicked.json.message).toMatch(/new tab/);
     expect(clicked.json.snapshot).toMatch(/heading "Fixture home"/);
     // The session now acts on the new tab; the event was reported once.
     const next = await call('click', { sessionId, selector: '#to-form' });
     expect(next.json.openedTabs).toBeUndefined();
-    expect(next.json.url).toBe(fixture.urlFor('/pages/form'));
+    expect(next.json.url).toBe(server.fixture().urlFor('/pages/form'));
     const listed = await call('list_sessions');
     const entry = listed.json.sessions.find((session: { sessionId: string }) => session.sessionId === sessionId);
-    expect(entry.url).toBe(fixture.urlFor('/pages/form'));
+    expect(entry.url).toBe(server.fixture().urlFor('/pages/form'));
   });
 
   it('follows a tab opened by window.open from a key press', async () => {
-    fixture.addPage('opener', `<button id="open" onclick="window.open('/pages/form')">Open</button>`);
+    server.fixture().addPage('opener', `<button id="open" onclick="window.open('/pages/form')">Open</button>`);
     const sessionId = await sessionOn('opener');
     const pressed = await call('press_key', { sessionId, selector: '#open', key: 'Enter' });
     expect(pressed.isError, JSON.stringify(pressed.json)).toBe(false);
     expect(pressed.json.openedTabs).toHaveLength(1);
-    expect(pressed.json.url).toBe(fixture.urlFor('/pages/form'));
+    expect(pressed.json.url).toBe(server.fixture().urlFor('/pages/form'));
     expect(pressed.json.title).toBe('Form');
   });
 });

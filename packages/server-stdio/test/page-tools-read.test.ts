@@ -1,41 +1,12 @@
 // screenshot, wait_for and evaluate through the real stdio server: image headers and sizes, caps, wait conditions, results and errors.
-import { fileURLToPath } from 'node:url';
-import { callJson, connectStdio, startFixtureServer, type FixtureServer, type StdioConnection } from '@sessionwright/test-kit';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useServerWithFixture } from './helpers.js';
 
-const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-let fixture: FixtureServer;
-let conn: StdioConnection;
+const server = useServerWithFixture();
+const { call, sessionOn } = server;
 
-beforeAll(async () => {
-  fixture = await startFixtureServer();
-  conn = await connectStdio({ command: process.execPath, args: [cli, '--headless', '--max-sessions', '20'] });
-});
-afterAll(async () => {
-  await conn?.close();
-  await fixture?.close();
-});
-
-const call = (name: string, args: Record<string, unknown> = {}) => callJson(conn.client, name, args);
-
-// Each test's sessions are closed after it, so the tests never run into --max-sessions.
-const opened: string[] = [];
-async function sessionOn(page: string): Promise<string> {
-  const created = await call('create_session');
-  expect(created.isError, JSON.stringify(created.json)).toBe(false);
-  const sessionId = created.json.sessionId as string;
-  opened.push(sessionId);
-  const nav = await call('navigate', { sessionId, url: fixture.urlFor(`/pages/${page}`) });
-  expect(nav.isError, JSON.stringify(nav.json)).toBe(false);
-  return sessionId;
-}
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((sessionId) => call('close_session', { sessionId })));
-});
-
-/** The size in a PNG's IHDR or a JPEG's SOFn header, read here independently of the server's own parser. */
 function headerSize(data: Buffer): { format: 'png' | 'jpeg'; width: number; height: number } {
   if (data.subarray(1, 4).toString('latin1') === 'PNG') return { format: 'png', width: data.readUInt32BE(16), height: data.readUInt32BE(20) };
   expect(data.readUInt16BE(0)).toBe(0xffd8);
@@ -69,7 +40,7 @@ describe('screenshot', () => {
   it('captures the viewport as a PNG of the stated size, with the JSON first and the image second', async () => {
     const sessionId = await sessionOn('form');
     const { json } = await screenshotOf({ sessionId });
-    expect(json).toMatchObject({ url: fixture.urlFor('/pages/form'), title: 'Form', format: 'png', width: 1280, height: 720 });
+    expect(json).toMatchObject({ url: server.fixture().urlFor('/pages/form'), title: 'Form', format: 'png', width: 1280, height: 720 });
     expect(json.scaled).toBeUndefined();
     expect(typeof json.expiresAt).toBe('number');
   });
@@ -141,7 +112,7 @@ describe('wait_for', () => {
     });
     const appeared = await call('wait_for', { sessionId, text: 'arrived LATE' });
     expect(appeared.isError, JSON.stringify(appeared.json)).toBe(false);
-    expect(appeared.json).toMatchObject({ success: true, url: fixture.urlFor('/pages/changes') });
+    expect(appeared.json).toMatchObject({ success: true, url: server.fixture().urlFor('/pages/changes') });
     expect(appeared.json.waitedMs).toBeGreaterThanOrEqual(0);
     expect(appeared.json.waitedMs).toBeLessThan(10_000);
     // It returned because the text was there.
@@ -204,7 +175,7 @@ describe('evaluate', () => {
   it('returns JSON results of page functions, element functions, async functions and expressions', async () => {
     const sessionId = await sessionOn('list');
     const title = await call('evaluate', { sessionId, function: '() => document.title' });
-    expect(title.json).toMatchObject({ result: 'List', type: 'string', url: fixture.urlFor('/pages/list'), title: 'List' });
+    expect(title.json).toMatchObject({ result: 'List', type: 'string', url: server.fixture().urlFor('/pages/list'), title: 'List' });
     const names = await call('evaluate', { sessionId, function: "() => [...document.querySelectorAll('.name')].map((e) => e.textContent)" });
     expect(names.json).toMatchObject({ result: ['Apple', 'Banana', 'Cherry', 'Date', 'Elderberry'], type: 'array' });
     const element = await call('evaluate', { sessionId, selector: '#search', function: "(el) => el.getAttribute('placeholder')" });

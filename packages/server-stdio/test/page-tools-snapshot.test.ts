@@ -1,41 +1,9 @@
 // snapshot and refs through the real stdio server: roles, names and refs on the fixture pages, the agent loop, stale refs, truncation.
-import { fileURLToPath } from 'node:url';
-import { callJson, connectStdio, startFixtureServer, type FixtureServer, type StdioConnection } from '@sessionwright/test-kit';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useServerWithFixture } from './helpers.js';
 
-const cli = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
-let fixture: FixtureServer;
-let conn: StdioConnection;
-
-beforeAll(async () => {
-  fixture = await startFixtureServer();
-  conn = await connectStdio({ command: process.execPath, args: [cli, '--headless', '--max-sessions', '20'] });
-});
-afterAll(async () => {
-  await conn?.close();
-  await fixture?.close();
-});
-
-const call = (name: string, args: Record<string, unknown> = {}) => callJson(conn.client, name, args);
-
-// Each test's sessions are closed after it, so the tests never run into --max-sessions.
-const opened: string[] = [];
-async function createSession(): Promise<string> {
-  const created = await call('create_session');
-  expect(created.isError, JSON.stringify(created.json)).toBe(false);
-  opened.push(created.json.sessionId);
-  return created.json.sessionId as string;
-}
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((sessionId) => call('close_session', { sessionId })));
-});
-
-async function sessionOn(page: string): Promise<string> {
-  const sessionId = await createSession();
-  const nav = await call('navigate', { sessionId, url: fixture.urlFor(`/pages/${page}`) });
-  expect(nav.isError, JSON.stringify(nav.json)).toBe(false);
-  return sessionId;
-}
+const server = useServerWithFixture();
+const { call, createSession, sessionOn } = server;
 
 /** The ref on the snapshot line that matches, e.g. refOf(text, /textbox "Name"/). */
 function refOf(snapshot: string, line: RegExp): string {
@@ -47,7 +15,7 @@ function refOf(snapshot: string, line: RegExp): string {
 
 describe('tools/list', () => {
   it('lists the page tools in order, each with a title, a description, described strict inputs, an output schema and annotations', async () => {
-    const { tools } = await conn.client.listTools();
+    const { tools } = await server.connection().client.listTools();
     const names = tools.map((tool) => tool.name);
     const pageTools = ['go_back', 'go_forward', 'reload', 'snapshot', 'screenshot', 'press_key', 'hover', 'select_option', 'check', 'uncheck', 'wait_for', 'evaluate'];
     for (const name of pageTools) expect(names).toContain(name);
@@ -83,7 +51,7 @@ describe('snapshot', () => {
     const sessionId = await sessionOn('form');
     const { isError, json, result } = await call('snapshot', { sessionId });
     expect(isError).toBe(false);
-    expect(json.url).toBe(fixture.urlFor('/pages/form'));
+    expect(json.url).toBe(server.fixture().urlFor('/pages/form'));
     expect(json.title).toBe('Form');
     expect(json.truncated).toBeUndefined();
     expect(typeof json.expiresAt).toBe('number');
@@ -139,13 +107,13 @@ describe('snapshot', () => {
     const typed = await call('type', { sessionId, ref: nameRef, text: 'Framed' });
     expect(typed.isError, JSON.stringify(typed.json)).toBe(false);
     expect(typed.json.value).toBe('Framed');
-    const posts = fixture.posts.length;
+    const posts = server.fixture().posts.length;
     const clicked = await call('click', { sessionId, ref: sendRef });
     expect(clicked.isError, JSON.stringify(clicked.json)).toBe(false);
-    await expect.poll(() => fixture.posts.length).toBe(posts + 1);
-    expect(fixture.posts.at(-1)?.fields.name).toBe('Framed');
+    await expect.poll(() => server.fixture().posts.length).toBe(posts + 1);
+    expect(server.fixture().posts.at(-1)?.fields.name).toBe('Framed');
     // The outer page stays; only the frame navigated.
-    expect(clicked.json.url).toBe(fixture.urlFor('/pages/iframe'));
+    expect(clicked.json.url).toBe(server.fixture().urlFor('/pages/iframe'));
   });
 
   it('snapshots one element by selector or by ref, and limits depth', async () => {
@@ -238,7 +206,7 @@ describe('snapshot', () => {
 describe('the agent loop', () => {
   it('snapshot → click by ref → snapshot shows the change → type by ref → submit reaches the server', async () => {
     const sessionId = await createSession();
-    const nav = await call('navigate', { sessionId, url: fixture.urlFor('/pages/changes'), includeSnapshot: true });
+    const nav = await call('navigate', { sessionId, url: server.fixture().urlFor('/pages/changes'), includeSnapshot: true });
     expect(nav.json.status).toBe(200);
     const first: string = nav.json.snapshot;
     const reveal = await call('click', { sessionId, ref: refOf(first, /button "Reveal"/) });
@@ -246,7 +214,7 @@ describe('the agent loop', () => {
     const second: string = (await call('snapshot', { sessionId })).json.snapshot;
     expect(second).toContain('Now you see me');
 
-    await call('navigate', { sessionId, url: fixture.urlFor('/pages/form') });
+    await call('navigate', { sessionId, url: server.fixture().urlFor('/pages/form') });
     const form: string = (await call('snapshot', { sessionId })).json.snapshot;
     const name = await call('type', { sessionId, ref: refOf(form, /textbox "Name"/), text: 'Ada' });
     expect(name.json.value).toBe('Ada');
@@ -254,15 +222,15 @@ describe('the agent loop', () => {
     expect(email.json.value).toBe('ada@example.com');
     const chosen = await call('select_option', { sessionId, ref: refOf(form, /combobox/), values: ['Blue'] });
     expect(chosen.json.selected).toEqual([{ value: 'b', label: 'Blue' }]);
-    const posts = fixture.posts.length;
+    const posts = server.fixture().posts.length;
     const sent = await call('click', { sessionId, ref: refOf(form, /button "Send"/), includeSnapshot: true });
     expect(sent.isError, JSON.stringify(sent.json)).toBe(false);
-    expect(sent.json.url).toBe(fixture.urlFor('/submit'));
+    expect(sent.json.url).toBe(server.fixture().urlFor('/submit'));
     expect(sent.json.title).toBe('Submitted');
     expect(sent.json.message).toMatch(/navigated/);
     expect(sent.json.snapshot).toMatch(/heading "Submitted"/);
-    expect(fixture.posts.length).toBe(posts + 1);
-    expect(fixture.posts.at(-1)?.fields).toMatchObject({ name: 'Ada', email: 'ada@example.com', color: 'b' });
+    expect(server.fixture().posts.length).toBe(posts + 1);
+    expect(server.fixture().posts.at(-1)?.fields).toMatchObject({ name: 'Ada', email: 'ada@example.com', color: 'b' });
   });
 });
 
@@ -274,7 +242,7 @@ describe('stale refs', () => {
     const colorRef = refOf(form, /combobox/);
     const sendRef = refOf(form, /button "Send"/);
     const checkboxRef = refOf(form, /checkbox/);
-    await call('navigate', { sessionId, url: fixture.urlFor('/pages/buttons') });
+    await call('navigate', { sessionId, url: server.fixture().urlFor('/pages/buttons') });
     // Take a snapshot of the new page too, so the old refs' frame prefix is no longer the latest.
     await call('snapshot', { sessionId });
 

@@ -2,6 +2,7 @@
 import { browserProcesses, isAlive, waitFor } from '@sessionwright/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BrowserHost, SessionError, SessionManager, type Logger } from '../src/index.js';
+import { rejectionOf } from './session-errors.js';
 
 const hosts: BrowserHost[] = [];
 function track(host: BrowserHost): BrowserHost {
@@ -13,15 +14,6 @@ afterAll(() => Promise.all(hosts.map((host) => host.close())));
 function recordingLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];
   return { lines, info: (m) => lines.push(`info ${m}`), warn: (m) => lines.push(`warn ${m}`), debug: (m) => lines.push(`debug ${m}`) };
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<SessionError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(SessionError);
-  return error as SessionError;
 }
 
 describe('BrowserHost', () => {

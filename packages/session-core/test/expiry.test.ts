@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserHost, SessionError, SessionManager, type SessionManagerOptions } from '../src/index.js';
 import { FakeTime } from './fake-time.js';
+import { errorOf, rejectionOf } from './session-errors.js';
 
 const TIMEOUT = 60_000;
 
@@ -16,26 +17,6 @@ function setup(options: Partial<SessionManagerOptions> = {}) {
   const time = new FakeTime();
   const manager = new SessionManager({ host, sessionTimeout: TIMEOUT, clock: time, timers: time, ...options });
   return { time, manager };
-}
-
-/** The SessionError a synchronous call throws (fails the test if it throws anything else or nothing). */
-function errorOf(fn: () => unknown): SessionError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(SessionError);
-    return error as SessionError;
-  }
-  throw new Error('expected the call to throw a SessionError');
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<SessionError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(SessionError);
-  return error as SessionError;
 }
 
 describe('idle expiry', () => {

@@ -2,6 +2,7 @@
 import { browserProcesses, isAlive, startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserHost, SessionError, SessionManager } from '../src/index.js';
+import { errorOf, rejectionOf } from './session-errors.js';
 
 let host: BrowserHost;
 let manager: SessionManager;
@@ -22,25 +23,6 @@ async function mainBrowserPid(): Promise<number> {
   const mains = (await browserProcesses(process.pid)).filter((p) => p.ppid === process.pid);
   expect(mains).toHaveLength(1);
   return mains[0]!.pid;
-}
-
-async function rejectionOf(promise: Promise<unknown>): Promise<SessionError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(SessionError);
-  return error as SessionError;
-}
-
-function errorOf(fn: () => unknown): SessionError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(SessionError);
-    return error as SessionError;
-  }
-  throw new Error('expected the call to throw a SessionError');
 }
 
 describe('a crashed tab', () => {
