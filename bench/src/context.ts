@@ -1,0 +1,37 @@
+// What every bench section shares: the browser binary, the fixture server, the iteration counts, a log, and error tallies.
+import type { FixtureServer } from '@sessionwright/test-kit';
+
+export interface BenchConfig {
+  /** Measured iterations per figure (after the warm-up). */
+  iterations: number;
+  warmup: number;
+  /** Parallel work: sessions × cycles of navigate + click + type. */
+  parallelSessions: number;
+  parallelCycles: number;
+  /** How often the three parallel variants run (the order alternates). */
+  parallelRounds: number;
+  /** Live-session counts for the scale figures. */
+  scaleLevels: number[];
+  /** Round-robin navigates per scale level: max(this, 2 × level). */
+  scaleNavigates: number;
+  tokenPages: string[];
+  sections: Set<string>;
+}
+
+export interface BenchContext {
+  executable: string;
+  fixture: FixtureServer;
+  config: BenchConfig;
+  /** The app page with a query that makes every load a real load. */
+  appUrl(iteration: number): string;
+  log(message: string): void;
+  /** A failed call counted against its system (figures are only reported for the calls that succeeded). */
+  error(system: string, error: unknown): void;
+  errors: Record<string, string[]>;
+}
+
+/** Rotates a list by `by` places, so each system takes each position in turn across iterations. */
+export function rotate<T>(items: readonly T[], by: number): T[] {
+  const k = ((by % items.length) + items.length) % items.length;
+  return [...items.slice(k), ...items.slice(0, k)];
+}

@@ -1,0 +1,128 @@
+// `pnpm bench`: runs every section against the same browser binary and writes BENCHMARKS.md and bench/results/latest.json.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { startFixtureServer } from '@sessionwright/test-kit';
+import type { BenchConfig, BenchContext } from './context.js';
+import { benchExecutable, describeEnvironment, repoRoot } from './environment.js';
+import { runMicro } from './micro.js';
+import { benchPages, tokenPages } from './pages.js';
+import { runParallel } from './parallel.js';
+import { renderMarkdown, targets, type BenchResults } from './report.js';
+import { runScale } from './scale.js';
+import { runSpawn } from './spawn.js';
+import { removeScratch } from './systems.js';
+import { runTokens } from './tokens.js';
+
+const SECTIONS = ['micro', 'spawn', 'parallel', 'scale', 'tokens'];
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    args: process.argv.slice(2).filter((arg) => arg !== '--'),
+    options: {
+      quick: { type: 'boolean', default: false },
+      sections: { type: 'string' },
+      iterations: { type: 'string' },
+      rounds: { type: 'string' },
+      'executable-path': { type: 'string' },
+      render: { type: 'boolean', default: false },
+    },
+  });
+  const analysisFile = path.join(repoRoot, 'bench', 'analysis.md');
+  const analysis = existsSync(analysisFile) ? readFileSync(analysisFile, 'utf8') : '';
+  const resultsDir = path.join(repoRoot, 'bench', 'results');
+  if (values.render) {
+    // Rewrites BENCHMARKS.md from the last full run, e.g. after editing bench/analysis.md.
+    const last = JSON.parse(readFileSync(path.join(resultsDir, 'latest.json'), 'utf8')) as BenchResults;
+    writeFileSync(path.join(repoRoot, 'BENCHMARKS.md'), renderMarkdown(last, analysis));
+    process.stderr.write('[bench] BENCHMARKS.md rendered from bench/results/latest.json\n');
+    return;
+  }
+  const quick = values.quick === true;
+  const sections = new Set((values.sections ?? SECTIONS.join(',')).split(',').map((s) => s.trim()));
+  for (const section of sections) if (!SECTIONS.includes(section)) throw new Error(`unknown section ${section}; one of ${SECTIONS.join(', ')}`);
+  const partial = quick || sections.size < SECTIONS.length || values.iterations !== undefined;
+  const config: BenchConfig = {
+    iterations: Number(values.iterations ?? (quick ? 3 : 20)),
+    warmup: quick ? 1 : 3,
+    parallelSessions: 10,
+    parallelCycles: quick ? 3 : 20,
+    parallelRounds: Number(values.rounds ?? (quick ? 1 : 2)),
+    scaleLevels: quick ? [1, 5] : [1, 10, 25, 50],
+    scaleNavigates: quick ? 5 : 20,
+    tokenPages,
+    sections,
+  };
+
+  const loadBefore = os.loadavg();
+  const executable = benchExecutable(values['executable-path']);
+  const fixture = await startFixtureServer({ pages: benchPages });
+  const errors: Record<string, string[]> = {};
+  const started = performance.now();
+  const ctx: BenchContext = {
+    executable: executable.path,
+    fixture,
+    config,
+    appUrl: (iteration) => fixture.urlFor(`/pages/bench-app?i=${iteration}`),
+    log: (message) => process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${message}\n`),
+    error(system, error) {
+      const message = error instanceof Error ? error.message : String(error);
+      (errors[system] ??= []).push(message);
+      process.stderr.write(`[bench] ${system} error: ${message.split('\n')[0]}\n`);
+    },
+    errors,
+  };
+  ctx.log(`browser for every system: ${executable.path} (${executable.kind}); load average ${loadBefore.map((v) => v.toFixed(2)).join(' ')}`);
+
+  const results: Partial<BenchResults> = {};
+  try {
+    if (sections.has('micro')) {
+      ctx.log('micro: raw Playwright, sessionwright (pool / no pool), @playwright/mcp, interleaved');
+      results.micro = await runMicro(ctx);
+    }
+    if (sections.has('spawn')) {
+      ctx.log('spawn: cold starts, interleaved');
+      results.spawn = await runSpawn(ctx);
+    }
+    if (sections.has('parallel')) results.parallel = await runParallel(ctx);
+    if (sections.has('scale')) {
+      ctx.log('scale: 1..50 live sessions');
+      results.scale = await runScale(ctx);
+    }
+    if (sections.has('tokens')) {
+      ctx.log('tokens: snapshot sizes');
+      results.tokens = await runTokens(ctx);
+    }
+  } finally {
+    await fixture.close();
+    removeScratch();
+  }
+
+  const full: BenchResults = {
+    ...results,
+    environment: describeEnvironment(executable, loadBefore),
+    config: { ...config, sections: [...sections] },
+    durationMs: performance.now() - started,
+    errors,
+  };
+  const markdown = renderMarkdown(full, partial ? '' : analysis);
+  mkdirSync(resultsDir, { recursive: true });
+  const name = partial ? 'quick' : 'latest';
+  writeFileSync(path.join(resultsDir, `${name}.json`), `${JSON.stringify(full, null, 2)}\n`);
+  if (partial) writeFileSync(path.join(resultsDir, 'quick.md'), markdown);
+  else writeFileSync(path.join(repoRoot, 'BENCHMARKS.md'), markdown);
+
+  for (const target of targets(full).filter((t) => Number.isFinite(t.limit))) {
+    process.stdout.write(`${target.met ? 'met   ' : 'MISSED'} ${target.ratio.toFixed(2)}× (≤ ${target.limit}×)  ${target.what}: ${target.measured}\n`);
+  }
+  ctx.log(`done in ${(full.durationMs / 60_000).toFixed(1)} min; wrote ${partial ? 'bench/results/quick.{md,json}' : 'BENCHMARKS.md and bench/results/latest.json'}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,85 @@
+// Scale: one sessionwright process with 1, 10, 25, 50 live sessions: total PSS, the per-session slope, navigate p50/p95 round-robin.
+import { descendants, treePss } from '@sessionwright/test-kit';
+import type { BenchContext } from './context.js';
+import { slope, summarize, type Summary } from './stats.js';
+import { connectStdio, jsonOf, sessionwrightArgs, timedCall } from './systems.js';
+
+export interface ScaleLevel {
+  sessions: number;
+  /** PSS of the server and its browser tree, bytes (median of three readings a moment apart). */
+  pss: number;
+  processes: number;
+  navigate: Summary;
+  navigateSamples: number[];
+  errors: number;
+}
+
+export interface ScaleResult {
+  /** PSS with the browser up and no session open (the warm pool's context included). */
+  idlePss: number;
+  levels: ScaleLevel[];
+  /** Least-squares slope of PSS over the levels, bytes per session. */
+  slopePerSession: number;
+  errors: number;
+}
+
+export async function runScale(ctx: BenchContext): Promise<ScaleResult> {
+  const { connection } = await connectStdio(sessionwrightArgs(ctx.executable));
+  const { client } = connection;
+  const pid = connection.pid ?? 0;
+  const ids: string[] = [];
+  const levels: ScaleLevel[] = [];
+  let errors = 0;
+  try {
+    // The browser starts in the background; one session opened and closed makes sure it is up before the idle reading.
+    const probe = String(jsonOf(await timedCall(client, 'create_session')).sessionId);
+    await timedCall(client, 'close_session', { sessionId: probe });
+    const idlePss = await settledPss(pid);
+    let url = 0;
+    for (const level of ctx.config.scaleLevels) {
+      while (ids.length < level) {
+        try {
+          const sessionId = String(jsonOf(await timedCall(client, 'create_session')).sessionId);
+          ids.push(sessionId);
+          // Every live session holds a loaded page, as it would in use.
+          await timedCall(client, 'navigate', { sessionId, url: ctx.appUrl(url++) });
+        } catch (error) {
+          errors += 1;
+          ctx.error('scale', error);
+          if (errors > 5) throw error;
+        }
+      }
+      const pss = await settledPss(pid);
+      const processes = 1 + (await descendants(pid)).length;
+      const count = Math.max(ctx.config.scaleNavigates, 2 * level);
+      const samples: number[] = [];
+      let levelErrors = 0;
+      for (let n = 0; n < count; n += 1) {
+        const sessionId = ids[n % ids.length] ?? '';
+        try {
+          samples.push((await timedCall(client, 'navigate', { sessionId, url: ctx.appUrl(url++) })).ms);
+        } catch (error) {
+          levelErrors += 1;
+          ctx.error('scale', error);
+        }
+      }
+      errors += levelErrors;
+      levels.push({ sessions: level, pss, processes, navigate: summarize(samples), navigateSamples: samples, errors: levelErrors });
+      ctx.log(`scale: ${level} sessions, ${(pss / 2 ** 20).toFixed(0)} MiB, navigate p50 ${summarize(samples).median.toFixed(1)} ms`);
+    }
+    return { idlePss, levels, slopePerSession: slope(levels.map((level) => [level.sessions, level.pss] as const)), errors };
+  } finally {
+    await connection.close();
+  }
+}
+
+/** Median of three PSS readings 300 ms apart, after a short pause for the browser to settle. */
+async function settledPss(pid: number): Promise<number> {
+  const readings: number[] = [];
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  for (let i = 0; i < 3; i += 1) {
+    readings.push(await treePss(pid));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  return summarize(readings).median;
+}

@@ -1,0 +1,214 @@
+// Keeps a few blank contexts+pages open ahead of time, so creating a session hands one out at once and refills in the background.
+import type { Browser, BrowserContext, Page } from 'playwright';
+import { systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
+import { messageOf } from './errors.js';
+import { silentLogger, type Logger } from './logger.js';
+
+/** A context and its first page, opened in one browser. */
+export interface OpenedContext {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+}
+
+export interface WarmPoolOptions {
+  /** How many contexts to keep ready (0 disables the pool). */
+  size: number;
+  /** The browser to open them in (the host's current one, launching it if needed). */
+  browser: () => Promise<Browser>;
+  /** Opens one context+page with the session defaults. */
+  open: (browser: Browser) => Promise<{ context: BrowserContext; page: Page }>;
+  logger?: Logger;
+  clock?: Clock;
+  timers?: Timers;
+  /**
+   * A refill waits until no work (see `work`) has run for this many ms (default 50), or for maxRefillDelay ms
+   * (default 1000) at the latest: opening a context costs the browser as much as a page load, and on a small machine
+   * it would slow the very call that follows create_session.
+   */
+  idleDelay?: number;
+  maxRefillDelay?: number;
+}
+
+/** One pooled context: `browser` once known, settled once its open finished (value undefined when it failed). */
+interface Slot {
+  promise: Promise<OpenedContext | undefined>;
+  browser: Browser | undefined;
+  settled: boolean;
+  value: OpenedContext | undefined;
+}
+
+/**
+ * What the server uses when --warm-sessions is not given: one ready context in headless mode, none in headed mode,
+ * where every pooled context would open a window the user did not ask for.
+ */
+export function defaultWarmSessions(headless: boolean): number {
+  return headless ? 1 : 0;
+}
+
+/**
+ * A slot is claimed by exactly one caller (it leaves the pool in the same tick), so a pooled context is never shared.
+ * Pooled contexts are not sessions: they don't count against maxSessions until they are handed out.
+ */
+export class WarmPool {
+  readonly size: number;
+  private readonly slots: Slot[] = [];
+  private readonly options: WarmPoolOptions;
+  private readonly logger: Logger;
+  private closed = false;
+  private readonly clock: Clock;
+  private readonly timers: Timers;
+  private readonly idleDelay: number;
+  private readonly maxRefillDelay: number;
+  /** Work in flight, and when the last piece ended. */
+  private active = 0;
+  private lastActive = 0;
+  private refillTimer: TimerHandle | undefined;
+  /** Set after a failed open, so a browser that can't start is not retried in a loop; the next take() tries again. */
+  private paused = false;
+
+  constructor(options: WarmPoolOptions) {
+    if (!Number.isInteger(options.size) || options.size < 0) throw new RangeError('warm pool size must be a whole number of at least 0');
+    this.options = options;
+    this.size = options.size;
+    this.logger = options.logger ?? silentLogger;
+    this.clock = options.clock ?? systemClock;
+    this.timers = options.timers ?? systemTimers;
+    this.idleDelay = options.idleDelay ?? 50;
+    this.maxRefillDelay = options.maxRefillDelay ?? 1_000;
+  }
+
+  /** Contexts open and waiting (not counting opens in flight). */
+  get ready(): number {
+    return this.slots.filter((slot) => slot.settled && slot.value !== undefined).length;
+  }
+
+  /** Marks `work` (a call on a session, a creation) as running: refills wait for a quiet moment. */
+  async work<T>(work: Promise<T>): Promise<T> {
+    this.active += 1;
+    try {
+      return await work;
+    } finally {
+      this.active -= 1;
+      this.lastActive = this.clock.now();
+    }
+  }
+
+  /** Starts opening contexts in the background until `size` are ready or in flight. */
+  fill(): void {
+    while (!this.closed && !this.paused && this.slots.length < this.size) this.slots.push(this.openSlot());
+  }
+
+  /**
+   * Claims a pooled context of `browser`, preferring one already open, else one still opening; undefined when the pool
+   * has none (the caller opens its own). Contexts of another browser (one that died) are closed and skipped. Refills.
+   */
+  async take(browser: Browser): Promise<OpenedContext | undefined> {
+    if (this.closed || this.size === 0) return undefined;
+    this.paused = false;
+    this.discard((slot) => (slot.browser !== undefined && slot.browser !== browser) || (slot.settled && !usable(slot.value, browser)));
+    const index = this.slots.findIndex((slot) => slot.settled);
+    const [slot] = this.slots.splice(index >= 0 ? index : 0, 1);
+    this.fillWhenIdle();
+    if (!slot) return undefined;
+    // Playwright may never settle a newPage() whose browser was killed: stop waiting when the browser goes.
+    const opened = await unlessDisconnected(slot.promise, browser);
+    if (usable(opened, browser)) return opened;
+    void slot.promise.then(closeQuietly);
+    return undefined;
+  }
+
+  /** Drops the contexts of a browser that went away (they died with it), those still opening too. */
+  dropBrowser(browser: Browser): void {
+    this.discard((slot) => slot.browser === browser);
+  }
+
+  /**
+   * Closes every pooled context that is open. One still opening closes itself when it lands (and dies with the
+   * browser anyway), so shutdown never waits on an open that a dying browser may never finish.
+   */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.refillTimer !== undefined) this.timers.clearTimeout(this.refillTimer);
+    this.refillTimer = undefined;
+    const slots = this.slots.splice(0);
+    await Promise.all(slots.filter((slot) => slot.settled).map((slot) => closeQuietly(slot.value)));
+  }
+
+  /** Fills once no work has run for idleDelay ms, or after maxRefillDelay ms whatever happens. */
+  private fillWhenIdle(): void {
+    if (this.refillTimer !== undefined || this.closed) return;
+    const since = this.clock.now();
+    const check = () => {
+      this.refillTimer = undefined;
+      const now = this.clock.now();
+      const quietFor = this.active > 0 ? 0 : now - this.lastActive;
+      if (quietFor >= this.idleDelay || now - since >= this.maxRefillDelay) {
+        this.fill();
+        return;
+      }
+      this.refillTimer = this.timers.setTimeout(check, Math.min(this.idleDelay - quietFor, this.maxRefillDelay - (now - since)));
+    };
+    this.refillTimer = this.timers.setTimeout(check, this.idleDelay);
+  }
+
+  private openSlot(): Slot {
+    const slot: Slot = { promise: Promise.resolve(undefined), browser: undefined, settled: false, value: undefined };
+    slot.promise = (async () => {
+      try {
+        const browser = await this.options.browser();
+        slot.browser = browser;
+        const { context, page } = await this.options.open(browser);
+        const opened = { browser, context, page };
+        // The pool closed while this was opening: nobody will take it.
+        if (this.closed) {
+          await closeQuietly(opened);
+          return undefined;
+        }
+        return opened;
+      } catch (error) {
+        this.paused = true;
+        this.logger.debug(`warm pool: could not open a context: ${messageOf(error)}`);
+        return undefined;
+      }
+    })().then((value) => {
+      slot.settled = true;
+      slot.value = value;
+      // A failed open leaves no dead slot behind: it is removed so it is neither handed out nor counted.
+      if (value === undefined) this.remove(slot);
+      return value;
+    });
+    return slot;
+  }
+
+  private discard(predicate: (slot: Slot) => boolean): void {
+    for (const slot of this.slots.filter(predicate)) {
+      this.remove(slot);
+      void slot.promise.then(closeQuietly);
+    }
+  }
+
+  private remove(slot: Slot): void {
+    const index = this.slots.indexOf(slot);
+    if (index >= 0) this.slots.splice(index, 1);
+  }
+}
+
+/** A pooled context can be handed out if it belongs to the browser in use and nothing closed it meanwhile. */
+function usable(opened: OpenedContext | undefined, browser: Browser): opened is OpenedContext {
+  return opened !== undefined && opened.browser === browser && browser.isConnected() && !opened.page.isClosed();
+}
+
+/** The promise's value, or undefined as soon as the browser disconnects (or at once if it already has). */
+function unlessDisconnected<T>(promise: Promise<T | undefined>, browser: Browser): Promise<T | undefined> {
+  if (!browser.isConnected()) return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const gone = () => resolve(undefined);
+    browser.once('disconnected', gone);
+    promise.then(resolve, gone).finally(() => browser.off('disconnected', gone));
+  });
+}
+
+async function closeQuietly(opened: OpenedContext | undefined): Promise<void> {
+  await opened?.context.close().catch(() => {});
+}
