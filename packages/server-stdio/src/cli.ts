@@ -3,7 +3,7 @@
 import { createRequire } from 'node:module';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { BrowserHost, resolveHeadless, messageOf } from '@sessionwright/session-core';
-import { startHttpServer, type HttpServerHandle } from './http-server.js';
+import type { HttpServerHandle } from './http-server.js';
 import { UsageError, parseArgs } from './options.js';
 import { createServer } from './runtime.js';
 import { PACKAGE_NAME, VERSION } from './version.js';
@@ -60,6 +60,8 @@ async function main(): Promise<void> {
   if (listen) {
     // HTTP mode serves no stdio: stdin is left alone, so a closed stdin (nohup, a service manager) does not stop the server.
     try {
+      // Loaded only here: the HTTP transports cost start-up time that a stdio server should not pay.
+      const { startHttpServer } = await import('./http-server.js');
       http = await startHttpServer(server, listen);
     } catch (error) {
       process.stderr.write(`sessionwright: cannot listen on ${listen.host}:${listen.port}: ${messageOf(error)}\n`);

@@ -53,7 +53,8 @@ const SEVERITY = new Map(LoggingLevelSchema.options.map((level, index) => [level
 export function createMcpServer(deps: McpServerDeps): McpConnection {
   const tools = deps.tools ?? allTools;
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  const listing = tools.map(describeTool);
+  // Made on the first tools/list, not at connect, so the JSON Schema work does not delay initialize.
+  let listing: Tool[] | undefined;
   const owner = randomUUID();
   const server = new Server(
     { name: SERVER_NAME, version: VERSION, title: 'sessionwright: many isolated browser sessions' },
@@ -90,7 +91,7 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
       notify('debug', message);
     },
   };
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (listing ??= tools.map(describeTool)) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = byName.get(request.params.name);
     if (!tool) {

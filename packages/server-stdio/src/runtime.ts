@@ -1,8 +1,11 @@
 // One server process: the shared browser and session manager, and any number of MCP connections over them.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { BrowserHost, SessionManager, defaultWarmSessions, messageOf, stderrLogger, type Logger } from '@sessionwright/session-core';
+import { BrowserHost, SessionManager, defaultWarmSessions, stderrLogger, type Logger } from '@sessionwright/session-core';
 import { createMcpServer, type McpConnection } from './mcp-server.js';
 import { DEFAULT_OPTIONS, type ServerOptions } from './options.js';
+
+/** How long after start-up the browser launch begins if no client has initialized by then. */
+const BROWSER_START_GRACE_MS = 250;
 
 export interface SessionwrightServer {
   readonly manager: SessionManager;
@@ -17,7 +20,7 @@ export interface SessionwrightServer {
   close(): Promise<void>;
 }
 
-/** Starts the browser in the background at once: initialize and tools/list never wait for it. */
+/** Starts the browser in the background right after start-up: initialize and tools/list never wait for it. */
 export function createServer(partial: Partial<ServerOptions> = {}, stderr: Logger = stderrLogger('sessionwright', partial.verbose ?? false)): SessionwrightServer {
   const options = { ...DEFAULT_OPTIONS, ...partial };
   const connections = new Set<McpConnection>();
@@ -36,14 +39,17 @@ export function createServer(partial: Partial<ServerOptions> = {}, stderr: Logge
     ...(options.executablePath === undefined ? {} : { executablePath: options.executablePath }),
     logger,
   });
-  try {
-    const executable = host.resolveExecutable();
-    logger.info(`using ${executable.description}, ${host.headless ? 'headless' : 'headed'}; max ${options.maxSessions} sessions, ${options.sessionTimeout} ms idle timeout`);
-  } catch (error) {
-    // Keep serving: create_session will answer BROWSER_ERROR with the same advice.
-    logger.warn(messageOf(error));
-  }
-  host.start();
+  // The executable is reported when the browser is up ("browser ready: …"), or its absence as a warning; either way
+  // the server keeps serving, and create_session answers BROWSER_ERROR with the same advice.
+  logger.info(`max ${options.maxSessions} sessions, ${options.sessionTimeout} ms idle timeout`);
+  // The browser starts in the background as soon as a client has initialized, or BROWSER_START_GRACE_MS after start
+  // at the latest: loading Playwright blocks the event loop for about half a second, which would delay the handshake.
+  const startBrowser = () => {
+    clearTimeout(grace);
+    host.start();
+  };
+  const grace = setTimeout(startBrowser, BROWSER_START_GRACE_MS);
+  grace.unref();
   const manager = new SessionManager({
     host,
     sessionTimeout: options.sessionTimeout,
@@ -71,6 +77,7 @@ export function createServer(partial: Partial<ServerOptions> = {}, stderr: Logge
     async connect(transport) {
       const connection = createMcpServer({ manager, logger: stderr, toolOptions: { allowFileUrls: options.allowFileUrls } });
       connections.add(connection);
+      connection.server.oninitialized = startBrowser;
       connection.server.onclose = () => {
         connections.delete(connection);
         // Otherwise the sessions outlive the connection until their idle timeout, so a client that reconnects keeps them.
@@ -80,6 +87,7 @@ export function createServer(partial: Partial<ServerOptions> = {}, stderr: Logge
       return connection;
     },
     close() {
+      clearTimeout(grace);
       closing ??= (async () => {
         await Promise.all([...connections].map((connection) => connection.server.close().catch(() => {})));
         await manager.shutdown();

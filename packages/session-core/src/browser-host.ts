@@ -1,7 +1,8 @@
 // Owns the one shared Browser: launches it in the background, relaunches it after a crash, closes it on shutdown.
-import { chromium, firefox, webkit, type Browser, type LaunchOptions } from 'playwright';
+import type { Browser, LaunchOptions } from 'playwright';
 import { SessionError, firstLine, isSessionError, messageOf } from './errors.js';
 import { resolveExecutable, resolveHeadless, type BrowserName, type ResolvedExecutable } from './executable.js';
+import { playwright } from './load-playwright.js';
 import { silentLogger, type Logger } from './logger.js';
 
 export interface BrowserHostOptions {
@@ -29,6 +30,7 @@ export class BrowserHost {
   private current: Browser | undefined;
   private closed = false;
   private readonly disconnectListeners = new Set<(browser: Browser) => void>();
+  private readonly launchListeners = new Set<(browser: Browser) => void>();
 
   constructor(options: BrowserHostOptions = {}) {
     this.options = options;
@@ -76,6 +78,13 @@ export class BrowserHost {
     return this.current?.isConnected() ?? false;
   }
 
+  /** Called with each browser launched (the first, and each one after a crash); at once if one is up already. */
+  onLaunched(listener: (browser: Browser) => void): () => void {
+    this.launchListeners.add(listener);
+    if (this.current?.isConnected()) listener(this.current);
+    return () => this.launchListeners.delete(listener);
+  }
+
   /** Called when the browser goes away without being asked to (crash, killed process). */
   onDisconnected(listener: (browser: Browser) => void): () => void {
     this.disconnectListeners.add(listener);
@@ -94,6 +103,8 @@ export class BrowserHost {
   }
 
   private async launch(): Promise<Browser> {
+    // Loading Playwright blocks for about half a second: let requests already waiting (initialize) be answered first.
+    await new Promise((resolve) => setImmediate(resolve));
     let executable: ResolvedExecutable;
     try {
       executable = this.resolveExecutable();
@@ -114,7 +125,7 @@ export class BrowserHost {
     const started = Date.now();
     let browser: Browser;
     try {
-      browser = await { chromium, firefox, webkit }[this.browserName].launch(launchOptions);
+      browser = await playwright()[this.browserName].launch(launchOptions);
     } catch (error) {
       if (isSessionError(error)) throw error;
       throw new SessionError('BROWSER_ERROR', `The browser failed to start: ${firstLine(messageOf(error))}`, {
@@ -127,6 +138,7 @@ export class BrowserHost {
       throw new SessionError('BROWSER_ERROR', 'The browser host was shut down while the browser was starting.');
     }
     this.current = browser;
+    for (const listener of this.launchListeners) listener(browser);
     this.logger.info(
       `browser ready: ${executable.description}, ${this.headless ? 'headless' : 'headed'}, version ${browser.version()}, in ${Date.now() - started} ms`,
     );

@@ -1,8 +1,8 @@
 // Decides which browser binary to launch and whether to run headless, before anything is started.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, firefox, webkit } from 'playwright';
 import { SessionError } from './errors.js';
+import { playwright } from './load-playwright.js';
 
 export type BrowserName = 'chromium' | 'firefox' | 'webkit';
 export const BROWSER_NAMES: readonly BrowserName[] = ['chromium', 'firefox', 'webkit'];
@@ -116,7 +116,7 @@ export function resolveExecutable(options: ResolveExecutableOptions): ResolvedEx
     return describe(browser, file, 'explicit');
   }
 
-  const bundled = { chromium, firefox, webkit }[browser].executablePath();
+  const bundled = playwright()[browser].executablePath();
   tried.push(bundled);
   if (exists(bundled)) {
     // Playwright picks its headless shell itself when it is installed, so let it choose.

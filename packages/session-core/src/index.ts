@@ -14,6 +14,7 @@ export {
   type ResolvedExecutable,
   type ResolveExecutableOptions,
 } from './executable.js';
+export { isTimeoutError } from './load-playwright.js';
 export { shortId, silentLogger, stderrLogger, type Logger } from './logger.js';
 export {
   browserError,

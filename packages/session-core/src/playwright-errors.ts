@@ -1,6 +1,7 @@
 // Maps Playwright failures to error codes by asking the page what is true now, not by reading English error text.
-import { errors, type Locator, type Page } from 'playwright';
+import type { Locator, Page } from 'playwright';
 import { SessionError, firstLine, isSessionError, messageOf } from './errors.js';
+import { isTimeoutError } from './load-playwright.js';
 
 /** Exactly one of the two names the element an action is about. */
 export interface ElementTarget {
@@ -139,7 +140,7 @@ export async function elementError(
       details: { ...base, reason, element: state.matches[0], browserMessage },
     });
   }
-  if (error instanceof errors.TimeoutError) {
+  if (isTimeoutError(error)) {
     return new SessionError('ELEMENT_NOT_CLICKABLE', `The element ${state.matches[0] ?? what} did not become ready for ${action} within ${context.timeout ?? 'the'} ms (it may be moving or re-rendering).`, {
       details: { ...base, reason: 'not stable', element: state.matches[0], browserMessage },
     });
@@ -165,7 +166,7 @@ async function pageAnswers(page: Page): Promise<boolean> {
 export function navigationError(error: unknown, context: { url: string; timeout?: number }): SessionError {
   if (isSessionError(error)) return error;
   const browserMessage = firstLine(messageOf(error));
-  const timedOut = error instanceof errors.TimeoutError;
+  const timedOut = isTimeoutError(error);
   const reason = timedOut ? 'timeout' : /net::(ERR_[A-Z_]+)/.exec(browserMessage)?.[1] ?? 'navigation failed';
   const message = timedOut
     ? `Loading ${context.url} did not finish within ${context.timeout} ms. Try a larger timeout or waitUntil "domcontentloaded".`

@@ -82,7 +82,8 @@ export class SessionManager {
       timers: this.timers,
     });
     this.host.onDisconnected((browser) => this.dropBrowser(browser));
-    this.pool.fill();
+    // The pool fills once a browser is up (and again after a crash), never launching one itself: whoever starts the host decides when.
+    this.host.onLaunched(() => this.pool.fill());
   }
 
   /** How many contexts the warm pool keeps ready (0: none). */

@@ -1,6 +1,6 @@
 // Page reading: the snapshot tool, and the capped snapshot other tools attach with includeSnapshot.
-import { SessionError, browserError, firstLine, type ElementTarget } from '@sessionwright/session-core';
-import { errors, type Page } from 'playwright';
+import { SessionError, browserError, firstLine, isTimeoutError, type ElementTarget } from '@sessionwright/session-core';
+import type { Page } from 'playwright';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { onElement, pageState } from './page-helpers.js';
@@ -82,7 +82,7 @@ export async function readSnapshot(
     try {
       text = await page.ariaSnapshot(snapshotOptions);
     } catch (error) {
-      if (error instanceof errors.TimeoutError) {
+      if (isTimeoutError(error)) {
         throw new SessionError('BROWSER_ERROR', `The page did not produce a snapshot within ${SNAPSHOT_TIMEOUT} ms (a script may be keeping it busy). Try again, or take a screenshot.`, {
           details: { timeout: SNAPSHOT_TIMEOUT },
         });
@@ -90,6 +90,9 @@ export async function readSnapshot(
       throw browserError(error);
     }
   }
+  // Playwright marks clickable elements [cursor=pointer]; on a link or button the role already says so, and the mark
+  // costs a model tokens on every such line.
+  text = text.replace(/^(\s*- (?:link|button)\b.*?) \[cursor=pointer\]/gm, '$1');
   if (text.trim() === '') {
     return { snapshot: '', note: 'The page (or element) has no accessible content. If the page is blank, navigate first; if it is still loading, use wait_for.' };
   }

@@ -1,6 +1,6 @@
 // The wait_for tool: wait until text appears or goes, or an element reaches a state; WAIT_TIMEOUT when it does not in time.
-import { SessionError, describeTarget, elementError, inspectElement, locate, type ElementTarget } from '@sessionwright/session-core';
-import { errors, type Locator, type Page } from 'playwright';
+import { SessionError, describeTarget, elementError, inspectElement, isTimeoutError, locate, type ElementTarget } from '@sessionwright/session-core';
+import type { Locator, Page } from 'playwright';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { pageState } from './page-helpers.js';
@@ -37,7 +37,7 @@ async function waitForCondition(
     if (target.ref !== undefined && appearing && (await locator.count()) === 0) throw new Error('stale ref');
     await locator.waitFor({ state: condition.state, timeout });
   } catch (error) {
-    if (error instanceof errors.TimeoutError) throw error;
+    if (isTimeoutError(error)) throw error;
     // Not a timeout: a selector that does not parse, several matches (strict), or a ref from another document.
     throw await elementError(error, locator, { action: 'wait', target });
   }
@@ -100,7 +100,7 @@ export const waitFor = defineTool({
       try {
         message = await reportWaiting(ctx, limit, () => waitForCondition(page, { text, textGone, target, state: wanted }, limit));
       } catch (error) {
-        if (!(error instanceof errors.TimeoutError)) throw error;
+        if (!isTimeoutError(error)) throw error;
         throw await waitTimeout(page, { text, textGone, target, state: wanted }, limit, Date.now() - started);
       }
       return { success: true as const, message, waitedMs: Date.now() - started, ...(await pageState(page)) };
