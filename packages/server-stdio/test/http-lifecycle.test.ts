@@ -41,6 +41,8 @@ describe('an HTTP server with short keep-alive and idle intervals', () => {
 
   beforeAll(async () => {
     runtime = createServer({ headless: true, closeSessionsOnDisconnect: true }, silentLogger);
+    // Loading Playwright for the launch blocks the event loop for a moment; let that pass before timing keep-alives.
+    await runtime.host.browser();
     http = await startHttpServer(runtime, {
       port: 0,
       host: '127.0.0.1',
