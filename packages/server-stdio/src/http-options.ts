@@ -20,7 +20,7 @@ export interface HttpOptions {
 /** The environment variable that holds the token, so it stays out of `ps` listings and shell history. */
 export const AUTH_TOKEN_ENV = 'SESSIONWRIGHT_AUTH_TOKEN';
 
-export const DEFAULT_HTTP_HOST = '127.0.0.1';
+const DEFAULT_HTTP_HOST = '127.0.0.1';
 
 /** The flags this module adds, kebab-case (options.ts adds their camelCase spellings). */
 export const HTTP_FLAGS = ['port', 'host', 'allowed-hosts', 'allowed-origins', 'auth-token', 'allow-unauthenticated', 'close-sessions-on-disconnect'];

@@ -192,11 +192,16 @@ export class SessionManager {
   }
 
   private async openContext(browser: Browser) {
-    try {
+    const opening = (async () => {
       const context = await browser.newContext(this.contextOptions);
-      const page = await context.newPage();
-      return { context, page };
+      return { context, page: await context.newPage() };
+    })();
+    try {
+      // A browser that hangs or dies mid-open must not leave create() waiting for ever (it would hold a slot of maxSessions).
+      return await settleWithin(opening, browser, OPEN_CONTEXT_TIMEOUT);
     } catch (error) {
+      // An open that lands after we gave up is closed, not leaked.
+      void opening.then(({ context }) => context.close()).catch(() => {});
       throw new SessionError('BROWSER_ERROR', `The browser could not open a new session: ${messageOf(error)}`, { cause: error });
     }
   }
@@ -285,6 +290,22 @@ export class SessionManager {
       { sessionId, ...(fresh ? { details: { reason: tombstone.reason } } : {}) },
     );
   }
+}
+
+/** How long opening a context and its page may take before create_session answers BROWSER_ERROR. */
+const OPEN_CONTEXT_TIMEOUT = 30_000;
+
+/** The promise's value, unless the browser disconnects or the time runs out first (then it rejects). */
+function settleWithin<T>(promise: Promise<T>, browser: Browser, timeout: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const gone = () => reject(new Error('the browser disconnected'));
+    const timer = setTimeout(() => reject(new Error(`no answer within ${timeout} ms`)), timeout);
+    browser.once('disconnected', gone);
+    promise.then(resolve, reject).finally(() => {
+      clearTimeout(timer);
+      browser.off('disconnected', gone);
+    });
+  });
 }
 
 async function titleOf(page: Page): Promise<string> {

@@ -8,6 +8,9 @@ export interface DialogRecord {
   action: 'accepted' | 'dismissed';
 }
 
+/** At most this many dialogs and tabs are remembered between two calls: a page that loops alert() cannot flood a result. */
+const MAX_EVENTS = 50;
+
 export interface SessionEvents {
   dialogs: DialogRecord[];
   /** URLs of tabs the page opened since the last call (the session switched to the newest). */
@@ -49,7 +52,7 @@ export class Session {
       if (page === this.currentPage || this.replacingPage) return;
       this.currentPage = page;
       this.watchPage(page);
-      this.events.openedTabs.push(page.url());
+      if (this.events.openedTabs.length < MAX_EVENTS) this.events.openedTabs.push(page.url());
     });
   }
 
@@ -127,7 +130,7 @@ export class Session {
   private async answerDialog(dialog: Dialog): Promise<void> {
     const type = dialog.type();
     const accept = type === 'alert' || type === 'beforeunload';
-    this.events.dialogs.push({ type, message: dialog.message(), action: accept ? 'accepted' : 'dismissed' });
+    if (this.events.dialogs.length < MAX_EVENTS) this.events.dialogs.push({ type, message: dialog.message(), action: accept ? 'accepted' : 'dismissed' });
     await (accept ? dialog.accept() : dialog.dismiss()).catch(() => {});
   }
 }

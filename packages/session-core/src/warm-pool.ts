@@ -78,11 +78,6 @@ export class WarmPool {
     this.maxRefillDelay = options.maxRefillDelay ?? 1_000;
   }
 
-  /** Contexts open and waiting (not counting opens in flight). */
-  get ready(): number {
-    return this.slots.filter((slot) => slot.settled && slot.value !== undefined).length;
-  }
-
   /** Marks `work` (a call on a session, a creation) as running: refills wait for a quiet moment. */
   async work<T>(work: Promise<T>): Promise<T> {
     this.active += 1;

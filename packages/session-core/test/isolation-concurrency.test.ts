@@ -202,6 +202,20 @@ describe('the session page', () => {
       await manager.close(session.id);
     }
   });
+
+  it('remembers at most 50 dialogs between two reads, so a page that loops alert() cannot flood a result', async () => {
+    const session = await manager.create();
+    try {
+      await manager.run(session.id, (page) => page.evaluate(() => {
+        for (let i = 0; i < 80; i += 1) alert(`n${i}`);
+      }));
+      const { dialogs } = session.takeEvents();
+      expect(dialogs).toHaveLength(50);
+      expect(dialogs[0]).toEqual({ type: 'alert', message: 'n0', action: 'accepted' });
+    } finally {
+      await manager.close(session.id);
+    }
+  });
 });
 
 describe('listing', () => {

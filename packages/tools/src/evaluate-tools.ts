@@ -3,12 +3,12 @@ import { SessionError, browserError, firstLine } from '@sessionwright/session-co
 import type { Frame, Page, Request } from 'playwright';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
-import { onElement, pageState } from './page-helpers.js';
+import { frameOf, onElement, pageState } from './page-helpers.js';
 import { onSession } from './run-tool.js';
 import { DEFAULT_ELEMENT_TIMEOUT, optionalTargetInput, sessionIdSchema, sessionResultFields } from './schemas.js';
 
 /** The most characters of JSON a result may take; a longer one comes back as the start of its JSON text. */
-export const MAX_RESULT_CHARS = 20_000;
+const MAX_RESULT_CHARS = 20_000;
 const DEFAULT_EVALUATE_TIMEOUT = 30_000;
 
 /** What the page sends back: the value, or what was thrown, as plain data so the page's own message survives intact. */
@@ -164,7 +164,7 @@ async function runWatchingNavigation<T>(page: Page, work: () => Promise<T>): Pro
   };
   // The request comes first: the function's context may be gone before framenavigated is reported.
   const onRequest = (request: Request) => {
-    if (request.isNavigationRequest() && request.frame() === page.mainFrame()) navigated = true;
+    if (request.isNavigationRequest() && frameOf(request) === page.mainFrame()) navigated = true;
   };
   page.on('framenavigated', onNavigation);
   page.on('request', onRequest);

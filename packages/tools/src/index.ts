@@ -23,7 +23,6 @@ export {
   type WithImages,
 } from './define-tool.js';
 export { onSession, runTool, type ToolOutcome } from './run-tool.js';
-export { checkUrl } from './navigation-tools.js';
 
 /** Every tool of the default profile, in the order clients list them: lifecycle, navigation, reading, input, waiting, evaluate. */
 export const allTools: readonly AnyTool[] = [

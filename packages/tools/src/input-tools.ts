@@ -310,7 +310,7 @@ function checkTool(name: 'check' | 'uncheck', checked: boolean) {
     errors: [...ELEMENT_ERRORS, 'ELEMENT_NOT_CLICKABLE', 'ELEMENT_NOT_EDITABLE'],
     async handler({ sessionId, selector, ref, timeout, force }, ctx) {
       const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
-      return onSession(ctx, sessionId, async (page) => {
+      return onSession(ctx, sessionId, async (page, session) => {
         const now = await onElement(page, { selector, ref }, 'check', limit, async (locator) => {
           await locator.waitFor({ state: 'attached', timeout: limit });
           const kind = await locator.evaluate((element) => {
@@ -328,7 +328,7 @@ function checkTool(name: 'check' | 'uncheck', checked: boolean) {
           return page.isClosed() ? checked : locator.isChecked({ timeout: 1_000 }).catch(() => checked);
         });
         const message = now ? 'The element is checked.' : 'The element is not checked.';
-        return { success: true as const, message, checked: now, ...(await pageState(page)) };
+        return { success: true as const, message, checked: now, ...(await pageState(session.page)) };
       });
     },
   });

@@ -8,7 +8,7 @@ import { onSession } from './run-tool.js';
 import { includeSnapshotSchema, sessionIdSchema, sessionResultFields, snapshotResultFields } from './schemas.js';
 import { snapshotFields } from './snapshot-tools.js';
 
-export const DEFAULT_NAVIGATION_TIMEOUT = 30_000;
+const DEFAULT_NAVIGATION_TIMEOUT = 30_000;
 
 const waitUntilSchema = z
   .enum(['load', 'domcontentloaded', 'networkidle', 'commit'])

@@ -74,7 +74,7 @@ export async function actAndSettle<T>(page: Page, timeout: number, action: () =>
   }
 }
 
-function frameOf(request: Request): Frame | undefined {
+export function frameOf(request: Request): Frame | undefined {
   try {
     return request.frame();
   } catch {

@@ -38,7 +38,7 @@ type SessionResult = {
 /**
  * Runs `fn` in the session's queue and adds what every session result carries: the new `expiresAt`,
  * and the dialogs and tabs the page opened since the last call. A call the client cancels (ctx.signal)
- * stops the page loading and frees the queue; see untilCancelled.
+ * stops the page loading and answers soon after; see untilCancelled.
  */
 export async function onSession<T extends object>(
   ctx: ToolContext,
@@ -48,14 +48,17 @@ export async function onSession<T extends object>(
 ): Promise<T & SessionResult> {
   let used: Session | undefined;
   let events: SessionEvents = { dialogs: [], openedTabs: [] };
-  const result = await ctx.sessions.run(sessionId, async (page, session) => {
+  const queued = ctx.sessions.run(sessionId, async (page, session) => {
+    // A call cancelled while it waited in the queue never starts.
+    if (ctx.signal.aborted) throw cancelledError();
     used = session;
     try {
-      return await untilCancelled(ctx.signal, page, () => fn(page, session));
+      return await fn(page, session);
     } finally {
       events = session.takeEvents();
     }
   });
+  const result = await untilCancelled(ctx.signal, () => used?.page, queued);
   return {
     ...result,
     // Read after run() settled: the manager marks the session used again when the call ends.
@@ -85,32 +88,32 @@ export async function reportWaiting<T>(ctx: ToolContext, timeout: number, wait: 
   }
 }
 
-/** How long a cancelled call may take to end after the page was told to stop, before the session's queue moves on without it. */
+/** How long a cancelled call may take to end after the page was told to stop, before its caller is answered anyway. */
 const CANCEL_GRACE_MS = 1_000;
 
 /**
- * Runs `call` until the client cancels. Cancelling stops the page loading, as the browser's stop button does: a
- * navigation ends at once (net::ERR_ABORTED) and the page keeps the document it was on. A call still waiting for
- * something else after a short grace period (an element, a condition) is left to end by its own timeout, so the
- * queue is not held for a caller that has gone. A call cancelled while it waited in the queue never starts.
+ * Waits for a queued call until the client cancels. Cancelling stops the page loading, as the browser's stop button
+ * does: a navigation ends at once (net::ERR_ABORTED) and the page keeps the document it was on. The caller is answered
+ * after a short grace period at the latest; the call itself keeps its place in the session's queue until it has
+ * ended (a wait ends by its own timeout), so calls on one session never overlap.
  */
-async function untilCancelled<T>(signal: AbortSignal, page: Page, call: () => Promise<T>): Promise<T> {
-  if (signal.aborted) throw cancelledError();
-  const running = call();
+async function untilCancelled<T>(signal: AbortSignal, currentPage: () => Page | undefined, queued: Promise<T>): Promise<T> {
   let grace: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
   const cancelled = new Promise<never>((_, reject) => {
     onAbort = () => {
-      void stopLoading(page);
+      const page = currentPage();
+      if (page) void stopLoading(page);
       grace = setTimeout(() => reject(cancelledError()), CANCEL_GRACE_MS);
     };
-    signal.addEventListener('abort', onAbort, { once: true });
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
   });
   // Whichever loses the race settles unobserved.
-  running.catch(() => {});
+  queued.catch(() => {});
   cancelled.catch(() => {});
   try {
-    return await Promise.race([running, cancelled]);
+    return await Promise.race([queued, cancelled]);
   } finally {
     clearTimeout(grace);
     if (onAbort) signal.removeEventListener('abort', onAbort);

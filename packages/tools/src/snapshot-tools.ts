@@ -9,7 +9,7 @@ import { DEFAULT_ELEMENT_TIMEOUT, optionalTargetInput, sessionIdSchema, sessionR
 
 /** About 10 000 tokens: a whole ordinary page fits, a huge one is cut with a note. */
 export const DEFAULT_SNAPSHOT_MAX_CHARS = 40_000;
-export const MAX_SNAPSHOT_MAX_CHARS = 200_000;
+const MAX_SNAPSHOT_MAX_CHARS = 200_000;
 /** A page whose script never yields must not hang the call. */
 const SNAPSHOT_TIMEOUT = 15_000;
 
@@ -65,7 +65,7 @@ function indentOf(line: string): number {
 }
 
 /** The page's (or one element's) AI-mode aria snapshot, capped. */
-export async function readSnapshot(
+async function readSnapshot(
   page: Page,
   options: { target?: ElementTarget; depth?: number | undefined; maxChars?: number | undefined } = {},
 ): Promise<CappedSnapshot> {

@@ -7,7 +7,7 @@ import { pageState } from './page-helpers.js';
 import { onSession, reportWaiting } from './run-tool.js';
 import { refSchema, selectorSchema, sessionIdSchema, sessionResultFields } from './schemas.js';
 
-export const DEFAULT_WAIT_TIMEOUT = 10_000;
+const DEFAULT_WAIT_TIMEOUT = 10_000;
 
 type ElementState = 'visible' | 'hidden' | 'attached' | 'detached';
 
@@ -16,17 +16,34 @@ function visibleText(page: Page, text: string): Locator {
   return page.getByText(text).filter({ visible: true }).first();
 }
 
+/** How often a wait looks at whether its caller cancelled it: Playwright's own waits cannot be aborted. */
+const CANCEL_CHECK_MS = 500;
+
+/** Waits in slices of at most CANCEL_CHECK_MS, so a cancelled wait ends soon and frees its session's queue. */
+async function waitInSlices(locator: Locator, state: ElementState, timeout: number, signal: AbortSignal): Promise<void> {
+  const deadline = Date.now() + timeout;
+  for (;;) {
+    const slice = Math.max(1, Math.min(CANCEL_CHECK_MS, deadline - Date.now()));
+    try {
+      return await locator.waitFor({ state, timeout: slice });
+    } catch (error) {
+      if (!isTimeoutError(error) || signal.aborted || Date.now() >= deadline) throw error;
+    }
+  }
+}
+
 async function waitForCondition(
   page: Page,
   condition: { text?: string | undefined; textGone?: string | undefined; target?: ElementTarget; state: ElementState },
   timeout: number,
+  signal: AbortSignal,
 ): Promise<string> {
   if (condition.text !== undefined) {
-    await visibleText(page, condition.text).waitFor({ state: 'attached', timeout });
+    await waitInSlices(visibleText(page, condition.text), 'attached', timeout, signal);
     return `The text ${JSON.stringify(condition.text)} is on the page.`;
   }
   if (condition.textGone !== undefined) {
-    await visibleText(page, condition.textGone).waitFor({ state: 'detached', timeout });
+    await waitInSlices(visibleText(page, condition.textGone), 'detached', timeout, signal);
     return `The text ${JSON.stringify(condition.textGone)} is no longer on the page.`;
   }
   const target = condition.target ?? {};
@@ -35,7 +52,7 @@ async function waitForCondition(
   try {
     // A ref that resolves to nothing never will (refs belong to one document): say so now rather than time out.
     if (target.ref !== undefined && appearing && (await locator.count()) === 0) throw new Error('stale ref');
-    await locator.waitFor({ state: condition.state, timeout });
+    await waitInSlices(locator, condition.state, timeout, signal);
   } catch (error) {
     if (isTimeoutError(error)) throw error;
     // Not a timeout: a selector that does not parse, several matches (strict), or a ref from another document.
@@ -67,7 +84,7 @@ export const waitFor = defineTool({
       timeout: z
         .number()
         .int()
-        .min(0)
+        .min(1)
         .max(300_000)
         .optional()
         .describe(`How long to wait at most, in ms (default ${DEFAULT_WAIT_TIMEOUT}).`),
@@ -98,7 +115,7 @@ export const waitFor = defineTool({
       const started = Date.now();
       let message: string;
       try {
-        message = await reportWaiting(ctx, limit, () => waitForCondition(page, { text, textGone, target, state: wanted }, limit));
+        message = await reportWaiting(ctx, limit, () => waitForCondition(page, { text, textGone, target, state: wanted }, limit, ctx.signal));
       } catch (error) {
         if (!isTimeoutError(error)) throw error;
         throw await waitTimeout(page, { text, textGone, target, state: wanted }, limit, Date.now() - started);
