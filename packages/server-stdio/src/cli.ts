@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { BrowserHost, resolveHeadless, messageOf } from '@sessionwright/session-core';
 import type { HttpServerHandle } from './http-server.js';
-import { UsageError, parseArgs } from './options.js';
+import { UsageError, parseArgs, type ServerOptions } from './options.js';
 import { createServer } from './runtime.js';
 import { PACKAGE_NAME, VERSION } from './version.js';
 
@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   }
   if (command.kind === 'version') {
     process.stdout.write(`${PACKAGE_NAME} ${VERSION}\n`);
-    if (command.verbose) process.stdout.write(diagnostics());
+    if (command.verbose) process.stdout.write(diagnostics(command.options));
     return;
   }
 
@@ -79,16 +79,20 @@ async function main(): Promise<void> {
 }
 
 /** What `--version --verbose` adds: the runtime and the browser this machine would launch. */
-function diagnostics(): string {
-  const headless = resolveHeadless(undefined);
+function diagnostics(options: ServerOptions): string {
+  const headless = resolveHeadless(options.headless);
   const lines = [`node ${process.version} (${process.platform}-${process.arch})`, `playwright ${playwrightVersion()}`];
   try {
-    const executable = new BrowserHost({ headless: headless.headless }).resolveExecutable();
+    const executable = new BrowserHost({
+      browser: options.browser,
+      headless: headless.headless,
+      ...(options.executablePath === undefined ? {} : { executablePath: options.executablePath }),
+    }).resolveExecutable();
     lines.push(`browser: ${executable.description}`);
   } catch (error) {
     lines.push(`browser: none found. ${messageOf(error)}`);
   }
-  lines.push(`headless by default: ${headless.headless}${headless.reason ? ` (${headless.reason})` : ''}`);
+  lines.push(`headless: ${headless.headless}${headless.reason ? ` (${headless.reason})` : ''}`);
   return `${lines.join('\n')}\n`;
 }
 

@@ -24,7 +24,7 @@ export interface ServerOptions {
   closeSessionsOnDisconnect: boolean;
 }
 
-export type CliCommand = { kind: 'run'; options: ServerOptions } | { kind: 'help'; text: string } | { kind: 'version'; verbose: boolean };
+export type CliCommand = { kind: 'run'; options: ServerOptions } | { kind: 'help'; text: string } | { kind: 'version'; verbose: boolean; options: ServerOptions };
 
 export const DEFAULT_OPTIONS: ServerOptions = {
   browser: 'chromium',
@@ -85,7 +85,8 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
   }
   const flags = parsed.options as Record<string, unknown>;
   if (flags.help) return { kind: 'help', text: helpLines.join('\n') };
-  if (flags.version) return { kind: 'version', verbose: flags.verbose === true };
+  // --version --verbose reports the browser the other flags would pick, so they are parsed (and checked) too.
+  if (flags.version) return { kind: 'version', verbose: flags.verbose === true, options: { ...toOptions(flags), ...toHttpOptions(flags, argv, env) } };
   const unknown = Object.keys(flags).filter((key) => key !== '--' && !KNOWN_FLAGS.has(key));
   // mri reads "-5" as a flag named 5, so a negative value shows up here.
   if (unknown.some((key) => /^\d/.test(key))) throw new UsageError(`values cannot be negative (got -${unknown.find((key) => /^\d/.test(key))})`);

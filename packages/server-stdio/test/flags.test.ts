@@ -210,4 +210,13 @@ describe('--help and --version', () => {
     expect(result.stdout).toMatch(/^browser: .*chromium/m);
     expect(result.stdout).toMatch(/^playwright \d+\.\d+\.\d+/m);
   });
+
+  it('--version --verbose reports the choice the other flags make (--browser, --executable-path, --headless)', async () => {
+    const firefox = await run(process.execPath, [CLI_PATH, '--version', '--verbose', '--browser', 'firefox', '--headless', 'false']);
+    expect(firefox.code).toBe(0);
+    expect(firefox.stdout).toMatch(/^browser: none found\..*npx playwright install firefox/m);
+    expect(firefox.stdout).toMatch(/^headless: false$/m);
+    const missing = await run(process.execPath, [CLI_PATH, '--version', '--verbose', '--executable-path', '/nonexistent/chrome']);
+    expect(missing.stdout).toMatch(/^browser: none found\..*\/nonexistent\/chrome/m);
+  });
 });
