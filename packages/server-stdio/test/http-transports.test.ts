@@ -193,7 +193,26 @@ describe('progress and logging', () => {
 });
 
 describe('cancelling a call that waits for something other than a page load', () => {
-  it('frees the session after a short grace period', async () => {
+  it('answers the cancelled caller at once but keeps the session\'s queue until the call has ended, so calls never overlap', async () => {
+    const client = await open(TRANSPORTS[0]![1]);
+    const sessionId = await createSession(client);
+    expectSuccess(await call(client, 'navigate', { sessionId, url: fixture.urlFor('/pages/home') }));
+    const controller = new AbortController();
+    const startedAt = Date.now();
+    // Playwright cannot abort an element wait: this click keeps waiting for its 2 s timeout after the cancel.
+    const clicking = client.callTool({ name: 'click', arguments: { sessionId, selector: '#never-there', timeout: 2_000 } }, undefined, {
+      signal: controller.signal,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    controller.abort();
+    await expect(clicking).rejects.toThrow();
+    const next = expectSuccess(await call(client, 'navigate', { sessionId, url: fixture.urlFor('/pages/form') }));
+    expect(next.title).toBe('Form');
+    // The navigate ran only after the click's own wait was over (a lower bound, so it holds on a slow machine too).
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(1_900);
+  });
+
+  it('stops a cancelled wait_for within moments and frees the session', async () => {
     const client = await open(TRANSPORTS[0]![1]);
     const sessionId = await createSession(client);
     expectSuccess(await call(client, 'navigate', { sessionId, url: fixture.urlFor('/pages/home') }));
