@@ -309,6 +309,14 @@ const ERROR_CASES: ErrorCase[] = [
   ),
   {
     tool: 'type',
+    code: 'ELEMENT_NOT_CLICKABLE',
+    when: 'the field is hidden',
+    page: '/pages/form',
+    args: (c) => ({ sessionId: c.sid, selector: '#hidden-field', text: 'x', timeout: 500 }),
+    check: (json) => expect(json.details).toMatchObject({ selector: '#hidden-field', reason: 'hidden' }),
+  },
+  {
+    tool: 'type',
     code: 'ELEMENT_NOT_FOUND',
     when: 'nothing matches the selector',
     page: '/pages/form',

@@ -40,7 +40,8 @@ const form = htmlPage(
   <input type="checkbox" id="agree" name="agree">
   <button id="submit" type="submit">Send</button>
 </form>
-<div id="not-editable">text</div>`,
+<div id="not-editable">text</div>
+<input id="hidden-field" style="display:none">`,
 );
 
 // The overlay covers only #covered's own box, not the whole viewport, so the other

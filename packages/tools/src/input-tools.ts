@@ -98,12 +98,14 @@ export const type = defineTool({
     ...sessionResultFields,
   }),
   kind: 'action',
-  errors: [...ELEMENT_ERRORS, 'ELEMENT_NOT_EDITABLE'],
+  errors: [...ELEMENT_ERRORS, 'ELEMENT_NOT_EDITABLE', 'ELEMENT_NOT_CLICKABLE'],
   async handler({ sessionId, selector, ref, text, delay, timeout, clear, submit, includeSnapshot }, ctx) {
     const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
     return onSession(ctx, sessionId, async (page, session) => {
       const value = await onElement(page, { selector, ref }, 'edit', limit, async (locator) => {
         if (!(await locator.isEditable({ timeout: limit }))) throw new Error('not editable');
+        // Playwright counts a hidden field as editable, but keys sent to it would go nowhere.
+        await locator.waitFor({ state: 'visible', timeout: limit });
         if (clear) await locator.fill('', { timeout: limit });
         else await placeCaretAtEndUnlessFocused(locator, limit);
         if (delay) await locator.pressSequentially(text, { delay, timeout: limit + delay * text.length });
