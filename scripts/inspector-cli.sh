@@ -45,7 +45,9 @@ if [[ ! -f "$cache/.complete" ]]; then
   staging="$(mktemp -d "$cache_root/.staging-XXXXXX")"
   trap 'rm -rf "$staging"' EXIT
   echo '{"name":"sessionwright-inspector-cli","private":true}' >"$staging/package.json"
-  npm install --prefix "$staging" --no-audit --no-fund --prefer-offline --ignore-scripts --loglevel=error "${packages[@]}" >&2 ||
+  # From inside the staging folder, with engine-strict off: the project's own .npmrc (engine-strict=true) must not
+  # apply, because the Inspector declares Node >= 22.19 and is installed here by a Node 20 npm to run on the Node 22 below.
+  (cd "$staging" && npm install --no-audit --no-fund --prefer-offline --ignore-scripts --engine-strict=false --loglevel=error "${packages[@]}") >&2 ||
     fail "npm install ${packages[*]} failed"
   touch "$staging/.complete"
   rm -rf "$cache"
