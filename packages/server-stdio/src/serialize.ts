@@ -2,7 +2,7 @@
 import type { ToolOutcome } from '@sessionwright/tools';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
-/** Success: structuredContent plus the same object as JSON text first, images after. Failure: isError plus the error JSON. */
+/** Success: structuredContent plus the same object as JSON text first, attachments (images, embedded files) after. Failure: isError plus the error JSON. */
 export function toCallToolResult(outcome: ToolOutcome): CallToolResult {
   if (!outcome.ok) {
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(outcome.error.toJSON()) }] };
@@ -11,7 +11,11 @@ export function toCallToolResult(outcome: ToolOutcome): CallToolResult {
     structuredContent: outcome.data,
     content: [
       { type: 'text', text: JSON.stringify(outcome.data) },
-      ...outcome.images.map((image) => ({ type: 'image' as const, data: image.data, mimeType: image.mimeType })),
+      ...outcome.attachments.map((attachment) =>
+        attachment.type === 'image'
+          ? { type: 'image' as const, data: attachment.data, mimeType: attachment.mimeType }
+          : { type: 'resource' as const, resource: { uri: attachment.uri, mimeType: attachment.mimeType, blob: attachment.blob } },
+      ),
     ],
   };
 }

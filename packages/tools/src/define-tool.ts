@@ -1,7 +1,8 @@
 // The shape of a tool: data (name, schemas, annotations) plus a handler that sees only a narrow context.
 import type { ErrorCode, Logger, Session, SessionInfo } from '@sessionwright/session-core';
 import type { Page } from 'playwright';
-import { z } from 'zod';
+import type { z } from 'zod';
+import type { WithAttachments } from './response.js';
 
 /** What a handler may do with sessions: only what tools use, never the SDK server or the transport. */
 export interface SessionAccess {
@@ -27,31 +28,6 @@ export interface ToolContext {
   /** Reports progress on long calls; a no-op when the client asked for none. */
   progress(progress: number, total?: number, message?: string): void;
   options: ToolOptions;
-}
-
-export interface ToolImage {
-  data: string;
-  mimeType: 'image/png' | 'image/jpeg';
-}
-
-const IMAGES = Symbol('images');
-
-/** A result that carries images after its JSON (content[1…]). */
-export interface WithImages<T> {
-  readonly [IMAGES]: ToolImage[];
-  readonly data: T;
-}
-
-export function withImages<T>(data: T, images: ToolImage[]): WithImages<T> {
-  return { [IMAGES]: images, data };
-}
-
-export function imagesOf<T>(value: T | WithImages<T>): { data: T; images: ToolImage[] } {
-  if (typeof value === 'object' && value !== null && IMAGES in value) {
-    const reply = value as WithImages<T>;
-    return { data: reply.data, images: reply[IMAGES] };
-  }
-  return { data: value as T, images: [] };
 }
 
 /** How a tool touches the world; mapped to MCP annotations in one place. */
@@ -87,7 +63,7 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Output 
   kind: ToolKind;
   /** Error codes this tool can answer with, listed in the README. */
   errors: readonly ErrorCode[];
-  handler(args: z.infer<Input>, ctx: ToolContext): Promise<z.infer<Output> | WithImages<z.infer<Output>>>;
+  handler(args: z.infer<Input>, ctx: ToolContext): Promise<z.infer<Output> | WithAttachments<z.infer<Output>>>;
 }
 
 /** Identity at run time; it exists so each tool's handler gets its argument and result types inferred. */

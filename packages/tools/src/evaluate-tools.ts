@@ -3,9 +3,10 @@ import { SessionError, browserError, firstLine } from '@sessionwright/session-co
 import type { Frame, Page, Request } from 'playwright';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
-import { frameOf, onElement, pageState } from './page-helpers.js';
+import { frameOf, onElement } from './page-helpers.js';
+import { sessionOutput } from './response.js';
 import { onSession } from './run-tool.js';
-import { DEFAULT_ELEMENT_TIMEOUT, optionalTargetInput, sessionIdSchema, sessionResultFields } from './schemas.js';
+import { DEFAULT_ELEMENT_TIMEOUT, optionalTargetInput, sessionIdSchema } from './schemas.js';
 
 /** The most characters of JSON a result may take; a longer one comes back as the start of its JSON text. */
 const MAX_RESULT_CHARS = 20_000;
@@ -112,14 +113,11 @@ export const evaluate = defineTool({
       .optional()
       .describe(`How long the function may run, in ms (default ${DEFAULT_EVALUATE_TIMEOUT}).`),
   }),
-  output: z.object({
-    url: z.string(),
-    title: z.string(),
+  output: sessionOutput({
     result: z.unknown().describe('The function\'s return value as JSON; when truncated, the first characters of its JSON text.'),
     type: z.string().describe('What the function returned in the page: string, number, boolean, object, array, null or undefined.'),
     truncated: z.boolean().optional().describe(`True when the result's JSON was longer than ${MAX_RESULT_CHARS} characters and was cut.`),
     note: z.string().optional().describe('When truncated: how long the full result was and how to get less.'),
-    ...sessionResultFields,
   }),
   kind: 'action',
   errors: ['BROWSER_ERROR', 'INVALID_PARAMETERS', 'ELEMENT_NOT_FOUND', 'ELEMENT_AMBIGUOUS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED'],
@@ -143,10 +141,8 @@ export const evaluate = defineTool({
       }
       const value = toJsonValue(outcome.value);
       const json = JSON.stringify(value);
-      const state = await pageState(page);
-      if (json.length <= MAX_RESULT_CHARS) return { ...state, result: value, type: outcome.type };
+      if (json.length <= MAX_RESULT_CHARS) return { result: value, type: outcome.type };
       return {
-        ...state,
         result: json.slice(0, MAX_RESULT_CHARS),
         type: outcome.type,
         truncated: true,

@@ -11,17 +11,15 @@ import { waitFor } from './wait-tools.js';
 export {
   annotationsFor,
   defineTool,
-  withImages,
   type AnyTool,
   type SessionAccess,
   type ToolAnnotations,
   type ToolContext,
   type ToolDefinition,
-  type ToolImage,
   type ToolKind,
   type ToolOptions,
-  type WithImages,
 } from './define-tool.js';
+export { ToolResponse, sessionOutput, withAttachments, type Attachment, type WithAttachments } from './response.js';
 export { onSession, runTool, type ToolOutcome } from './run-tool.js';
 
 /** Every tool of the default profile, in the order clients list them: lifecycle, navigation, reading, input, waiting, evaluate. */

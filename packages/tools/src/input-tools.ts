@@ -1,22 +1,13 @@
 // Input tools: click, type, hover, press_key, select_option, check, uncheck.
 import { SessionError } from '@sessionwright/session-core';
-import type { Locator } from 'playwright';
+import type { Locator, Page } from 'playwright';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { normalizeKey } from './key-names.js';
-import { actAndSettle, onElement, pageState } from './page-helpers.js';
+import { actAndSettle, onElement } from './page-helpers.js';
+import { sessionOutput, type ToolResponse } from './response.js';
 import { onSession } from './run-tool.js';
-import {
-  DEFAULT_ELEMENT_TIMEOUT,
-  elementTimeoutSchema,
-  includeSnapshotSchema,
-  optionalTargetInput,
-  sessionIdSchema,
-  sessionResultFields,
-  snapshotResultFields,
-  targetInput,
-} from './schemas.js';
-import { snapshotFields } from './snapshot-tools.js';
+import { DEFAULT_ELEMENT_TIMEOUT, elementTimeoutSchema, includeSnapshotSchema, optionalTargetInput, sessionIdSchema, targetInput } from './schemas.js';
 
 const ELEMENT_ERRORS = ['ELEMENT_NOT_FOUND', 'ELEMENT_AMBIGUOUS', 'INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'] as const;
 
@@ -44,30 +35,20 @@ export const click = defineTool({
     button: z.enum(['left', 'right', 'middle']).optional().describe('Mouse button (default "left"; "right" opens a context menu).'),
     includeSnapshot: includeSnapshotSchema,
   }),
-  output: z.object({
-    success: z.literal(true),
-    message: z.string(),
-    url: z.string().describe('The page URL after the click (a new page if the click navigated, the new tab if it opened one).'),
-    title: z.string(),
-    ...snapshotResultFields,
-    ...sessionResultFields,
-  }),
+  output: sessionOutput({ success: z.literal(true), message: z.string() }, { snapshot: true }),
   kind: 'action',
   errors: [...ELEMENT_ERRORS, 'ELEMENT_NOT_CLICKABLE'],
   async handler({ sessionId, selector, ref, timeout, force, clickCount, button, includeSnapshot }, ctx) {
     const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
-    return onSession(ctx, sessionId, async (page, session) => {
+    return onSession(ctx, sessionId, async (page, response) => {
       const before = page.url();
       await onElement(page, { selector, ref }, 'click', limit, (locator) =>
         actAndSettle(page, Math.max(limit, SETTLE_TIMEOUT), () =>
           locator.click({ timeout: limit, force: force ?? false, clickCount: clickCount ?? 1, button: button ?? 'left' }),
         ),
       );
-      const now = session.page;
-      const state = await pageState(now);
-      const message =
-        now !== page ? `Clicked; a new tab opened with ${state.url} and the session switched to it.` : state.url !== before ? `Clicked; the page navigated to ${state.url}.` : 'Clicked.';
-      return { success: true as const, message, ...state, ...(await snapshotFields(now, includeSnapshot)) };
+      response.includeSnapshot(includeSnapshot);
+      return { success: true as const, message: actionMessage('Clicked', page, response, before) };
     });
   },
 });
@@ -88,20 +69,15 @@ export const type = defineTool({
     submit: z.boolean().optional().describe('Press Enter after typing, e.g. to submit a form or a search (default false).'),
     includeSnapshot: includeSnapshotSchema,
   }),
-  output: z.object({
-    success: z.literal(true),
-    message: z.string(),
-    value: z.string().describe('The field\'s value after typing (read before Enter when submit is true).'),
-    url: z.string(),
-    title: z.string(),
-    ...snapshotResultFields,
-    ...sessionResultFields,
-  }),
+  output: sessionOutput(
+    { success: z.literal(true), message: z.string(), value: z.string().describe('The field\'s value after typing (read before Enter when submit is true).') },
+    { snapshot: true },
+  ),
   kind: 'action',
   errors: [...ELEMENT_ERRORS, 'ELEMENT_NOT_EDITABLE', 'ELEMENT_NOT_CLICKABLE'],
   async handler({ sessionId, selector, ref, text, delay, timeout, clear, submit, includeSnapshot }, ctx) {
     const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
-    return onSession(ctx, sessionId, async (page, session) => {
+    return onSession(ctx, sessionId, async (page, response) => {
       const value = await onElement(page, { selector, ref }, 'edit', limit, async (locator) => {
         if (!(await locator.isEditable({ timeout: limit }))) throw new Error('not editable');
         // Playwright counts a hidden field as editable, but keys sent to it would go nowhere.
@@ -115,8 +91,8 @@ export const type = defineTool({
         return typed;
       });
       const message = `Typed ${text.length} character${text.length === 1 ? '' : 's'}${submit ? ' and pressed Enter' : ''}.`;
-      const now = session.page;
-      return { success: true as const, message, value, ...(await pageState(now)), ...(await snapshotFields(now, includeSnapshot)) };
+      response.includeSnapshot(includeSnapshot);
+      return { success: true as const, message, value };
     });
   },
 });
@@ -132,14 +108,14 @@ export const hover = defineTool({
     timeout: elementTimeoutSchema,
     force: z.boolean().optional().describe('Hover even if the element is covered or not visible (skips actionability checks). Default false.'),
   }),
-  output: z.object({ success: z.literal(true), message: z.string(), url: z.string(), title: z.string(), ...sessionResultFields }),
+  output: sessionOutput({ success: z.literal(true), message: z.string() }),
   kind: 'action',
   errors: [...ELEMENT_ERRORS, 'ELEMENT_NOT_CLICKABLE'],
   async handler({ sessionId, selector, ref, timeout, force }, ctx) {
     const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
     return onSession(ctx, sessionId, async (page) => {
       await onElement(page, { selector, ref }, 'hover', limit, (locator) => locator.hover({ timeout: limit, force: force ?? false }));
-      return { success: true as const, message: 'The mouse is over the element.', ...(await pageState(page)) };
+      return { success: true as const, message: 'The mouse is over the element.' };
     });
   },
 });
@@ -158,21 +134,16 @@ export const pressKey = defineTool({
     timeout: elementTimeoutSchema,
     includeSnapshot: includeSnapshotSchema,
   }),
-  output: z.object({
-    success: z.literal(true),
-    message: z.string(),
-    key: z.string().describe('The key or chord pressed, in Playwright\'s spelling.'),
-    url: z.string(),
-    title: z.string(),
-    ...snapshotResultFields,
-    ...sessionResultFields,
-  }),
+  output: sessionOutput(
+    { success: z.literal(true), message: z.string(), key: z.string().describe('The key or chord pressed, in Playwright\'s spelling.') },
+    { snapshot: true },
+  ),
   kind: 'action',
   errors: [...ELEMENT_ERRORS, 'ELEMENT_NOT_CLICKABLE'],
   async handler({ sessionId, selector, ref, key, timeout, includeSnapshot }, ctx) {
     const chord = normalizeKey(key);
     const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
-    return onSession(ctx, sessionId, async (page, session) => {
+    return onSession(ctx, sessionId, async (page, response) => {
       const before = page.url();
       if (selector !== undefined || ref !== undefined) {
         await onElement(page, { selector, ref }, 'click', limit, (locator) =>
@@ -181,11 +152,8 @@ export const pressKey = defineTool({
       } else {
         await actAndSettle(page, SETTLE_TIMEOUT, () => page.keyboard.press(chord));
       }
-      const now = session.page;
-      const state = await pageState(now);
-      const message =
-        now !== page ? `Pressed ${chord}; a new tab opened with ${state.url}.` : state.url !== before ? `Pressed ${chord}; the page navigated to ${state.url}.` : `Pressed ${chord}.`;
-      return { success: true as const, message, key: chord, ...state, ...(await snapshotFields(now, includeSnapshot)) };
+      response.includeSnapshot(includeSnapshot);
+      return { success: true as const, message: actionMessage(`Pressed ${chord}`, page, response, before), key: chord };
     });
   },
 });
@@ -231,20 +199,19 @@ export const selectOption = defineTool({
     timeout: elementTimeoutSchema,
     includeSnapshot: includeSnapshotSchema,
   }),
-  output: z.object({
-    success: z.literal(true),
-    message: z.string(),
-    selected: z.array(z.object({ value: z.string(), label: z.string() })).describe('The options selected after the call.'),
-    url: z.string(),
-    title: z.string(),
-    ...snapshotResultFields,
-    ...sessionResultFields,
-  }),
+  output: sessionOutput(
+    {
+      success: z.literal(true),
+      message: z.string(),
+      selected: z.array(z.object({ value: z.string(), label: z.string() })).describe('The options selected after the call.'),
+    },
+    { snapshot: true },
+  ),
   kind: 'action',
   errors: [...ELEMENT_ERRORS, 'ELEMENT_NOT_EDITABLE'],
   async handler({ sessionId, selector, ref, values, timeout, includeSnapshot }, ctx) {
     const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
-    return onSession(ctx, sessionId, async (page, session) => {
+    return onSession(ctx, sessionId, async (page, response) => {
       const selected = await onElement(page, { selector, ref }, 'select', limit, async (locator) => {
         await locator.waitFor({ state: 'attached', timeout: limit });
         const state = await readSelect(locator, limit);
@@ -255,9 +222,9 @@ export const selectOption = defineTool({
         const options = after?.options ?? state.options.map((option) => ({ ...option, selected: values.includes(option.value) || values.includes(option.label) }));
         return options.filter((option) => option.selected).map(({ value, label }) => ({ value, label }));
       });
-      const now = session.page;
       const message = `Selected ${selected.map((option) => JSON.stringify(option.label)).join(', ') || 'nothing'}.`;
-      return { success: true as const, message, selected, ...(await pageState(now)), ...(await snapshotFields(now, includeSnapshot)) };
+      response.includeSnapshot(includeSnapshot);
+      return { success: true as const, message, selected };
     });
   },
 });
@@ -300,19 +267,12 @@ function checkTool(name: 'check' | 'uncheck', checked: boolean) {
       timeout: elementTimeoutSchema,
       force: z.boolean().optional().describe('Act even if the element is covered or not visible (skips actionability checks). Default false.'),
     }),
-    output: z.object({
-      success: z.literal(true),
-      message: z.string(),
-      checked: z.boolean().describe('Whether the element is checked now.'),
-      url: z.string(),
-      title: z.string(),
-      ...sessionResultFields,
-    }),
+    output: sessionOutput({ success: z.literal(true), message: z.string(), checked: z.boolean().describe('Whether the element is checked now.') }),
     kind: 'action',
     errors: [...ELEMENT_ERRORS, 'ELEMENT_NOT_CLICKABLE', 'ELEMENT_NOT_EDITABLE'],
     async handler({ sessionId, selector, ref, timeout, force }, ctx) {
       const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
-      return onSession(ctx, sessionId, async (page, session) => {
+      return onSession(ctx, sessionId, async (page) => {
         const now = await onElement(page, { selector, ref }, 'check', limit, async (locator) => {
           await locator.waitFor({ state: 'attached', timeout: limit });
           const kind = await locator.evaluate((element) => {
@@ -330,7 +290,7 @@ function checkTool(name: 'check' | 'uncheck', checked: boolean) {
           return page.isClosed() ? checked : locator.isChecked({ timeout: 1_000 }).catch(() => checked);
         });
         const message = now ? 'The element is checked.' : 'The element is not checked.';
-        return { success: true as const, message, checked: now, ...(await pageState(session.page)) };
+        return { success: true as const, message, checked: now };
       });
     },
   });
@@ -338,6 +298,13 @@ function checkTool(name: 'check' | 'uncheck', checked: boolean) {
 
 export const check = checkTool('check', true);
 export const uncheck = checkTool('uncheck', false);
+
+/** What an action did, as a model reads it: whether it stayed, navigated, or opened a tab the session followed. */
+function actionMessage(done: string, page: Page, response: ToolResponse, urlBefore: string): string {
+  const now = response.session.page;
+  if (now !== page) return `${done}; a new tab opened with ${now.url()} and the session switched to it.`;
+  return page.url() !== urlBefore ? `${done}; the page navigated to ${page.url()}.` : `${done}.`;
+}
 
 async function placeCaretAtEndUnlessFocused(locator: Locator, timeout: number): Promise<void> {
   await locator.evaluate((element) => {

@@ -3,10 +3,9 @@ import { SessionError, navigationError } from '@sessionwright/session-core';
 import type { Frame, Page, Response } from 'playwright';
 import { z } from 'zod';
 import { defineTool, type ToolOptions } from './define-tool.js';
-import { pageState } from './page-helpers.js';
+import { sessionOutput } from './response.js';
 import { onSession } from './run-tool.js';
-import { includeSnapshotSchema, sessionIdSchema, sessionResultFields, snapshotResultFields } from './schemas.js';
-import { snapshotFields } from './snapshot-tools.js';
+import { includeSnapshotSchema, sessionIdSchema } from './schemas.js';
 
 const DEFAULT_NAVIGATION_TIMEOUT = 30_000;
 
@@ -61,20 +60,19 @@ export const navigate = defineTool({
     timeout: navigationTimeoutSchema,
     includeSnapshot: includeSnapshotSchema,
   }),
-  output: z.object({
-    success: z.literal(true),
-    url: z.string().describe('The final URL after redirects.'),
-    title: z.string(),
-    status: z.number().nullable().describe('The HTTP status of the main document, or null when there was no HTTP response (about:blank, data:).'),
-    ...snapshotResultFields,
-    ...sessionResultFields,
-  }),
+  output: sessionOutput(
+    {
+      success: z.literal(true),
+      status: z.number().nullable().describe('The HTTP status of the main document, or null when there was no HTTP response (about:blank, data:).'),
+    },
+    { snapshot: true },
+  ),
   kind: 'action',
   errors: ['NAVIGATION_FAILED', 'INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
   async handler({ sessionId, url, waitUntil, timeout, includeSnapshot }, ctx) {
     const target = checkUrl(url, ctx.options);
     const limit = timeout ?? DEFAULT_NAVIGATION_TIMEOUT;
-    return onSession(ctx, sessionId, async (page) => {
+    return onSession(ctx, sessionId, async (page, response) => {
       // Progress for clients that asked (progressToken): started, committed (the response arrived), loaded.
       ctx.progress(0, 2, `Navigating to ${target.slice(0, 200)}`);
       let committed = false;
@@ -84,29 +82,27 @@ export const navigate = defineTool({
         ctx.progress(1, 2, `Response received; waiting for "${waitUntil ?? 'load'}"`);
       };
       page.on('framenavigated', onCommit);
-      let response;
+      let loaded;
       try {
-        response = await page.goto(target, { waitUntil: waitUntil ?? 'load', timeout: limit });
+        loaded = await page.goto(target, { waitUntil: waitUntil ?? 'load', timeout: limit });
       } catch (error) {
         throw navigationError(error, { url: target, timeout: limit });
       } finally {
         page.off('framenavigated', onCommit);
       }
       ctx.progress(2, 2, 'Loaded');
-      return { success: true as const, ...(await pageState(page)), status: response?.status() ?? null, ...(await snapshotFields(page, includeSnapshot)) };
+      response.includeSnapshot(includeSnapshot);
+      return { success: true as const, status: loaded?.status() ?? null };
     });
   },
 });
 
 type HistoryMove = 'back' | 'forward' | 'reload';
 
-const historyOutput = z.object({
+const historyOutput = sessionOutput({
   success: z.literal(true),
   message: z.string().describe('What happened, including "nothing to go back to" when the history has no such entry.'),
-  url: z.string(),
-  title: z.string(),
   status: z.number().nullable().describe('The HTTP status of the document loaded, or null when none was loaded (no history entry, a same-document step, or a page from the back/forward cache).'),
-  ...sessionResultFields,
 });
 
 async function moveInHistory(page: Page, move: HistoryMove, options: { waitUntil: 'load' | 'domcontentloaded' | 'networkidle' | 'commit'; timeout: number }) {
@@ -117,16 +113,16 @@ async function moveInHistory(page: Page, move: HistoryMove, options: { waitUntil
   } catch (error) {
     throw navigationError(error, { url: move === 'reload' ? before : `the ${move === 'back' ? 'previous' : 'next'} page`, timeout: options.timeout });
   }
-  const state = await pageState(page);
+  const url = page.url();
   // Playwright answers null both when there is no entry and for a step that loads no document; only the URL tells them apart.
-  const moved = response !== null || state.url !== before || move === 'reload';
+  const moved = response !== null || url !== before || move === 'reload';
   const message =
     move === 'reload'
       ? 'Reloaded.'
       : moved
-        ? `Went ${move} to ${state.url}.`
+        ? `Went ${move} to ${url}.`
         : `There is nothing to go ${move} to: the session's history has no ${move === 'back' ? 'earlier' : 'later'} page. The page did not change.`;
-  return { success: true as const, message, ...state, status: response?.status() ?? null };
+  return { success: true as const, message, status: response?.status() ?? null };
 }
 
 function historyTool(move: HistoryMove) {

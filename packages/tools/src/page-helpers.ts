@@ -1,10 +1,6 @@
-// Small page routines several tools share: reading url/title, acting on one element, and waiting out a navigation or a new tab an action started.
+// Small page routines several tools share: acting on one element, and waiting out a navigation or a new tab an action started.
 import { elementError, locate, type ElementAction, type ElementTarget } from '@sessionwright/session-core';
 import type { Frame, Locator, Page, Request } from 'playwright';
-
-export async function pageState(page: Page): Promise<{ url: string; title: string }> {
-  return { url: page.url(), title: await page.title().catch(() => '') };
-}
 
 /**
  * Runs an element action, turning any failure into the element error code that fits the element's state.

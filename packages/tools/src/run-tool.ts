@@ -2,11 +2,11 @@
 import { SessionError, firstLine, isSessionError, messageOf, type Session, type SessionEvents } from '@sessionwright/session-core';
 import type { Page } from 'playwright';
 import type { z } from 'zod';
-import { imagesOf, type AnyTool, type ToolContext, type ToolImage } from './define-tool.js';
-import type { sessionResultFields } from './schemas.js';
+import type { AnyTool, ToolContext } from './define-tool.js';
+import { ToolResponse, attachmentsOf, withAttachments, type Attachment, type PageResult, type SessionResult, type WithAttachments } from './response.js';
 
 export type ToolOutcome =
-  | { ok: true; data: Record<string, unknown>; images: ToolImage[] }
+  | { ok: true; data: Record<string, unknown>; attachments: Attachment[] }
   | { ok: false; error: SessionError };
 
 /** Never throws: whatever goes wrong comes back as an error outcome with a code. */
@@ -17,8 +17,8 @@ export async function runTool(tool: AnyTool, rawArgs: unknown, ctx: ToolContext)
     return { ok: false, error: invalidArguments(tool, parsed.error, sessionId) };
   }
   try {
-    const { data, images } = imagesOf(await tool.handler(parsed.data, ctx));
-    return { ok: true, data, images };
+    const { data, attachments } = attachmentsOf(await tool.handler(parsed.data, ctx));
+    return { ok: true, data, attachments };
   } catch (error) {
     const mapped = isSessionError(error)
       ? error
@@ -29,43 +29,37 @@ export async function runTool(tool: AnyTool, rawArgs: unknown, ctx: ToolContext)
   }
 }
 
-type SessionResult = {
-  expiresAt: number;
-  dialogs?: z.infer<(typeof sessionResultFields)['dialogs']>;
-  openedTabs?: z.infer<(typeof sessionResultFields)['openedTabs']>;
-};
-
 /**
- * Runs `fn` in the session's queue and adds what every session result carries: the new `expiresAt`,
- * and the dialogs and tabs the page opened since the last call. A call the client cancels (ctx.signal)
- * stops the page loading and answers soon after; see untilCancelled.
+ * Runs `fn` in the session's queue and assembles its result with the one response builder: the tool's own fields, then
+ * the url and title of the tab the session is on after the call (and the snapshot when the tool asked for it), the new
+ * `expiresAt`, and the dialogs and tabs the page opened meanwhile; attachments come after the JSON. A call the client
+ * cancels (ctx.signal) stops the page loading and answers soon after; see untilCancelled.
  */
 export async function onSession<T extends object>(
   ctx: ToolContext,
   sessionId: string,
-  /** `session.page` is the tab the session is on after the action (it follows a tab the page opened). */
-  fn: (page: Page, session: Session) => Promise<T>,
-): Promise<T & SessionResult> {
+  fn: (page: Page, response: ToolResponse) => Promise<T>,
+): Promise<WithAttachments<T & PageResult & SessionResult> | (T & PageResult & SessionResult)> {
   let used: Session | undefined;
   let events: SessionEvents = { dialogs: [], openedTabs: [] };
+  let attachments: Attachment[] = [];
   const queued = ctx.sessions.run(sessionId, async (page, session) => {
     // A call cancelled while it waited in the queue never starts.
     if (ctx.signal.aborted) throw cancelledError();
     used = session;
+    const response = new ToolResponse(session);
     try {
-      return await fn(page, session);
+      const fields = await fn(page, response);
+      attachments = response.attached;
+      return { ...fields, ...(await response.pageResult()) };
     } finally {
       events = session.takeEvents();
     }
   });
   const result = await untilCancelled(ctx.signal, () => used?.page, queued);
-  return {
-    ...result,
-    // Read after run() settled: the manager marks the session used again when the call ends.
-    expiresAt: used?.expiresAt ?? 0,
-    ...(events.dialogs.length ? { dialogs: events.dialogs } : {}),
-    ...(events.openedTabs.length ? { openedTabs: events.openedTabs } : {}),
-  };
+  // The session part is read after run() settled: the manager marks the session used again when the call ends.
+  const data = { ...result, ...(used ? ToolResponse.sessionResult(used, events) : { expiresAt: 0 }) };
+  return withAttachments(data, attachments);
 }
 
 /**

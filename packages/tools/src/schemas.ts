@@ -32,25 +32,6 @@ export const includeSnapshotSchema = z
   .optional()
   .describe('Also return the page\'s snapshot (as the snapshot tool gives it) in this result, saving a separate snapshot call. Default false.');
 
-/** What an action adds to its result when called with includeSnapshot: true. */
-export const snapshotResultFields = {
-  snapshot: z.string().optional().describe('With includeSnapshot: the accessibility snapshot of the page after the action, with [ref=…] refs.'),
-  snapshotTruncated: z.boolean().optional().describe('With includeSnapshot: true when the snapshot was cut to the default size; see snapshotNote.'),
-  snapshotNote: z.string().optional().describe('With includeSnapshot: what was cut from the snapshot and how to see the rest.'),
-};
-
-export const sessionResultFields = {
-  expiresAt: z.number().describe('When the session now expires if left idle (ms since epoch).'),
-  dialogs: z
-    .array(z.object({ type: z.string(), message: z.string(), action: z.enum(['accepted', 'dismissed']) }))
-    .optional()
-    .describe('JavaScript dialogs the page opened since the last call, and how they were answered.'),
-  openedTabs: z
-    .array(z.string())
-    .optional()
-    .describe('URLs of tabs the page opened since the last call; the session now acts on the newest.'),
-};
-
 /** `selector` or `ref`: exactly one of the two is checked when the tool runs (see requireTarget). */
 export const targetFields = {
   selector: selectorSchema.optional(),

@@ -2,11 +2,12 @@
 import { browserError, SessionError } from '@sessionwright/session-core';
 import type { Page } from 'playwright';
 import { z } from 'zod';
-import { defineTool, withImages } from './define-tool.js';
+import { defineTool } from './define-tool.js';
 import { imageSize, scaleImage, type ImageFormat, type ImageSize } from './image.js';
-import { onElement, pageState } from './page-helpers.js';
+import { onElement } from './page-helpers.js';
+import { sessionOutput } from './response.js';
 import { onSession } from './run-tool.js';
-import { DEFAULT_ELEMENT_TIMEOUT, optionalTargetInput, sessionIdSchema, sessionResultFields } from './schemas.js';
+import { DEFAULT_ELEMENT_TIMEOUT, optionalTargetInput, sessionIdSchema } from './schemas.js';
 
 /** The longest side a returned image may have, in pixels; larger captures are scaled down to it. */
 export const MAX_IMAGE_SIDE = 2_000;
@@ -102,9 +103,7 @@ export const screenshot = defineTool({
       message: 'quality applies only to format "jpeg"',
       path: ['quality'],
     }),
-  output: z.object({
-    url: z.string(),
-    title: z.string(),
+  output: sessionOutput({
     format: z.enum(['png', 'jpeg']),
     width: z.number().describe('Width of the returned image in pixels.'),
     height: z.number().describe('Height of the returned image in pixels.'),
@@ -113,14 +112,13 @@ export const screenshot = defineTool({
     originalWidth: z.number().optional().describe('When scaled: the width it was captured at.'),
     originalHeight: z.number().optional().describe('When scaled: the height it was captured at.'),
     note: z.string().optional().describe('When scaled: what was done and how to see detail.'),
-    ...sessionResultFields,
   }),
   kind: 'read',
   errors: ['ELEMENT_NOT_FOUND', 'ELEMENT_AMBIGUOUS', 'ELEMENT_NOT_CLICKABLE', 'INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
   async handler({ sessionId, selector, ref, fullPage, format, quality }, ctx) {
     const type: ImageFormat = format ?? 'png';
     const jpegQuality = quality ?? DEFAULT_JPEG_QUALITY;
-    const result = await onSession(ctx, sessionId, async (page) => {
+    return onSession(ctx, sessionId, async (page, response) => {
       const prescaled = fullPage ? await captureFullPageScaled(page, type, jpegQuality).catch(() => undefined) : undefined;
       const raw = prescaled?.data ?? (await capture(page, { fullPage: fullPage ?? false, selector, ref, format: type, quality: jpegQuality }));
       let fitted: FittedImage;
@@ -141,9 +139,8 @@ export const screenshot = defineTool({
               'For legible detail, screenshot one element (selector or ref), or the viewport instead of the full page.',
           }
         : {};
-      return { ...(await pageState(page)), format: type, width, height, bytes: data.length, ...scaled, data };
+      response.attach({ type: 'image', data: data.toString('base64'), mimeType: type === 'png' ? 'image/png' : 'image/jpeg' });
+      return { format: type, width, height, bytes: data.length, ...scaled };
     });
-    const { data, ...json } = result;
-    return withImages(json, [{ data: data.toString('base64'), mimeType: type === 'png' ? 'image/png' : 'image/jpeg' }]);
   },
 });

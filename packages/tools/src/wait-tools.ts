@@ -3,9 +3,9 @@ import { SessionError, describeTarget, elementError, inspectElement, isTimeoutEr
 import type { Locator, Page } from 'playwright';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
-import { pageState } from './page-helpers.js';
+import { sessionOutput } from './response.js';
 import { onSession, reportWaiting } from './run-tool.js';
-import { refSchema, selectorSchema, sessionIdSchema, sessionResultFields } from './schemas.js';
+import { refSchema, selectorSchema, sessionIdSchema } from './schemas.js';
 
 const DEFAULT_WAIT_TIMEOUT = 10_000;
 
@@ -97,14 +97,7 @@ export const waitFor = defineTool({
       message: '"state" applies only with "selector" or "ref"',
       path: ['state'],
     }),
-  output: z.object({
-    success: z.literal(true),
-    message: z.string(),
-    waitedMs: z.number().describe('How long the wait took, in ms.'),
-    url: z.string(),
-    title: z.string(),
-    ...sessionResultFields,
-  }),
+  output: sessionOutput({ success: z.literal(true), message: z.string(), waitedMs: z.number().describe('How long the wait took, in ms.') }),
   kind: 'read',
   errors: ['WAIT_TIMEOUT', 'ELEMENT_AMBIGUOUS', 'ELEMENT_NOT_FOUND', 'INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
   async handler({ sessionId, text, textGone, selector, ref, state, timeout }, ctx) {
@@ -120,7 +113,7 @@ export const waitFor = defineTool({
         if (!isTimeoutError(error)) throw error;
         throw await waitTimeout(page, { text, textGone, target, state: wanted }, limit, Date.now() - started);
       }
-      return { success: true as const, message, waitedMs: Date.now() - started, ...(await pageState(page)) };
+      return { success: true as const, message, waitedMs: Date.now() - started };
     });
   },
 });
@@ -131,7 +124,7 @@ async function waitTimeout(
   timeout: number,
   waitedMs: number,
 ): Promise<SessionError> {
-  const { url } = await pageState(page);
+  const url = page.url();
   if (condition.text !== undefined || condition.textGone !== undefined) {
     const gone = condition.textGone !== undefined;
     const text = condition.text ?? condition.textGone ?? '';

@@ -8,7 +8,7 @@ import { toJsonValue } from '../src/evaluate-tools.js';
 import { imageSize, scaleImage } from '../src/image.js';
 import { normalizeKey } from '../src/key-names.js';
 import { MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, fitImage } from '../src/screenshot-tools.js';
-import { capSnapshot } from '../src/snapshot-tools.js';
+import { capSnapshot } from '../src/page-snapshot.js';
 
 function png(width: number, height: number, pixel: (x: number, y: number) => [number, number, number]): Buffer {
   const image = new PNG({ width, height });

@@ -1,0 +1,132 @@
+// The one response builder: a session tool returns its own fields and says what else its result carries; this assembles it.
+import type { Session, SessionEvents } from '@sessionwright/session-core';
+import { z } from 'zod';
+import { readSnapshot } from './page-snapshot.js';
+
+/** Something sent after the JSON in content[0]: an image, or a file as an embedded resource (a PDF). */
+export type Attachment =
+  | { type: 'image'; data: string; mimeType: 'image/png' | 'image/jpeg' }
+  | { type: 'resource'; uri: string; mimeType: string; blob: string };
+
+const ATTACHMENTS = Symbol('attachments');
+
+/** A result with attachments after its JSON (content[1…]). */
+export interface WithAttachments<T> {
+  readonly [ATTACHMENTS]: Attachment[];
+  readonly data: T;
+}
+
+export function withAttachments<T>(data: T, attachments: Attachment[]): T | WithAttachments<T> {
+  return attachments.length === 0 ? data : { [ATTACHMENTS]: attachments, data };
+}
+
+export function attachmentsOf<T>(value: T | WithAttachments<T>): { data: T; attachments: Attachment[] } {
+  if (typeof value === 'object' && value !== null && ATTACHMENTS in value) {
+    const reply = value as WithAttachments<T>;
+    return { data: reply.data, attachments: reply[ATTACHMENTS] };
+  }
+  return { data: value as T, attachments: [] };
+}
+
+/** What every session tool's result carries besides its own fields; declared once for the output schemas. */
+export const pageResultFields = {
+  url: z.string().describe('The URL of the page the session is on after the call (a new tab if the call opened one).'),
+  title: z.string().describe('That page\'s title.'),
+};
+
+export const snapshotResultFields = {
+  snapshot: z.string().optional().describe('With includeSnapshot: the accessibility snapshot of the page after the action, with [ref=…] refs.'),
+  snapshotTruncated: z.boolean().optional().describe('With includeSnapshot: true when the snapshot was cut to the default size; see snapshotNote.'),
+  snapshotNote: z.string().optional().describe('With includeSnapshot: what was cut from the snapshot and how to see the rest.'),
+};
+
+export const sessionResultFields = {
+  expiresAt: z.number().describe('When the session now expires if left idle (ms since epoch).'),
+  dialogs: z
+    .array(z.object({ type: z.string(), message: z.string(), action: z.enum(['accepted', 'dismissed']) }))
+    .optional()
+    .describe('JavaScript dialogs the page opened since the last call, and how they were answered.'),
+  openedTabs: z
+    .array(z.string())
+    .optional()
+    .describe('URLs of tabs the page opened since the last call; the session now acts on the newest.'),
+};
+
+/**
+ * The output schema of a session tool: its own fields, then what the builder adds (url and title, the session's
+ * expiry and events, and with `snapshot: true` the includeSnapshot fields).
+ */
+export function sessionOutput<Shape extends z.ZodRawShape>(shape: Shape): z.ZodObject<Shape & typeof pageResultFields & typeof sessionResultFields>;
+export function sessionOutput<Shape extends z.ZodRawShape>(
+  shape: Shape,
+  options: { snapshot: true },
+): z.ZodObject<Shape & typeof pageResultFields & typeof snapshotResultFields & typeof sessionResultFields>;
+export function sessionOutput(shape: z.ZodRawShape, options: { snapshot?: true } = {}): z.ZodObject {
+  return z.object({ ...shape, ...pageResultFields, ...(options.snapshot ? snapshotResultFields : {}), ...sessionResultFields });
+}
+
+export interface PageResult {
+  url: string;
+  title: string;
+  snapshot?: string;
+  snapshotTruncated?: true;
+  snapshotNote?: string;
+}
+
+export interface SessionResult {
+  expiresAt: number;
+  dialogs?: SessionEvents['dialogs'];
+  openedTabs?: SessionEvents['openedTabs'];
+}
+
+/**
+ * Collects what a session call's result carries besides the tool's own fields. The page state is read once, at the end
+ * of the call and inside the session's queue, from the tab the session is on then: a tool never reads it itself.
+ */
+export class ToolResponse {
+  readonly session: Session;
+  private snapshotWanted = false;
+  private readonly attachments: Attachment[] = [];
+
+  constructor(session: Session) {
+    this.session = session;
+  }
+
+  /** Adds the page's snapshot (capped) after the action, for tools called with includeSnapshot. */
+  includeSnapshot(include: boolean | undefined): this {
+    this.snapshotWanted ||= include === true;
+    return this;
+  }
+
+  attach(attachment: Attachment): this {
+    this.attachments.push(attachment);
+    return this;
+  }
+
+  /** The page part of the result: url and title of the session's page now, and the snapshot when asked for. */
+  async pageResult(): Promise<PageResult> {
+    const page = this.session.page;
+    const state = { url: page.url(), title: await page.title().catch(() => '') };
+    if (!this.snapshotWanted) return state;
+    try {
+      const { snapshot, truncated, note } = await readSnapshot(page);
+      return { ...state, snapshot, ...(truncated ? { snapshotTruncated: true as const } : {}), ...(note === undefined ? {} : { snapshotNote: note }) };
+    } catch (error) {
+      // The action itself succeeded; a page still changing under the snapshot must not turn that into a failure.
+      return { ...state, snapshotNote: `No snapshot could be taken after the action (${error instanceof Error ? error.message.split('\n', 1)[0] : String(error)}).` };
+    }
+  }
+
+  /** The session part: the new expiry, and the dialogs and tabs the page opened during the call. */
+  static sessionResult(session: Session, events: SessionEvents): SessionResult {
+    return {
+      expiresAt: session.expiresAt,
+      ...(events.dialogs.length ? { dialogs: events.dialogs } : {}),
+      ...(events.openedTabs.length ? { openedTabs: events.openedTabs } : {}),
+    };
+  }
+
+  get attached(): Attachment[] {
+    return this.attachments;
+  }
+}
