@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The sessionwright command: parse flags, serve MCP over stdio (or HTTP with --port), and shut down cleanly.
+// The sessionwright command: read its settings (flags, environment, config file), serve MCP over stdio (or HTTP with --port), and shut down cleanly.
 import { createRequire } from 'node:module';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { BrowserHost, resolveHeadless, messageOf } from '@sessionwright/session-core';
@@ -17,10 +17,17 @@ async function main(): Promise<void> {
     command = parseArgs(process.argv.slice(2));
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    process.stderr.write(`sessionwright: ${error.message}\n`);
+    // One line, whatever the message quotes (a JSON parser's complaint, a value with a line break).
+    process.stderr.write(`sessionwright: ${error.message.replace(/\s*\n\s*/g, ' ')}\n`);
     process.exit(2);
   }
   if (command.kind === 'help') {
+    process.stdout.write(`${command.text}\n`);
+    return;
+  }
+  // Said once, before anything starts; they do not stop the server (docs/configuration.md).
+  for (const warning of command.warnings) process.stderr.write(`sessionwright: ${warning}\n`);
+  if (command.kind === 'print-config') {
     process.stdout.write(`${command.text}\n`);
     return;
   }

@@ -10,7 +10,8 @@ import type { HttpOptions } from './http-options.js';
 import { createRequestGuard } from './http-security.js';
 import type { SessionwrightServer } from './runtime.js';
 
-export interface HttpServerOptions extends HttpOptions {
+/** `allowUnauthenticated` is left out: it only lifts a check made before the server starts (checkListening). */
+export interface HttpServerOptions extends Omit<HttpOptions, 'allowUnauthenticated'> {
   /** Milliseconds between SSE keep-alive comments on every open stream (default 15 000; Python's client gives up after 300 s of silence). */
   keepAliveMs?: number;
   /** The largest request body accepted, in bytes (default 4 MiB); larger bodies get 413. */

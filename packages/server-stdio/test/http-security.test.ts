@@ -147,8 +147,8 @@ describe('refusing to start unsafe, and the HTTP flags', () => {
   });
 
   it.each([
-    [['--port', '70000'], /--port must be a port number/],
-    [['--port', 'abc'], /--port must be a port number/],
+    [['--port', '70000'], /--port 70000: must be a port number/],
+    [['--port', 'abc'], /--port abc: must be a port number/],
     [['--auth-token', 'x'], /--auth-token applies only to HTTP mode; add --port/],
     [['--host', '127.0.0.1'], /--host applies only to HTTP mode/],
     [['--port', '0', '--allowed-origins', 'https://app.example.com/path'], /--allowed-origins/],

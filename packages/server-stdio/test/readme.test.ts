@@ -15,6 +15,8 @@ function scratchTree(): string {
   const dir = mkdtempSync(path.join(tmpdir(), 'sessionwright-readme-'));
   mkdirSync(path.join(dir, 'scripts'));
   copyFileSync(SCRIPT, path.join(dir, 'scripts', 'readme-tables.mjs'));
+  mkdirSync(path.join(dir, 'docs'));
+  copyFileSync(path.join(REPO_ROOT, 'docs', 'configuration.md'), path.join(dir, 'docs', 'configuration.md'));
   for (const pkg of ['session-core', 'tools', 'server-stdio']) {
     mkdirSync(path.join(dir, 'packages', pkg), { recursive: true });
     symlinkSync(path.join(REPO_ROOT, 'packages', pkg, 'dist'), path.join(dir, 'packages', pkg, 'dist'));

@@ -1,0 +1,289 @@
+// Where each setting's value comes from: the command line, then SESSIONWRIGHT_* variables, then --config <file.json>, then the defaults; every source checked the same way.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { BadValue, ENV_PREFIX, FLAG_DEFINITIONS, camelCase, envVarName, type FlagDefinition, type FlagValue } from './flags.js';
+import { UsageError } from './usage-error.js';
+
+export type ValueSource = 'cli' | 'env' | 'file' | 'default';
+
+export interface ResolvedValue {
+  /** Undefined: no source set it and it has no default. */
+  readonly value: FlagValue | undefined;
+  readonly source: ValueSource;
+}
+
+export interface ResolvedConfig {
+  /** Every flag of the table, by its camelCase key. */
+  readonly values: ReadonlyMap<string, ResolvedValue>;
+  /** The config file read, as given, and where it was named (undefined: none). */
+  readonly configFile: { path: string; source: 'cli' | 'env' } | undefined;
+  /** Things worth saying on stderr that do not stop the server (SESSIONWRIGHT_* variables that are no setting). */
+  readonly warnings: readonly string[];
+}
+
+/** What the command line asked for besides the settings. */
+export interface CommandLine {
+  help: boolean;
+  version: boolean;
+  printConfig: boolean;
+  /** The --config value, as typed. */
+  config: string | undefined;
+  /** Each table flag given, with every occurrence (spelling as typed, value; undefined for a bare flag). */
+  given: Map<FlagDefinition, Occurrence[]>;
+}
+
+interface Occurrence {
+  spelling: string;
+  value: string | undefined;
+}
+
+/** The environment variable naming the config file (`--config` wins over it). */
+export const CONFIG_ENV = envVarName('config');
+
+/** SESSIONWRIGHT_* variables that are not settings but are read elsewhere (scripts/), so they draw no warning. */
+const OTHER_ENV_VARS = new Set(['SESSIONWRIGHT_CACHE']);
+
+const SPELLINGS = new Map<string, FlagDefinition>(FLAG_DEFINITIONS.flatMap((flag) => [[flag.name, flag] as const, [camelCase(flag.name), flag] as const]));
+
+/** Meta flags: what to do rather than how to serve. */
+const META = { help: ['help', 'h'], version: ['version', 'v'], printConfig: ['print-config', 'printConfig'], config: ['config'] } as const;
+
+/** Splits argv into flags and their values, as typed: a token like 0123 or 0x10 stays a string until its flag's kind reads it. */
+export function readCommandLine(argv: readonly string[]): CommandLine {
+  const line: CommandLine = { help: false, version: false, printConfig: false, config: undefined, given: new Map() };
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index] ?? '';
+    const match = /^(--?)([^=]+)(?:=(.*))?$/s.exec(arg);
+    if (!match || arg === '--' || /^-\d/.test(arg)) throw new UsageError(`unexpected argument "${arg}"; see --help`);
+    const [, dashes, name = '', inline] = match;
+    const spelling = `${dashes}${name}`;
+    if (dashes === '-' && !['h', 'v'].includes(name)) throw new UsageError(`unknown option ${spelling}; see --help`);
+    if ((META.help as readonly string[]).includes(name)) line.help = true;
+    else if ((META.version as readonly string[]).includes(name)) line.version = true;
+    else if ((META.printConfig as readonly string[]).includes(name)) line.printConfig = true;
+    else {
+      const flag = name === 'config' ? undefined : SPELLINGS.get(name);
+      if (flag === undefined && name !== 'config') {
+        const suggestion = closest(name, [...SPELLINGS.keys(), 'config', 'print-config']);
+        throw new UsageError(`unknown option ${spelling}${suggestion ? `; did you mean --${suggestion}?` : ''} (see --help)`);
+      }
+      // A value follows unless the flag is a boolean given bare: `--headless`, `--headless false`, `--headless=false`.
+      let value = inline;
+      const next = argv[index + 1];
+      const takesNext = next !== undefined && (!next.startsWith('-') || /^-\d/.test(next));
+      if (value === undefined && takesNext && (flag?.kind !== 'boolean' || !next.startsWith('-'))) {
+        value = next;
+        index += 1;
+      }
+      if (flag === undefined) {
+        if (line.config !== undefined) throw new UsageError('--config was given more than once');
+        if (value === undefined || value.trim() === '') throw new UsageError('--config needs the path of a JSON file');
+        line.config = value;
+        continue;
+      }
+      if (value === undefined && flag.kind !== 'boolean') throw new UsageError(`${spelling} needs a value`);
+      const occurrences = line.given.get(flag) ?? [];
+      if (occurrences.length > 0 && !flag.repeatable) throw new UsageError(`--${flag.name} was given more than once`);
+      occurrences.push({ spelling, value });
+      line.given.set(flag, occurrences);
+    }
+  }
+  return line;
+}
+
+/**
+ * Resolves every flag of the table from the command line, the environment and the config file, in that order of
+ * precedence. Throws UsageError naming the source of the first bad value; every source is checked, even one that a
+ * higher one overrides, since a bad value anywhere is a mistake someone will trip over later.
+ */
+export function resolveConfig(line: CommandLine, env: Record<string, string | undefined>): ResolvedConfig {
+  const values = new Map<string, ResolvedValue>();
+  const fromCli = new Map<FlagDefinition, FlagValue>();
+  for (const [flag, occurrences] of line.given) {
+    fromCli.set(
+      flag,
+      readOccurrences(
+        flag,
+        occurrences.map(({ spelling, value }) => {
+          // `--auth-token=` is a missing value, said as such rather than as a bad one.
+          if (value?.trim() === '' && flag.kind !== 'boolean') throw new UsageError(`${spelling} needs a value`);
+          return { where: value === undefined ? spelling : `${spelling} ${flag.secret ? '***' : value}`, text: value };
+        }),
+      ),
+    );
+  }
+
+  const fromEnv = new Map<FlagDefinition, FlagValue>();
+  const warnings: string[] = [];
+  const known = new Set([CONFIG_ENV, ...FLAG_DEFINITIONS.map((flag) => envVarName(flag.name))]);
+  for (const [name, text] of Object.entries(env)) {
+    if (!name.startsWith(ENV_PREFIX) || text === undefined || text === '' || known.has(name) || OTHER_ENV_VARS.has(name)) continue;
+    const suggestion = closest(name, [...known]);
+    warnings.push(`ignoring ${name}: no such setting${suggestion ? `; did you mean ${suggestion}?` : ''}`);
+  }
+  for (const flag of FLAG_DEFINITIONS) {
+    const name = envVarName(flag.name);
+    const text = env[name];
+    // An empty variable is an unset one: `FOO= cmd` and compose files with blank entries mean "not given".
+    if (text === undefined || text === '') continue;
+    const where = `${name}=${flag.secret ? '***' : text}`;
+    // The environment's form of a repeatable flag is a comma-separated list of its values.
+    const items = flag.repeatable && flag.kind !== 'list' ? text.split(',').filter((item) => item.trim() !== '').map((item) => ({ where, text: item })) : [{ where, text }];
+    fromEnv.set(flag, readOccurrences(flag, items));
+  }
+
+  const envConfig = env[CONFIG_ENV];
+  const configFile =
+    line.config !== undefined ? { path: line.config, source: 'cli' as const } : envConfig ? { path: envConfig, source: 'env' as const } : undefined;
+  const fromFile = configFile === undefined ? new Map<FlagDefinition, FlagValue>() : readConfigFile(configFile.path);
+
+  for (const flag of FLAG_DEFINITIONS) {
+    const [source, value]: [ValueSource, FlagValue | undefined] = fromCli.has(flag)
+      ? ['cli', fromCli.get(flag)]
+      : fromEnv.has(flag)
+        ? ['env', fromEnv.get(flag)]
+        : fromFile.has(flag)
+          ? ['file', fromFile.get(flag)]
+          : ['default', flag.default];
+    values.set(camelCase(flag.name), { value, source });
+  }
+  return { values, configFile, warnings };
+}
+
+/** A config file: one JSON object whose keys are the flags' camelCase names. */
+function readConfigFile(file: string): Map<FlagDefinition, FlagValue> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(`${file}: cannot read the config file (${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? String(error))})`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${file}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
+    throw new UsageError(`${file}: must hold a JSON object of settings, such as {"maxSessions": 5}`);
+  }
+  const byKey = new Map(FLAG_DEFINITIONS.map((flag) => [camelCase(flag.name), flag]));
+  const values = new Map<FlagDefinition, FlagValue>();
+  for (const [key, raw] of Object.entries(json)) {
+    const flag = byKey.get(key);
+    if (flag === undefined) {
+      const suggestion = closest(key, [...byKey.keys()]);
+      throw new UsageError(`${file}: unknown key "${key}"${suggestion ? `; did you mean "${suggestion}"?` : ''}`);
+    }
+    values.set(flag, readJson(flag, raw, file, key));
+  }
+  return values;
+}
+
+/** A file value, typed as JSON: numbers for integers, true/false for booleans, arrays for lists. */
+function readJson(flag: FlagDefinition, raw: unknown, file: string, key: string): FlagValue {
+  const fail = (problem: string): never => {
+    throw new UsageError(`${file}: ${key} ${problem} (got ${flag.secret ? '***' : JSON.stringify(raw)})`);
+  };
+  const resolvePath = (value: string) => (flag.kind === 'path' ? path.resolve(path.dirname(file), value) : value);
+  try {
+    if (flag.repeatable || flag.kind === 'list') {
+      if (!Array.isArray(raw) || !raw.every((item) => typeof item === 'string')) return fail('must be an array of strings');
+      const items = (raw as string[]).flatMap((item) => readText(flag, item));
+      return flag.kind === 'path' ? items.map(resolvePath) : items;
+    }
+    if (flag.kind === 'integer') {
+      if (typeof raw !== 'number') return fail(integerProblem(flag, Number.NaN));
+      return checkInteger(flag, raw);
+    }
+    if (flag.kind === 'boolean') {
+      if (typeof raw !== 'boolean') return fail('must be true or false');
+      return raw;
+    }
+    if (typeof raw !== 'string') return fail('must be a string');
+    const [value = ''] = readText(flag, raw);
+    return resolvePath(value);
+  } catch (error) {
+    if (error instanceof BadValue) return fail(error.message);
+    throw error;
+  }
+}
+
+/** The command line's or the environment's values of one flag: each occurrence read as text by the flag's kind. */
+function readOccurrences(flag: FlagDefinition, occurrences: Array<{ where: string; text: string | undefined }>): FlagValue {
+  const items: string[] = [];
+  let single: FlagValue | undefined;
+  for (const { where, text } of occurrences) {
+    try {
+      if (flag.kind === 'boolean') single = readBoolean(text);
+      else if (flag.kind === 'integer' && !flag.repeatable) single = checkInteger(flag, parseDigits(text ?? ''));
+      else if (flag.repeatable || flag.kind === 'list') items.push(...readText(flag, text ?? ''));
+      else single = readText(flag, text ?? '')[0];
+    } catch (error) {
+      if (error instanceof BadValue) throw new UsageError(`${where}: ${error.message}`);
+      throw error;
+    }
+  }
+  return flag.repeatable || flag.kind === 'list' ? items : (single ?? '');
+}
+
+/** A text value of a string, path, enum or list flag (a list gives each comma-separated item), trimmed and checked. */
+function readText(flag: FlagDefinition, text: string): string[] {
+  const parts = flag.kind === 'list' ? text.split(',') : [text];
+  const items = parts.map((part) => part.trim()).filter((part) => part !== '');
+  if (items.length === 0) throw new BadValue(flag.kind === 'list' ? 'needs a comma-separated list' : 'needs a value');
+  return items.map((item) => {
+    if (flag.choices && !flag.choices.includes(item)) throw new BadValue(`must be one of ${flag.choices.join(', ')}`);
+    return flag.check ? flag.check(item) : item;
+  });
+}
+
+function readBoolean(text: string | undefined): boolean {
+  const value = text?.trim().toLowerCase();
+  if (value === undefined || value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw new BadValue('must be true or false');
+}
+
+function parseDigits(text: string): number {
+  const trimmed = text.trim();
+  if (/^-\d+$/.test(trimmed)) return Number(trimmed);
+  return /^\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+}
+
+function checkInteger(flag: FlagDefinition, value: number): number {
+  if (!Number.isSafeInteger(value) || value < (flag.min ?? 0) || (flag.max !== undefined && value > flag.max)) throw new BadValue(integerProblem(flag, value));
+  return value;
+}
+
+/** "must be at least 1" for a number out of range, "must be a whole number of at least 1" for anything else. */
+function integerProblem(flag: FlagDefinition, value: number): string {
+  if (flag.mustBe) return `must be ${flag.mustBe}`;
+  const min = flag.min ?? 0;
+  const range = flag.max === undefined ? `at least ${min}` : `from ${min} to ${flag.max}`;
+  return Number.isSafeInteger(value) ? `must be ${range}` : `must be a whole number ${flag.max === undefined ? 'of ' : ''}${range}`;
+}
+
+/** The candidate nearest to a mistyped name (case, dashes and underscores aside, then a few letters off), if any is near. */
+export function closest(input: string, candidates: readonly string[]): string | undefined {
+  const normal = (text: string) => text.toLowerCase().replace(/[-_]/g, '');
+  let best: { candidate: string; distance: number } | undefined;
+  for (const candidate of candidates) {
+    const distance = editDistance(normal(input), normal(candidate));
+    if (best === undefined || distance < best.distance) best = { candidate, distance };
+  }
+  return best !== undefined && best.distance <= Math.max(2, Math.floor(normal(input).length / 4)) ? best.candidate : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}

@@ -1,0 +1,226 @@
+// The one table of settings (spec §4): each flag's command-line spelling, environment variable, config-file key, check and help line come from its entry.
+import { BROWSER_NAMES, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_TIMEOUT } from '@sessionwright/session-core';
+
+export type FlagKind = 'integer' | 'boolean' | 'string' | 'list' | 'enum' | 'path';
+
+/** A value as the options hold it: a list or repeatable flag holds a list. */
+export type FlagValue = number | boolean | string | readonly string[];
+
+export interface FlagDefinition {
+  /** kebab-case, as typed after `--`; its camelCase form is the config-file key (and a second command-line spelling). */
+  readonly name: string;
+  /**
+   * integer: digits only, within min/max. boolean: true/false (also 1/0); on the command line a bare flag is true.
+   * string: any non-empty text. list: comma-separated (a JSON array in the file). enum: one of `choices`.
+   * path: a file or directory; a relative path in the config file is relative to that file.
+   */
+  readonly kind: FlagKind;
+  /** One line for --help and the docs. */
+  readonly description: string;
+  /** What the value is called in --help: `--max-sessions <n>`. A boolean with one shows `[bool]` (takes an optional true/false). */
+  readonly placeholder?: string;
+  /** The value when no source sets it. Without one the option is undefined, and `defaultText` says what the code then does. */
+  readonly default?: FlagValue;
+  readonly defaultText?: string;
+  /** integer: the smallest and largest accepted values. */
+  readonly min?: number;
+  readonly max?: number;
+  /** enum: the accepted values. */
+  readonly choices?: readonly string[];
+  /** Never printed: --print-config and error messages show `***` instead. */
+  readonly secret?: boolean;
+  /** May be given more than once on the command line; the values add up to a list (comma-separated in the environment). */
+  readonly repeatable?: boolean;
+  /** Lives in `ServerOptions.http`; on the command line it is an error without --port (the environment and the file may hold it for when HTTP is on). */
+  readonly httpOnly?: boolean;
+  /** How a bad integer is described (`a port number from 0 to 65535`) instead of the generic range. */
+  readonly mustBe?: string;
+  /** A further check of one value (each item of a list); returns it normalised, or throws a `BadValue` saying what is wrong. */
+  readonly check?: (value: string) => string;
+  /** A value for the generated config-file example in docs/configuration.md, when the default will not do. */
+  readonly example?: FlagValue;
+}
+
+/** What is wrong with a value, worded to follow "--flag value: " (the resolver adds where the value came from). */
+export class BadValue extends Error {
+  override readonly name = 'BadValue';
+}
+
+/*
+ * Every setting of the server, in --help order. To add one, add an entry here: that is all the parsing, the
+ * SESSIONWRIGHT_<NAME> environment variable, the camelCase config-file key, --print-config, --help and the docs tables
+ * need. Its value appears as `options.<camelCase>` in ServerOptions (or `options.http.<camelCase>` when httpOnly),
+ * typed from `kind` (undefined when it has no `default`); then run `pnpm build && pnpm readme`.
+ */
+export const FLAGS = [
+  { name: 'browser', kind: 'enum', placeholder: 'name', choices: BROWSER_NAMES, default: 'chromium', description: 'Browser to launch: chromium, firefox or webkit' },
+  {
+    name: 'headless',
+    kind: 'boolean',
+    placeholder: 'bool',
+    defaultText: 'headed, or headless on Linux without a display',
+    example: true,
+    description: 'Run without a window',
+  },
+  { name: 'session-timeout', kind: 'integer', placeholder: 'ms', min: 1, default: DEFAULT_SESSION_TIMEOUT, description: 'Idle time in ms after which a session expires' },
+  { name: 'max-sessions', kind: 'integer', placeholder: 'n', min: 1, default: DEFAULT_MAX_SESSIONS, description: 'How many sessions may be open at once' },
+  {
+    name: 'warm-sessions',
+    kind: 'integer',
+    placeholder: 'n',
+    min: 0,
+    defaultText: '1 headless, 0 headed',
+    example: 1,
+    description: 'Blank sessions kept ready so create_session answers at once',
+  },
+  {
+    name: 'executable-path',
+    kind: 'path',
+    placeholder: 'path',
+    defaultText: "Playwright's own browser, else a system Chrome/Chromium",
+    example: '/usr/bin/chromium',
+    description: 'Browser binary to use',
+  },
+  { name: 'allow-file-urls', kind: 'boolean', default: false, description: 'Let navigate open file: URLs (off by default)' },
+  { name: 'verbose', kind: 'boolean', default: false, description: 'Log every tool call on stderr' },
+  {
+    name: 'port',
+    kind: 'integer',
+    placeholder: 'n',
+    min: 0,
+    max: 65_535,
+    mustBe: 'a port number from 0 to 65535',
+    httpOnly: true,
+    example: 8931,
+    description: 'Serve MCP over HTTP on this port instead of stdio (0: any free port): Streamable HTTP at /mcp, legacy SSE at /sse and /',
+  },
+  {
+    name: 'host',
+    kind: 'string',
+    placeholder: 'address',
+    default: '127.0.0.1',
+    httpOnly: true,
+    check: (host) => (host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host),
+    description: 'Address to listen on with --port; anything but loopback needs --auth-token',
+  },
+  {
+    name: 'allowed-hosts',
+    kind: 'list',
+    placeholder: 'names',
+    default: [],
+    httpOnly: true,
+    example: ['mcp.example.com'],
+    description: 'Comma-separated Host header names to accept besides localhost and the bound address (* for any)',
+  },
+  {
+    name: 'allowed-origins',
+    kind: 'list',
+    placeholder: 'origins',
+    default: [],
+    httpOnly: true,
+    check: checkOrigin,
+    example: ['https://app.example.com'],
+    description: 'Comma-separated browser origins to accept besides http(s)://localhost on any port (* for any)',
+  },
+  {
+    name: 'auth-token',
+    kind: 'string',
+    placeholder: 'token',
+    secret: true,
+    httpOnly: true,
+    check: (token) => {
+      if (/\s/.test(token)) throw new BadValue('must not contain spaces or line breaks');
+      return token;
+    },
+    example: 'change-me',
+    description: 'Require "Authorization: Bearer <token>" on every HTTP request',
+  },
+  {
+    name: 'allow-unauthenticated',
+    kind: 'boolean',
+    default: false,
+    httpOnly: true,
+    description: 'Listen on a non-loopback address without a token (only behind a firewall or an authenticating proxy)',
+  },
+  {
+    name: 'close-sessions-on-disconnect',
+    kind: 'boolean',
+    default: false,
+    description: "Close a connection's sessions as soon as it ends, instead of at their idle timeout",
+  },
+] as const satisfies readonly FlagDefinition[];
+
+/** The table as plain definitions, for code that walks it. */
+export const FLAG_DEFINITIONS: readonly FlagDefinition[] = FLAGS;
+
+/** The prefix of every setting's environment variable. */
+export const ENV_PREFIX = 'SESSIONWRIGHT_';
+
+/** `max-sessions` → `maxSessions`: the config-file key, and the command line's second spelling. */
+export function camelCase(name: string): string {
+  return name.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase());
+}
+
+/** `max-sessions` → `SESSIONWRIGHT_MAX_SESSIONS`. */
+export function envVarName(name: string): string {
+  return `${ENV_PREFIX}${name.replaceAll('-', '_').toUpperCase()}`;
+}
+
+/** How --help and the docs show a flag: `--max-sessions <n>`, `--headless [bool]`, `--verbose`. */
+export function flagUsage(flag: FlagDefinition): string {
+  if (flag.placeholder === undefined) return `--${flag.name}`;
+  return flag.kind === 'boolean' ? `--${flag.name} [${flag.placeholder}]` : `--${flag.name} <${flag.placeholder}>`;
+}
+
+/** The default as --help and the docs say it; empty when there is nothing worth saying (off, empty list). */
+export function defaultText(flag: FlagDefinition): string {
+  if (flag.defaultText !== undefined) return flag.defaultText;
+  if (flag.default === undefined || flag.default === false || (Array.isArray(flag.default) && flag.default.length === 0)) return '';
+  return String(flag.default);
+}
+
+/** A value for the config-file example: its `example`, else its default, else one of its kind. */
+export function exampleValue(flag: FlagDefinition): FlagValue {
+  if (flag.example !== undefined) return flag.example;
+  if (flag.default !== undefined) return flag.default;
+  if (flag.kind === 'integer') return flag.min ?? 1;
+  if (flag.kind === 'boolean') return true;
+  if (flag.choices?.[0] !== undefined) return flag.repeatable ? [flag.choices[0]] : flag.choices[0];
+  return flag.kind === 'list' || flag.repeatable ? ['example'] : 'example';
+}
+
+/** An origin is scheme://host[:port] with nothing after it; `*` stands for any. */
+function checkOrigin(origin: string): string {
+  if (origin === '*') return origin;
+  let url: URL | undefined;
+  try {
+    url = new URL(origin);
+  } catch {
+    url = undefined;
+  }
+  const bare = url !== undefined && (url.protocol === 'http:' || url.protocol === 'https:') && url.pathname === '/' && !url.search && !url.hash && !url.username;
+  if (url === undefined || !bare) throw new BadValue(`"${origin}" is not an origin such as https://app.example.com (scheme, host and port only)`);
+  return url.origin;
+}
+
+// The option types follow from the table, so a new entry needs no hand-written field.
+type Flag = (typeof FLAGS)[number];
+type CamelCase<S extends string> = S extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<CamelCase<Tail>>}` : S;
+type ValueOf<F extends Flag> = F extends { repeatable: true }
+  ? string[]
+  : F['kind'] extends 'integer'
+    ? number
+    : F['kind'] extends 'boolean'
+      ? boolean
+      : F['kind'] extends 'list'
+        ? string[]
+        : F extends { choices: readonly (infer Choice)[] }
+          ? Choice
+          : string;
+type Optional<F extends Flag> = F extends { default: unknown } ? never : undefined;
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+
+/** The values of the flags that are not httpOnly, by camelCase key. */
+export type GeneralFlagValues = Simplify<{ -readonly [F in Flag as F extends { httpOnly: true } ? never : CamelCase<F['name']>]: ValueOf<F> | Optional<F> }>;
+/** The values of the httpOnly flags, by camelCase key. */
+export type HttpFlagValues = Simplify<{ -readonly [F in Flag as F extends { httpOnly: true } ? CamelCase<F['name']> : never]: ValueOf<F> | Optional<F> }>;
