@@ -1,6 +1,19 @@
 // Public API of @sessionwright/session-core: anything exported here is public.
 export { BrowserHost, type BrowserHostOptions } from './browser-host.js';
 export { systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
+export {
+  BLOCKABLE_RESOURCES,
+  HIDDEN,
+  SESSION_OPTION_NAMES,
+  hasSessionOptions,
+  resolveSessionOptions,
+  type BlockableResource,
+  type EffectiveSessionOptions,
+  type ResolvedSessionOptions,
+  type SessionOptions,
+  type StorageState,
+  type StorageStateInput,
+} from './context-options.js';
 export { ERROR_CODES, SessionError, firstLine, isSessionError, messageOf, type ErrorCode, type ErrorDetails, type ErrorPayload } from './errors.js';
 export {
   BROWSER_NAMES,

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContextOptions, Page } from 'playwright';
 import type { BrowserHost } from './browser-host.js';
 import { systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
+import { blockResourceTypes, hasSessionOptions, resolveSessionOptions, type ResolvedSessionOptions, type SessionOptions } from './context-options.js';
 import { SessionError, isSessionError, messageOf } from './errors.js';
 import { shortId, silentLogger, type Logger } from './logger.js';
 import { Session } from './session.js';
@@ -38,6 +39,10 @@ export interface SessionInfo {
   expiresAt: number;
   url: string;
   title: string;
+  /** The Playwright device the session was created as, if any. */
+  device?: string;
+  /** The page's viewport (null when the browser window sets it). */
+  viewport: { width: number; height: number } | null;
 }
 
 export const DEFAULT_SESSION_TIMEOUT = 300_000;
@@ -96,9 +101,13 @@ export class SessionManager {
     return this.sessions.size;
   }
 
-  /** Opens a new isolated session; MAX_SESSIONS_REACHED when the limit is met, BROWSER_ERROR when the browser can't start. */
-  async create(options: { owner?: string } = {}): Promise<Session> {
+  /**
+   * Opens a new isolated session; MAX_SESSIONS_REACHED when the limit is met, BROWSER_ERROR when the browser can't start,
+   * INVALID_PARAMETERS for bad `options` (checked before anything opens). Only option-free sessions come from the warm pool.
+   */
+  async create(request: { owner?: string; options?: SessionOptions } = {}): Promise<Session> {
     if (this.shuttingDown) throw new SessionError('BROWSER_ERROR', 'The server is shutting down; no new sessions can be created.');
+    const settings = hasSessionOptions(request.options) ? resolveSessionOptions(request.options, this.host.browserName) : undefined;
     if (this.sessions.size + this.creating >= this.maxSessions) {
       throw new SessionError(
         'MAX_SESSIONS_REACHED',
@@ -109,7 +118,9 @@ export class SessionManager {
     this.creating += 1;
     try {
       const browser = await this.host.browser();
-      const { context, page } = (await this.pool.take(browser)) ?? (await this.pool.work(this.openContext(browser)));
+      const { context, page } = settings
+        ? await this.pool.work(this.openContext(browser, settings))
+        : ((await this.pool.take(browser)) ?? (await this.pool.work(this.openContext(browser))));
       const session = new Session({
         id: randomUUID(),
         now: this.clock.now(),
@@ -117,7 +128,8 @@ export class SessionManager {
         browser,
         context,
         page,
-        ...(options.owner === undefined ? {} : { owner: options.owner }),
+        ...(request.owner === undefined ? {} : { owner: request.owner }),
+        ...(settings === undefined ? {} : { options: settings.echo }),
       });
       if (this.shuttingDown || !browser.isConnected()) {
         await session.close();
@@ -125,7 +137,7 @@ export class SessionManager {
       }
       this.sessions.set(session.id, session);
       this.schedule(session);
-      this.logger.debug(`session ${shortId(session.id)} created (${this.sessions.size}/${this.maxSessions})`);
+      this.logger.debug(`session ${shortId(session.id)} created (${this.sessions.size}/${this.maxSessions})${settings ? ` with ${Object.keys(settings.echo).join(', ')}` : ''}`);
       return session;
     } finally {
       this.creating -= 1;
@@ -175,6 +187,8 @@ export class SessionManager {
         url: session.page.isClosed() ? 'about:blank' : session.page.url(),
         // The title is read outside the session queue; a page busy navigating answers with an empty title rather than waiting.
         title: await titleOf(session.page),
+        ...(session.options.device === undefined ? {} : { device: session.options.device }),
+        viewport: session.page.isClosed() ? (session.options.viewport ?? null) : session.page.viewportSize(),
       })),
     );
   }
@@ -191,10 +205,17 @@ export class SessionManager {
     await this.host.close();
   }
 
-  private async openContext(browser: Browser) {
+  /** Opens a context+page with the manager's defaults, and the session's own options over them when given. */
+  private async openContext(browser: Browser, settings?: ResolvedSessionOptions) {
     const opening = (async () => {
-      const context = await browser.newContext(this.contextOptions);
-      return { context, page: await context.newPage() };
+      const context = await browser.newContext(settings ? { ...this.contextOptions, ...settings.contextOptions } : this.contextOptions);
+      try {
+        await blockResourceTypes(context, settings?.blockResources ?? []);
+        return { context, page: await context.newPage() };
+      } catch (error) {
+        await context.close().catch(() => {});
+        throw error;
+      }
     })();
     try {
       // A browser that hangs or dies mid-open must not leave create() waiting for ever (it would hold a slot of maxSessions).

@@ -1,5 +1,6 @@
 // One isolated browser session: a BrowserContext, its current Page, and a FIFO queue so calls never interleave.
 import type { Browser, BrowserContext, Dialog, Page } from 'playwright';
+import type { EffectiveSessionOptions } from './context-options.js';
 
 /** A JavaScript dialog the session answered by itself, reported with the next result. */
 export interface DialogRecord {
@@ -27,6 +28,8 @@ export class Session {
   readonly context: BrowserContext;
   /** The browser this session lives in; sessions of a browser that died are gone with it. */
   readonly browser: Browser;
+  /** What the session was created with, secrets left out ({} for a plain session). */
+  readonly options: EffectiveSessionOptions;
   private currentPage: Page;
   private tail: Promise<unknown> = Promise.resolve();
   /** Tabs whose renderer crashed: never handed to a call again. */
@@ -36,13 +39,23 @@ export class Session {
   /** True while the session opens a page itself to replace a closed one. */
   private replacingPage = false;
 
-  constructor(init: { id: string; now: number; timeout: number; owner?: string; browser: Browser; context: BrowserContext; page: Page }) {
+  constructor(init: {
+    id: string;
+    now: number;
+    timeout: number;
+    owner?: string;
+    browser: Browser;
+    context: BrowserContext;
+    page: Page;
+    options?: EffectiveSessionOptions;
+  }) {
     this.id = init.id;
     this.createdAt = init.now;
     this.lastUsedAt = init.now;
     this.expiresAt = init.now + init.timeout;
     this.owner = init.owner;
     this.browser = init.browser;
+    this.options = init.options ?? {};
     this.context = init.context;
     this.currentPage = init.page;
     this.watchPage(init.page);

@@ -3,6 +3,7 @@ import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { builtinPages, escapeHtml, htmlPage } from './fixture-pages.js';
+import { identityRoutes } from './identity-routes.js';
 
 /** One POST to /submit or /beacon, as the server received it. */
 export interface RecordedPost {
@@ -46,6 +47,7 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
   const requests: string[] = [];
   // Tracked by hand because server.close() waits for keep-alive and hanging sockets forever.
   const sockets = new Set<Socket>();
+  const identity = identityRoutes();
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -74,6 +76,7 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
       return send(res, 200, htmlPage('Submitted', `<h1>Submitted</h1>\n<dl id="fields">${items.join('')}</dl>`));
     }
     if (method !== 'GET' && method !== 'HEAD') return notFound(res);
+    if (identity(req, res, url)) return;
 
     if (path === '/' || path.startsWith('/pages/')) {
       const name = path === '/' ? 'home' : decodeURIComponent(path.slice('/pages/'.length));

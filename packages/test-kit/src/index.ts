@@ -5,3 +5,6 @@ export { descendants, isAlive, browserProcesses, pss, treePss, waitFor } from '.
 export type { ProcInfo } from './processes.js';
 export { connectStdio, callJson } from './mcp-client.js';
 export type { ConnectStdioOptions, StdioConnection, JsonToolResult } from './mcp-client.js';
+export { startForwardProxy } from './forward-proxy.js';
+export type { ForwardProxy, ForwardProxyOptions, ProxiedRequest } from './forward-proxy.js';
+export { BASIC_AUTH } from './identity-routes.js';

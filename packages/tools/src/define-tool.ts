@@ -1,5 +1,5 @@
 // The shape of a tool: data (name, schemas, annotations) plus a handler that sees only a narrow context.
-import type { ErrorCode, Logger, Session, SessionInfo } from '@sessionwright/session-core';
+import type { ErrorCode, Logger, Session, SessionInfo, SessionOptions } from '@sessionwright/session-core';
 import type { Page } from 'playwright';
 import type { z } from 'zod';
 import type { WithAttachments } from './response.js';
@@ -7,7 +7,7 @@ import type { WithAttachments } from './response.js';
 /** What a handler may do with sessions: only what tools use, never the SDK server or the transport. */
 export interface SessionAccess {
   readonly maxSessions: number;
-  create(options?: { owner?: string }): Promise<Session>;
+  create(request?: { owner?: string; options?: SessionOptions }): Promise<Session>;
   close(sessionId: string): Promise<void>;
   list(filter?: { owner?: string }): Promise<SessionInfo[]>;
   run<T>(sessionId: string, fn: (page: Page, session: Session) => Promise<T>): Promise<T>;
@@ -53,6 +53,9 @@ export function annotationsFor(kind: ToolKind): ToolAnnotations {
   }
 }
 
+/** An optional group of tools served only when `--caps` asks for it (spec §3.1 "Capabilities"); without one a tool is in the default list. */
+export type ToolCapability = 'network' | 'storage' | 'pdf';
+
 export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Output extends z.ZodObject = z.ZodObject> {
   name: string;
   title: string;
@@ -63,6 +66,8 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Output 
   kind: ToolKind;
   /** Error codes this tool can answer with, listed in the README. */
   errors: readonly ErrorCode[];
+  /** The capability group the tool belongs to; undefined for a default tool. */
+  capability?: ToolCapability;
   handler(args: z.infer<Input>, ctx: ToolContext): Promise<z.infer<Output> | WithAttachments<z.infer<Output>>>;
 }
 

@@ -6,6 +6,7 @@ import { goBack, goForward, navigate, reload } from './navigation-tools.js';
 import { screenshot } from './screenshot-tools.js';
 import { closeSession, createSession, listSessions } from './session-tools.js';
 import { snapshot } from './snapshot-tools.js';
+import { storageTools } from './storage-tools.js';
 import { waitFor } from './wait-tools.js';
 
 export {
@@ -14,6 +15,7 @@ export {
   type AnyTool,
   type SessionAccess,
   type ToolAnnotations,
+  type ToolCapability,
   type ToolContext,
   type ToolDefinition,
   type ToolKind,
@@ -21,6 +23,14 @@ export {
 } from './define-tool.js';
 export { ToolResponse, sessionOutput, withAttachments, type Attachment, type WithAttachments } from './response.js';
 export { onSession, runTool, type ToolOutcome } from './run-tool.js';
+export { cookies, exportStorageState } from './storage-tools.js';
+export { storageTools };
+
+/**
+ * Tools of the capability groups (spec §3.1 "Capabilities"), each marked with its `capability`; not in allTools.
+ * A server adds the groups `--caps` asks for.
+ */
+export const capabilityTools: readonly AnyTool[] = [...storageTools];
 
 /** Every tool of the default profile, in the order clients list them: lifecycle, navigation, reading, input, waiting, evaluate. */
 export const allTools: readonly AnyTool[] = [

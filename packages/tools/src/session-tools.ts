@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { sessionIdSchema } from './schemas.js';
+import { effectiveOptionsSchema, sessionOptionsShape } from './session-options-schema.js';
 
 export const createSession = defineTool({
   name: 'create_session',
@@ -10,23 +11,28 @@ export const createSession = defineTool({
     'Opens a new isolated browser session (its own cookies, storage and cache) and returns its sessionId. ' +
     'Call this first, then pass the sessionId to navigate, click, type and the other tools. ' +
     'Sessions run in parallel; each expires after a period without use (expiresAt), and close_session frees it early. ' +
-    'Errors: MAX_SESSIONS_REACHED when all sessions are in use (close one first); BROWSER_ERROR when the browser cannot start.',
-  input: z.strictObject({}),
+    'Every argument is optional: give some to make this session a different device, place or person from the others ' +
+    '(device, viewport, locale, timezoneId, proxy, storageState to start signed in, blockResources to skip images…); the result echoes them as options, without passwords. ' +
+    'Errors: INVALID_PARAMETERS for an unknown device (close names are suggested), time zone, locale, permission or malformed proxy URL; ' +
+    'MAX_SESSIONS_REACHED when all sessions are in use (close one first); BROWSER_ERROR when the browser cannot start.',
+  input: z.strictObject(sessionOptionsShape),
   output: z.object({
     sessionId: z.string().describe('Pass this to every other tool.'),
     createdAt: z.number().describe('When the session was created (ms since epoch).'),
     expiresAt: z.number().describe('When the session expires if left idle (ms since epoch); every call moves it forward.'),
     message: z.string(),
+    options: effectiveOptionsSchema,
   }),
   kind: 'lifecycle-create',
   errors: ['MAX_SESSIONS_REACHED', 'BROWSER_ERROR', 'INVALID_PARAMETERS'],
-  async handler(_args, ctx) {
-    const session = await ctx.sessions.create({ owner: ctx.owner });
+  async handler(options, ctx) {
+    const session = await ctx.sessions.create({ owner: ctx.owner, options });
     return {
       sessionId: session.id,
       createdAt: session.createdAt,
       expiresAt: session.expiresAt,
       message: 'Session created with a blank page. Next: navigate to a URL.',
+      options: session.options,
     };
   },
 });
@@ -51,12 +57,20 @@ export const listSessions = defineTool({
   name: 'list_sessions',
   title: 'List browser sessions',
   description:
-    'Lists the open sessions created on this connection, with the URL and title each is on and when it expires. ' +
+    'Lists the open sessions created on this connection, with the URL and title each is on, its device or viewport, and when it expires. ' +
     'Use it to recover a sessionId or to see how many of maxSessions are in use.',
   input: z.strictObject({}),
   output: z.object({
     sessions: z.array(
-      z.object({ sessionId: z.string(), createdAt: z.number(), expiresAt: z.number(), url: z.string(), title: z.string() }),
+      z.object({
+        sessionId: z.string(),
+        createdAt: z.number(),
+        expiresAt: z.number(),
+        url: z.string(),
+        title: z.string(),
+        device: z.string().optional().describe('The device the session was created as, if any.'),
+        viewport: z.object({ width: z.number(), height: z.number() }).nullable().describe('The page size in CSS pixels.'),
+      }),
     ),
     maxSessions: z.number().describe('How many sessions the server allows open at once (across all connections).'),
   }),

@@ -1,0 +1,128 @@
+// The `storage` capability: export_storage_state and cookies, for carrying a sign-in from one session to another.
+import { SessionError } from '@sessionwright/session-core';
+import type { BrowserContext } from 'playwright';
+import { z } from 'zod';
+import { defineTool, type AnyTool } from './define-tool.js';
+import { onSession } from './run-tool.js';
+import { sessionIdSchema, sessionResultFields } from './schemas.js';
+import { storageStateSchema } from './session-options-schema.js';
+
+// Loose: a newer Playwright may add fields (partitionKey) that the result passes through.
+const cookieSchema = z.looseObject({
+  name: z.string(),
+  value: z.string(),
+  domain: z.string(),
+  path: z.string(),
+  expires: z.number().describe('Unix time in seconds; -1 for a session cookie.'),
+  httpOnly: z.boolean(),
+  secure: z.boolean(),
+  sameSite: z.enum(['Strict', 'Lax', 'None']),
+});
+
+export const exportStorageState = defineTool({
+  name: 'export_storage_state',
+  title: 'Export storage state',
+  description:
+    "Returns the session's storage state: its cookies and each origin's localStorage, as Playwright saves it. " +
+    'Use it after signing in on a site, then pass the storageState to create_session to start other sessions already signed in ' +
+    '(for several accounts, sign each session in once and keep its state). The result holds live credentials: treat it as a secret. ' +
+    'Errors: SESSION_NOT_FOUND / SESSION_EXPIRED (create a new session).',
+  input: z.strictObject({ sessionId: sessionIdSchema }),
+  output: z.object({
+    storageState: storageStateSchema.describe('Cookies and localStorage per origin; give it to create_session as storageState.'),
+    ...sessionResultFields,
+  }),
+  kind: 'read',
+  errors: ['SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'INVALID_PARAMETERS', 'BROWSER_ERROR'],
+  capability: 'storage',
+  async handler({ sessionId }, ctx) {
+    return onSession(ctx, sessionId, async (page) => ({ storageState: await page.context().storageState() }));
+  },
+});
+
+const cookieInputSchema = z.strictObject({
+  name: z.string().min(1).describe('Cookie name.'),
+  value: z.string().describe('Cookie value.'),
+  url: z.string().optional().describe('A URL the cookie is for, e.g. "https://example.com/"; give this, or domain and path.'),
+  domain: z.string().optional().describe('Domain, e.g. "example.com" (".example.com" for subdomains too); with path, instead of url.'),
+  path: z.string().optional().describe('Path, e.g. "/"; with domain.'),
+  expires: z.number().optional().describe('Unix time in seconds; leave out for a session cookie.'),
+  httpOnly: z.boolean().optional().describe('Hidden from page scripts (default false).'),
+  secure: z.boolean().optional().describe('Sent over https only (default false).'),
+  sameSite: z.enum(['Strict', 'Lax', 'None']).optional().describe('Cross-site rule (default "Lax").'),
+});
+
+export const cookies = defineTool({
+  name: 'cookies',
+  title: 'List, set or clear cookies',
+  description:
+    "Reads or changes the session's cookies (this session's only). action \"list\" returns them (urls narrows to the cookies those URLs would send); " +
+    '"set" adds or replaces the given cookies (each with a url, or a domain and path); "clear" removes all cookies, or with urls only those the URLs would send. ' +
+    'The result is the cookie list after the action. Use export_storage_state to copy a whole sign-in (cookies and localStorage) to another session. ' +
+    'Errors: INVALID_PARAMETERS (set without cookies, a cookie with neither url nor domain and path, a URL that is not http/https), SESSION_NOT_FOUND / SESSION_EXPIRED.',
+  input: z.strictObject({
+    sessionId: sessionIdSchema,
+    action: z.enum(['list', 'set', 'clear']).describe('"list", "set" (needs cookies) or "clear".'),
+    urls: z
+      .array(z.string().min(1))
+      .max(100)
+      .optional()
+      .describe('Absolute http(s) URLs: list and clear act only on the cookies these URLs would send; the result is filtered the same way.'),
+    cookies: z.array(cookieInputSchema).min(1).max(200).optional().describe('For "set": the cookies to add or replace.'),
+  }),
+  output: z.object({
+    cookies: z.array(cookieSchema).describe('The cookies after the action (filtered by urls when given).'),
+    ...sessionResultFields,
+  }),
+  kind: 'action',
+  errors: ['INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
+  capability: 'storage',
+  async handler({ sessionId, action, urls, cookies: given }, ctx) {
+    const filter = urls?.map((url, index) => httpUrl(url, `urls[${index}]`));
+    if (action === 'set' && given === undefined) throw invalid('action "set" needs cookies: a list of { name, value, url } or { name, value, domain, path }.');
+    if (action !== 'set' && given !== undefined) throw invalid(`cookies is only for action "set"; action "${action}" takes urls at most.`);
+    const toSet = (given ?? []).map((cookie, index) => {
+      if (cookie.url !== undefined) {
+        if (cookie.domain !== undefined || cookie.path !== undefined) throw invalid(`cookies[${index}]: give url, or domain and path, not both.`);
+        return { ...cookie, url: httpUrl(cookie.url, `cookies[${index}].url`) };
+      }
+      if (cookie.domain === undefined || cookie.domain === '' || cookie.path === undefined || cookie.path === '') {
+        throw invalid(`cookies[${index}] needs a url, or both a domain and a path.`);
+      }
+      return cookie;
+    });
+    return onSession(ctx, sessionId, async (page) => {
+      const context = page.context();
+      if (action === 'set') await context.addCookies(toSet);
+      if (action === 'clear') await clearCookies(context, filter);
+      // Spread: Playwright's Cookie interface has no index signature, a copy does.
+      return { cookies: (await context.cookies(filter)).map((cookie) => ({ ...cookie })) };
+    });
+  },
+});
+
+/** All cookies, or only those the URLs would send (each removed by its name, domain and path). */
+async function clearCookies(context: BrowserContext, urls: string[] | undefined): Promise<void> {
+  if (urls === undefined) return context.clearCookies();
+  for (const cookie of await context.cookies(urls)) await context.clearCookies({ name: cookie.name, domain: cookie.domain, path: cookie.path });
+}
+
+function httpUrl(raw: string, where: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw invalid(`${where} must be an absolute http or https URL, e.g. "https://example.com/"; got "${raw.slice(0, 200)}".`);
+  }
+  return url.href;
+}
+
+function invalid(message: string): SessionError {
+  return new SessionError('INVALID_PARAMETERS', message);
+}
+
+/** The `storage` capability group, served only when the server is asked for it. */
+export const storageTools: readonly AnyTool[] = [exportStorageState, cookies];
