@@ -121,9 +121,12 @@ const ERROR_CASES: ErrorCase[] = [
   {
     tool: 'create_session',
     code: 'INVALID_PARAMETERS',
-    when: 'any argument is given',
+    when: 'an argument that is not a session option is given',
     args: () => ({ sessionId: 'mine' }),
-    check: (json) => expect(json.details.acceptedArguments).toEqual([]),
+    check: (json) => {
+      expect(json.details.acceptedArguments).toContain('device');
+      expect(json.details.acceptedArguments).not.toContain('sessionId');
+    },
   },
   {
     tool: 'create_session',

@@ -65,7 +65,8 @@ describe('create_session', () => {
     const before = Date.now();
     const created = expectSuccess(await tool('create_session'));
     try {
-      expect(Object.keys(created).sort()).toEqual(['createdAt', 'expiresAt', 'message', 'sessionId']);
+      expect(Object.keys(created).sort()).toEqual(['createdAt', 'expiresAt', 'message', 'options', 'sessionId']);
+      expect(created.options).toEqual({});
       expect(created.sessionId).toMatch(UUID_V4);
       expect(created.createdAt).toBeGreaterThanOrEqual(before);
       expect(created.createdAt).toBeLessThanOrEqual(Date.now());
@@ -105,7 +106,7 @@ describe('list_sessions', () => {
       expect(listed.maxSessions).toBe(10);
       const byId = new Map(listed.sessions.map((entry: { sessionId: string }) => [entry.sessionId, entry]));
       expect([...byId.keys()].sort()).toEqual([sid, other].sort());
-      expect(byId.get(sid)).toEqual({ sessionId: sid, createdAt: expect.any(Number), expiresAt: expect.any(Number), url: fx.urlFor('/pages/form'), title: 'Form' });
+      expect(byId.get(sid)).toEqual({ sessionId: sid, createdAt: expect.any(Number), expiresAt: expect.any(Number), url: fx.urlFor('/pages/form'), title: 'Form', viewport: { width: 1280, height: 720 } });
       expect(byId.get(other)).toMatchObject({ sessionId: other, url: 'about:blank', title: '' });
     } finally {
       expectSuccess(await tool('close_session', { sessionId: other }));

@@ -1,0 +1,211 @@
+// create_session's identity options over a real stdio pipe, and the storage tools (export_storage_state, cookies) over a real MCP client in-process.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { BrowserHost, SessionManager, silentLogger } from '@sessionwright/session-core';
+import { allTools, storageTools } from '@sessionwright/tools';
+import { BASIC_AUTH, startFixtureServer, startForwardProxy, type FixtureServer, type ForwardProxy, type StdioConnection } from '@sessionwright/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMcpServer } from '../src/mcp-server.js';
+import { call, expectError, expectSuccess, startCli } from './helpers.js';
+
+const SECRETS = { proxyPassword: 'proxy-pw-4d1e', httpPassword: 'http-pw-8c2b', cookieValue: 'cookie-val-61f0', header: 'header-token-0a9e' };
+
+let fixture: FixtureServer;
+let proxy: ForwardProxy;
+
+beforeAll(async () => {
+  fixture = await startFixtureServer();
+  proxy = await startForwardProxy({ hosts: { 'only-via-proxy.test': fixture.url }, credentials: { username: 'proxy-user', password: SECRETS.proxyPassword } });
+});
+afterAll(async () => {
+  await proxy?.close();
+  await fixture?.close();
+});
+
+describe('create_session options over stdio', () => {
+  let server: StdioConnection;
+  beforeAll(async () => {
+    // --verbose: every debug line goes to stderr too, so the secret check below sees all the server logs.
+    server = await startCli(['--verbose', '--max-sessions', '5']);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  const tool = (name: string, args: Record<string, unknown> = {}) => call(server.client, name, args);
+  const evaluate = async (sessionId: string, fn: string) => expectSuccess(await tool('evaluate', { sessionId, function: fn })).result;
+
+  it('dresses two sessions differently, echoes the effective options without secrets, and lists device or viewport', async () => {
+    const [phone, desk] = await Promise.all([
+      tool('create_session', {
+        device: 'Pixel 7',
+        locale: 'ja-JP',
+        timezoneId: 'Asia/Tokyo',
+        colorScheme: 'dark',
+        proxy: { server: proxy.url, username: 'proxy-user', password: SECRETS.proxyPassword },
+        httpCredentials: { username: BASIC_AUTH.username, password: BASIC_AUTH.password },
+        extraHTTPHeaders: { 'X-Api-Token': SECRETS.header, 'X-Team': 'mobile' },
+        blockResources: ['image', 'font'],
+      }),
+      tool('create_session', {
+        viewport: { width: 1000, height: 640 },
+        userAgent: 'desk-agent/2',
+        locale: 'en-GB',
+        timezoneId: 'Europe/London',
+        storageState: { cookies: [{ name: 'pref', value: SECRETS.cookieValue, domain: '127.0.0.1', path: '/' }], origins: [] },
+      }),
+    ]);
+    const phoneResult = expectSuccess(phone);
+    const deskResult = expectSuccess(desk);
+    expect(phoneResult).toMatchObject({ sessionId: expect.any(String), createdAt: expect.any(Number), expiresAt: expect.any(Number), message: expect.any(String) });
+    expect(phoneResult.options).toMatchObject({
+      device: 'Pixel 7',
+      viewport: { width: 412, height: 839 },
+      isMobile: true,
+      locale: 'ja-JP',
+      timezoneId: 'Asia/Tokyo',
+      colorScheme: 'dark',
+      proxy: { server: proxy.url },
+      httpCredentials: { username: BASIC_AUTH.username },
+      extraHTTPHeaders: { 'X-Api-Token': '(hidden)', 'X-Team': 'mobile' },
+      blockResources: ['image', 'font'],
+    });
+    expect(deskResult.options).toEqual({
+      viewport: { width: 1000, height: 640 },
+      userAgent: 'desk-agent/2',
+      locale: 'en-GB',
+      timezoneId: 'Europe/London',
+      storageState: { cookies: [{ name: 'pref', domain: '127.0.0.1', path: '/', expires: -1, httpOnly: false, secure: false, sameSite: 'Lax' }], origins: [] },
+    });
+
+    // Each page sees its own identity (the phone's width is left out: without a viewport meta tag a phone lays out 980 px wide).
+    const identity = "() => [Intl.DateTimeFormat().resolvedOptions().timeZone, navigator.language, matchMedia('(prefers-color-scheme: dark)').matches, innerWidth]";
+    await Promise.all([phoneResult.sessionId, deskResult.sessionId].map((sessionId) => tool('navigate', { sessionId, url: fixture.urlFor('/pages/home') })));
+    expect((await evaluate(phoneResult.sessionId, identity)).slice(0, 3)).toEqual(['Asia/Tokyo', 'ja-JP', true]);
+    expect(await evaluate(deskResult.sessionId, identity)).toEqual(['Europe/London', 'en-GB', false, 1000]);
+    expectSuccess(await tool('navigate', { sessionId: phoneResult.sessionId, url: 'http://only-via-proxy.test/echo-headers.json' }));
+    const phoneHeaders = JSON.parse(await evaluate(phoneResult.sessionId, '() => document.body.innerText'));
+    expect(phoneHeaders).toMatchObject({ 'accept-language': expect.stringMatching(/^ja-JP/), 'x-team': 'mobile', 'user-agent': expect.stringContaining('Pixel 7') });
+    const navigated = await tool('navigate', { sessionId: deskResult.sessionId, url: 'http://only-via-proxy.test/echo-headers.json', timeout: 15_000 });
+    expectError(navigated, 'NAVIGATION_FAILED', deskResult.sessionId);
+
+    const listed = expectSuccess(await tool('list_sessions'));
+    const byId = new Map(listed.sessions.map((entry: { sessionId: string }) => [entry.sessionId, entry]));
+    expect(byId.get(phoneResult.sessionId)).toMatchObject({ device: 'Pixel 7', viewport: { width: 412, height: 839 }, url: expect.any(String), title: expect.any(String) });
+    expect(byId.get(deskResult.sessionId)).toMatchObject({ viewport: { width: 1000, height: 640 } });
+    expect(byId.get(deskResult.sessionId)).not.toHaveProperty('device');
+
+    expect(server.stderrText()).toContain('create_session ok');
+    const everything = JSON.stringify([phone.result, desk.result, listed]) + server.stderrText();
+    for (const secret of Object.values(SECRETS)) expect(everything).not.toContain(secret);
+    expect(everything).not.toContain(BASIC_AUTH.password);
+
+    await Promise.all([phoneResult.sessionId, deskResult.sessionId].map((sessionId) => tool('close_session', { sessionId })));
+  });
+
+  it('answers INVALID_PARAMETERS for bad options and leaves no half-made session', async () => {
+    const bad: Record<string, unknown>[] = [
+      { device: 'Galaxy S99 Ultra' },
+      { timezoneId: 'Atlantis/Capital' },
+      { locale: 'xx_INVALID' },
+      { permissions: ['mind-reading'] },
+      { viewport: { width: -5, height: 100 } },
+      { viewport: { width: 0, height: 100 } },
+      { screenSize: 'big' },
+      { proxy: { server: 'gopher://127.0.0.1:70' } },
+      { proxy: { server: 'http://' } },
+      { blockResources: ['script'] },
+    ];
+    for (const args of bad) {
+      const error = expectError(await tool('create_session', args), 'INVALID_PARAMETERS');
+      expect(error.message.length).toBeGreaterThan(10);
+    }
+    const unknownDevice = expectError(await tool('create_session', { device: 'iPhone 15 Pro Maxx' }), 'INVALID_PARAMETERS');
+    expect(unknownDevice.message).toContain('"iPhone 15 Pro Max"');
+    expect(unknownDevice.details.suggestions).toContain('iPhone 15 Pro Max');
+    expect(expectSuccess(await tool('list_sessions')).sessions).toEqual([]);
+    // The slots are free: the server still creates up to its limit.
+    const created = await Promise.all(Array.from({ length: 5 }, () => tool('create_session', { colorScheme: 'dark' })));
+    const ids = created.map((outcome) => expectSuccess(outcome).sessionId as string);
+    await Promise.all(ids.map((sessionId) => tool('close_session', { sessionId })));
+  });
+});
+
+describe('storage tools (export_storage_state, cookies) through an MCP client', () => {
+  let host: BrowserHost;
+  let manager: SessionManager;
+  let client: Client;
+  beforeAll(async () => {
+    host = new BrowserHost({ headless: true }).start();
+    manager = new SessionManager({ host, maxSessions: 5 });
+    // The storage capability is not in the default list; a server serves it when asked (--caps).
+    const connection = createMcpServer({ manager, logger: silentLogger, toolOptions: { allowFileUrls: false }, tools: [...allTools, ...storageTools] });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await connection.server.connect(serverSide);
+    client = new Client({ name: 'storage-test', version: '0.0.0' });
+    await client.connect(clientSide);
+    await client.listTools();
+  });
+  afterAll(async () => {
+    await client?.close();
+    await manager?.shutdown();
+  });
+  const tool = (name: string, args: Record<string, unknown> = {}) => call(client, name, args);
+  const heading = async (sessionId: string, path: string) => {
+    expectSuccess(await tool('navigate', { sessionId, url: fixture.urlFor(path) }));
+    return expectSuccess(await tool('evaluate', { sessionId, function: "() => document.querySelector('h1').textContent" })).result;
+  };
+
+  it('is left out of the default tool list', () => {
+    expect(allTools.map((entry) => entry.name)).not.toContain('export_storage_state');
+    expect(allTools.map((entry) => entry.name)).not.toContain('cookies');
+    expect(allTools.length).toBeLessThanOrEqual(26);
+    expect(storageTools.every((entry) => entry.capability === 'storage')).toBe(true);
+  });
+
+  it('carries a sign-in over: the exported state signs a new session in, a third session is not', async () => {
+    const first = expectSuccess(await tool('create_session')).sessionId;
+    expect(await heading(first, '/sign-in?user=bob')).toBe('Signed in as bob');
+    const exported = expectSuccess(await tool('export_storage_state', { sessionId: first }));
+    expect(exported.storageState.cookies).toEqual([expect.objectContaining({ name: 'session', domain: '127.0.0.1', httpOnly: true })]);
+    expect(exported.expiresAt).toEqual(expect.any(Number));
+
+    const second = expectSuccess(await tool('create_session', { storageState: exported.storageState }));
+    expect(JSON.stringify(second.options)).not.toContain(exported.storageState.cookies[0].value);
+    const third = expectSuccess(await tool('create_session')).sessionId;
+    expect(await heading(second.sessionId, '/account')).toBe('Signed in as bob');
+    expect(await heading(third, '/account')).toBe('Not signed in');
+  });
+
+  it('lists, sets and clears cookies of one session only', async () => {
+    const [a, b] = await Promise.all([tool('create_session'), tool('create_session')]).then((all) => all.map((outcome) => expectSuccess(outcome).sessionId));
+    const set = expectSuccess(
+      await tool('cookies', {
+        sessionId: a,
+        action: 'set',
+        cookies: [
+          { name: 'theme', value: 'dark', url: fixture.url },
+          { name: 'other', value: 'x', domain: 'example.com', path: '/' },
+        ],
+      }),
+    );
+    expect(set.cookies.map((cookie: { name: string }) => cookie.name).sort()).toEqual(['other', 'theme']);
+    const filtered = expectSuccess(await tool('cookies', { sessionId: a, action: 'list', urls: [fixture.url] }));
+    expect(filtered.cookies).toEqual([expect.objectContaining({ name: 'theme', value: 'dark', domain: '127.0.0.1', path: '/' })]);
+    // The page sends it; the neighbour has none.
+    expectSuccess(await tool('navigate', { sessionId: a, url: fixture.urlFor('/echo-cookie') }));
+    expect(expectSuccess(await tool('evaluate', { sessionId: a, function: "() => document.querySelector('#cookies').textContent" })).result).toBe('theme=dark');
+    expect(expectSuccess(await tool('cookies', { sessionId: b, action: 'list' })).cookies).toEqual([]);
+
+    const cleared = expectSuccess(await tool('cookies', { sessionId: a, action: 'clear', urls: [fixture.url] }));
+    expect(cleared.cookies).toEqual([]);
+    expect(expectSuccess(await tool('cookies', { sessionId: a, action: 'list' })).cookies.map((cookie: { name: string }) => cookie.name)).toEqual(['other']);
+    expect(expectSuccess(await tool('cookies', { sessionId: a, action: 'clear' })).cookies).toEqual([]);
+
+    expectError(await tool('cookies', { sessionId: a, action: 'set' }), 'INVALID_PARAMETERS', a);
+    expectError(await tool('cookies', { sessionId: a, action: 'set', cookies: [{ name: 'n', value: 'v' }] }), 'INVALID_PARAMETERS', a);
+    expectError(await tool('cookies', { sessionId: a, action: 'list', urls: ['about:blank'] }), 'INVALID_PARAMETERS', a);
+    expectError(await tool('cookies', { sessionId: a, action: 'list', cookies: [{ name: 'n', value: 'v', url: fixture.url }] }), 'INVALID_PARAMETERS', a);
+    expectError(await tool('cookies', { sessionId: 'no-such-session', action: 'list' }), 'SESSION_NOT_FOUND', 'no-such-session');
+    expectError(await tool('export_storage_state', { sessionId: 'no-such-session' }), 'SESSION_NOT_FOUND', 'no-such-session');
+  });
+});
