@@ -3,8 +3,9 @@ import { SessionError } from '@sessionwright/session-core';
 import type { BrowserContext } from 'playwright';
 import { z } from 'zod';
 import { defineTool, type AnyTool } from './define-tool.js';
+import { sessionOutput } from './response.js';
 import { onSession } from './run-tool.js';
-import { sessionIdSchema, sessionResultFields } from './schemas.js';
+import { sessionIdSchema } from './schemas.js';
 import { storageStateSchema } from './session-options-schema.js';
 
 // Loose: a newer Playwright may add fields (partitionKey) that the result passes through.
@@ -28,9 +29,8 @@ export const exportStorageState = defineTool({
     '(for several accounts, sign each session in once and keep its state). The result holds live credentials: treat it as a secret. ' +
     'Errors: SESSION_NOT_FOUND / SESSION_EXPIRED (create a new session).',
   input: z.strictObject({ sessionId: sessionIdSchema }),
-  output: z.object({
+  output: sessionOutput({
     storageState: storageStateSchema.describe('Cookies and localStorage per origin; give it to create_session as storageState.'),
-    ...sessionResultFields,
   }),
   kind: 'read',
   errors: ['SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'INVALID_PARAMETERS', 'BROWSER_ERROR'],
@@ -70,9 +70,8 @@ export const cookies = defineTool({
       .describe('Absolute http(s) URLs: list and clear act only on the cookies these URLs would send; the result is filtered the same way.'),
     cookies: z.array(cookieInputSchema).min(1).max(200).optional().describe('For "set": the cookies to add or replace.'),
   }),
-  output: z.object({
+  output: sessionOutput({
     cookies: z.array(cookieSchema).describe('The cookies after the action (filtered by urls when given).'),
-    ...sessionResultFields,
   }),
   kind: 'action',
   errors: ['INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
