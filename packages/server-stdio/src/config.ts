@@ -43,35 +43,31 @@ export const CONFIG_ENV = envVarName('config');
 /** SESSIONWRIGHT_* variables that are not settings but are read elsewhere (scripts/), so they draw no warning. */
 const OTHER_ENV_VARS = new Set(['SESSIONWRIGHT_CACHE']);
 
-const SPELLINGS = new Map<string, FlagDefinition>(FLAG_DEFINITIONS.flatMap((flag) => [[flag.name, flag] as const, [camelCase(flag.name), flag] as const]));
-
-/** Meta flags: what to do rather than how to serve. */
-const META = { help: ['help', 'h'], version: ['version', 'v'], printConfig: ['print-config', 'printConfig'], config: ['config'] } as const;
-
 /** Splits argv into flags and their values, as typed: a token like 0123 or 0x10 stays a string until its flag's kind reads it. */
-export function readCommandLine(argv: readonly string[]): CommandLine {
+export function readCommandLine(argv: readonly string[], flags: readonly FlagDefinition[] = FLAG_DEFINITIONS): CommandLine {
+  const spellings = new Map(flags.flatMap((flag) => [[flag.name, flag] as const, [camelCase(flag.name), flag] as const]));
   const line: CommandLine = { help: false, version: false, printConfig: false, config: undefined, given: new Map() };
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index] ?? '';
     const match = /^(--?)([^=]+)(?:=(.*))?$/s.exec(arg);
+    // mri used to read "-5" as a flag named 5; here a stray negative number is just a stray argument.
     if (!match || arg === '--' || /^-\d/.test(arg)) throw new UsageError(`unexpected argument "${arg}"; see --help`);
-    const [, dashes, name = '', inline] = match;
+    const [, dashes = '', name = '', inline] = match;
     const spelling = `${dashes}${name}`;
-    if (dashes === '-' && !['h', 'v'].includes(name)) throw new UsageError(`unknown option ${spelling}; see --help`);
-    if ((META.help as readonly string[]).includes(name)) line.help = true;
-    else if ((META.version as readonly string[]).includes(name)) line.version = true;
-    else if ((META.printConfig as readonly string[]).includes(name)) line.printConfig = true;
+    if (spelling === '-h' || spelling === '--help') line.help = true;
+    else if (spelling === '-v' || spelling === '--version') line.version = true;
+    else if (spelling === '--print-config' || spelling === '--printConfig') line.printConfig = true;
     else {
-      const flag = name === 'config' ? undefined : SPELLINGS.get(name);
-      if (flag === undefined && name !== 'config') {
-        const suggestion = closest(name, [...SPELLINGS.keys(), 'config', 'print-config']);
+      const flag = dashes === '--' ? spellings.get(name) : undefined;
+      if (flag === undefined && spelling !== '--config') {
+        const suggestion = closest(name, [...spellings.keys(), 'config', 'print-config']);
         throw new UsageError(`unknown option ${spelling}${suggestion ? `; did you mean --${suggestion}?` : ''} (see --help)`);
       }
-      // A value follows unless the flag is a boolean given bare: `--headless`, `--headless false`, `--headless=false`.
+      // The next token is the value unless it is another flag; a boolean takes one only if it is not a flag or a number:
+      // `--headless`, `--headless false`, `--headless=false`, `--max-sessions -5` (read, then refused as below 1).
       let value = inline;
       const next = argv[index + 1];
-      const takesNext = next !== undefined && (!next.startsWith('-') || /^-\d/.test(next));
-      if (value === undefined && takesNext && (flag?.kind !== 'boolean' || !next.startsWith('-'))) {
+      if (value === undefined && next !== undefined && (!next.startsWith('-') || (flag?.kind !== 'boolean' && /^-\d/.test(next)))) {
         value = next;
         index += 1;
       }
@@ -81,7 +77,8 @@ export function readCommandLine(argv: readonly string[]): CommandLine {
         line.config = value;
         continue;
       }
-      if (value === undefined && flag.kind !== 'boolean') throw new UsageError(`${spelling} needs a value`);
+      // `--auth-token=` is a missing value, said as such rather than as a bad one.
+      if ((value === undefined || value.trim() === '') && flag.kind !== 'boolean') throw new UsageError(`${spelling} needs a value`);
       const occurrences = line.given.get(flag) ?? [];
       if (occurrences.length > 0 && !flag.repeatable) throw new UsageError(`--${flag.name} was given more than once`);
       occurrences.push({ spelling, value });
@@ -93,35 +90,19 @@ export function readCommandLine(argv: readonly string[]): CommandLine {
 
 /**
  * Resolves every flag of the table from the command line, the environment and the config file, in that order of
- * precedence. Throws UsageError naming the source of the first bad value; every source is checked, even one that a
- * higher one overrides, since a bad value anywhere is a mistake someone will trip over later.
+ * precedence (the winner's whole value: lists are not merged). Throws UsageError naming the source of the first bad
+ * value; every source is checked, even one a higher one overrides, since a bad value anywhere is a mistake someone
+ * will trip over later.
  */
-export function resolveConfig(line: CommandLine, env: Record<string, string | undefined>): ResolvedConfig {
-  const values = new Map<string, ResolvedValue>();
+export function resolveConfig(line: CommandLine, env: Record<string, string | undefined>, flags: readonly FlagDefinition[] = FLAG_DEFINITIONS): ResolvedConfig {
   const fromCli = new Map<FlagDefinition, FlagValue>();
   for (const [flag, occurrences] of line.given) {
-    fromCli.set(
-      flag,
-      readOccurrences(
-        flag,
-        occurrences.map(({ spelling, value }) => {
-          // `--auth-token=` is a missing value, said as such rather than as a bad one.
-          if (value?.trim() === '' && flag.kind !== 'boolean') throw new UsageError(`${spelling} needs a value`);
-          return { where: value === undefined ? spelling : `${spelling} ${flag.secret ? '***' : value}`, text: value };
-        }),
-      ),
-    );
+    const items = occurrences.map(({ spelling, value }) => ({ where: value === undefined ? spelling : `${spelling} ${flag.secret ? '***' : value}`, text: value }));
+    fromCli.set(flag, readOccurrences(flag, items));
   }
 
   const fromEnv = new Map<FlagDefinition, FlagValue>();
-  const warnings: string[] = [];
-  const known = new Set([CONFIG_ENV, ...FLAG_DEFINITIONS.map((flag) => envVarName(flag.name))]);
-  for (const [name, text] of Object.entries(env)) {
-    if (!name.startsWith(ENV_PREFIX) || text === undefined || text === '' || known.has(name) || OTHER_ENV_VARS.has(name)) continue;
-    const suggestion = closest(name, [...known]);
-    warnings.push(`ignoring ${name}: no such setting${suggestion ? `; did you mean ${suggestion}?` : ''}`);
-  }
-  for (const flag of FLAG_DEFINITIONS) {
+  for (const flag of flags) {
     const name = envVarName(flag.name);
     const text = env[name];
     // An empty variable is an unset one: `FOO= cmd` and compose files with blank entries mean "not given".
@@ -133,11 +114,11 @@ export function resolveConfig(line: CommandLine, env: Record<string, string | un
   }
 
   const envConfig = env[CONFIG_ENV];
-  const configFile =
-    line.config !== undefined ? { path: line.config, source: 'cli' as const } : envConfig ? { path: envConfig, source: 'env' as const } : undefined;
-  const fromFile = configFile === undefined ? new Map<FlagDefinition, FlagValue>() : readConfigFile(configFile.path);
+  const configFile = line.config !== undefined ? { path: line.config, source: 'cli' as const } : envConfig ? { path: envConfig, source: 'env' as const } : undefined;
+  const fromFile = configFile === undefined ? new Map<FlagDefinition, FlagValue>() : readConfigFile(configFile.path, flags);
 
-  for (const flag of FLAG_DEFINITIONS) {
+  const values = new Map<string, ResolvedValue>();
+  for (const flag of flags) {
     const [source, value]: [ValueSource, FlagValue | undefined] = fromCli.has(flag)
       ? ['cli', fromCli.get(flag)]
       : fromEnv.has(flag)
@@ -147,11 +128,22 @@ export function resolveConfig(line: CommandLine, env: Record<string, string | un
           : ['default', flag.default];
     values.set(camelCase(flag.name), { value, source });
   }
-  return { values, configFile, warnings };
+  return { values, configFile, warnings: unknownVariables(env, flags) };
+}
+
+/** A warning for each SESSIONWRIGHT_* variable that is no setting: said, not fatal, as the environment is shared (docs/configuration.md). */
+function unknownVariables(env: Record<string, string | undefined>, flags: readonly FlagDefinition[]): string[] {
+  const known = [CONFIG_ENV, ...flags.map((flag) => envVarName(flag.name))];
+  return Object.entries(env)
+    .filter(([name, text]) => name.startsWith(ENV_PREFIX) && text !== undefined && text !== '' && !known.includes(name) && !OTHER_ENV_VARS.has(name))
+    .map(([name]) => {
+      const suggestion = closest(name, known);
+      return `ignoring ${name}: no such setting${suggestion ? `; did you mean ${suggestion}?` : ''}`;
+    });
 }
 
 /** A config file: one JSON object whose keys are the flags' camelCase names. */
-function readConfigFile(file: string): Map<FlagDefinition, FlagValue> {
+function readConfigFile(file: string, flags: readonly FlagDefinition[]): Map<FlagDefinition, FlagValue> {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -168,7 +160,7 @@ function readConfigFile(file: string): Map<FlagDefinition, FlagValue> {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw new UsageError(`${file}: must hold a JSON object of settings, such as {"maxSessions": 5}`);
   }
-  const byKey = new Map(FLAG_DEFINITIONS.map((flag) => [camelCase(flag.name), flag]));
+  const byKey = new Map(flags.map((flag) => [camelCase(flag.name), flag]));
   const values = new Map<FlagDefinition, FlagValue>();
   for (const [key, raw] of Object.entries(json)) {
     const flag = byKey.get(key);
@@ -239,10 +231,11 @@ function readText(flag: FlagDefinition, text: string): string[] {
   });
 }
 
+/** A bare flag is true; the words people write in environments (1/0, yes/no, on/off) count too. */
 function readBoolean(text: string | undefined): boolean {
   const value = text?.trim().toLowerCase();
-  if (value === undefined || value === 'true' || value === '1') return true;
-  if (value === 'false' || value === '0') return false;
+  if (value === undefined || ['true', '1', 'yes', 'on'].includes(value)) return true;
+  if (['false', '0', 'no', 'off'].includes(value)) return false;
   throw new BadValue('must be true or false');
 }
 

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connectStdio, type StdioConnection } from '@sessionwright/test-kit';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { FLAG_DEFINITIONS, camelCase, envVarName, exampleValue } from '../src/flags.js';
+import { readCommandLine, resolveConfig } from '../src/config.js';
+import { BadValue, FLAG_DEFINITIONS, camelCase, envVarName, exampleValue, type FlagDefinition } from '../src/flags.js';
 import { CLI_PATH, REPO_ROOT, call, expectError, expectSuccess, run } from './helpers.js';
 import { INITIALIZE, JSON_POST, connectStreamable, rawRequest, startHttpCli, type HttpCli } from './http-helpers.js';
 
@@ -91,6 +92,70 @@ describe('precedence: command line, then environment, then file, then defaults',
 
   it('a flag given twice on the command line is an error, whatever the spellings', async () => {
     expect(await usageError(['--max-sessions', '2', '--maxSessions=3'])).toBe('sessionwright: --max-sessions was given more than once');
+  });
+});
+
+describe('repeatable and list flags (a table of their own, ahead of the flags that will use them)', () => {
+  const TABLE: FlagDefinition[] = [
+    { name: 'file-root', kind: 'path', repeatable: true, default: [], description: 'a repeatable path' },
+    { name: 'caps', kind: 'list', choices: ['tabs', 'pdf'], description: 'a list of choices' },
+    {
+      name: 'endpoint',
+      kind: 'string',
+      repeatable: true,
+      secret: true,
+      description: 'a repeatable secret',
+      check: (url) => {
+        if (!url.startsWith('ws://')) throw new BadValue('must be a ws:// URL');
+        return url;
+      },
+    },
+  ];
+  const resolve = (argv: string[], env: Record<string, string> = {}) => {
+    const resolved = resolveConfig(readCommandLine(argv, TABLE), env, TABLE);
+    return Object.fromEntries(resolved.values);
+  };
+
+  it('a repeatable flag adds up on the command line, is comma-separated in the environment, and an array in the file', () => {
+    expect(resolve(['--file-root', 'a', '--fileRoot=b']).fileRoot).toEqual({ value: ['a', 'b'], source: 'cli' });
+    expect(resolve([], { SESSIONWRIGHT_FILE_ROOT: 'a, b,' }).fileRoot).toEqual({ value: ['a', 'b'], source: 'env' });
+    const file = configFile({ fileRoot: ['relative', '/absolute'] });
+    expect(resolve(['--config', file]).fileRoot).toEqual({ value: [path.join(scratch, 'relative'), '/absolute'], source: 'file' });
+    // The command line's list replaces the environment's, which replaces the file's.
+    expect(resolve(['--config', file, '--file-root', 'c'], { SESSIONWRIGHT_FILE_ROOT: 'a,b' }).fileRoot).toEqual({ value: ['c'], source: 'cli' });
+    expect(resolve([]).fileRoot).toEqual({ value: [], source: 'default' });
+  });
+
+  it('a list flag is comma-separated, each item checked, and given once', () => {
+    expect(resolve(['--caps', 'tabs, pdf']).caps).toEqual({ value: ['tabs', 'pdf'], source: 'cli' });
+    expect(resolve([]).caps).toEqual({ value: undefined, source: 'default' });
+    expect(() => resolve(['--caps', 'tabs', '--caps', 'pdf'])).toThrow('--caps was given more than once');
+    expect(() => resolve(['--caps', 'tabs,png'])).toThrow('--caps tabs,png: must be one of tabs, pdf');
+    expect(() => resolve([], { SESSIONWRIGHT_CAPS: ',' })).toThrow('SESSIONWRIGHT_CAPS=,: needs a comma-separated list');
+    expect(() => resolve(['--config', configFile({ caps: ['png'] })])).toThrow(/\.json: caps must be one of tabs, pdf \(got \["png"\]\)$/);
+  });
+
+  it('a secret repeatable flag is masked in every message', () => {
+    const bad = 'http://a.example/?token=s3cret';
+    const failure = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error('expected a UsageError');
+    };
+    const messages = [
+      failure(() => resolve(['--endpoint', 'ws://ok', '--endpoint', bad])),
+      failure(() => resolve([], { SESSIONWRIGHT_ENDPOINT: `ws://ok,${bad}` })),
+      failure(() => resolve(['--config', configFile({ endpoint: ['ws://ok', bad] })])),
+      failure(() => resolve(['--config', configFile({ endpoint: bad })])),
+    ];
+    expect(messages[0]).toBe('--endpoint ***: must be a ws:// URL');
+    expect(messages[1]).toBe('SESSIONWRIGHT_ENDPOINT=***: must be a ws:// URL');
+    expect(messages[2]).toMatch(/\.json: endpoint must be a ws:\/\/ URL \(got \*\*\*\)$/);
+    expect(messages[3]).toMatch(/\.json: endpoint must be an array of strings \(got \*\*\*\)$/);
+    for (const message of messages) expect(message).not.toContain('s3cret');
   });
 });
 
@@ -212,6 +277,11 @@ describe('unknown SESSIONWRIGHT_* variables', () => {
       'sessionwright: ignoring SESSIONWRIGHT_FROBNICATE: no such setting',
       'sessionwright: ignoring SESSIONWRIGHT_MAX_SESION: no such setting; did you mean SESSIONWRIGHT_MAX_SESSIONS?',
     ]);
+  });
+
+  it('booleans read the words environments use: yes/no, on/off, 1/0', async () => {
+    const { config } = await printConfig([], { SESSIONWRIGHT_VERBOSE: 'yes', SESSIONWRIGHT_ALLOW_FILE_URLS: 'OFF', SESSIONWRIGHT_HEADLESS: '1' });
+    expect([config.verbose?.value, config.allowFileUrls?.value, config.headless?.value]).toEqual([true, false, true]);
   });
 
   it('an empty variable counts as unset', async () => {
