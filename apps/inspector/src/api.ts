@@ -43,6 +43,8 @@ export interface InfoResponse {
   /** True when the server has a screenshot tool, so session cards get thumbnails. */
   thumbnails: boolean;
   demoSite?: DemoSiteInfo;
+  /** Device names the "New session" options offer (Playwright's list), when the server's create_session takes `device`. */
+  devices: string[];
 }
 
 /** One tools/call as the log shows it. */
@@ -76,6 +78,11 @@ export interface SessionView {
   expiresAt: number;
   url: string;
   title: string;
+  /** The device the session was created as, and its page size (from list_sessions). */
+  device?: string;
+  viewport?: { width: number; height: number } | null;
+  /** The options create_session echoed for it (secrets already left out by the server). */
+  options?: Record<string, unknown>;
   /** The latest screenshot as a data: URL, taken after the last call on the session. */
   thumbnail?: string;
   thumbnailAt?: number;

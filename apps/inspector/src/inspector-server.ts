@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { deviceNames } from '@sessionwright/session-core';
 import type { CallRequest, DemoSiteInfo, InfoResponse, JsonSchema, LogEntry, SessionView, SessionsResponse, ToolSummary } from './api.js';
 import type { CallOutcome, ServerLink } from './server-link.js';
 
@@ -66,6 +67,8 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
   let nextId = 1;
   const thumbnails = new Map<string, { dataUrl: string; at: number }>();
   const hasScreenshot = () => tools.some((tool) => tool.name === 'screenshot');
+  const takesDevice = () => tools.some((tool) => tool.name === 'create_session' && isRecord(tool.inputSchema.properties) && 'device' in tool.inputSchema.properties);
+  const dressed = new Map<string, Record<string, unknown>>();
 
   /** Arguments for a small, cheap thumbnail: JPEG when the screenshot tool offers it. */
   function thumbnailArgs(sessionId: string): Record<string, unknown> {
@@ -106,6 +109,9 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     };
     log.push(entry);
     if (log.length > MAX_LOG_ENTRIES) log.splice(0, log.length - MAX_LOG_ENTRIES);
+    // What each session was dressed as, for its card; only what the server echoed, so no secret is kept.
+    const echoed = (outcome.json as { options?: unknown } | undefined)?.options;
+    if (request.tool === 'create_session' && sessionId !== undefined && isRecord(echoed) && Object.keys(echoed).length > 0) dressed.set(sessionId, echoed);
     if (sessionId !== undefined) {
       if (request.tool === 'close_session' || (outcome.errorCode && GONE.has(outcome.errorCode))) thumbnails.delete(sessionId);
       // Taken before answering, so the page shows the new picture together with the new log entry.
@@ -121,10 +127,12 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     const listed = outcome.json as { sessions: Omit<SessionView, 'thumbnail' | 'thumbnailAt'>[]; maxSessions: number };
     const open = new Set(listed.sessions.map((session) => session.sessionId));
     for (const id of thumbnails.keys()) if (!open.has(id)) thumbnails.delete(id);
+    for (const id of dressed.keys()) if (!open.has(id)) dressed.delete(id);
     return {
       sessions: listed.sessions.map((session) => {
         const thumb = thumbnails.get(session.sessionId);
-        return thumb ? { ...session, thumbnail: thumb.dataUrl, thumbnailAt: thumb.at } : session;
+        const options = dressed.get(session.sessionId);
+        return { ...session, ...(options ? { options } : {}), ...(thumb ? { thumbnail: thumb.dataUrl, thumbnailAt: thumb.at } : {}) };
       }),
       maxSessions: listed.maxSessions,
       now: Date.now(),
@@ -141,6 +149,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
       tools: tools.map(summarize),
       thumbnails: hasScreenshot(),
       ...(options.demoSite ? { demoSite: options.demoSite } : {}),
+      devices: takesDevice() ? deviceNames() : [],
     };
   }
 
@@ -152,6 +161,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     connected = true;
     disconnectReason = undefined;
     thumbnails.clear();
+    dressed.clear();
     return info();
   }
 
@@ -238,6 +248,10 @@ function checkRequest(req: IncomingMessage, origin: string): void {
   if (req.method === 'POST' && !(req.headers['content-type'] ?? '').startsWith('application/json')) {
     throw new HttpError(415, 'POST bodies must be application/json');
   }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function summarize(tool: Tool): ToolSummary {

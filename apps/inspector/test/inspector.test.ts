@@ -147,6 +147,62 @@ describe('inspector page', () => {
     expect(await failed.locator('.text').textContent()).toContain('not a valid absolute URL');
   });
 
+  it('dresses two sessions differently through the "New session" options, side by side', async () => {
+    const cards = page.locator('#sessions .session');
+    const before = await cards.count();
+    const form = page.locator('#dress-form');
+    await page.click('#new-session-options summary');
+    expect(await form.locator('select[name="device"] option').count()).toBeGreaterThan(50);
+    const dress = async (device: string, locale: string, timezoneId: string, colorScheme: string) => {
+      await form.locator('select[name="device"]').selectOption(device);
+      await form.locator('[name="locale"]').fill(locale);
+      await form.locator('[name="timezoneId"]').fill(timezoneId);
+      await form.locator('select[name="colorScheme"]').selectOption(colorScheme);
+      const count = await cards.count();
+      await page.click('#new-session');
+      await eventually(() => cards.count()).toBe(count + 1);
+      const created = page.locator('#log .entry[data-tool="create_session"]').first();
+      expect(JSON.parse((await created.locator('pre.request').textContent()) ?? '')).toEqual({ device, locale, timezoneId, colorScheme });
+      return (await page.locator('#sessions .session.current').getAttribute('data-session-id'))!;
+    };
+    const phone = await dress('iPhone 15', 'de-DE', 'Asia/Tokyo', 'dark');
+    const desk = await dress('Desktop Chrome', 'en-GB', 'Europe/London', 'light');
+    const card = (sessionId: string) => page.locator(`#sessions .session[data-session-id="${sessionId}"]`);
+    await eventually(() => card(phone).locator('.identity').textContent()).toBe('iPhone 15 · 393×659 · de-DE · Asia/Tokyo · dark');
+    await eventually(() => card(desk).locator('.identity').textContent()).toBe('Desktop Chrome · 1280×720 · en-GB · Europe/London · light');
+
+    // Each page is what its card says.
+    const seen = async (sessionId: string) => {
+      const response = await fetch(new URL('/api/call', inspectorUrl), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          tool: 'evaluate',
+          arguments: { sessionId, function: "() => [navigator.language, Intl.DateTimeFormat().resolvedOptions().timeZone, matchMedia('(prefers-color-scheme: dark)').matches]" },
+        }),
+      });
+      return ((await response.json()) as { response: { result: unknown } }).response.result;
+    };
+    expect(await seen(phone)).toEqual(['de-DE', 'Asia/Tokyo', true]);
+    expect(await seen(desk)).toEqual(['en-GB', 'Europe/London', false]);
+    if (info.thumbnails) {
+      // The phone's picture is portrait, the desktop's landscape.
+      const shape = async (sessionId: string) => {
+        const thumb = card(sessionId).locator('img.thumb');
+        await thumb.waitFor();
+        return thumb.evaluate((img: HTMLImageElement) => (img.naturalWidth < img.naturalHeight ? 'portrait' : 'landscape'));
+      };
+      expect(await shape(phone)).toBe('portrait');
+      expect(await shape(desk)).toBe('landscape');
+    }
+
+    // Undressed again, so the next "New session" is a plain one; the two dressed sessions are closed.
+    await form.evaluate((element: HTMLFormElement) => element.reset());
+    await page.click('#new-session-options summary');
+    for (const sessionId of [phone, desk]) await card(sessionId).locator('button[data-action="close"]').click();
+    await eventually(() => cards.count()).toBe(before);
+  });
+
   it('runs the quick flows from a session card, and the README screenshot shows them', async () => {
     // A second session, signed in as bob through the card's navigate box and the type/click forms.
     await page.click('#new-session');

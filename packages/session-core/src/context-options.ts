@@ -189,6 +189,11 @@ export async function blockResourceTypes(context: BrowserContext, types: readonl
   await context.route('**/*', (route) => (blocked.has(route.request().resourceType()) ? route.abort('blockedbyclient') : route.fallback()));
 }
 
+/** Every name `device` accepts: Playwright's device list, in its own order. */
+export function deviceNames(): string[] {
+  return Object.keys(playwright().devices);
+}
+
 /** The part of a Playwright device descriptor a context takes. */
 export interface DeviceSettings {
   viewport: { width: number; height: number };
@@ -207,8 +212,7 @@ function deviceDescriptor(name: string): DeviceSettings {
 }
 
 function unknownDevice(name: string): SessionError {
-  const names = Object.keys(playwright().devices);
-  const suggestions = closeNames(name, names, 5);
+  const suggestions = closeNames(name, deviceNames(), 5);
   return invalid('device', `Unknown device "${name}". Close names: ${suggestions.map((s) => `"${s}"`).join(', ')}. Use a name from Playwright's device list, as written.`, {
     suggestions,
   });

@@ -5,6 +5,7 @@ export {
   BLOCKABLE_RESOURCES,
   HIDDEN,
   SESSION_OPTION_NAMES,
+  deviceNames,
   hasSessionOptions,
   resolveSessionOptions,
   type BlockableResource,

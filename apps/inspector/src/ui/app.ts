@@ -385,6 +385,7 @@ function sessionCard(session: SessionView): HTMLElement {
       h('div', { class: 'meta-top' }, h('code', { class: 'sid', title: id }, short(id)), h('span', { class: 'expires' })),
       h('div', { class: 'title' }),
       h('div', { class: 'url' }),
+      h('div', { class: 'identity' }),
     ),
     go,
     h(
@@ -407,6 +408,32 @@ function sessionCard(session: SessionView): HTMLElement {
   return card;
 }
 
+/** One line saying what the session was dressed as: device or page size, then the options that change what a page sees. */
+function identityOf(session: SessionView): string {
+  const options = session.options ?? {};
+  const size = session.viewport ? `${session.viewport.width}×${session.viewport.height}` : undefined;
+  const parts = [session.device, size, ...['locale', 'timezoneId', 'colorScheme'].map((key) => options[key])];
+  return parts.filter((part): part is string => typeof part === 'string' && part !== '').join(' · ');
+}
+
+/** The options filled into "Dress the next session", without the empty ones. */
+function newSessionOptions(): Record<string, string> {
+  const form = byId<HTMLFormElement>('dress-form');
+  if (byId('new-session-options').hidden) return {};
+  const chosen: Record<string, string> = {};
+  for (const [key, value] of new FormData(form)) if (typeof value === 'string' && value.trim() !== '') chosen[key] = value.trim();
+  return chosen;
+}
+
+/** Offers the options only when the server's create_session takes them; the device list comes from the backend. */
+function renderDressForm(): void {
+  const devices = state.info?.devices ?? [];
+  byId('new-session-options').hidden = devices.length === 0;
+  const select = byId<HTMLFormElement>('dress-form').elements.namedItem('device') as HTMLSelectElement;
+  if (select.options.length === devices.length + 1) return;
+  select.replaceChildren(h('option', { value: '' }, '(default)'), ...devices.map((name) => h('option', { value: name }, name)));
+}
+
 /** Updates a card in place, so a URL being typed into it survives the periodic refresh. */
 function updateCard(card: HTMLElement, session: SessionView): void {
   const set = (selector: string, text: string) => {
@@ -414,6 +441,7 @@ function updateCard(card: HTMLElement, session: SessionView): void {
     if (el && el.textContent !== text) el.textContent = text;
   };
   set('.title', session.title || '(no title)');
+  set('.identity', identityOf(session));
   set('.url', session.url);
   card.querySelector('.url')?.setAttribute('title', session.url);
   const expires = card.querySelector<HTMLElement>('.expires');
@@ -520,7 +548,7 @@ async function refreshInfo(): Promise<void> {
 // ---------- start ----------
 
 async function start(): Promise<void> {
-  byId('new-session').addEventListener('click', () => void callTool('create_session', {}));
+  byId('new-session').addEventListener('click', () => void callTool('create_session', newSessionOptions()));
   byId('clear-log').addEventListener('click', () => {
     void api<LogEntry[]>('DELETE', '/api/log').then(() => {
       byId('log').replaceChildren();
@@ -536,6 +564,7 @@ async function start(): Promise<void> {
         showBanner(undefined);
         renderHeader();
         renderTools();
+        renderDressForm();
         await refreshSessions();
       },
       (error: unknown) => showBanner(`Reconnect failed: ${error instanceof Error ? error.message : String(error)}`, true),
@@ -544,6 +573,7 @@ async function start(): Promise<void> {
 
   await refreshInfo();
   renderTools();
+  renderDressForm();
   selectTool(state.info?.tools[0]?.name ?? '');
   await Promise.all([loadLog(), refreshSessions()]);
   document.body.classList.add('ready');
