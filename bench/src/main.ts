@@ -7,6 +7,7 @@ import { startFixtureServer } from '@sessionwright/test-kit';
 import type { BenchConfig, BenchContext } from './context.js';
 import { benchExecutable, describeEnvironment, repoRoot } from './environment.js';
 import { runMicro } from './micro.js';
+import { runOptions } from './options.js';
 import { benchPages, tokenPages } from './pages.js';
 import { runParallel } from './parallel.js';
 import { renderMarkdown, targets, type BenchResults } from './report.js';
@@ -15,7 +16,7 @@ import { runSpawn } from './spawn.js';
 import { removeScratch } from './systems.js';
 import { runTokens } from './tokens.js';
 
-const SECTIONS = ['micro', 'spawn', 'parallel', 'scale', 'tokens'];
+const SECTIONS = ['micro', 'options', 'spawn', 'parallel', 'scale', 'tokens'];
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -80,6 +81,10 @@ async function main(): Promise<void> {
     if (sections.has('micro')) {
       ctx.log('micro: raw Playwright, sessionwright (pool / no pool), @playwright/mcp, interleaved');
       results.micro = await runMicro(ctx);
+    }
+    if (sections.has('options')) {
+      ctx.log('options: create_session with options vs from the warm pool vs raw newContext(options), interleaved');
+      results.options = await runOptions(ctx);
     }
     if (sections.has('spawn')) {
       ctx.log('spawn: cold starts, interleaved');

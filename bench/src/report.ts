@@ -2,6 +2,7 @@
 import type { BenchConfig } from './context.js';
 import type { Environment } from './environment.js';
 import type { MicroResult } from './micro.js';
+import { DRESSED, type OptionsResult } from './options.js';
 import type { ParallelRun, ParallelVariant } from './parallel.js';
 import type { ScaleResult } from './scale.js';
 import { summarize } from './stats.js';
@@ -12,6 +13,7 @@ export interface BenchResults {
   config: Omit<BenchConfig, 'sections'> & { sections: string[] };
   durationMs: number;
   micro?: MicroResult;
+  options?: OptionsResult;
   spawn?: Record<string, number[]>;
   parallel?: ParallelRun[];
   scale?: ScaleResult;
@@ -157,6 +159,7 @@ export function renderMarkdown(results: BenchResults, analysis: string): string 
   line();
 
   if (results.micro) renderMicro(results.micro, line);
+  if (results.options) renderOptions(results.options, line);
   if (results.spawn) renderSpawn(results.spawn, line);
   if (results.parallel) renderParallel(results, line);
   if (results.scale) renderScale(results.scale, results.config.scaleNavigates, line);
@@ -211,6 +214,26 @@ function renderMicro(micro: MicroResult, line: Line): void {
   for (const operation of ['navigate', 'click', 'type', 'snapshot']) {
     line(`| ${operation} | ${ms(median(c[`sw.${operation}`]))} | ${ms(median(c[`pw.${operation}`]))} |`);
   }
+  line();
+}
+
+function renderOptions(options: OptionsResult, line: Line): void {
+  const s = options.samples;
+  line('## create_session with options');
+  line();
+  line(`Milliseconds, median (min–max), measured ${options.date.slice(0, 16).replace('T', ' ')} UTC (\`--sections options\`, 1-minute load average ${options.load.toFixed(2)}). "Dressed" is \`${JSON.stringify(DRESSED)}\`; each create is followed by its close and a 200 ms pause, the four kinds interleaved.`);
+  line();
+  line('| create | ms |');
+  line('|---|---|');
+  line(`| create_session, no options (from the warm pool) | ${cell(s['pool'])} |`);
+  line(`| create_session, dressed (opens its own context) | ${cell(s['options'])} |`);
+  line(`| create_session, dressed + blockResources ["image", "font"] | ${cell(s['blocking'])} |`);
+  line(`| raw newContext(same options) + newPage() | ${cell(s['raw'])} |`);
+  line();
+  const dressed = median(s['options']);
+  line(
+    `A session with options never comes from the warm pool: its context is opened for it, so it costs what a context opening costs (${ms(dressed)} ms here, ${ratio(dressed / median(s['raw']))} raw Playwright's), against ${ms(median(s['pool']))} ms for a pooled one. Sessions without options keep the pool, and blockResources adds only its route.`,
+  );
   line();
 }
 
