@@ -1,7 +1,17 @@
 // One vitest run over every package's tests: real Chromium, real stdio servers, a fixture web server on 127.0.0.1.
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+const source = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
+
 export default defineConfig({
+  resolve: {
+    // In-process tests load the packages' sources, so coverage counts them; spawned servers run the built dist/ as users do.
+    alias: {
+      '@sessionwright/session-core': source('session-core'),
+      '@sessionwright/tools': source('tools'),
+    },
+  },
   test: {
     include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts'],
     testTimeout: 60_000,
@@ -10,8 +20,8 @@ export default defineConfig({
     maxWorkers: 3,
     coverage: {
       provider: 'v8',
-      // The tools and the server run in spawned processes in most tests, where v8 coverage does not reach; session-core runs in-process.
-      include: ['packages/session-core/src/**'],
+      // Measured in-process only: what spawned servers run (the CLI entry, the HTTP transports) is tested end to end instead.
+      include: ['packages/session-core/src/**', 'packages/tools/src/**', 'packages/server-stdio/src/**'],
       reporter: ['text-summary', 'text'],
     },
   },

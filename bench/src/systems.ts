@@ -6,10 +6,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { descendants, isAlive, waitFor } from '@sessionwright/test-kit';
+import { connectStdio as connectTestKitStdio, descendants, isAlive, waitFor } from '@sessionwright/test-kit';
 
 /** The sessionwright CLI, next to the package's entry point. */
 export const SESSIONWRIGHT_CLI = path.join(path.dirname(fileURLToPath(import.meta.resolve('@sessionwright/playwright-mcp'))), 'cli.js');
@@ -41,23 +40,11 @@ export interface Connection {
 /** Spawns a stdio server and completes initialize; `initMs` is spawn → initialize answered. */
 export async function connectStdio(args: string[], name = 'bench'): Promise<{ connection: Connection; initMs: number }> {
   const started = performance.now();
-  const transport = new StdioClientTransport({ command: process.execPath, args, cwd: scratchDir, stderr: 'pipe' });
-  let stderr = '';
-  transport.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString('utf8');
-  });
-  const client = new Client({ name, version: '0.0.0' });
-  try {
-    await client.connect(transport);
-  } catch (error) {
-    await transport.close().catch(() => {});
-    throw new Error(`could not start ${args.slice(0, 2).join(' ')}: ${String(error)}\n${stderr}`);
-  }
+  const stdio = await connectTestKitStdio({ command: process.execPath, args, cwd: scratchDir, name });
   const initMs = performance.now() - started;
-  const pid = transport.pid ?? undefined;
   return {
     initMs,
-    connection: { client, pid, stderr: () => stderr, close: () => closeAndReap(client, pid) },
+    connection: { client: stdio.client, pid: stdio.pid, stderr: stdio.stderrText, close: () => closeAndReap(stdio.client, stdio.pid) },
   };
 }
 

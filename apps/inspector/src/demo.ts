@@ -7,7 +7,7 @@ import { cliArgs } from './cli-args.js';
 import { messageOf, shortId } from '@sessionwright/session-core';
 import { DEMO_USERS, welcomeTitle, type DemoUser } from './demo-site/pages.js';
 import { startDemoSite, type DemoSite } from './demo-site/server.js';
-import { imageSize } from './image-size.js';
+import { imageSize } from '@sessionwright/tools';
 import { connectStdioServer, type CallOutcome, type ServerLink } from './server-link.js';
 
 const USAGE = `Usage: pnpm demo [-- --out <dir>] [--executable-path <browser>]
@@ -176,8 +176,12 @@ async function play(link: ServerLink, site: DemoSite, users: readonly DemoUser[]
     const image = outcome.images[0];
     if (!image) throw new DemoFailure(`screenshot for ${run.user.username} returned no image item`);
     const bytes = Buffer.from(image.data, 'base64');
-    const size = imageSize(bytes);
-    if (!size) throw new DemoFailure(`screenshot for ${run.user.username} is not a PNG or JPEG image (${image.mimeType})`);
+    let size;
+    try {
+      size = imageSize(bytes);
+    } catch {
+      throw new DemoFailure(`screenshot for ${run.user.username} is not a PNG or JPEG image (${image.mimeType})`);
+    }
     const file = join(outDir, `${run.user.username}.${image.mimeType === 'image/jpeg' ? 'jpg' : 'png'}`);
     await writeFile(file, bytes);
     run.screenshot = { file, ...size };

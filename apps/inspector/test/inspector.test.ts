@@ -9,7 +9,7 @@ import { resolveExecutable } from '@sessionwright/session-core';
 import { chromium, type Browser, type Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InfoResponse } from '../src/api.js';
-import { pngSize } from '../src/image-size.js';
+import { imageSize } from '@sessionwright/tools';
 
 const INSPECTOR = fileURLToPath(new URL('../dist/inspector.js', import.meta.url));
 const README_SHOT = fileURLToPath(new URL('../../../docs/inspector.png', import.meta.url));
@@ -245,7 +245,7 @@ describe('inspector page', () => {
     });
     await page.mouse.move(0, 0);
     const shot = await page.screenshot();
-    expect(pngSize(shot)).toEqual({ width: 1440, height: 900 });
+    expect(imageSize(shot)).toEqual({ width: 1440, height: 900 });
     // The committed image changes only on request (or when missing), so a test run does not dirty the tree.
     const targets = [LATEST_SHOT, ...(process.env['UPDATE_SCREENSHOTS'] === '1' || !existsSync(README_SHOT) ? [README_SHOT] : [])];
     for (const file of targets) {

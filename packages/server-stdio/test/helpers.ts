@@ -1,11 +1,14 @@
 // Shared helpers for the server-stdio tests: start the built CLI, run it to completion, and check results against spec §2.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ERROR_CODES, type ErrorCode } from '@sessionwright/session-core';
 import { callJson, connectStdio, startFixtureServer, type FixtureServer, type JsonToolResult, type StdioConnection } from '@sessionwright/test-kit';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { parseArgs } from '../src/options.js';
+import { createServer } from '../src/runtime.js';
 
 /** The built CLI, as `npx @sessionwright/playwright-mcp` runs it. `pnpm test` builds before testing. */
 export const CLI_PATH = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
@@ -108,16 +111,38 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 /**
- * One headless server and one fixture server for a whole test file, with helpers that open sessions on fixture pages.
+ * A server built from these flags in this process, reached by the SDK client over its in-memory transport: the tools and
+ * the server code run where coverage sees them. The stdio pipe itself is tested by the files that use startCli.
+ */
+export async function connectInProcess(flags: string[]): Promise<Pick<StdioConnection, 'client' | 'close' | 'stderrText'>> {
+  const command = parseArgs(flags, {});
+  if (command.kind !== 'run') throw new Error(`connectInProcess: ${flags.join(' ')} does not start a server`);
+  const lines: string[] = [];
+  const log = (message: string) => void lines.push(message);
+  const server = createServer(command.options, { info: log, warn: log, debug: log });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'sessionwright-in-process-test', version: '0.0.0' });
+  await client.connect(clientSide);
+  let closing: Promise<void> | undefined;
+  return {
+    client,
+    stderrText: () => lines.join('\n'),
+    close: () => (closing ??= client.close().then(() => server.close())),
+  };
+}
+
+/**
+ * One headless server (in process) and one fixture server for a whole test file, with helpers that open sessions on fixture pages.
  * Each test's sessions are closed after it, so the tests never run into --max-sessions.
  */
 export function useServerWithFixture(flags: string[] = ['--max-sessions', '20']) {
   let fixture: FixtureServer | undefined;
-  let conn: StdioConnection | undefined;
+  let conn: Awaited<ReturnType<typeof connectInProcess>> | undefined;
   const opened: string[] = [];
   beforeAll(async () => {
     fixture = await startFixtureServer();
-    conn = await connectStdio({ command: process.execPath, args: [CLI_PATH, '--headless', ...flags] });
+    conn = await connectInProcess(['--headless', ...flags]);
   });
   afterAll(async () => {
     await conn?.close();

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { browserProcesses, descendants, isAlive, startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
+import { allTools } from '@sessionwright/tools';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_PATH } from './helpers.js';
 
@@ -167,7 +168,7 @@ describe('initialize does not wait for the browser', () => {
   it('answers initialize and tools/list with a missing executable; create_session then answers BROWSER_ERROR naming it', async () => {
     const server = startRaw(['--headless', '--executable-path', '/nonexistent/chrome']);
     await server.initialize();
-    expect((await server.request('tools/list')).result.tools.length).toBeGreaterThanOrEqual(6);
+    expect((await server.request('tools/list')).result.tools.length).toBe(allTools.length);
     const failed = await server.tool('create_session');
     expect(failed.isError).toBe(true);
     expect(failed.json.errorCode).toBe('BROWSER_ERROR');
@@ -191,7 +192,7 @@ describe('initialize does not wait for the browser', () => {
     it('answers initialize and tools/list while the launch hangs, and the backstop still exits 0 leaving nothing behind', async () => {
       const server = startRaw(['--headless', '--executable-path', path.join(dir, 'never-ready-browser')]);
       await server.initialize();
-      expect((await server.request('tools/list')).result.tools.length).toBeGreaterThanOrEqual(6);
+      expect((await server.request('tools/list')).result.tools.length).toBe(allTools.length);
       // The fake browser was started (so the launch really is in flight) …
       await waitFor(async () => (await descendants(server.pid)).some((p) => p.comm === 'sleep'), { timeout: 10_000 });
       const fakes = (await descendants(server.pid)).filter((p) => p.comm === 'sleep').map((p) => p.pid);

@@ -49,7 +49,6 @@ describe('tools/list', () => {
       const entry = listed.get(name);
       expect(entry, name).toBeDefined();
       expect(entry!.title).toBeTruthy();
-      expect(entry!.description!.length).toBeGreaterThan(80);
       expect(entry!.inputSchema.type).toBe('object');
       expect(entry!.inputSchema.additionalProperties).toBe(false);
       expect(entry!.outputSchema?.type).toBe('object');

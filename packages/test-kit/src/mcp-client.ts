@@ -8,6 +8,10 @@ export interface ConnectStdioOptions {
   args: string[];
   /** Added on top of the SDK's safe default environment (HOME, PATH, ...), not the whole process.env. */
   env?: Record<string, string>;
+  /** The server's working directory (default: this process's). */
+  cwd?: string;
+  /** The client's name in initialize (default sessionwright-test-kit). */
+  name?: string;
   /** Default 'pipe', so server logs stay out of test output but are available through stderrText(). */
   stderr?: 'pipe' | 'inherit' | 'ignore';
 }
@@ -28,6 +32,7 @@ export async function connectStdio(options: ConnectStdioOptions): Promise<StdioC
     command: options.command,
     args: options.args,
     ...(options.env ? { env: options.env } : {}),
+    ...(options.cwd ? { cwd: options.cwd } : {}),
     stderr: options.stderr ?? 'pipe',
   });
   let stderr = '';
@@ -36,7 +41,7 @@ export async function connectStdio(options: ConnectStdioOptions): Promise<StdioC
     stderr += chunk.toString('utf8');
   });
 
-  const client = new Client({ name: 'sessionwright-test-kit', version: '0.0.0' });
+  const client = new Client({ name: options.name ?? 'sessionwright-test-kit', version: '0.0.0' });
   try {
     await client.connect(transport);
   } catch (error) {

@@ -59,7 +59,7 @@ export const type = defineTool({
   description:
     'Types text into one input, textarea or contenteditable element, named by a selector or a ref from snapshot. ' +
     'By default the text is added at the caret (at the end if the field was not focused); clear: true empties the field first; submit: true presses Enter afterwards. ' +
-    'Returns the field\'s value. Errors: ELEMENT_NOT_EDITABLE (not a text field, or disabled/readonly), ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, SESSION_NOT_FOUND / SESSION_EXPIRED.',
+    'Returns the field\'s value. Errors: ELEMENT_NOT_EDITABLE (not a text field, or disabled/readonly), ELEMENT_NOT_CLICKABLE (a hidden field), ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: targetInput({
     sessionId: sessionIdSchema,
     text: z.string().max(100_000).describe('The text to type.'),
