@@ -1,9 +1,8 @@
 // A local HTTP server on 127.0.0.1 with deterministic pages and routes for browser tests.
-import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { builtinPages, escapeHtml, htmlPage } from './fixture-pages.js';
 import { identityRoutes } from './identity-routes.js';
+import { send, startLocalServer } from './local-server.js';
 
 /** One POST to /submit or /beacon, as the server received it. */
 export interface RecordedPost {
@@ -45,20 +44,7 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
   for (const [name, html] of Object.entries(options.pages ?? {})) pages.set(name, html);
   const posts: RecordedPost[] = [];
   const requests: string[] = [];
-  // Tracked by hand because server.close() waits for keep-alive and hanging sockets forever.
-  const sockets = new Set<Socket>();
   const identity = identityRoutes();
-
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) send(res, 500, htmlPage('Server Error', `<pre>${escapeHtml(String(error))}</pre>`));
-      else res.destroy();
-    });
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -120,35 +106,16 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
     return notFound(res);
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}`;
-
-  let closing: Promise<void> | undefined;
+  const local = await startLocalServer(handle);
   return {
-    url,
-    port,
-    urlFor: (path) => `${url}${path.startsWith('/') ? '' : '/'}${path}`,
+    url: local.url,
+    port: local.port,
+    urlFor: local.urlFor,
     posts,
     requests,
     addPage: (name, html) => void pages.set(name, html),
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      });
-      return closing;
-    },
+    close: local.close,
   };
-}
-
-function send(res: ServerResponse, status: number, body: string, contentType = 'text/html; charset=utf-8'): void {
-  // no-store: a test that reloads a page must see the server again, not the browser cache.
-  res.writeHead(status, { 'Content-Type': contentType, 'Cache-Control': 'no-store' });
-  res.end(body);
 }
 
 function notFound(res: ServerResponse): void {

@@ -1,7 +1,8 @@
 // A real HTTP forward proxy on 127.0.0.1 for tests: it serves made-up host names that only exist behind it, and can demand a password.
-import { createServer, request as httpRequest } from 'node:http';
+import { request as httpRequest } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
+import { startLocalServer } from './local-server.js';
 
 export interface ForwardProxyOptions {
   /**
@@ -38,18 +39,8 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
  */
 export async function startForwardProxy(options: ForwardProxyOptions): Promise<ForwardProxy> {
   const requests: ProxiedRequest[] = [];
-  const sockets = new Set<Socket>();
   const expected =
     options.credentials === undefined ? undefined : `Basic ${Buffer.from(`${options.credentials.username}:${options.credentials.password}`).toString('base64')}`;
-
-  const server = createServer((req, res) => forward(req, res));
-  server.on('connect', (_req: IncomingMessage, socket: Socket) => {
-    socket.end('HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n\r\n');
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
 
   function forward(req: IncomingMessage, res: ServerResponse): void {
     let target: URL;
@@ -87,22 +78,9 @@ export async function startForwardProxy(options: ForwardProxyOptions): Promise<F
     req.pipe(outgoing);
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+  const local = await startLocalServer(forward);
+  local.server.on('connect', (_req: IncomingMessage, socket: Socket) => {
+    socket.end('HTTP/1.1 405 Method Not Allowed\r\nContent-Length: 0\r\n\r\n');
   });
-  const { port } = server.address() as AddressInfo;
-  let closing: Promise<void> | undefined;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    requests,
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      });
-      return closing;
-    },
-  };
+  return { url: local.url, port: local.port, requests, close: local.close };
 }

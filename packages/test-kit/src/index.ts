@@ -1,5 +1,6 @@
 // Public API of @sessionwright/test-kit: fixture web server, process-tree helpers, MCP client helpers.
 export { startFixtureServer } from './fixture-server.js';
+export { send, startLocalServer, type LocalServer } from './local-server.js';
 export type { FixtureServer, FixtureServerOptions, RecordedPost } from './fixture-server.js';
 export { descendants, isAlive, browserProcesses, pss, treePss, waitFor } from './processes.js';
 export type { ProcInfo } from './processes.js';

@@ -1,7 +1,7 @@
 // The demo site's HTTP server on 127.0.0.1: cookie sign-in kept in memory, a searchable list and a slow page.
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { send, startLocalServer } from '@sessionwright/test-kit';
 import { DEMO_USERS, SITE_CSS, homePage, loginPage, notFoundPage, slowPage, teasPage, welcomePage, type DemoUser } from './pages.js';
 
 export interface DemoSite {
@@ -20,20 +20,6 @@ const MAX_SLOW_MS = 10_000;
 export async function startDemoSite(port = 0): Promise<DemoSite> {
   // token → user. A random token per sign-in, so two sessions signed in as different users can't be confused.
   const signedIn = new Map<string, DemoUser>();
-  // Tracked so close() does not wait for keep-alive sockets or a pending /slow answer.
-  const sockets = new Set<Socket>();
-
-  const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (res.headersSent) res.destroy();
-      else send(res, 500, `<pre>${String(error)}</pre>`);
-    });
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-
   function userOf(req: IncomingMessage): DemoUser | undefined {
     const token = cookies(req).get(COOKIE);
     return token === undefined ? undefined : signedIn.get(token);
@@ -87,29 +73,8 @@ export async function startDemoSite(port = 0): Promise<DemoSite> {
     }
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
-  });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  let closing: Promise<void> | undefined;
-  return {
-    url,
-    urlFor: (path) => `${url}${path.startsWith('/') ? '' : '/'}${path}`,
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const socket of sockets) socket.destroy();
-      });
-      return closing;
-    },
-  };
-}
-
-function send(res: ServerResponse, status: number, body: string, contentType = 'text/html; charset=utf-8'): void {
-  // no-store: a reload must ask the server again, so a sign-out or another user's sign-in shows at once.
-  res.writeHead(status, { 'Content-Type': contentType, 'Cache-Control': 'no-store' });
-  res.end(body);
+  const local = await startLocalServer(handle, port);
+  return { url: local.url, urlFor: local.urlFor, close: local.close };
 }
 
 function redirect(res: ServerResponse, location: string): void {
