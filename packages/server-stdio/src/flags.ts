@@ -1,5 +1,5 @@
 // The one table of settings (spec §4): each flag's command-line spelling, environment variable, config-file key, check and help line come from its entry.
-import { BROWSER_NAMES, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_TIMEOUT } from '@sessionwright/session-core';
+import { BROWSER_NAMES, DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_TIMEOUT } from '@sessionwright/session-core';
 
 export type FlagKind = 'integer' | 'boolean' | 'string' | 'list' | 'enum' | 'path';
 
@@ -64,6 +64,14 @@ export const FLAGS = [
   },
   { name: 'session-timeout', kind: 'integer', placeholder: 'ms', min: 1, default: DEFAULT_SESSION_TIMEOUT, description: 'Idle time in ms after which a session expires' },
   { name: 'max-sessions', kind: 'integer', placeholder: 'n', min: 1, default: DEFAULT_MAX_SESSIONS, description: 'How many sessions may be open at once' },
+  {
+    name: 'call-timeout',
+    kind: 'integer',
+    placeholder: 'ms',
+    min: 1,
+    default: DEFAULT_CALL_TIMEOUT,
+    description: 'The longest a single tool call may run, in ms; past it the call ends and a page that does not let go is replaced',
+  },
   {
     name: 'warm-sessions',
     kind: 'integer',

@@ -1,5 +1,4 @@
 // Builds one MCP protocol server (per client connection) over the shared SessionManager and the tool list.
-import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -10,14 +9,15 @@ import {
   type LoggingLevel,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger, SessionManager } from '@sessionwright/session-core';
-import { allTools, annotationsFor, runTool, type AnyTool, type ToolContext, type ToolOptions } from '@sessionwright/tools';
+import type { Logger } from '@sessionwright/session-core';
+import { allTools, annotationsFor, runTool, type AnyTool, type SessionAccess, type ToolContext, type ToolOptions } from '@sessionwright/tools';
 import { z } from 'zod';
 import { toCallToolResult } from './serialize.js';
 import { SERVER_NAME, VERSION } from './version.js';
 
 export interface McpServerDeps {
-  manager: SessionManager;
+  /** The sessions this connection's caller may see and use. */
+  sessions: SessionAccess;
   logger: Logger;
   toolOptions: ToolOptions;
   tools?: readonly AnyTool[];
@@ -35,10 +35,9 @@ export function describeTool(tool: AnyTool): Tool {
   };
 }
 
-/** One MCP connection: its protocol server, the owner id its sessions are listed under, and its log channel. */
+/** One MCP connection: its protocol server and its log channel. */
 export interface McpConnection {
   server: Server;
-  owner: string;
   /** Sends a log message to this client (notifications/message) if it is at or above the level the client set (default info). */
   notify(level: LoggingLevel, message: string): void;
 }
@@ -55,7 +54,6 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   // Made on the first tools/list, not at connect, so the JSON Schema work does not delay initialize.
   let listing: Tool[] | undefined;
-  const owner = randomUUID();
   const server = new Server(
     { name: SERVER_NAME, version: VERSION, title: 'sessionwright: many isolated browser sessions' },
     {
@@ -102,8 +100,7 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
     }
     const progressToken = request.params._meta?.progressToken;
     const ctx: ToolContext = {
-      sessions: deps.manager,
-      owner,
+      sessions: deps.sessions,
       logger,
       signal: extra.signal,
       options: deps.toolOptions,
@@ -122,5 +119,5 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
     logger.debug(`${tool.name} ${outcome.ok ? 'ok' : outcome.error.code} in ${Date.now() - started} ms`);
     return toCallToolResult(outcome);
   });
-  return { server, owner, notify };
+  return { server, notify };
 }

@@ -1,8 +1,10 @@
 // One server process: the shared browser and session manager, and any number of MCP connections over them.
+import { randomUUID } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { BrowserHost, SessionManager, defaultWarmSessions, stderrLogger, type Logger } from '@sessionwright/session-core';
 import { createMcpServer, type McpConnection } from './mcp-server.js';
 import { DEFAULT_OPTIONS, type ServerOptions } from './options.js';
+import { scopedAccess, type CallerScope } from './session-access.js';
 
 /** How long after start-up the browser launch begins if no client has initialized by then. */
 const BROWSER_START_GRACE_MS = 250;
@@ -14,8 +16,11 @@ export interface SessionwrightServer {
   readonly logger: Logger;
   /** MCP connections open now. */
   readonly connections: number;
-  /** Serves one MCP connection on the transport; its sessions are listed only to it. */
-  connect(transport: Transport): Promise<McpConnection>;
+  /**
+   * Serves one MCP connection on the transport. With a client `identity` (HTTP with --auth-tokens-file) its sessions
+   * belong to that identity, across its connections; without one they are listed only to this connection.
+   */
+  connect(transport: Transport, caller?: { identity?: string | undefined }): Promise<McpConnection>;
   /** Closes every connection, every session, then the browser. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -54,17 +59,19 @@ export function createServer(partial: Partial<ServerOptions> = {}, stderr: Logge
     host,
     sessionTimeout: options.sessionTimeout,
     maxSessions: options.maxSessions,
+    callTimeout: options.callTimeout,
     // Headed, every pooled context would open a window nobody asked for: none unless --warm-sessions says so.
     warmSessions: options.warmSessions ?? defaultWarmSessions(host.headless),
     logger,
   });
   let closing: Promise<void> | undefined;
 
-  /** --close-sessions-on-disconnect: a connection that ends takes its sessions with it. */
-  const closeSessionsOf = async (owner: string) => {
-    const ids = manager.idsOf(owner);
-    await Promise.all(ids.map((id) => manager.close(id).catch(() => {})));
-    if (ids.length > 0) stderr.info(`a connection ended; closed its ${ids.length} session${ids.length === 1 ? '' : 's'}`);
+  /** --close-sessions-on-disconnect: a connection that ends takes the sessions it created with it. */
+  const closeSessions = async (created: Set<string>) => {
+    const ids = [...created];
+    let closed = 0;
+    await Promise.all(ids.map((id) => manager.close(id).then(() => void (closed += 1), () => {})));
+    if (closed > 0) stderr.info(`a connection ended; closed its ${closed} session${closed === 1 ? '' : 's'}`);
   };
 
   return {
@@ -74,14 +81,18 @@ export function createServer(partial: Partial<ServerOptions> = {}, stderr: Logge
     get connections() {
       return connections.size;
     },
-    async connect(transport) {
-      const connection = createMcpServer({ manager, logger: stderr, toolOptions: { allowFileUrls: options.allowFileUrls } });
+    async connect(transport, caller = {}) {
+      const scope: CallerScope =
+        caller.identity === undefined ? { owner: `connection:${randomUUID()}`, guarded: false } : { owner: `identity:${caller.identity}`, guarded: true };
+      const created = new Set<string>();
+      const sessions = scopedAccess(manager, scope, created);
+      const connection = createMcpServer({ sessions, logger: stderr, toolOptions: { allowFileUrls: options.allowFileUrls } });
       connections.add(connection);
       connection.server.oninitialized = startBrowser;
       connection.server.onclose = () => {
         connections.delete(connection);
         // Otherwise the sessions outlive the connection until their idle timeout, so a client that reconnects keeps them.
-        if (options.closeSessionsOnDisconnect && closing === undefined) void closeSessionsOf(connection.owner);
+        if (options.closeSessionsOnDisconnect && closing === undefined) void closeSessions(created);
       };
       await connection.server.connect(transport);
       return connection;

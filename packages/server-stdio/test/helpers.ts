@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ERROR_CODES, type ErrorCode } from '@sessionwright/session-core';
+import { BROWSER_ERROR_REASONS, ERROR_CODES, type ErrorCode } from '@sessionwright/session-core';
 import { callJson, connectStdio, startFixtureServer, type FixtureServer, type JsonToolResult, type StdioConnection } from '@sessionwright/test-kit';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { parseArgs } from '../src/options.js';
@@ -58,6 +58,11 @@ export function expectWellFormed(outcome: JsonToolResult, args: unknown): void {
   expect(json.message.trim()).not.toBe('');
   expect((first as { text: string }).text).not.toContain('    at ');
   if (json.details !== undefined) expect(typeof json.details).toBe('object');
+  // Spec §2: every BROWSER_ERROR carries a reason from the closed set; `unknown` carries the browser's own message.
+  if (json.errorCode === 'BROWSER_ERROR') {
+    expect(BROWSER_ERROR_REASONS).toContain(json.details?.reason);
+    if (json.details.reason === 'unknown') expect(typeof json.details.browserMessage).toBe('string');
+  }
   const named = typeof args === 'object' && args !== null ? (args as Record<string, unknown>).sessionId : undefined;
   if (typeof named === 'string' && named !== '') expect(json.sessionId).toBe(named);
 }

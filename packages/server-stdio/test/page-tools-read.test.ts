@@ -220,7 +220,7 @@ describe('evaluate', () => {
     expect(thrown.isError).toBe(true);
     expect(thrown.json.errorCode).toBe('BROWSER_ERROR');
     expect(thrown.json.message).toBe('The function threw in the page: TypeError: boom here. Fix the function and call evaluate again.');
-    expect(thrown.json.details).toMatchObject({ pageMessage: 'boom here', errorName: 'TypeError' });
+    expect(thrown.json.details).toMatchObject({ reason: 'script_error', pageMessage: 'boom here', errorName: 'TypeError' });
     const rejected = await call('evaluate', { sessionId, function: 'async () => { await null; throw "plain string"; }' });
     expect(rejected.json.details.pageMessage).toBe('plain string');
     const missing = await call('evaluate', { sessionId, function: '() => notDefinedAnywhere.x' });
@@ -237,15 +237,15 @@ describe('evaluate', () => {
     expect(json.sessionId).toBe(sessionId);
   });
 
-  it('answers BROWSER_ERROR for a function that runs past its timeout or whose page navigates away', async () => {
+  it('answers BROWSER_ERROR call_timeout for a function that runs past its timeout, script_error when its page navigates away', async () => {
     const sessionId = await sessionOn('home');
     const slow = await call('evaluate', { sessionId, function: '() => new Promise(() => {})', timeout: 500 });
     expect(slow.json.errorCode).toBe('BROWSER_ERROR');
-    expect(slow.json.details).toMatchObject({ reason: 'timeout', timeout: 500 });
+    expect(slow.json.details).toMatchObject({ reason: 'call_timeout', timeout: 500 });
     expect((await call('evaluate', { sessionId, function: '() => document.title' })).json.result).toBe('Home');
 
     const away = await call('evaluate', { sessionId, function: "() => { location.href = '/pages/form'; return new Promise(() => {}); }" });
     expect(away.json.errorCode).toBe('BROWSER_ERROR');
-    expect(away.json.details.reason).toBe('navigated');
+    expect(away.json.details).toMatchObject({ reason: 'script_error', navigated: true });
   });
 });

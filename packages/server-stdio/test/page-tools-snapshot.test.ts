@@ -264,7 +264,8 @@ describe('stale refs', () => {
       expect(isError, tool).toBe(true);
       expect(json.errorCode, `${tool}: ${JSON.stringify(json)}`).toBe('ELEMENT_NOT_FOUND');
       expect(json.message, tool).toMatch(/new snapshot/);
-      expect(json.details.hint, tool).toBe('take a new snapshot');
+      expect(json.details.next, tool).toBe('new_snapshot');
+      expect(json.message, tool).toMatch(/take a new snapshot/i);
       expect(json.sessionId).toBe(sessionId);
       // A stale ref fails at once rather than after the element timeout (5 s); wide margin.
       expect(Date.now() - started, tool).toBeLessThan(4_000);
@@ -277,7 +278,7 @@ describe('stale refs', () => {
     const prefix = refOf(form, /button "Send"/).replace(/e\d+$/, '');
     const { json } = await call('click', { sessionId, ref: `${prefix}e999` });
     expect(json.errorCode).toBe('ELEMENT_NOT_FOUND');
-    expect(json.details.hint).toBe('take a new snapshot');
+    expect(json.details.next).toBe('new_snapshot');
   });
 
   it('rejects a malformed ref and a call naming both selector and ref as INVALID_PARAMETERS', async () => {

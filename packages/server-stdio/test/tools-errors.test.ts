@@ -70,7 +70,7 @@ function sessionCases(tool: ToolName, rest: (c: Ctx) => Record<string, unknown>)
       code: 'SESSION_NOT_FOUND',
       when: 'the session was closed',
       args: (c) => ({ ...rest(c), sessionId: c.closedSid }),
-      check: (json) => expect(json.details).toEqual({ reason: 'closed' }),
+      check: (json) => expect(json.details).toEqual({ reason: 'closed', next: 'new_session' }),
     },
     {
       tool,
@@ -224,7 +224,7 @@ const ERROR_CASES: ErrorCase[] = [
     page: '/pages/buttons',
     args: (c) => ({ sessionId: c.sid, ref: 'e999', timeout: 500 }),
     check: (json) => {
-      expect(json.details).toMatchObject({ ref: 'e999', hint: 'take a new snapshot' });
+      expect(json.details).toMatchObject({ ref: 'e999', next: 'new_snapshot' });
       expect(json.message).toMatch(/snapshot/);
     },
   },

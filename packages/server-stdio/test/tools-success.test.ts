@@ -91,7 +91,7 @@ describe('close_session', () => {
     const { sessions } = expectSuccess(await tool('list_sessions'));
     expect(sessions.map((entry: { sessionId: string }) => entry.sessionId)).not.toContain(sessionId);
     const again = expectError(await tool('navigate', { sessionId, url: 'about:blank' }), 'SESSION_NOT_FOUND', sessionId);
-    expect(again.details).toEqual({ reason: 'closed' });
+    expect(again.details).toEqual({ reason: 'closed', next: 'new_session' });
   });
 });
 

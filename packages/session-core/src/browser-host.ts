@@ -1,6 +1,7 @@
 // Owns the one shared Browser: launches it in the background, relaunches it after a crash, closes it on shutdown.
+import { readFileSync, readdirSync } from 'node:fs';
 import type { Browser, LaunchOptions } from 'playwright';
-import { SessionError, firstLine, isSessionError, messageOf } from './errors.js';
+import { browserError, firstLine, isSessionError, messageOf } from './errors.js';
 import { resolveExecutable, resolveHeadless, type BrowserName, type ResolvedExecutable } from './executable.js';
 import { playwright } from './load-playwright.js';
 import { silentLogger, type Logger } from './logger.js';
@@ -31,6 +32,8 @@ export class BrowserHost {
   private closed = false;
   private readonly disconnectListeners = new Set<(browser: Browser) => void>();
   private readonly launchListeners = new Set<(browser: Browser) => void>();
+  /** The process ids each launched browser started as (Linux), to kill it if it hangs on close. */
+  private readonly processIds = new WeakMap<Browser, number[]>();
 
   constructor(options: BrowserHostOptions = {}) {
     this.options = options;
@@ -65,7 +68,7 @@ export class BrowserHost {
 
   /** The shared browser, launching a new one when there is none or the last one died. */
   browser(): Promise<Browser> {
-    if (this.closed) return Promise.reject(new SessionError('BROWSER_ERROR', 'The browser host has been shut down.'));
+    if (this.closed) return Promise.reject(browserError('shutting_down', 'The browser host has been shut down.'));
     if (this.current?.isConnected()) return Promise.resolve(this.current);
     this.launching ??= this.launch().finally(() => {
       this.launching = undefined;
@@ -91,15 +94,32 @@ export class BrowserHost {
     return () => this.disconnectListeners.delete(listener);
   }
 
-  /** Closes the browser and every process it started. Safe to call twice. */
+  /**
+   * Closes the browser and every process it started, within a few seconds: a browser that does not close within
+   * CLOSE_BROWSER_TIMEOUT_MS (hung, or stopped) is killed. Safe to call twice.
+   */
   async close(): Promise<void> {
     this.closed = true;
     const pending = this.launching;
     const browser = this.current;
     this.current = undefined;
-    await browser?.close().catch(() => {});
+    if (browser) await this.closeOrKill(browser);
     // A launch still in flight is closed as soon as it lands, so it cannot outlive us.
-    if (pending) await pending.then((late) => late.close()).catch(() => {});
+    if (pending) await pending.then((late) => this.closeOrKill(late)).catch(() => {});
+  }
+
+  private async closeOrKill(browser: Browser): Promise<void> {
+    const closed = await Promise.race([
+      browser.close().then(
+        () => true,
+        () => true,
+      ),
+      new Promise<boolean>((resolve) => setTimeout(resolve, CLOSE_BROWSER_TIMEOUT_MS, false).unref()),
+    ]);
+    if (closed) return;
+    const pids = this.processIds.get(browser) ?? [];
+    this.logger.warn(`the browser did not close within ${CLOSE_BROWSER_TIMEOUT_MS} ms; killing it${pids.length ? ` (pid ${pids.join(', ')})` : ''}`);
+    for (const pid of pids) killTree(pid);
   }
 
   private async launch(): Promise<Browser> {
@@ -123,19 +143,21 @@ export class BrowserHost {
       ...(executable.executablePath === undefined ? {} : { executablePath: executable.executablePath }),
     };
     const started = Date.now();
+    const childrenBefore = new Set(browserChildren());
     let browser: Browser;
     try {
       browser = await playwright()[this.browserName].launch(launchOptions);
     } catch (error) {
       if (isSessionError(error)) throw error;
-      throw new SessionError('BROWSER_ERROR', `The browser failed to start: ${firstLine(messageOf(error))}`, {
+      throw browserError('launch_failed', `The browser failed to start: ${firstLine(messageOf(error))}`, {
         details: { executable: executable.description, browserMessage: messageOf(error).slice(0, 2000) },
         cause: error,
       });
     }
+    this.processIds.set(browser, browserChildren().filter((pid) => !childrenBefore.has(pid)));
     if (this.closed) {
-      await browser.close().catch(() => {});
-      throw new SessionError('BROWSER_ERROR', 'The browser host was shut down while the browser was starting.');
+      await this.closeOrKill(browser);
+      throw browserError('shutting_down', 'The browser host was shut down while the browser was starting.');
     }
     this.current = browser;
     for (const listener of this.launchListeners) listener(browser);
@@ -145,9 +167,57 @@ export class BrowserHost {
     browser.on('disconnected', () => {
       if (this.current === browser) this.current = undefined;
       if (this.closed) return;
-      this.logger.warn('the browser disconnected; its sessions are gone and the next create_session starts a new browser');
+      this.logger.warn('the browser disconnected; its sessions are gone and the next new session starts a new browser');
       for (const listener of this.disconnectListeners) listener(browser);
     });
     return browser;
+  }
+}
+
+/** How long closing the browser may take before it is killed. */
+const CLOSE_BROWSER_TIMEOUT_MS = 2_000;
+
+/** Playwright talks to the browsers it launches over a pipe; their command lines say so. */
+const PIPE_SWITCH = /--remote-debugging-pipe|-juggler-pipe|--inspector-pipe/;
+
+/**
+ * Pids of this process's children that are browsers Playwright launched (Linux; elsewhere none). Playwright gives no
+ * public handle on a launched browser's process, so the host notes the new ones around each launch.
+ */
+function browserChildren(): number[] {
+  if (process.platform !== 'linux') return [];
+  const found: number[] = [];
+  for (const entry of safeReaddir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid !== process.pid) continue;
+      if (PIPE_SWITCH.test(readFileSync(`/proc/${entry}/cmdline`, 'utf8'))) found.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return found;
+}
+
+function safeReaddir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** SIGKILL to the browser's process group (Playwright starts it as a group leader, renderers included), else to it alone. */
+function killTree(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // Already gone.
+    }
   }
 }

@@ -39,6 +39,63 @@ export const ERROR_CODES: readonly ErrorCode[] = [
   'BROWSER_ERROR',
 ];
 
+/** Why a BROWSER_ERROR happened (`details.reason`): a closed set, so an agent can branch on it. */
+export type BrowserErrorReason =
+  /** The client cancelled the call. */
+  | 'cancelled'
+  /** The call ran past its time limit: `--call-timeout` (the call ceiling), or a shorter `timeout` the call itself was given (evaluate). */
+  | 'call_timeout'
+  /** A page script the agent ran threw, or the page navigated away under it so it has no result. */
+  | 'script_error'
+  /** The page (its renderer) crashed or was closed under the call; the session opens a fresh page for the next one. */
+  | 'page_crashed'
+  /** The browser could not be started: `details` names the executables tried and what to install. */
+  | 'launch_failed'
+  /** A remote browser endpoint cannot be reached or refused the connection. */
+  | 'browser_unreachable'
+  /** A remote browser endpoint runs another Playwright version; the message names both. */
+  | 'version_mismatch'
+  /** Every browser endpoint is down. */
+  | 'no_browser_available'
+  /** The server is shutting down and takes no new work. */
+  | 'shutting_down'
+  /** The browser type cannot do this (e.g. PDF outside Chromium). */
+  | 'unsupported'
+  /** Anything else; the browser's own message is in `details.browserMessage`. */
+  | 'unknown';
+
+export const BROWSER_ERROR_REASONS: readonly BrowserErrorReason[] = [
+  'cancelled',
+  'call_timeout',
+  'script_error',
+  'page_crashed',
+  'launch_failed',
+  'browser_unreachable',
+  'version_mismatch',
+  'no_browser_available',
+  'shutting_down',
+  'unsupported',
+  'unknown',
+];
+
+/**
+ * What the caller should do next (`details.next`), as a hint rather than a sentence: session-core names no tool, and
+ * the layer above words it for the tools it serves.
+ */
+export type NextStep =
+  /** Start a new session (the id ended, or the session is gone). */
+  | 'new_session'
+  /** Look up the open sessions (the id is not known). */
+  | 'find_session'
+  /** Free a slot by closing a session no longer needed. */
+  | 'free_session'
+  /** Read the page again to get current refs. */
+  | 'new_snapshot'
+  /** Load a page again (the session is on a fresh blank page). */
+  | 'load_page';
+
+export const NEXT_STEPS: readonly NextStep[] = ['new_session', 'find_session', 'free_session', 'new_snapshot', 'load_page'];
+
 export type ErrorDetails = Record<string, unknown>;
 
 /** The wire shape of an error, as tools put it in `content[0].text`. */
@@ -59,7 +116,8 @@ export class SessionError extends Error {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.sessionId = options.sessionId;
-    this.details = options.details;
+    // Every BROWSER_ERROR carries a reason from the closed set; one built without a valid one is `unknown` rather than reasonless.
+    this.details = code === 'BROWSER_ERROR' && !isBrowserErrorReason(options.details?.reason) ? { ...options.details, reason: 'unknown' } : options.details;
   }
 
   /** A copy that names the session, for errors raised below the point where the id is known. */
@@ -76,6 +134,28 @@ export class SessionError extends Error {
       ...(this.details === undefined ? {} : { details: this.details }),
     };
   }
+}
+
+/**
+ * The one way to build a BROWSER_ERROR: its reason comes first, so none is ever left without one.
+ * `details.reason` is set here and nowhere else.
+ */
+export function browserError(
+  reason: BrowserErrorReason,
+  message: string,
+  options: { sessionId?: string; details?: ErrorDetails; cause?: unknown } = {},
+): SessionError {
+  return new SessionError('BROWSER_ERROR', message, { ...options, details: { ...options.details, reason } });
+}
+
+export function isBrowserErrorReason(value: unknown): value is BrowserErrorReason {
+  return typeof value === 'string' && (BROWSER_ERROR_REASONS as readonly string[]).includes(value);
+}
+
+/** The error's next-step hint, if it has one. */
+export function nextStepOf(error: SessionError): NextStep | undefined {
+  const next = error.details?.next;
+  return typeof next === 'string' && (NEXT_STEPS as readonly string[]).includes(next) ? (next as NextStep) : undefined;
 }
 
 export function isSessionError(value: unknown): value is SessionError {

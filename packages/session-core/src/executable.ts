@@ -1,7 +1,7 @@
 // Decides which browser binary to launch and whether to run headless, before anything is started.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { SessionError } from './errors.js';
+import { browserError } from './errors.js';
 import { playwright } from './load-playwright.js';
 
 export type BrowserName = 'chromium' | 'firefox' | 'webkit';
@@ -109,7 +109,7 @@ export function resolveExecutable(options: ResolveExecutableOptions): ResolvedEx
   if (options.executablePath) {
     const file = path.resolve(options.executablePath);
     if (!exists(file)) {
-      throw new SessionError('BROWSER_ERROR', `The browser executable ${file} given by --executable-path does not exist.`, {
+      throw browserError('launch_failed', `The browser executable ${file} given by --executable-path does not exist.`, {
         details: { tried: [file], hint: installHint(browser, platform) },
       });
     }
@@ -136,7 +136,7 @@ export function resolveExecutable(options: ResolveExecutableOptions): ResolvedEx
     }
   }
 
-  throw new SessionError('BROWSER_ERROR', `No ${browser} executable was found. Install one with: ${installHint(browser, platform)}.`, {
+  throw browserError('launch_failed', `No ${browser} executable was found. Install one with: ${installHint(browser, platform)}.`, {
     details: { tried, hint: installHint(browser, platform) },
   });
 }

@@ -15,7 +15,23 @@ export {
   type StorageState,
   type StorageStateInput,
 } from './context-options.js';
-export { ERROR_CODES, SessionError, firstLine, isSessionError, messageOf, type ErrorCode, type ErrorDetails, type ErrorPayload } from './errors.js';
+export {
+  BROWSER_ERROR_REASONS,
+  ERROR_CODES,
+  NEXT_STEPS,
+  SessionError,
+  browserError,
+  firstLine,
+  isBrowserErrorReason,
+  isSessionError,
+  messageOf,
+  nextStepOf,
+  type BrowserErrorReason,
+  type ErrorCode,
+  type ErrorDetails,
+  type ErrorPayload,
+  type NextStep,
+} from './errors.js';
 export {
   BROWSER_NAMES,
   installHint,
@@ -31,22 +47,24 @@ export {
 export { isTimeoutError } from './load-playwright.js';
 export { shortId, silentLogger, stderrLogger, type Logger } from './logger.js';
 export {
-  browserError,
   describeTarget,
   elementError,
   inspectElement,
   locate,
   navigationError,
+  playwrightError,
   type ElementAction,
   type ElementState,
   type ElementTarget,
 } from './playwright-errors.js';
-export { Session, type DialogRecord, type SessionEvents } from './session.js';
+export { CLOSE_TIMEOUT_MS, LET_GO_GRACE_MS, Session, type DialogRecord, type RunOptions, type SessionEvents } from './session.js';
 export {
+  DEFAULT_CALL_TIMEOUT,
   DEFAULT_MAX_SESSIONS,
   DEFAULT_SESSION_TIMEOUT,
   SessionManager,
   type EndReason,
+  type OwnerScope,
   type SessionInfo,
   type SessionManagerOptions,
 } from './session-manager.js';

@@ -1,6 +1,6 @@
 // Maps Playwright failures to error codes by asking the page what is true now, not by reading English error text.
 import type { Locator, Page } from 'playwright';
-import { SessionError, firstLine, isSessionError, messageOf } from './errors.js';
+import { SessionError, browserError, firstLine, isSessionError, messageOf } from './errors.js';
 import { isTimeoutError } from './load-playwright.js';
 
 /** Exactly one of the two names the element an action is about. */
@@ -98,13 +98,13 @@ export async function elementError(
     // A page that crashed or closed under the action rejects every query, whatever the selector or ref: that is the
     // browser failing, not the caller. Only a page that still answers may blame the selector or ref.
     if (!(await pageAnswers(locator.page()))) {
-      return new SessionError('BROWSER_ERROR', `The page crashed or was closed during the ${action} on ${what}. The session opens a fresh page for the next call: navigate again, then retry.`, {
-        details: { ...base, browserMessage: firstLine(state.invalid) },
+      return browserError('page_crashed', `The page crashed or was closed during the ${action} on ${what}. The session opens a fresh blank page for the next call; load the page again, then retry.`, {
+        details: { ...base, browserMessage: firstLine(state.invalid), next: 'load_page' },
       });
     }
     if (target.ref !== undefined) {
-      return new SessionError('ELEMENT_NOT_FOUND', `No element has ${what} on the current page: refs change when the page changes. Take a new snapshot and use a ref from it.`, {
-        details: { ...base, browserMessage: firstLine(state.invalid), hint: 'take a new snapshot' },
+      return new SessionError('ELEMENT_NOT_FOUND', `No element has ${what} on the current page: refs change when the page changes.`, {
+        details: { ...base, browserMessage: firstLine(state.invalid), next: 'new_snapshot' },
       });
     }
     return new SessionError('INVALID_PARAMETERS', `The ${what} is not a valid selector: ${firstLine(state.invalid)}`, {
@@ -112,14 +112,14 @@ export async function elementError(
     });
   }
   if (state.count === 0) {
-    const hint = target.ref !== undefined ? 'Take a new snapshot: the ref may be stale.' : 'Check the selector, or take a snapshot to see what the page holds.';
-    return new SessionError('ELEMENT_NOT_FOUND', `No element matches ${what}${context.timeout ? ` within ${context.timeout} ms` : ''}. ${hint}`, {
-      details: { ...base, ...(target.ref !== undefined ? { hint: 'take a new snapshot' } : {}) },
+    const hint = target.ref !== undefined ? ' The ref may be stale.' : ' Check the selector.';
+    return new SessionError('ELEMENT_NOT_FOUND', `No element matches ${what}${context.timeout ? ` within ${context.timeout} ms` : ''}.${hint}`, {
+      details: { ...base, next: 'new_snapshot' },
     });
   }
   if (state.count > 1) {
-    return new SessionError('ELEMENT_AMBIGUOUS', `${capitalize(what)} matches ${state.count} elements; make it match exactly one (add an id, :nth-match(), or use a ref from snapshot).`, {
-      details: { ...base, count: state.count, matches: state.matches },
+    return new SessionError('ELEMENT_AMBIGUOUS', `${capitalize(what)} matches ${state.count} elements; make it match exactly one (add an id or :nth-match(), or use a ref).`, {
+      details: { ...base, count: state.count, matches: state.matches, next: 'new_snapshot' },
     });
   }
   if (action === 'edit' && !state.editable) {
@@ -145,7 +145,7 @@ export async function elementError(
       details: { ...base, reason: 'not stable', element: state.matches[0], browserMessage },
     });
   }
-  return browserError(error);
+  return playwrightError(error);
 }
 
 /** Whether the page still runs script (false once it crashed or closed); bounded, so a wedged page cannot hang an error report. */
@@ -176,11 +176,16 @@ export function navigationError(error: unknown, context: { url: string; timeout?
   });
 }
 
-/** BROWSER_ERROR for anything else the browser threw. */
-export function browserError(error: unknown): SessionError {
+/**
+ * The one mapping of anything else the browser threw: a SessionError stays as it is; the rest is BROWSER_ERROR reason
+ * `unknown` with the browser's own message. `what` names the operation for the message (default: "The browser reported an error").
+ */
+export function playwrightError(error: unknown, what?: string): SessionError {
   if (isSessionError(error)) return error;
-  return new SessionError('BROWSER_ERROR', `The browser reported an error: ${firstLine(messageOf(error))}`, {
+  const text = firstLine(messageOf(error));
+  return browserError('unknown', what === undefined ? `The browser reported an error: ${text}` : `${what} failed: ${text}`, {
     details: { browserMessage: messageOf(error).slice(0, 1000) },
+    cause: error,
   });
 }
 

@@ -4,9 +4,9 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright';
 import type { BrowserHost } from './browser-host.js';
 import { systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
 import { blockResourceTypes, hasSessionOptions, resolveSessionOptions, type ResolvedSessionOptions, type SessionOptions } from './context-options.js';
-import { SessionError, isSessionError, messageOf } from './errors.js';
+import { SessionError, browserError, isSessionError, messageOf } from './errors.js';
 import { shortId, silentLogger, type Logger } from './logger.js';
-import { Session } from './session.js';
+import { Session, type RunOptions } from './session.js';
 import { WarmPool } from './warm-pool.js';
 
 export interface SessionManagerOptions {
@@ -15,6 +15,10 @@ export interface SessionManagerOptions {
   sessionTimeout?: number;
   /** Sessions open at once, creations in flight included (default 10). */
   maxSessions?: number;
+  /** Sessions one owner (see create) may hold at once, creations in flight included (default: no limit but maxSessions). */
+  maxSessionsPerOwner?: number;
+  /** The longest any call through run() may take, in ms (default 120 000): past it the call ends with reason call_timeout. */
+  callTimeout?: number;
   /** Options for every new BrowserContext (viewport, locale, …). */
   contextOptions?: BrowserContextOptions;
   clock?: Clock;
@@ -47,16 +51,29 @@ export interface SessionInfo {
 
 export const DEFAULT_SESSION_TIMEOUT = 300_000;
 export const DEFAULT_MAX_SESSIONS = 10;
+export const DEFAULT_CALL_TIMEOUT = 120_000;
+
+/**
+ * Who is asking, for the calls that take a session id: when `owner` is given, a session created by another owner is
+ * answered exactly as an id that was never issued. Without it the id alone is the capability.
+ */
+export interface OwnerScope {
+  owner?: string | undefined;
+}
 
 export class SessionManager {
   readonly sessionTimeout: number;
   readonly maxSessions: number;
+  readonly maxSessionsPerOwner: number | undefined;
+  readonly callTimeout: number;
   readonly host: BrowserHost;
   private readonly sessions = new Map<string, Session>();
   private readonly expiryTimers = new Map<string, TimerHandle>();
   /** Ended ids in the order they ended (a Map keeps insertion order, so the oldest is first). */
-  private readonly tombstones = new Map<string, { reason: EndReason; at: number }>();
+  private readonly tombstones = new Map<string, { reason: EndReason; at: number; owner: string | undefined }>();
   private creating = 0;
+  /** Creations in flight per owner, so the per-owner limit counts them as the global one does. */
+  private readonly creatingBy = new Map<string, number>();
   private shuttingDown = false;
   private readonly clock: Clock;
   private readonly timers: Timers;
@@ -72,6 +89,12 @@ export class SessionManager {
     this.maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
     if (!Number.isInteger(this.maxSessions) || this.maxSessions < 1) throw new RangeError('maxSessions must be a positive integer');
     if (!Number.isFinite(this.sessionTimeout) || this.sessionTimeout <= 0) throw new RangeError('sessionTimeout must be a positive number of ms');
+    this.maxSessionsPerOwner = options.maxSessionsPerOwner;
+    if (this.maxSessionsPerOwner !== undefined && (!Number.isInteger(this.maxSessionsPerOwner) || this.maxSessionsPerOwner < 1)) {
+      throw new RangeError('maxSessionsPerOwner must be a positive integer');
+    }
+    this.callTimeout = options.callTimeout ?? DEFAULT_CALL_TIMEOUT;
+    if (!Number.isFinite(this.callTimeout) || this.callTimeout <= 0) throw new RangeError('callTimeout must be a positive number of ms');
     this.clock = options.clock ?? systemClock;
     this.timers = options.timers ?? systemTimers;
     this.logger = options.logger ?? silentLogger;
@@ -102,20 +125,28 @@ export class SessionManager {
   }
 
   /**
-   * Opens a new isolated session; MAX_SESSIONS_REACHED when the limit is met, BROWSER_ERROR when the browser can't start,
-   * INVALID_PARAMETERS for bad `options` (checked before anything opens). Only option-free sessions come from the warm pool.
+   * Opens a new isolated session; MAX_SESSIONS_REACHED when the limit is met (`details.scope`: `server`, or `client`
+   * for the per-owner limit), BROWSER_ERROR when the browser can't start, INVALID_PARAMETERS for bad `options` (checked
+   * before anything opens). Only option-free sessions come from the warm pool. `owner` is an opaque key (a connection, a
+   * client identity) that lists, counts and, when a call presents it, guards the session.
    */
   async create(request: { owner?: string; options?: SessionOptions } = {}): Promise<Session> {
-    if (this.shuttingDown) throw new SessionError('BROWSER_ERROR', 'The server is shutting down; no new sessions can be created.');
+    const { owner } = request;
+    if (this.shuttingDown) throw browserError('shutting_down', 'The server is shutting down; no new sessions can be created.');
     const settings = hasSessionOptions(request.options) ? resolveSessionOptions(request.options, this.host.browserName) : undefined;
     if (this.sessions.size + this.creating >= this.maxSessions) {
-      throw new SessionError(
-        'MAX_SESSIONS_REACHED',
-        `All ${this.maxSessions} sessions are in use. Close a session you no longer need (close_session), then try again.`,
-        { details: { maxSessions: this.maxSessions, openSessions: this.sessions.size } },
-      );
+      throw new SessionError('MAX_SESSIONS_REACHED', `All ${this.maxSessions} sessions of the server are in use.`, {
+        details: { scope: 'server', maxSessions: this.maxSessions, openSessions: this.sessions.size, next: 'free_session' },
+      });
+    }
+    const limit = this.maxSessionsPerOwner;
+    if (owner !== undefined && limit !== undefined && this.idsOf(owner).length + (this.creatingBy.get(owner) ?? 0) >= limit) {
+      throw new SessionError('MAX_SESSIONS_REACHED', `This client already holds ${limit} sessions, the most one client may have open.`, {
+        details: { scope: 'client', maxSessionsPerClient: limit, maxSessions: this.maxSessions, next: 'free_session' },
+      });
     }
     this.creating += 1;
+    if (owner !== undefined) this.creatingBy.set(owner, (this.creatingBy.get(owner) ?? 0) + 1);
     try {
       const browser = await this.host.browser();
       const { context, page } = settings
@@ -128,12 +159,14 @@ export class SessionManager {
         browser,
         context,
         page,
-        ...(request.owner === undefined ? {} : { owner: request.owner }),
+        ...(owner === undefined ? {} : { owner }),
         ...(settings === undefined ? {} : { options: settings.echo }),
       });
       if (this.shuttingDown || !browser.isConnected()) {
         await session.close();
-        throw new SessionError('BROWSER_ERROR', 'The browser went away while the session was being created. Try again.');
+        throw this.shuttingDown
+          ? browserError('shutting_down', 'The server is shutting down; no new sessions can be created.')
+          : browserError('unknown', 'The browser went away while the session was being created. Try again.', { details: { browserMessage: 'the browser disconnected' } });
       }
       this.sessions.set(session.id, session);
       this.schedule(session);
@@ -141,38 +174,49 @@ export class SessionManager {
       return session;
     } finally {
       this.creating -= 1;
+      if (owner !== undefined) {
+        const left = (this.creatingBy.get(owner) ?? 1) - 1;
+        if (left > 0) this.creatingBy.set(owner, left);
+        else this.creatingBy.delete(owner);
+      }
     }
   }
 
-  /** The open session with this id; SESSION_EXPIRED or SESSION_NOT_FOUND otherwise. Does not count as use. */
-  get(sessionId: string): Session {
+  /**
+   * The open session with this id; SESSION_EXPIRED or SESSION_NOT_FOUND otherwise. Does not count as use.
+   * With an owner, another owner's session (open or ended) is SESSION_NOT_FOUND, word for word as an unknown id.
+   */
+  get(sessionId: string, scope: OwnerScope = {}): Session {
     const session = this.sessions.get(sessionId);
-    if (session) return session;
-    throw this.endedError(sessionId);
+    if (session && (scope.owner === undefined || session.owner === scope.owner)) return session;
+    if (session) throw this.unknownIdError(sessionId);
+    throw this.endedError(sessionId, scope);
   }
 
   /**
    * Runs `fn` on the session's page in its queue, marking the session used when the call arrives and when it ends.
+   * The call ends within `timeout` (at most the manager's callTimeout) and when `signal` aborts: see Session.run.
    * Errors that are not SessionErrors are passed through for the caller to map; SessionErrors get the session id.
    */
-  async run<T>(sessionId: string, fn: (page: Page, session: Session) => Promise<T>): Promise<T> {
-    const session = this.get(sessionId);
+  async run<T>(sessionId: string, fn: (page: Page, session: Session) => Promise<T>, options: RunOptions & OwnerScope = {}): Promise<T> {
+    const session = this.get(sessionId, options);
     this.touch(session);
+    const timeout = Math.min(options.timeout ?? this.callTimeout, this.callTimeout);
     try {
       // Through the pool, so it refills between calls rather than during one.
-      return await this.pool.work(session.run((page) => fn(page, session)));
+      return await this.pool.work(session.run((page) => fn(page, session), { signal: options.signal, timeout }));
     } catch (error) {
       // A call that failed because its browser died reports that, not a confusing Playwright message.
-      if (!this.sessions.has(sessionId)) throw this.endedError(sessionId);
+      if (!this.sessions.has(sessionId)) throw this.endedError(sessionId, options);
       throw isSessionError(error) ? error.withSession(sessionId) : error;
     } finally {
       if (this.sessions.get(sessionId) === session) this.touch(session);
     }
   }
 
-  /** Closes the session; SESSION_NOT_FOUND / SESSION_EXPIRED when it is not open. */
-  async close(sessionId: string): Promise<void> {
-    const session = this.get(sessionId);
+  /** Closes the session (within a few seconds, even if the browser hangs); SESSION_NOT_FOUND / SESSION_EXPIRED when it is not open. */
+  async close(sessionId: string, scope: OwnerScope = {}): Promise<void> {
+    const session = this.get(sessionId, scope);
     await this.end(session, 'closed');
   }
 
@@ -223,7 +267,7 @@ export class SessionManager {
     } catch (error) {
       // An open that lands after we gave up is closed, not leaked.
       void opening.then(({ context }) => context.close()).catch(() => {});
-      throw new SessionError('BROWSER_ERROR', `The browser could not open a new session: ${messageOf(error)}`, { cause: error });
+      throw browserError('unknown', `The browser could not open a new session: ${messageOf(error)}`, { details: { browserMessage: messageOf(error) }, cause: error });
     }
   }
 
@@ -265,7 +309,7 @@ export class SessionManager {
     const timer = this.expiryTimers.get(session.id);
     if (timer !== undefined) this.timers.clearTimeout(timer);
     this.expiryTimers.delete(session.id);
-    this.bury(session.id, reason);
+    this.bury(session, reason);
     if (reason !== 'browser_disconnected') await session.close();
   }
 
@@ -276,44 +320,41 @@ export class SessionManager {
     }
   }
 
-  private bury(sessionId: string, reason: EndReason): void {
+  private bury(session: Session, reason: EndReason): void {
     const now = this.clock.now();
-    this.tombstones.delete(sessionId);
-    this.tombstones.set(sessionId, { reason, at: now });
+    this.tombstones.delete(session.id);
+    this.tombstones.set(session.id, { reason, at: now, owner: session.owner });
     for (const [id, tombstone] of this.tombstones) {
       if (this.tombstones.size <= this.tombstoneLimit && now - tombstone.at <= this.tombstoneTtl) break;
       this.tombstones.delete(id);
     }
   }
 
-  private endedError(sessionId: string): SessionError {
+  private endedError(sessionId: string, scope: OwnerScope = {}): SessionError {
     const tombstone = this.tombstones.get(sessionId);
-    const fresh = tombstone && this.clock.now() - tombstone.at <= this.tombstoneTtl;
-    if (fresh && tombstone.reason === 'expired') {
-      return new SessionError(
-        'SESSION_EXPIRED',
-        `Session ${shortId(sessionId)} expired after ${this.sessionTimeout} ms without use. Create a new session with create_session.`,
-        { sessionId, details: { reason: 'expired', sessionTimeout: this.sessionTimeout } },
-      );
+    const fresh = tombstone !== undefined && this.clock.now() - tombstone.at <= this.tombstoneTtl && (scope.owner === undefined || tombstone.owner === scope.owner);
+    if (!fresh) return this.unknownIdError(sessionId);
+    if (tombstone.reason === 'expired') {
+      return new SessionError('SESSION_EXPIRED', `Session ${shortId(sessionId)} expired after ${this.sessionTimeout} ms without use.`, {
+        sessionId,
+        details: { reason: 'expired', sessionTimeout: this.sessionTimeout, next: 'new_session' },
+      });
     }
-    if (fresh && tombstone.reason === 'browser_disconnected') {
-      return new SessionError(
-        'SESSION_NOT_FOUND',
-        'This session was lost because the browser process ended. Create a new session with create_session; a new browser is started for it.',
-        { sessionId, details: { reason: 'browser_disconnected' } },
-      );
+    if (tombstone.reason === 'browser_disconnected') {
+      return new SessionError('SESSION_NOT_FOUND', 'This session was lost because the browser process ended; a new browser is started for the next new session.', {
+        sessionId,
+        details: { reason: 'browser_disconnected', next: 'new_session' },
+      });
     }
-    return new SessionError(
-      'SESSION_NOT_FOUND',
-      fresh
-        ? 'This session was closed. Create a new session with create_session.'
-        : 'No session has this id. Use a sessionId returned by create_session, or call list_sessions.',
-      { sessionId, ...(fresh ? { details: { reason: tombstone.reason } } : {}) },
-    );
+    return new SessionError('SESSION_NOT_FOUND', 'This session was closed.', { sessionId, details: { reason: tombstone.reason, next: 'new_session' } });
+  }
+
+  private unknownIdError(sessionId: string): SessionError {
+    return new SessionError('SESSION_NOT_FOUND', 'No session has this id.', { sessionId, details: { next: 'find_session' } });
   }
 }
 
-/** How long opening a context and its page may take before create_session answers BROWSER_ERROR. */
+/** How long opening a context and its page may take before creating a session answers BROWSER_ERROR. */
 const OPEN_CONTEXT_TIMEOUT = 30_000;
 
 /** The promise's value, unless the browser disconnects or the time runs out first (then it rejects). */

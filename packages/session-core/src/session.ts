@@ -1,6 +1,7 @@
 // One isolated browser session: a BrowserContext, its current Page, and a FIFO queue so calls never interleave.
 import type { Browser, BrowserContext, Dialog, Page } from 'playwright';
 import type { EffectiveSessionOptions } from './context-options.js';
+import { browserError, firstLine, isSessionError, messageOf, type BrowserErrorReason, type SessionError } from './errors.js';
 
 /** A JavaScript dialog the session answered by itself, reported with the next result. */
 export interface DialogRecord {
@@ -18,6 +19,26 @@ export interface SessionEvents {
   openedTabs: string[];
 }
 
+/** How a call may be ended from outside: the caller gives up (signal), or its time runs out (timeout). */
+export interface RunOptions {
+  /** Aborted when the caller no longer wants the result (the client cancelled the call). */
+  signal?: AbortSignal | undefined;
+  /** The call's time limit in ms, counted from when it starts running; past it the call ends with reason `call_timeout`. */
+  timeout?: number | undefined;
+}
+
+/** Why a running call is told to stop. */
+type StopReason = Extract<BrowserErrorReason, 'cancelled' | 'call_timeout'>;
+
+/**
+ * How long a cancelled or timed-out call may take to let go of the page after being told to stop, before the session
+ * replaces the page. A navigation stops at once; a script in a loop or a slow `type` never does.
+ */
+export const LET_GO_GRACE_MS = 1_500;
+
+/** How long a context may take to close (or a page to open) before the session stops waiting for a browser that hangs. */
+export const CLOSE_TIMEOUT_MS = 2_000;
+
 export class Session {
   readonly id: string;
   readonly createdAt: number;
@@ -32,7 +53,8 @@ export class Session {
   readonly options: EffectiveSessionOptions;
   private currentPage: Page;
   private tail: Promise<unknown> = Promise.resolve();
-  /** Tabs whose renderer crashed: never handed to a call again. */
+  /** Tabs whose renderer crashed, or that did not let go of a call: never handed to a call again. */
+  private readonly abandoned = new WeakSet<Page>();
   private readonly crashed = new WeakSet<Page>();
   private pendingCalls = 0;
   private events: SessionEvents = { dialogs: [], openedTabs: [] };
@@ -80,19 +102,55 @@ export class Session {
   }
 
   /**
-   * Runs `fn` after every call queued before it has settled; the only way to touch the page.
+   * Runs `fn` after every call queued before it has let go of the page; the only way to touch the page.
    * A page the site closed (window.close()) or that crashed is replaced by a fresh one in the same context first.
+   * A call that is cancelled (`signal`) or runs past `timeout` is told to stop (the page stops loading); if it does not
+   * let go within LET_GO_GRACE_MS, the page is replaced by a fresh one in the same context (cookies and storage kept),
+   * so the next call runs at once. Either way it rejects with BROWSER_ERROR, reason `cancelled` or `call_timeout`.
    */
-  run<T>(fn: (page: Page) => Promise<T>): Promise<T> {
+  run<T>(fn: (page: Page) => Promise<T>, options: RunOptions = {}): Promise<T> {
     this.pendingCalls += 1;
-    const result = this.tail.then(async () => fn(await this.livePage()));
-    this.tail = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    return result.finally(() => {
-      this.pendingCalls -= 1;
+    const previous = this.tail;
+    let letGo!: () => void;
+    const released = new Promise<void>((resolve) => {
+      letGo = resolve;
     });
+    // The next call waits for this one to let go, and (if this one was cancelled while queued) for the one before it.
+    this.tail = previous.then(() => released);
+    return this.execute(previous, fn, options)
+      .finally(() => {
+        letGo();
+        this.pendingCalls -= 1;
+      });
+  }
+
+  private async execute<T>(previous: Promise<unknown>, fn: (page: Page) => Promise<T>, options: RunOptions): Promise<T> {
+    const { signal } = options;
+    // A call cancelled while it waits in the queue never starts.
+    await untilAborted(previous, signal);
+    if (signal?.aborted) throw stoppedError('cancelled', options, false);
+    const page = await this.livePage();
+    const work = fn(page);
+    let stop: ((reason: StopReason) => void) | undefined;
+    const stopped = new Promise<StopReason>((resolve) => {
+      stop = resolve;
+    });
+    const onAbort = () => stop?.('cancelled');
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const timer = options.timeout === undefined ? undefined : setTimeout(() => stop?.('call_timeout'), options.timeout);
+    try {
+      const first = await Promise.race([work.then(() => undefined, () => undefined), stopped]);
+      if (first === undefined) return await work.catch((error: unknown) => Promise.reject(this.crashError(page, error)));
+      // Told to stop: ask the page to stop loading, then give the call a moment to end by itself.
+      work.catch(() => {});
+      void stopLoading(page);
+      const ended = await Promise.race([work.then(() => true, () => true), delay(LET_GO_GRACE_MS, false)]);
+      if (!ended) await this.replacePage(page);
+      throw stoppedError(first, options, !ended);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
   }
 
   /** Dialogs and new tabs seen since the last call, emptied by reading. */
@@ -102,35 +160,63 @@ export class Session {
     return events;
   }
 
+  /** Closes the context and its pages; gives up waiting after CLOSE_TIMEOUT_MS, so a browser that hangs cannot hold the caller. */
   async close(): Promise<void> {
-    await this.context.close().catch(() => {});
+    await Promise.race([this.context.close().catch(() => {}), delay(CLOSE_TIMEOUT_MS, undefined)]);
   }
 
   private async livePage(): Promise<Page> {
     if (this.usable(this.currentPage)) return this.currentPage;
     const open = this.context.pages().filter((page) => this.usable(page));
-    let page = open.at(-1);
-    if (!page) {
-      this.replacingPage = true;
-      try {
-        page = await this.context.newPage();
-      } finally {
-        this.replacingPage = false;
-      }
-      this.watchPage(page);
-    }
+    const page = open.at(-1) ?? (await this.openPage());
     this.currentPage = page;
     return page;
   }
 
+  /** What a call that failed on a page whose renderer crashed throws: reason page_crashed, not Playwright's words. */
+  private crashError(page: Page, error: unknown): unknown {
+    if (!this.crashed.has(page) || isSessionError(error)) return error;
+    return browserError('page_crashed', 'The page crashed during the call. The session opens a fresh blank page in the same context for the next call.', {
+      details: { browserMessage: firstLine(messageOf(error)), next: 'load_page' },
+      cause: error,
+    });
+  }
+
+  /** A new blank page in the session's context, which the session watches (not reported as a tab the site opened). */
+  private async openPage(): Promise<Page> {
+    this.replacingPage = true;
+    let page: Page;
+    try {
+      page = await this.context.newPage();
+    } finally {
+      this.replacingPage = false;
+    }
+    this.watchPage(page);
+    return page;
+  }
+
+  /**
+   * Gives up on a page that does not let go of a call: it is never handed out again, it is closed without waiting (a
+   * page stuck in a script may take long to close), and a fresh page in the same context takes its place.
+   */
+  private async replacePage(stuck: Page): Promise<void> {
+    this.abandoned.add(stuck);
+    void stuck.close({ runBeforeUnload: false }).catch(() => {});
+    if (this.currentPage !== stuck) return;
+    const fresh = await Promise.race([this.openPage().catch(() => undefined), delay(CLOSE_TIMEOUT_MS, undefined)]);
+    // If the browser cannot even open a page now, the next call tries again (livePage).
+    if (fresh) this.currentPage = fresh;
+  }
+
   private usable(page: Page): boolean {
-    return !page.isClosed() && !this.crashed.has(page);
+    return !page.isClosed() && !this.abandoned.has(page);
   }
 
   private watchPage(page: Page): void {
     page.on('dialog', (dialog) => void this.answerDialog(dialog));
     page.on('crash', () => {
       // The tab is unusable at once (a call may arrive before close() lands); the next call gets a fresh page in the same context.
+      this.abandoned.add(page);
       this.crashed.add(page);
       void page.close().catch(() => {});
     });
@@ -146,4 +232,51 @@ export class Session {
     if (this.events.dialogs.length < MAX_EVENTS) this.events.dialogs.push({ type, message: dialog.message(), action: accept ? 'accepted' : 'dismissed' });
     await (accept ? dialog.accept() : dialog.dismiss()).catch(() => {});
   }
+}
+
+function delay<T>(ms: number, value: T): Promise<T> {
+  return new Promise((resolve) => setTimeout(resolve, ms, value).unref());
+}
+
+/** Waits for `turn`, or until the signal aborts, whichever comes first. */
+function untilAborted(turn: Promise<unknown>, signal: AbortSignal | undefined): Promise<unknown> {
+  if (!signal) return turn;
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void turn.finally(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(undefined);
+    });
+  });
+}
+
+/**
+ * Stops the page loading, as the browser's stop button does: a navigation ends at once (net::ERR_ABORTED) and the page
+ * keeps the document it was on. Chromium through CDP, because page.evaluate waits while a navigation is pending.
+ */
+async function stopLoading(page: Page): Promise<void> {
+  try {
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Page.stopLoading');
+    await cdp.detach().catch(() => {});
+  } catch {
+    // Firefox and WebKit have no CDP: ask the page itself, without waiting for an answer.
+    page.evaluate(() => window.stop()).catch(() => {});
+  }
+}
+
+function stoppedError(reason: StopReason, options: RunOptions, pageReplaced: boolean): SessionError {
+  const what = reason === 'cancelled' ? 'The call was cancelled before it finished.' : `The call did not finish within its time limit of ${options.timeout} ms.`;
+  const after = pageReplaced
+    ? ' The page did not stop in time, so the session replaced it with a fresh blank page in the same context: cookies and storage are kept, the page itself (its URL, its state) is lost.'
+    : ' The session is ready for the next call.';
+  return browserError(reason, what + after, {
+    details: {
+      pageReplaced,
+      ...(reason === 'call_timeout' ? { timeout: options.timeout } : {}),
+      ...(pageReplaced ? { next: 'load_page' } : {}),
+    },
+  });
 }

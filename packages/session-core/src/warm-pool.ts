@@ -3,6 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright';
 import { systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
 import { messageOf } from './errors.js';
 import { silentLogger, type Logger } from './logger.js';
+import { CLOSE_TIMEOUT_MS } from './session.js';
 
 /** A context and its first page, opened in one browser. */
 export interface OpenedContext {
@@ -204,6 +205,8 @@ function unlessDisconnected<T>(promise: Promise<T | undefined>, browser: Browser
   });
 }
 
+/** Closes a pooled context; gives up waiting after a few seconds, so a browser that hangs cannot hold shutdown. */
 async function closeQuietly(opened: OpenedContext | undefined): Promise<void> {
-  await opened?.context.close().catch(() => {});
+  if (!opened) return;
+  await Promise.race([opened.context.close().catch(() => {}), new Promise((resolve) => setTimeout(resolve, CLOSE_TIMEOUT_MS).unref())]);
 }

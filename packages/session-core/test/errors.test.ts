@@ -8,8 +8,10 @@ import {
   BrowserHost,
   ERROR_CODES,
   SessionError,
+  BROWSER_ERROR_REASONS,
   browserError,
   describeTarget,
+  playwrightError,
   elementError,
   isSessionError,
   locate,
@@ -95,7 +97,9 @@ describe('SessionError', () => {
           expect(wire.errorCode).toBe(code);
           expect(wire.message).toBe(message);
           expect('sessionId' in wire).toBe(sessionId !== undefined);
-          expect('details' in wire).toBe(details !== undefined);
+          // A BROWSER_ERROR always has details: at least its reason.
+          expect('details' in wire).toBe(details !== undefined || code === 'BROWSER_ERROR');
+          if (code === 'BROWSER_ERROR') expect(BROWSER_ERROR_REASONS).toContain((wire.details as Record<string, unknown>).reason);
           expect(Object.keys(wire).every((key) => ['errorCode', 'message', 'sessionId', 'details'].includes(key))).toBe(true);
           expect(wire).toEqual(JSON.parse(JSON.stringify(error.toJSON())));
         },
@@ -139,7 +143,7 @@ describe('elementError against a real page', () => {
     it('maps a selector that matches nothing to ELEMENT_NOT_FOUND', async () => {
       const error = await mapped({ selector: '#nope' }, 'click', click);
       expect(error.code).toBe('ELEMENT_NOT_FOUND');
-      expect(error.details).toEqual({ selector: '#nope', timeout: 500 });
+      expect(error.details).toEqual({ selector: '#nope', timeout: 500, next: 'new_snapshot' });
       expect(error.message).toContain('within 500 ms');
     });
 
@@ -179,8 +183,8 @@ describe('elementError against a real page', () => {
     it('maps a stale ref to ELEMENT_NOT_FOUND with a hint to take a new snapshot', async () => {
       const error = await mapped({ ref: 'e999' }, 'click', click);
       expect(error.code).toBe('ELEMENT_NOT_FOUND');
-      expect(error.details).toMatchObject({ ref: 'e999', hint: 'take a new snapshot' });
-      expect(error.message).toMatch(/snapshot/);
+      expect(error.details).toMatchObject({ ref: 'e999', next: 'new_snapshot' });
+      expect(error.message).toMatch(/stale/);
     });
   });
 
@@ -230,7 +234,7 @@ describe('elementError against a real page', () => {
       const error = await elementError(new Error('something else\nsecond line'), locator, { action: 'click', target: { selector: '#fine' } });
       expect(error.code).toBe('BROWSER_ERROR');
       expect(error.message).toBe('The browser reported an error: something else');
-      expect(error.details).toEqual({ browserMessage: 'something else\nsecond line' });
+      expect(error.details).toEqual({ browserMessage: 'something else\nsecond line', reason: 'unknown' });
     });
 
     it('passes a SessionError through unchanged', async () => {
@@ -295,14 +299,32 @@ describe('navigationError', () => {
   });
 });
 
-describe('browserError', () => {
-  it('wraps anything thrown as BROWSER_ERROR and passes SessionErrors through', () => {
-    expect(browserError('text thrown').toJSON()).toEqual({
+describe('playwrightError', () => {
+  it('wraps anything thrown as BROWSER_ERROR reason unknown with the browser message, and passes SessionErrors through', () => {
+    expect(playwrightError('text thrown').toJSON()).toEqual({
       errorCode: 'BROWSER_ERROR',
       message: 'The browser reported an error: text thrown',
-      details: { browserMessage: 'text thrown' },
+      details: { browserMessage: 'text thrown', reason: 'unknown' },
     });
     const original = new SessionError('ELEMENT_NOT_FOUND', 'gone');
-    expect(browserError(original)).toBe(original);
+    expect(playwrightError(original)).toBe(original);
+  });
+});
+
+describe('BROWSER_ERROR reasons', () => {
+  it('browserError sets the reason it is given, and keeps the other details', () => {
+    for (const reason of BROWSER_ERROR_REASONS) {
+      expect(browserError(reason, 'm', { details: { browserMessage: 'x' } }).details).toEqual({ browserMessage: 'x', reason });
+    }
+  });
+
+  it('gives any BROWSER_ERROR built without a valid reason the reason unknown', () => {
+    fc.assert(
+      fc.property(fc.option(fc.dictionary(fc.string(), fc.jsonValue()), { nil: undefined }), (details) => {
+        const error = new SessionError('BROWSER_ERROR', 'm', details === undefined ? {} : { details });
+        expect(BROWSER_ERROR_REASONS).toContain(error.details?.reason);
+      }),
+      { numRuns: 100 },
+    );
   });
 });

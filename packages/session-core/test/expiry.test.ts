@@ -128,8 +128,7 @@ describe('tombstones', () => {
     const error = errorOf(() => manager.get(session.id));
     expect(error.code).toBe('SESSION_EXPIRED');
     expect(error.sessionId).toBe(session.id);
-    expect(error.details).toMatchObject({ reason: 'expired', sessionTimeout: TIMEOUT });
-    expect(error.message).toMatch(/create_session/);
+    expect(error.details).toMatchObject({ reason: 'expired', sessionTimeout: TIMEOUT, next: 'new_session' });
     expect((await rejectionOf(manager.run(session.id, async () => 1))).code).toBe('SESSION_EXPIRED');
     expect((await rejectionOf(manager.close(session.id))).code).toBe('SESSION_EXPIRED');
   });
@@ -142,18 +141,17 @@ describe('tombstones', () => {
     const error = errorOf(() => manager.get(session.id));
     expect(error.code).toBe('SESSION_NOT_FOUND');
     expect(error.sessionId).toBe(session.id);
-    expect(error.details).toEqual({ reason: 'closed' });
+    expect(error.details).toEqual({ reason: 'closed', next: 'new_session' });
     expect((await rejectionOf(manager.close(session.id))).code).toBe('SESSION_NOT_FOUND');
   });
 
-  it('answers SESSION_NOT_FOUND without a reason for an id never issued', () => {
+  it('answers SESSION_NOT_FOUND without a reason, pointing to the list of sessions, for an id never issued', () => {
     const { manager } = setup();
     const id = '8c0f3c1e-5b7a-4d2e-9f10-2a3b4c5d6e7f';
     const error = errorOf(() => manager.get(id));
     expect(error.code).toBe('SESSION_NOT_FOUND');
     expect(error.sessionId).toBe(id);
-    expect(error.details).toBeUndefined();
-    expect(error.message).toMatch(/create_session/);
+    expect(error.details).toEqual({ next: 'find_session' });
   });
 
   it('forgets an ended id after tombstoneTtl', async () => {
@@ -166,16 +164,16 @@ describe('tombstones', () => {
     time.advance(1);
     const error = errorOf(() => manager.get(session.id));
     expect(error.code).toBe('SESSION_NOT_FOUND');
-    expect(error.details).toBeUndefined();
+    expect(error.details).toEqual({ next: 'find_session' });
   });
 
   it('remembers at most tombstoneLimit ended ids, dropping the oldest', async () => {
     const { manager } = setup({ tombstoneLimit: 2 });
     const [a, b, c] = await Promise.all([manager.create(), manager.create(), manager.create()]);
     for (const session of [a, b, c]) await manager.close(session!.id);
-    expect(errorOf(() => manager.get(a!.id)).details).toBeUndefined();
-    expect(errorOf(() => manager.get(b!.id)).details).toEqual({ reason: 'closed' });
-    expect(errorOf(() => manager.get(c!.id)).details).toEqual({ reason: 'closed' });
+    expect(errorOf(() => manager.get(a!.id)).details).toEqual({ next: 'find_session' });
+    expect(errorOf(() => manager.get(b!.id)).details).toEqual({ reason: 'closed', next: 'new_session' });
+    expect(errorOf(() => manager.get(c!.id)).details).toEqual({ reason: 'closed', next: 'new_session' });
   });
 });
 

@@ -62,14 +62,14 @@ describe('the browser process dies', () => {
     const runError = await rejectionOf(inFlight);
     expect(runError.code).toBe('SESSION_NOT_FOUND');
     expect(runError.sessionId).toBe(a.id);
-    expect(runError.details).toEqual({ reason: 'browser_disconnected' });
-    expect(runError.message).toMatch(/create_session/);
+    expect(runError.details).toEqual({ reason: 'browser_disconnected', next: 'new_session' });
+    expect(runError.message).toMatch(/browser process ended/);
 
     for (const id of [a.id, b.id]) {
       const error = errorOf(() => manager.get(id));
       expect(error.code).toBe('SESSION_NOT_FOUND');
-      expect(error.details).toEqual({ reason: 'browser_disconnected' });
-      expect((await rejectionOf(manager.run(id, async () => 1))).details).toEqual({ reason: 'browser_disconnected' });
+      expect(error.details).toEqual({ reason: 'browser_disconnected', next: 'new_session' });
+      expect((await rejectionOf(manager.run(id, async () => 1))).details).toEqual({ reason: 'browser_disconnected', next: 'new_session' });
     }
     expect(manager.size).toBe(0);
     expect(host.connected).toBe(false);
@@ -94,7 +94,7 @@ describe('the browser process dies', () => {
     for (const call of [first, queued]) {
       const error = await rejectionOf(call);
       expect(error.code).toBe('SESSION_NOT_FOUND');
-      expect(error.details).toEqual({ reason: 'browser_disconnected' });
+      expect(error.details).toEqual({ reason: 'browser_disconnected', next: 'new_session' });
     }
     // And once more, a new browser serves the next session.
     const next = await manager.create();
@@ -111,7 +111,7 @@ describe('shutdown', () => {
     expect(pids.length).toBeGreaterThan(1);
 
     await manager.shutdown();
-    for (const session of sessions) expect(errorOf(() => manager.get(session.id)).details).toEqual({ reason: 'closed' });
+    for (const session of sessions) expect(errorOf(() => manager.get(session.id)).details).toEqual({ reason: 'closed', next: 'new_session' });
     await waitFor(() => pids.every((pid) => !isAlive(pid)), { timeout: 5000 });
     expect(await browserProcesses(process.pid)).toEqual([]);
     expect(host.connected).toBe(false);

@@ -91,7 +91,7 @@ describe('SessionManager properties', () => {
           const error = thrown as SessionError;
           expect(error.code).toBe('SESSION_NOT_FOUND');
           expect(error.sessionId).toBe(id);
-          expect(error.details).toBeUndefined();
+          expect(error.details).toEqual({ next: 'find_session' });
           await expect(manager.run(id, async () => 1)).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
           await expect(manager.close(id)).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
         }),

@@ -1,16 +1,23 @@
 // The shape of a tool: data (name, schemas, annotations) plus a handler that sees only a narrow context.
-import type { ErrorCode, Logger, Session, SessionInfo, SessionOptions } from '@sessionwright/session-core';
+import type { ErrorCode, Logger, RunOptions, Session, SessionInfo, SessionOptions } from '@sessionwright/session-core';
 import type { Page } from 'playwright';
 import type { z } from 'zod';
+import type { ToolVocabulary } from './next-steps.js';
 import type { WithAttachments } from './response.js';
 
-/** What a handler may do with sessions: only what tools use, never the SDK server or the transport. */
+/**
+ * What a handler may do with sessions: only what tools use, never the SDK server or the transport. The server hands
+ * each call an access scoped to its caller, so which sessions a caller may see and use is decided there, not per tool.
+ */
 export interface SessionAccess {
   readonly maxSessions: number;
-  create(request?: { owner?: string; options?: SessionOptions }): Promise<Session>;
+  /** Opens a session owned by the caller, with the given settings (none: a plain session). */
+  create(request?: { options?: SessionOptions }): Promise<Session>;
   close(sessionId: string): Promise<void>;
-  list(filter?: { owner?: string }): Promise<SessionInfo[]>;
-  run<T>(sessionId: string, fn: (page: Page, session: Session) => Promise<T>): Promise<T>;
+  /** The caller's open sessions. */
+  list(): Promise<SessionInfo[]>;
+  /** Runs `fn` in the session's queue; it ends when `options.signal` aborts and at the call ceiling (or `options.timeout`). */
+  run<T>(sessionId: string, fn: (page: Page, session: Session) => Promise<T>, options?: RunOptions): Promise<T>;
 }
 
 export interface ToolOptions {
@@ -20,14 +27,14 @@ export interface ToolOptions {
 
 export interface ToolContext {
   sessions: SessionAccess;
-  /** The connection the call came on; sessions are listed per owner. */
-  owner: string;
   logger: Logger;
   /** Aborted when the client cancels the call. */
   signal: AbortSignal;
   /** Reports progress on long calls; a no-op when the client asked for none. */
   progress(progress: number, total?: number, message?: string): void;
   options: ToolOptions;
+  /** The tool names error messages use for what to do next (default: this profile's). */
+  vocabulary?: ToolVocabulary;
 }
 
 /** How a tool touches the world; mapped to MCP annotations in one place. */

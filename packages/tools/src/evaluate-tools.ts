@@ -1,5 +1,5 @@
 // The evaluate tool: runs a caller's JavaScript function in the page (optionally on one element) and returns its result as JSON.
-import { SessionError, browserError, firstLine } from '@sessionwright/session-core';
+import { SessionError, browserError, firstLine, playwrightError } from '@sessionwright/session-core';
 import type { Frame, Page, Request } from 'playwright';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
@@ -68,14 +68,23 @@ export function toJsonValue(value: unknown, ancestors: object[] = []): unknown {
   return out;
 }
 
-async function withTimeout<T>(work: Promise<T>, timeout: number): Promise<T> {
+/**
+ * The evaluation, or once `timeout` has passed, a call_timeout error as soon as the page shows it still answers: a
+ * function waiting on a promise that never settles leaves the page usable, and the page is kept. A page stuck in a
+ * loop does not answer; then the call ceiling (run with the same timeout) replaces the page.
+ */
+async function settleWithin<T>(page: Page, work: Promise<T>, timeout: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      reject(
-        new SessionError('BROWSER_ERROR', `The function did not finish within ${timeout} ms. It may still be running in the page; if it loops forever the page stays busy (navigate away, or close the session).`, {
-          details: { reason: 'timeout', timeout },
-        }),
+      page.evaluate(() => true).then(
+        () =>
+          reject(
+            browserError('call_timeout', `The function did not finish within ${timeout} ms; it was left waiting in the page, which is kept as it is.`, {
+              details: { timeout, pageReplaced: false },
+            }),
+          ),
+        () => {},
       );
     }, timeout);
   });
@@ -96,7 +105,8 @@ export const evaluate = defineTool({
     'or, with a selector or ref, a function that gets that element: "(el) => el.getAttribute(\'href\')". Async functions are awaited; a plain expression is evaluated and its value returned. ' +
     'Use it to read data a snapshot does not show (attributes, computed values, many items at once). Results: dates become ISO text, DOM nodes "ref: <Node>", ' +
     `undefined null (type says which); a result longer than ${MAX_RESULT_CHARS} characters of JSON comes back as the start of its JSON text with truncated: true. ` +
-    'Errors: BROWSER_ERROR when the function throws in the page (details.pageMessage holds its message) or runs longer than timeout, INVALID_PARAMETERS when it does not parse, ' +
+    'Errors: BROWSER_ERROR reason script_error when the function throws in the page (details.pageMessage holds its message) or the page navigates away under it, ' +
+    'reason call_timeout when it runs longer than timeout (a function that does not stop, such as an endless loop, costs the session its page: it is replaced by a fresh one, cookies and storage kept), INVALID_PARAMETERS when it does not parse, ' +
     'ELEMENT_NOT_FOUND / ELEMENT_AMBIGUOUS for the element (for a ref, take a new snapshot), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: optionalTargetInput({
     sessionId: sessionIdSchema,
@@ -111,7 +121,7 @@ export const evaluate = defineTool({
       .min(1)
       .max(300_000)
       .optional()
-      .describe(`How long the function may run, in ms (default ${DEFAULT_EVALUATE_TIMEOUT}).`),
+      .describe(`How long the function may run, in ms (default ${DEFAULT_EVALUATE_TIMEOUT}; never longer than the server's call ceiling).`),
   }),
   output: sessionOutput({
     result: z.unknown().describe('The function\'s return value as JSON; when truncated, the first characters of its JSON text.'),
@@ -127,15 +137,15 @@ export const evaluate = defineTool({
     const fn = pageFunction(source);
     return onSession(ctx, sessionId, async (page) => {
       const outcome = await runWatchingNavigation(page, async () => {
-        if (selector === undefined && ref === undefined) return withTimeout(page.evaluate(fn) as Promise<PageOutcome>, limit);
+        if (selector === undefined && ref === undefined) return settleWithin(page, page.evaluate(fn) as Promise<PageOutcome>, limit);
         return onElement(page, { selector, ref }, 'read', DEFAULT_ELEMENT_TIMEOUT, async (locator) => {
           await locator.waitFor({ state: 'attached', timeout: DEFAULT_ELEMENT_TIMEOUT });
-          return withTimeout(locator.evaluate(fn) as Promise<PageOutcome>, limit);
+          return settleWithin(page, locator.evaluate(fn) as Promise<PageOutcome>, limit);
         });
       });
       if (outcome.threw) {
         const shown = outcome.name && outcome.name !== 'string' ? `${outcome.name}: ${outcome.message}` : outcome.message;
-        throw new SessionError('BROWSER_ERROR', `The function threw in the page: ${firstLine(shown)}. Fix the function and call evaluate again.`, {
+        throw browserError('script_error', `The function threw in the page: ${firstLine(shown)}. Fix the function and call evaluate again.`, {
           details: { pageMessage: outcome.message.slice(0, 2_000), errorName: outcome.name, ...(outcome.stack ? { stack: outcome.stack.slice(0, 1_000) } : {}) },
         });
       }
@@ -148,7 +158,7 @@ export const evaluate = defineTool({
         truncated: true,
         note: `The result's JSON is ${json.length} characters; result holds its first ${MAX_RESULT_CHARS} as text. Return less (filter, slice, or pick fields) to get it whole.`,
       };
-    });
+    }, { timeout: limit });
   },
 });
 
@@ -168,11 +178,11 @@ async function runWatchingNavigation<T>(page: Page, work: () => Promise<T>): Pro
     return await work();
   } catch (error) {
     if (navigated && !(error instanceof SessionError)) {
-      throw new SessionError('BROWSER_ERROR', 'The page navigated away while the function ran, so it has no result. Take a snapshot to see the new page.', {
-        details: { reason: 'navigated', url: page.url(), browserMessage: firstLine(error instanceof Error ? error.message : String(error)) },
+      throw browserError('script_error', 'The page navigated away while the function ran, so it has no result. Take a snapshot to see the new page.', {
+        details: { navigated: true, url: page.url(), browserMessage: firstLine(error instanceof Error ? error.message : String(error)) },
       });
     }
-    throw browserError(error);
+    throw playwrightError(error);
   } finally {
     page.off('framenavigated', onNavigation);
     page.off('request', onRequest);

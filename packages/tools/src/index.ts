@@ -22,6 +22,7 @@ export {
   type ToolOptions,
 } from './define-tool.js';
 export { imageSize, type ImageSize } from './image.js';
+export { SESSIONS_VOCABULARY, nextStepSentence, withNextStep, type ToolVocabulary } from './next-steps.js';
 export { ToolResponse, sessionOutput, withAttachments, type Attachment, type WithAttachments } from './response.js';
 export { onSession, runTool, type ToolOutcome } from './run-tool.js';
 export { cookies, exportStorageState } from './storage-tools.js';

@@ -63,7 +63,7 @@ export const type = defineTool({
   input: targetInput({
     sessionId: sessionIdSchema,
     text: z.string().max(100_000).describe('The text to type.'),
-    delay: z.number().int().min(0).max(1_000).optional().describe('Milliseconds between keystrokes, for pages that react to each key (default 0: inserted at once).'),
+    delay: z.number().int().min(0).max(1_000).optional().describe('Milliseconds between keystrokes, for pages that react to each key (default 0: inserted at once). The whole call still ends at the server\'s call ceiling.'),
     timeout: elementTimeoutSchema,
     clear: z.boolean().optional().describe('Empty the field before typing (default false: add at the caret).'),
     submit: z.boolean().optional().describe('Press Enter after typing, e.g. to submit a form or a search (default false).'),

@@ -1,5 +1,5 @@
 // Reading a page as an AI-mode aria snapshot with refs, capped for a model: used by the snapshot tool and by the response builder.
-import { SessionError, browserError, isTimeoutError, type ElementTarget } from '@sessionwright/session-core';
+import { browserError, firstLine, isTimeoutError, messageOf, playwrightError, type ElementTarget } from '@sessionwright/session-core';
 import type { Page } from 'playwright';
 import { onElement } from './page-helpers.js';
 import { DEFAULT_ELEMENT_TIMEOUT } from './schemas.js';
@@ -80,11 +80,11 @@ export async function readSnapshot(
       text = await page.ariaSnapshot(snapshotOptions);
     } catch (error) {
       if (isTimeoutError(error)) {
-        throw new SessionError('BROWSER_ERROR', `The page did not produce a snapshot within ${SNAPSHOT_TIMEOUT} ms (a script may be keeping it busy). Try again, or take a screenshot.`, {
-          details: { timeout: SNAPSHOT_TIMEOUT },
+        throw browserError('unknown', `The page did not produce a snapshot within ${SNAPSHOT_TIMEOUT} ms (a script may be keeping it busy). Try again, or take a screenshot.`, {
+          details: { timeout: SNAPSHOT_TIMEOUT, browserMessage: firstLine(messageOf(error)) },
         });
       }
-      throw browserError(error);
+      throw playwrightError(error);
     }
   }
   // Playwright marks clickable elements [cursor=pointer]; on a link or button the role already says so, and the mark

@@ -1,8 +1,9 @@
 // Runs one tool call: strict argument validation, the handler, and every failure turned into a SessionError.
-import { SessionError, firstLine, isSessionError, messageOf, type Session, type SessionEvents } from '@sessionwright/session-core';
+import { SessionError, playwrightError, type Session, type SessionEvents } from '@sessionwright/session-core';
 import type { Page } from 'playwright';
 import type { z } from 'zod';
 import type { AnyTool, ToolContext } from './define-tool.js';
+import { SESSIONS_VOCABULARY, withNextStep } from './next-steps.js';
 import { ToolResponse, attachmentsOf, withAttachments, type Attachment, type PageResult, type SessionResult, type WithAttachments } from './response.js';
 
 export type ToolOutcome =
@@ -20,11 +21,8 @@ export async function runTool(tool: AnyTool, rawArgs: unknown, ctx: ToolContext)
     const { data, attachments } = attachmentsOf(await tool.handler(parsed.data, ctx));
     return { ok: true, data, attachments };
   } catch (error) {
-    const mapped = isSessionError(error)
-      ? error
-      : new SessionError('BROWSER_ERROR', `${tool.name} failed: ${firstLine(messageOf(error))}`, {
-          details: { browserMessage: messageOf(error).slice(0, 1000) },
-        });
+    // Anything not already a SessionError is BROWSER_ERROR reason unknown, with the browser's own message.
+    const mapped = withNextStep(playwrightError(error, tool.name), ctx.vocabulary ?? SESSIONS_VOCABULARY);
     return { ok: false, error: sessionId === undefined || mapped.sessionId !== undefined ? mapped : mapped.withSession(sessionId) };
   }
 }
@@ -32,31 +30,34 @@ export async function runTool(tool: AnyTool, rawArgs: unknown, ctx: ToolContext)
 /**
  * Runs `fn` in the session's queue and assembles its result with the one response builder: the tool's own fields, then
  * the url and title of the tab the session is on after the call (and the snapshot when the tool asked for it), the new
- * `expiresAt`, and the dialogs and tabs the page opened meanwhile; attachments come after the JSON. A call the client
- * cancels (ctx.signal) stops the page loading and answers soon after; see untilCancelled.
+ * `expiresAt`, and the dialogs and tabs the page opened meanwhile; attachments come after the JSON. The call ends when
+ * the client cancels it (ctx.signal) and at the call ceiling, or at `options.timeout` if that is shorter (session-core's
+ * Session.run does both).
  */
 export async function onSession<T extends object>(
   ctx: ToolContext,
   sessionId: string,
   fn: (page: Page, response: ToolResponse) => Promise<T>,
+  options: { timeout?: number } = {},
 ): Promise<WithAttachments<T & PageResult & SessionResult> | (T & PageResult & SessionResult)> {
   let used: Session | undefined;
   let events: SessionEvents = { dialogs: [], openedTabs: [] };
   let attachments: Attachment[] = [];
-  const queued = ctx.sessions.run(sessionId, async (page, session) => {
-    // A call cancelled while it waited in the queue never starts.
-    if (ctx.signal.aborted) throw cancelledError();
-    used = session;
-    const response = new ToolResponse(session);
-    try {
-      const fields = await fn(page, response);
-      attachments = response.attached;
-      return { ...fields, ...(await response.pageResult()) };
-    } finally {
-      events = session.takeEvents();
-    }
-  });
-  const result = await untilCancelled(ctx.signal, () => used?.page, queued);
+  const result = await ctx.sessions.run(
+    sessionId,
+    async (page, session) => {
+      used = session;
+      const response = new ToolResponse(session);
+      try {
+        const fields = await fn(page, response);
+        attachments = response.attached;
+        return { ...fields, ...(await response.pageResult()) };
+      } finally {
+        events = session.takeEvents();
+      }
+    },
+    { signal: ctx.signal, ...(options.timeout === undefined ? {} : { timeout: options.timeout }) },
+  );
   // The session part is read after run() settled: the manager marks the session used again when the call ends.
   const data = { ...result, ...(used ? ToolResponse.sessionResult(used, events) : { expiresAt: 0 }) };
   return withAttachments(data, attachments);
@@ -80,56 +81,6 @@ export async function reportWaiting<T>(ctx: ToolContext, timeout: number, wait: 
   } finally {
     clearInterval(ticker);
   }
-}
-
-/** How long a cancelled call may take to end after the page was told to stop, before its caller is answered anyway. */
-const CANCEL_GRACE_MS = 1_000;
-
-/**
- * Waits for a queued call until the client cancels. Cancelling stops the page loading, as the browser's stop button
- * does: a navigation ends at once (net::ERR_ABORTED) and the page keeps the document it was on. The caller is answered
- * after a short grace period at the latest; the call itself keeps its place in the session's queue until it has
- * ended (a wait ends by its own timeout), so calls on one session never overlap.
- */
-async function untilCancelled<T>(signal: AbortSignal, currentPage: () => Page | undefined, queued: Promise<T>): Promise<T> {
-  let grace: ReturnType<typeof setTimeout> | undefined;
-  let onAbort: (() => void) | undefined;
-  const cancelled = new Promise<never>((_, reject) => {
-    onAbort = () => {
-      const page = currentPage();
-      if (page) void stopLoading(page);
-      grace = setTimeout(() => reject(cancelledError()), CANCEL_GRACE_MS);
-    };
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-  });
-  // Whichever loses the race settles unobserved.
-  queued.catch(() => {});
-  cancelled.catch(() => {});
-  try {
-    return await Promise.race([queued, cancelled]);
-  } finally {
-    clearTimeout(grace);
-    if (onAbort) signal.removeEventListener('abort', onAbort);
-  }
-}
-
-/** Stops the page loading. Chromium through CDP, because page.evaluate waits while a navigation is pending. */
-async function stopLoading(page: Page): Promise<void> {
-  try {
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Page.stopLoading');
-    await cdp.detach().catch(() => {});
-  } catch {
-    // Firefox and WebKit have no CDP: ask the page itself, without waiting for an answer.
-    page.evaluate(() => window.stop()).catch(() => {});
-  }
-}
-
-function cancelledError(): SessionError {
-  return new SessionError('BROWSER_ERROR', 'The call was cancelled before it finished. The session is ready for the next call.', {
-    details: { reason: 'cancelled' },
-  });
 }
 
 function invalidArguments(tool: AnyTool, error: z.ZodError, sessionId: string | undefined): SessionError {

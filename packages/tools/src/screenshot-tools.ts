@@ -1,5 +1,5 @@
 // The screenshot tool: a PNG or JPEG of the viewport, the whole page or one element, scaled down when too large for a model.
-import { browserError, SessionError } from '@sessionwright/session-core';
+import { browserError, messageOf, playwrightError } from '@sessionwright/session-core';
 import type { Page } from 'playwright';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
@@ -76,7 +76,7 @@ async function capture(page: Page, options: { fullPage: boolean; selector?: stri
   try {
     return await page.screenshot({ ...shot, fullPage: options.fullPage });
   } catch (error) {
-    throw browserError(error);
+    throw playwrightError(error);
   }
 }
 
@@ -125,7 +125,7 @@ export const screenshot = defineTool({
       try {
         fitted = fitImage(raw, type, jpegQuality);
       } catch (error) {
-        throw new SessionError('BROWSER_ERROR', `The browser returned an image that could not be read: ${error instanceof Error ? error.message : String(error)}`);
+        throw browserError('unknown', `The browser returned an image that could not be read: ${messageOf(error)}`, { details: { browserMessage: messageOf(error) } });
       }
       const { data, width, height } = fitted;
       const original = prescaled?.original ?? fitted.original;

@@ -14,7 +14,7 @@ export const createSession = defineTool({
     'Every argument is optional: give some to make this session a different device, place or person from the others ' +
     '(device, viewport, locale, timezoneId, proxy, storageState to start signed in, blockResources to skip images…); the result echoes them as options, without passwords. ' +
     'Errors: INVALID_PARAMETERS for an unknown device (close names are suggested), time zone, locale, permission or malformed proxy URL; ' +
-    'MAX_SESSIONS_REACHED when all sessions are in use (close one first); BROWSER_ERROR when the browser cannot start.',
+    'MAX_SESSIONS_REACHED when all sessions of the server, or all your client may hold, are in use (details.scope says which; close one first); BROWSER_ERROR when the browser cannot start (details.reason launch_failed).',
   input: z.strictObject(sessionOptionsShape),
   output: z.object({
     sessionId: z.string().describe('Pass this to every other tool.'),
@@ -26,7 +26,7 @@ export const createSession = defineTool({
   kind: 'lifecycle-create',
   errors: ['MAX_SESSIONS_REACHED', 'BROWSER_ERROR', 'INVALID_PARAMETERS'],
   async handler(options, ctx) {
-    const session = await ctx.sessions.create({ owner: ctx.owner, options });
+    const session = await ctx.sessions.create({ options });
     return {
       sessionId: session.id,
       createdAt: session.createdAt,
@@ -57,7 +57,7 @@ export const listSessions = defineTool({
   name: 'list_sessions',
   title: 'List browser sessions',
   description:
-    'Lists the open sessions created on this connection, with the URL and title each is on, its device or viewport, and when it expires. ' +
+    'Lists your open sessions (those created on this connection; on a server that knows clients by token, all of your sessions, from any connection), with the URL and title each is on, its device or viewport, and when it expires. ' +
     'Use it to recover a sessionId or to see how many of maxSessions are in use.',
   input: z.strictObject({}),
   output: z.object({
@@ -77,6 +77,6 @@ export const listSessions = defineTool({
   kind: 'read',
   errors: ['INVALID_PARAMETERS'],
   async handler(_args, ctx) {
-    return { sessions: await ctx.sessions.list({ owner: ctx.owner }), maxSessions: ctx.sessions.maxSessions };
+    return { sessions: await ctx.sessions.list(), maxSessions: ctx.sessions.maxSessions };
   },
 });

@@ -1,0 +1,31 @@
+// The sessions one caller may see and use: a SessionAccess scoped to its connection or its client identity.
+import type { SessionManager } from '@sessionwright/session-core';
+import type { SessionAccess } from '@sessionwright/tools';
+
+/**
+ * Who is calling. `owner` is the key sessions are listed and counted under (the client identity when the server has
+ * several, else the connection). With `guarded`, only the owner may use its sessions: anyone else presenting an id is
+ * answered as for an unknown id. Without it the id alone is the capability (one identity: everyone is the same client).
+ */
+export interface CallerScope {
+  owner: string;
+  guarded: boolean;
+}
+
+/** A SessionAccess for one connection; `created` collects the ids it opened (closed with it under --close-sessions-on-disconnect). */
+export function scopedAccess(manager: SessionManager, scope: CallerScope, created: Set<string>): SessionAccess {
+  const guard = scope.guarded ? { owner: scope.owner } : {};
+  return {
+    get maxSessions() {
+      return manager.maxSessions;
+    },
+    async create(request = {}) {
+      const session = await manager.create({ ...request, owner: scope.owner });
+      created.add(session.id);
+      return session;
+    },
+    close: (sessionId) => manager.close(sessionId, guard),
+    list: () => manager.list({ owner: scope.owner }),
+    run: (sessionId, fn, options = {}) => manager.run(sessionId, fn, { ...options, ...guard }),
+  };
+}

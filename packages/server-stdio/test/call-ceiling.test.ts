@@ -1,0 +1,71 @@
+// --call-timeout and cancellation end to end: an endless script, a slow type and a hung navigation never hold a session.
+import { describe, expect, it } from 'vitest';
+import { expectError, expectSuccess, expectWellFormed, useServerWithFixture } from './helpers.js';
+
+const CALL_TIMEOUT = 3_000;
+const server = useServerWithFixture(['--max-sessions', '20', '--call-timeout', String(CALL_TIMEOUT)]);
+
+/** Calls a tool through the spec §2 shape checks (every BROWSER_ERROR has a reason from the closed set). */
+async function call(name: string, args: Record<string, unknown>) {
+  const outcome = await server.call(name, args);
+  expectWellFormed(outcome, args);
+  return outcome;
+}
+
+/** The session's next call (a navigation to the form) must answer at once: well under the time the stuck call would hold it. */
+async function expectFreeAtOnce(sessionId: string): Promise<void> {
+  const started = Date.now();
+  expect(expectSuccess(await call('navigate', { sessionId, url: server.fixture().urlFor('/pages/form') })).title).toBe('Form');
+  expect(Date.now() - started).toBeLessThan(8_000);
+}
+
+describe('--call-timeout', () => {
+  it('ends an endless page script with call_timeout, says the page was replaced, and serves the next call at once', async () => {
+    const sessionId = await server.sessionOn('home');
+    const started = Date.now();
+    const json = expectError(await call('evaluate', { sessionId, function: '() => { while (true) {} }', timeout: 300_000 }), 'BROWSER_ERROR', sessionId);
+    expect(json.details).toMatchObject({ reason: 'call_timeout', timeout: CALL_TIMEOUT, pageReplaced: true });
+    expect(json.message).toMatch(/replaced/);
+    // The tools layer words what to do next, naming this profile's tool.
+    expect(json.message).toMatch(/navigate/);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    await expectFreeAtOnce(sessionId);
+  });
+
+  it('applies evaluate\'s own shorter timeout the same way', async () => {
+    const sessionId = await server.sessionOn('home');
+    const json = expectError(await call('evaluate', { sessionId, function: '() => { while (true) {} }', timeout: 1_000 }), 'BROWSER_ERROR', sessionId);
+    expect(json.details).toMatchObject({ reason: 'call_timeout', timeout: 1_000, pageReplaced: true });
+    await expectFreeAtOnce(sessionId);
+  });
+
+  it('ends a hung navigation with call_timeout by stopping it; the page is kept', async () => {
+    const sessionId = await server.sessionOn('home');
+    const json = expectError(await call('navigate', { sessionId, url: server.fixture().urlFor('/hang'), timeout: 120_000 }), 'BROWSER_ERROR', sessionId);
+    expect(json.details).toMatchObject({ reason: 'call_timeout', pageReplaced: false });
+    await expectFreeAtOnce(sessionId);
+  });
+
+  it('bounds a type whose delay × length would take hours', async () => {
+    const sessionId = await server.sessionOn('form');
+    const json = expectError(await call('type', { sessionId, selector: '#name', text: 'x'.repeat(20_000), delay: 1_000 }), 'BROWSER_ERROR', sessionId);
+    expect(json.details).toMatchObject({ reason: 'call_timeout' });
+    await expectFreeAtOnce(sessionId);
+  });
+});
+
+describe('a call the client cancels', () => {
+  it('a slow type cancelled through the SDK frees the session at once', async () => {
+    const sessionId = await server.sessionOn('form');
+    const client = server.connection().client;
+    const controller = new AbortController();
+    const typing = client.callTool({ name: 'type', arguments: { sessionId, selector: '#name', text: 'y'.repeat(5_000), delay: 1_000 } }, undefined, {
+      signal: controller.signal,
+      timeout: 600_000,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    controller.abort('changed my mind');
+    await expect(typing).rejects.toThrow();
+    await expectFreeAtOnce(sessionId);
+  });
+});

@@ -1,0 +1,129 @@
+// The call ceiling and cancellation: a call that runs too long or is cancelled ends, and the session's next call runs at once.
+import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
+import type { Page } from 'playwright';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BROWSER_ERROR_REASONS, BrowserHost, SessionManager, type Session } from '../src/index.js';
+import { rejectionOf } from './session-errors.js';
+
+const CALL_TIMEOUT = 2_000;
+let host: BrowserHost;
+let manager: SessionManager;
+let server: FixtureServer;
+beforeAll(async () => {
+  server = await startFixtureServer();
+  host = new BrowserHost({ headless: true }).start();
+  manager = new SessionManager({ host, callTimeout: CALL_TIMEOUT });
+  await host.browser();
+});
+afterAll(async () => {
+  await manager.shutdown();
+  await server.close();
+});
+
+/** A session on the form page, with a cookie and a localStorage item to show the context survives a page replacement. */
+async function preparedSession(): Promise<Session> {
+  const session = await manager.create();
+  await manager.run(session.id, async (page) => {
+    await page.goto(server.urlFor('/set-cookie?name=kept&value=yes'));
+    await page.goto(server.urlFor('/pages/form'));
+    await page.evaluate(() => localStorage.setItem('kept', 'yes'));
+  });
+  return session;
+}
+
+/** How long the session's next call takes to run and answer (it reads the context's cookies and storage). */
+async function nextCall(session: Session): Promise<{ ms: number; cookie: string; storage: string | null; page: Page }> {
+  const started = Date.now();
+  const result = await manager.run(session.id, async (page) => {
+    await page.goto(server.urlFor('/pages/home'));
+    return { cookie: await page.evaluate(() => document.cookie), storage: await page.evaluate(() => localStorage.getItem('kept')), page };
+  });
+  return { ms: Date.now() - started, ...result };
+}
+
+describe('the call ceiling', () => {
+  it('ends an endless page script with call_timeout, replaces the page, and keeps cookies and storage for the next call', async () => {
+    const session = await preparedSession();
+    const stuckPage = session.page;
+    const started = Date.now();
+    const error = await rejectionOf(manager.run(session.id, (page) => page.evaluate(() => { while (true) { /* never lets go */ } })));
+    expect(error.code).toBe('BROWSER_ERROR');
+    expect(error.details).toMatchObject({ reason: 'call_timeout', timeout: CALL_TIMEOUT, pageReplaced: true, next: 'load_page' });
+    expect(error.sessionId).toBe(session.id);
+    // The ceiling plus the grace, with a wide margin; never the minutes an endless loop would take.
+    expect(Date.now() - started).toBeLessThan(15_000);
+    const next = await nextCall(session);
+    expect(next.page).not.toBe(stuckPage);
+    expect(next.cookie).toBe('kept=yes');
+    expect(next.storage).toBe('yes');
+    expect(next.ms).toBeLessThan(5_000);
+    await manager.close(session.id);
+  });
+
+  it('ends a hung navigation with call_timeout by stopping it, keeping the page', async () => {
+    const session = await preparedSession();
+    const page = session.page;
+    const error = await rejectionOf(manager.run(session.id, (p) => p.goto(server.urlFor('/hang'), { timeout: 120_000 })));
+    expect(error.details).toMatchObject({ reason: 'call_timeout', pageReplaced: false });
+    const next = await nextCall(session);
+    expect(next.page).toBe(page);
+    expect(next.ms).toBeLessThan(5_000);
+    await manager.close(session.id);
+  });
+
+  it('takes the shorter of a call\'s own timeout and the ceiling', async () => {
+    const session = await manager.create();
+    const started = Date.now();
+    const error = await rejectionOf(manager.run(session.id, (page) => page.waitForTimeout(60_000), { timeout: 300 }));
+    expect(error.details).toMatchObject({ reason: 'call_timeout', timeout: 300 });
+    expect(Date.now() - started).toBeLessThan(CALL_TIMEOUT + 1_000);
+    const longer = await rejectionOf(manager.run(session.id, (page) => page.waitForTimeout(60_000), { timeout: 600_000 }));
+    expect(longer.details).toMatchObject({ reason: 'call_timeout', timeout: CALL_TIMEOUT });
+    await manager.close(session.id);
+  });
+});
+
+describe('cancelling a call', () => {
+  it('ends a slow type with reason cancelled and frees the session at once', async () => {
+    const session = await preparedSession();
+    const controller = new AbortController();
+    const typing = manager.run(session.id, (page) => page.locator('#name').pressSequentially('x'.repeat(5_000), { delay: 1_000, timeout: 0 }), {
+      signal: controller.signal,
+      timeout: 600_000,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    controller.abort();
+    const error = await rejectionOf(typing);
+    expect(error.details).toMatchObject({ reason: 'cancelled', pageReplaced: true });
+    const next = await nextCall(session);
+    expect(next.cookie).toBe('kept=yes');
+    expect(next.ms).toBeLessThan(5_000);
+    await manager.close(session.id);
+  });
+
+  it('never starts a call cancelled while it waits in the queue, and keeps the order of the rest', async () => {
+    const session = await manager.create();
+    const order: string[] = [];
+    const first = manager.run(session.id, async (page) => {
+      await page.waitForTimeout(500);
+      order.push('first');
+    });
+    const controller = new AbortController();
+    const cancelled = manager.run(session.id, async () => void order.push('cancelled'), { signal: controller.signal });
+    const third = manager.run(session.id, async () => void order.push('third'));
+    controller.abort();
+    expect((await rejectionOf(cancelled)).details).toMatchObject({ reason: 'cancelled', pageReplaced: false });
+    await Promise.all([first, third]);
+    expect(order).toEqual(['first', 'third']);
+    await manager.close(session.id);
+  });
+
+  it('ends every stopped call with a reason from the closed set', async () => {
+    const session = await manager.create();
+    const controller = new AbortController();
+    controller.abort();
+    const error = await rejectionOf(manager.run(session.id, async () => 1, { signal: controller.signal }));
+    expect(BROWSER_ERROR_REASONS).toContain(error.details?.reason);
+    await manager.close(session.id);
+  });
+});
