@@ -1,6 +1,7 @@
 // How the server listens in HTTP mode: the options the HTTP-only flags fill in, and the refusal to run unprotected.
 import { isIP } from 'node:net';
 import { envVarName, type HttpFlagValues } from './flags.js';
+import { readIdentities } from './identities.js';
 import { UsageError } from './usage-error.js';
 
 /**
@@ -14,8 +15,16 @@ export type HttpOptions = HttpFlagValues & { port: number };
 /** The environment variable that holds the token, so it stays out of `ps` listings and shell history. */
 export const AUTH_TOKEN_ENV = envVarName('auth-token');
 
-/** Refuses a listener that anyone on the network could drive: not loopback, no token, and no explicit opt-out. */
+/**
+ * Refuses a listener that anyone on the network could drive (not loopback, no token, and no explicit opt-out), and
+ * a token file that cannot be read or parsed, or that comes with a single token too.
+ */
 export function checkListening(http: HttpOptions): void {
+  if (http.authTokensFile !== undefined) {
+    if (http.authToken !== undefined) throw new UsageError('--auth-tokens-file and --auth-token cannot be used together: put every token in the file');
+    readIdentities(http.authTokensFile);
+    return;
+  }
   if (!isLoopback(http.host) && http.authToken === undefined && !http.allowUnauthenticated) {
     throw new UsageError(
       `refusing to listen on ${http.host} without a token: anyone who can reach it could drive the browser. ` +

@@ -3,6 +3,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
+import type { Identity } from './identities.js';
 
 /** The names that always mean this machine. In a URL's hostname IPv6 keeps its brackets, hence "[::1]". */
 const LOCAL_NAMES = ['localhost', '127.0.0.1', '[::1]'];
@@ -13,6 +14,8 @@ export interface GuardOptions {
   allowedHosts: readonly string[];
   allowedOrigins: readonly string[];
   authToken: string | undefined;
+  /** With --auth-tokens-file: each token is a client identity (then `authToken` is unset). */
+  identities?: readonly Identity[] | undefined;
 }
 
 /** Why a request is refused: the HTTP status, a message for the client, and any headers the status calls for. */
@@ -27,6 +30,8 @@ export interface RequestGuard {
   checkSource(headers: IncomingHttpHeaders): Refusal | undefined;
   /** The bearer token: a refusal (401) or undefined. */
   checkToken(headers: IncomingHttpHeaders): Refusal | undefined;
+  /** The client identity whose token the request carries (undefined without identities, or for a wrong token). */
+  identify(headers: IncomingHttpHeaders): string | undefined;
   /** The request's Origin when it is present and allowed (for CORS headers), else undefined. */
   allowedOrigin(headers: IncomingHttpHeaders): string | undefined;
 }
@@ -38,6 +43,15 @@ export function createRequestGuard(options: GuardOptions): RequestGuard {
   const origins = new Set(options.allowedOrigins);
   // Hashing first gives both sides the same length, so the comparison takes the same time whatever was sent.
   const expected = options.authToken === undefined ? undefined : digest(options.authToken);
+  const identities = (options.identities ?? []).map((identity) => ({ name: identity.name, digest: digest(identity.token) }));
+  /** The identity whose token this is; every digest is compared, so the time taken does not tell which one matched. */
+  const identityOf = (token: string): string | undefined => {
+    const given = digest(token);
+    let found: string | undefined;
+    for (const identity of identities) if (timingSafeEqual(given, identity.digest)) found = identity.name;
+    return found;
+  };
+  const bearer = (headers: IncomingHttpHeaders) => /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '')?.[1];
 
   const originAllowed = (origin: string) => {
     if (anyOrigin || origins.has(origin)) return true;
@@ -68,9 +82,10 @@ export function createRequestGuard(options: GuardOptions): RequestGuard {
       return undefined;
     },
     checkToken(headers) {
-      if (expected === undefined) return undefined;
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '');
-      if (match?.[1] !== undefined && timingSafeEqual(digest(match[1]), expected)) return undefined;
+      if (expected === undefined && identities.length === 0) return undefined;
+      const token = bearer(headers);
+      if (token !== undefined && expected !== undefined && timingSafeEqual(digest(token), expected)) return undefined;
+      if (token !== undefined && identityOf(token) !== undefined) return undefined;
       const given = headers.authorization !== undefined;
       return {
         status: 401,
@@ -79,6 +94,10 @@ export function createRequestGuard(options: GuardOptions): RequestGuard {
           : 'Unauthorized: this server requires "Authorization: Bearer <token>" (the token it was started with).',
         headers: { 'WWW-Authenticate': given ? 'Bearer realm="sessionwright", error="invalid_token"' : 'Bearer realm="sessionwright"' },
       };
+    },
+    identify(headers) {
+      const token = bearer(headers);
+      return token === undefined || identities.length === 0 ? undefined : identityOf(token);
     },
     allowedOrigin(headers) {
       const origin = headers.origin;

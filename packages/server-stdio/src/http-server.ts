@@ -8,10 +8,16 @@ import { CancelledNotificationSchema, isInitializeRequest } from '@modelcontextp
 import { messageOf } from '@sessionwright/session-core';
 import type { HttpOptions } from './http-options.js';
 import { createRequestGuard } from './http-security.js';
+import { readIdentities } from './identities.js';
 import type { SessionwrightServer } from './runtime.js';
 
-/** `allowUnauthenticated` is left out: it only lifts a check made before the server starts (checkListening). */
-export interface HttpServerOptions extends Omit<HttpOptions, 'allowUnauthenticated'> {
+/**
+ * `allowUnauthenticated` is left out: it only lifts a check made before the server starts (checkListening).
+ * `authTokensFile` and `maxConnections` may be left out by a custom server (no identities; DEFAULT_MAX_CONNECTIONS).
+ */
+export interface HttpServerOptions extends Omit<HttpOptions, 'allowUnauthenticated' | 'authTokensFile' | 'maxConnections'> {
+  authTokensFile?: string | undefined;
+  maxConnections?: number | undefined;
   /** Milliseconds between SSE keep-alive comments on every open stream (default 15 000; Python's client gives up after 300 s of silence). */
   keepAliveMs?: number;
   /** The largest request body accepted, in bytes (default 4 MiB); larger bodies get 413. */
@@ -33,6 +39,7 @@ export interface HttpServerHandle {
 
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_MAX_CONNECTIONS = 100;
 
 /** The Streamable HTTP endpoint, and the path legacy SSE clients post their messages to. */
 const MCP_PATH = '/mcp';
@@ -41,6 +48,8 @@ const MESSAGES_PATH = '/messages';
 /** A Streamable HTTP connection and the HTTP responses it has open (requests in flight, the GET stream). */
 interface StreamableConnection {
   transport: StreamableHTTPServerTransport;
+  /** The client identity that opened it (with --auth-tokens-file); its every request must carry the same one. */
+  identity: string | undefined;
   open: number;
   idleTimer: NodeJS.Timeout | undefined;
   ended: boolean;
@@ -54,11 +63,20 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
   const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const connectionIdleMs = options.connectionIdleMs ?? Math.max(runtime.manager.sessionTimeout, 3_600_000);
-  const guard = createRequestGuard(options);
+  const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+  const identities = options.authTokensFile === undefined ? undefined : readIdentities(options.authTokensFile);
+  const guard = createRequestGuard({ ...options, identities });
   const logger = runtime.logger;
   const streamable = new Map<string, StreamableConnection>();
-  const legacy = new Map<string, SSEServerTransport>();
+  const legacy = new Map<string, { transport: SSEServerTransport; identity: string | undefined }>();
+  /** Connections being opened (initialize in flight), counted against maxConnections too. */
+  let opening = 0;
   let closing = false;
+
+  /** A new connection would pass maxConnections: answered 503, so a client (or many) cannot exhaust the server. */
+  const full = () => streamable.size + legacy.size + opening >= maxConnections;
+  const refuseFull = (res: ServerResponse) =>
+    sendError(res, 503, -32000, `Too many open MCP connections (at most ${maxConnections}). Close one, or try again later.`, { 'Retry-After': '5' });
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -100,7 +118,7 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
       case '/sse':
       case '/':
         // The bare URL serves legacy SSE too: clients such as Python's sse_client are given only http://host:port.
-        if (req.method === 'GET') return openLegacyStream(res);
+        if (req.method === 'GET') return full() ? refuseFull(res) : openLegacyStream(req, res);
         return sendError(res, 405, -32000, `Method not allowed: GET ${url.pathname} opens a legacy SSE stream; Streamable HTTP is at ${MCP_PATH}.`, { Allow: 'GET' });
       case MESSAGES_PATH:
         if (req.method === 'POST') return postLegacyMessage(req, res, url.searchParams.get('sessionId'));
@@ -117,7 +135,13 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
       if (id !== undefined) return forward(id, req, res, body);
       const initializing = Array.isArray(body) ? body.some((message) => isInitializeRequest(message)) : isInitializeRequest(body);
       if (!initializing) return sendError(res, 400, -32000, 'Bad Request: send initialize first; every later request needs the Mcp-Session-Id header it returned.');
-      return openStreamable(req, res, body);
+      if (full()) return refuseFull(res);
+      opening += 1;
+      try {
+        return await openStreamable(req, res, body);
+      } finally {
+        opening -= 1;
+      }
     }
     if (req.method === 'GET' || req.method === 'DELETE') {
       if (id === undefined) return sendError(res, 400, -32000, 'Bad Request: the Mcp-Session-Id header is required.');
@@ -129,13 +153,18 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
   /** A request of a known connection; an unknown or ended id answers 404 so the client initializes again. */
   async function forward(id: string, req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
     const connection = streamable.get(id);
-    if (!connection) return sendError(res, 404, -32001, 'Session not found: this MCP session ended or never existed. Initialize a new one.');
+    // Another identity presenting this connection's id is answered as for an unknown one.
+    if (!connection || connection.identity !== guard.identify(req.headers)) {
+      return sendError(res, 404, -32001, 'Session not found: this MCP session ended or never existed. Initialize a new one.');
+    }
     track(connection, res);
     await connection.transport.handleRequest(req, res, body);
   }
 
   async function openStreamable(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const identity = guard.identify(req.headers);
     const connection: StreamableConnection = {
+      identity,
       transport: new StreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,
         keepAliveMs,
@@ -152,7 +181,7 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
       clearTimeout(connection.idleTimer);
       if (transport.sessionId !== undefined) streamable.delete(transport.sessionId);
     };
-    await runtime.connect(transport);
+    await runtime.connect(transport, { identity });
     // A cancelled call sends no response, so its POST stream would stay open; end it once the cancellation is delivered.
     const deliver = transport.onmessage;
     transport.onmessage = (message, extra) => {
@@ -182,16 +211,17 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     });
   }
 
-  async function openLegacyStream(res: ServerResponse): Promise<void> {
+  async function openLegacyStream(req: IncomingMessage, res: ServerResponse): Promise<void> {
     res.setHeader('X-Accel-Buffering', 'no');
     const transport = new SSEServerTransport(MESSAGES_PATH, res);
     let keepAlive: NodeJS.Timeout | undefined;
-    legacy.set(transport.sessionId, transport);
+    const entry = { transport, identity: guard.identify(req.headers) };
+    legacy.set(transport.sessionId, entry);
     transport.onclose = () => {
       clearInterval(keepAlive);
       legacy.delete(transport.sessionId);
     };
-    await runtime.connect(transport);
+    await runtime.connect(transport, { identity: entry.identity });
     if (res.closed) return;
     // A comment line every keepAliveMs: proxies and clients see traffic on a quiet stream and keep it open.
     keepAlive = setInterval(() => res.write(': keepalive\n\n'), keepAliveMs);
@@ -200,10 +230,12 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
   }
 
   async function postLegacyMessage(req: IncomingMessage, res: ServerResponse, id: string | null): Promise<void> {
-    const transport = id === null ? undefined : legacy.get(id);
-    if (!transport) return sendError(res, 404, -32001, 'Session not found: the SSE stream for this sessionId is closed or never existed. Open a new one with GET /sse.');
+    const entry = id === null ? undefined : legacy.get(id);
+    if (!entry || entry.identity !== guard.identify(req.headers)) {
+      return sendError(res, 404, -32001, 'Session not found: the SSE stream for this sessionId is closed or never existed. Open a new one with GET /sse.');
+    }
     const body = await readJson(req, res);
-    await transport.handlePostMessage(req, res, body);
+    await entry.transport.handlePostMessage(req, res, body);
   }
 
   /** The body as JSON; a body over the limit answers 413, one that is not JSON a JSON-RPC parse error. */
@@ -240,7 +272,7 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     close() {
       closed ??= (async () => {
         closing = true;
-        const transports = [...[...streamable.values()].map((connection) => connection.transport), ...legacy.values()];
+        const transports = [...[...streamable.values()].map((connection) => connection.transport), ...[...legacy.values()].map((entry) => entry.transport)];
         await Promise.all(transports.map((transport) => transport.close().catch(() => {})));
         await new Promise<void>((resolve) => {
           server.close(() => resolve());

@@ -9,15 +9,18 @@ import {
   type LoggingLevel,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Logger } from '@sessionwright/session-core';
+import type { Logger, SessionManager } from '@sessionwright/session-core';
 import { allTools, annotationsFor, runTool, type AnyTool, type SessionAccess, type ToolContext, type ToolOptions } from '@sessionwright/tools';
 import { z } from 'zod';
 import { toCallToolResult } from './serialize.js';
 import { SERVER_NAME, VERSION } from './version.js';
 
 export interface McpServerDeps {
-  /** The sessions this connection's caller may see and use. */
-  sessions: SessionAccess;
+  /**
+   * The sessions this connection's caller may see and use (the runtime passes one scoped to the caller). A custom
+   * server may pass its SessionManager instead: then every session is visible to the connection.
+   */
+  sessions: SessionAccess | SessionManager;
   logger: Logger;
   toolOptions: ToolOptions;
   tools?: readonly AnyTool[];

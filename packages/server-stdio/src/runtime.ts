@@ -60,6 +60,7 @@ export function createServer(partial: Partial<ServerOptions> = {}, stderr: Logge
     sessionTimeout: options.sessionTimeout,
     maxSessions: options.maxSessions,
     callTimeout: options.callTimeout,
+    ...(options.maxSessionsPerClient === undefined ? {} : { maxSessionsPerOwner: options.maxSessionsPerClient }),
     // Headed, every pooled context would open a window nobody asked for: none unless --warm-sessions says so.
     warmSessions: options.warmSessions ?? defaultWarmSessions(host.headless),
     logger,

@@ -138,7 +138,7 @@ describe('storage tools (export_storage_state, cookies) through an MCP client', 
     host = new BrowserHost({ headless: true }).start();
     manager = new SessionManager({ host, maxSessions: 5 });
     // The storage capability is not in the default list; a server serves it when asked (--caps).
-    const connection = createMcpServer({ manager, logger: silentLogger, toolOptions: { allowFileUrls: false }, tools: [...allTools, ...storageTools] });
+    const connection = createMcpServer({ sessions: manager, logger: silentLogger, toolOptions: { allowFileUrls: false }, tools: [...allTools, ...storageTools] });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await connection.server.connect(serverSide);
     client = new Client({ name: 'storage-test', version: '0.0.0' });

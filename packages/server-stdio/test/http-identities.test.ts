@@ -1,0 +1,165 @@
+// Spec §7 over real HTTP: client identities from --auth-tokens-file own their sessions, per-client quotas, a bound on connections.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_PATH, call, expectError, expectSuccess, run } from './helpers.js';
+import { INITIALIZE, JSON_POST, connectSse, connectStreamable, rawRequest, startHttpCli, type HttpCli } from './http-helpers.js';
+
+const ALICE = 'alice-token-3f9a1c';
+const BOB = 'bob-token-77d2e0';
+const MAX_CONNECTIONS = 3;
+
+let dir: string;
+let tokensFile: string;
+let server: HttpCli;
+let fixture: FixtureServer;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'sessionwright-identities-'));
+  tokensFile = path.join(dir, 'tokens');
+  writeFileSync(tokensFile, `# who may use this server\nalice ${ALICE}\n\n  bob   ${BOB}  \n`);
+  fixture = await startFixtureServer();
+  server = await startHttpCli(['--auth-tokens-file', tokensFile, '--max-sessions', '10', '--max-sessions-per-client', '2']);
+});
+afterAll(async () => {
+  await server?.stop();
+  await fixture?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close().catch(() => {})));
+});
+
+const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+async function as(token: string, transport: 'streamable' | 'sse' = 'streamable'): Promise<Client> {
+  const { client } = transport === 'streamable' ? await connectStreamable(server.base, bearer(token)) : await connectSse(`${server.base}/sse`, bearer(token));
+  clients.push(client);
+  return client;
+}
+
+async function listed(client: Client): Promise<string[]> {
+  return (expectSuccess(await call(client, 'list_sessions')).sessions as { sessionId: string }[]).map((session) => session.sessionId);
+}
+
+describe('client identities (--auth-tokens-file)', () => {
+  it('keeps a session to the identity that created it: another identity gets SESSION_NOT_FOUND exactly as for an unknown id', async () => {
+    const alice = await as(ALICE);
+    const bob = await as(BOB, 'sse');
+    const sessionId = expectSuccess(await call(alice, 'create_session')).sessionId as string;
+    expectSuccess(await call(alice, 'navigate', { sessionId, url: fixture.urlFor('/pages/form') }));
+
+    const unknownId = '8c0f3c1e-5b7a-4d2e-9f10-2a3b4c5d6e7f';
+    const never = expectError(await call(bob, 'navigate', { sessionId: unknownId, url: fixture.urlFor('/pages/home') }), 'SESSION_NOT_FOUND', unknownId);
+    for (const [name, args] of [
+      ['navigate', { sessionId, url: fixture.urlFor('/pages/home') }],
+      ['snapshot', { sessionId }],
+      ['close_session', { sessionId }],
+    ] as const) {
+      const json = expectError(await call(bob, name, args), 'SESSION_NOT_FOUND', sessionId);
+      expect({ ...json, sessionId: undefined }, name).toEqual({ ...never, sessionId: undefined });
+    }
+    expect(await listed(bob)).toEqual([]);
+    // Bob's attempts changed nothing: the session is still alice's, on the page she left it.
+    expect(expectSuccess(await call(alice, 'snapshot', { sessionId })).title).toBe('Form');
+    expectSuccess(await call(alice, 'close_session', { sessionId }));
+  });
+
+  it('lists all of an identity\'s sessions across its connections, so a client that reconnects finds them', async () => {
+    const first = await as(ALICE, 'sse');
+    const sessionId = expectSuccess(await call(first, 'create_session')).sessionId as string;
+    await first.close();
+    const again = await as(ALICE);
+    expect(await listed(again)).toEqual([sessionId]);
+    expectSuccess(await call(again, 'navigate', { sessionId, url: fixture.urlFor('/pages/home') }));
+    expect(await listed(await as(BOB))).toEqual([]);
+    expectSuccess(await call(again, 'close_session', { sessionId }));
+  });
+
+  it('answers MAX_SESSIONS_REACHED with scope client past --max-sessions-per-client, while another identity still creates', async () => {
+    const alice = await as(ALICE);
+    const aliceAgain = await as(ALICE, 'sse');
+    const bob = await as(BOB);
+    const mine = [expectSuccess(await call(alice, 'create_session')).sessionId, expectSuccess(await call(aliceAgain, 'create_session')).sessionId] as string[];
+    // The limit is per identity, whichever connection asks.
+    const refused = expectError(await call(alice, 'create_session'), 'MAX_SESSIONS_REACHED');
+    expect(refused.details).toMatchObject({ scope: 'client', maxSessionsPerClient: 2 });
+    expect(refused.message).toMatch(/close_session/);
+    const bobs = expectSuccess(await call(bob, 'create_session')).sessionId as string;
+    expectSuccess(await call(alice, 'close_session', { sessionId: mine[0] }));
+    const replacement = expectSuccess(await call(aliceAgain, 'create_session')).sessionId as string;
+    for (const sessionId of [mine[1], replacement]) expectSuccess(await call(alice, 'close_session', { sessionId }));
+    expectSuccess(await call(bob, 'close_session', { sessionId: bobs }));
+  });
+
+  it('refuses a token not in the file, and another identity\'s MCP connection id', async () => {
+    const wrong = await rawRequest(server.base, { headers: { ...JSON_POST, ...bearer('not-a-listed-token') }, body: INITIALIZE });
+    expect(wrong.status).toBe(401);
+    const opened = await rawRequest(server.base, { headers: { ...JSON_POST, ...bearer(ALICE) }, body: INITIALIZE });
+    const id = opened.headers['mcp-session-id'] as string;
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' });
+    const stolen = await rawRequest(server.base, { headers: { ...JSON_POST, ...bearer(BOB), 'Mcp-Session-Id': id }, body: ping });
+    expect(stolen.status).toBe(404);
+    await rawRequest(server.base, { method: 'DELETE', headers: { ...bearer(ALICE), 'Mcp-Session-Id': id } });
+  });
+
+  it('never writes a token to its log', () => {
+    expect(server.stderr()).not.toContain(ALICE);
+    expect(server.stderr()).not.toContain(BOB);
+  });
+});
+
+describe('--max-connections', () => {
+  it('answers 503 with a JSON-RPC error once the bound is reached, and takes connections again when one closes', async () => {
+    const bounded = await startHttpCli(['--auth-tokens-file', tokensFile, '--max-connections', String(MAX_CONNECTIONS)]);
+    try {
+      await fillAndFree(bounded);
+    } finally {
+      await bounded.stop();
+    }
+  });
+});
+
+async function fillAndFree(server: HttpCli): Promise<void> {
+  {
+    const ids: string[] = [];
+    let refused: Awaited<ReturnType<typeof rawRequest>> | undefined;
+    for (let attempt = 0; attempt <= MAX_CONNECTIONS && refused === undefined; attempt += 1) {
+      const response = await rawRequest(server.base, { headers: { ...JSON_POST, ...bearer(BOB) }, body: INITIALIZE });
+      if (response.status === 200) ids.push(response.headers['mcp-session-id'] as string);
+      else refused = response;
+    }
+    expect(refused?.status).toBe(503);
+    expect(refused?.json.error.message).toMatch(/Too many open MCP connections/);
+    expect(ids).toHaveLength(MAX_CONNECTIONS);
+    const legacy = await rawRequest(server.base, { method: 'GET', path: '/sse', headers: { Accept: 'text/event-stream', ...bearer(BOB) } });
+    expect(legacy.status).toBe(503);
+    await rawRequest(server.base, { method: 'DELETE', headers: { ...bearer(BOB), 'Mcp-Session-Id': ids.pop()! } });
+    expect((await rawRequest(server.base, { headers: { ...JSON_POST, ...bearer(BOB) }, body: INITIALIZE })).status).toBe(200);
+  }
+}
+
+describe('flag checks', () => {
+  it('exits 2 for --auth-tokens-file with --auth-token, an unreadable file or a malformed line, never echoing a token', async () => {
+    const both = await run(process.execPath, [CLI_PATH, '--port', '0', '--auth-tokens-file', tokensFile, '--auth-token', 'single-secret']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/cannot be used together/);
+    const missing = await run(process.execPath, [CLI_PATH, '--port', '0', '--auth-tokens-file', path.join(dir, 'nope')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/cannot read/);
+    const bad = path.join(dir, 'bad');
+    writeFileSync(bad, 'carol secret-carol-token extra-field\n');
+    const malformed = await run(process.execPath, [CLI_PATH, '--port', '0', '--auth-tokens-file', bad]);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toMatch(/line 1/);
+    expect(malformed.stderr).not.toContain('secret-carol-token');
+    writeFileSync(bad, `carol ${ALICE}\ndave ${ALICE}\n`);
+    const twice = await run(process.execPath, [CLI_PATH, '--port', '0', '--auth-tokens-file', bad]);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).not.toContain(ALICE);
+  });
+});

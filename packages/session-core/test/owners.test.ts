@@ -1,0 +1,60 @@
+// Owners: an opaque key that lists, counts and (when a call presents it) guards sessions, for servers with several clients.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BrowserHost, SessionManager } from '../src/index.js';
+import { FakeTime } from './fake-time.js';
+import { errorOf, rejectionOf } from './session-errors.js';
+
+let host: BrowserHost;
+beforeAll(async () => {
+  host = new BrowserHost({ headless: true }).start();
+  await host.browser();
+});
+afterAll(() => host.close());
+
+/** Closes the manager's sessions but not the shared browser (shutdown would close the host too). */
+async function closeAll(manager: SessionManager): Promise<void> {
+  for (const { sessionId } of await manager.list()) await manager.close(sessionId).catch(() => {});
+}
+
+describe('ownership', () => {
+  it('answers another owner exactly as for an id never issued, open or ended', async () => {
+    const time = new FakeTime();
+    const manager = new SessionManager({ host, clock: time, timers: time, sessionTimeout: 1_000 });
+    const mine = await manager.create({ owner: 'alice' });
+    const never = errorOf(() => manager.get('00000000-0000-4000-8000-000000000000', { owner: 'bob' }));
+    const theirs = errorOf(() => manager.get(mine.id, { owner: 'bob' }));
+    expect({ ...theirs.toJSON(), sessionId: undefined }).toEqual({ ...never.toJSON(), sessionId: undefined });
+    expect((await rejectionOf(manager.run(mine.id, async () => 1, { owner: 'bob' }))).toJSON()).toEqual(theirs.toJSON());
+    expect((await rejectionOf(manager.close(mine.id, { owner: 'bob' }))).code).toBe('SESSION_NOT_FOUND');
+    // The owner itself, and a caller that names no owner (the id alone is the capability), still reach it.
+    expect(await manager.run(mine.id, async () => 'ok', { owner: 'alice' })).toBe('ok');
+    expect(manager.get(mine.id)).toBe(mine);
+    // Ended: the owner hears why; anyone else hears nothing more than "no such id".
+    time.advance(1_000);
+    expect(errorOf(() => manager.get(mine.id, { owner: 'alice' })).code).toBe('SESSION_EXPIRED');
+    expect(errorOf(() => manager.get(mine.id, { owner: 'bob' })).details).toEqual(never.details);
+    await closeAll(manager);
+  });
+});
+
+describe('maxSessionsPerOwner', () => {
+  it('refuses an owner past its limit with scope client, counting creations in flight, while others still create', async () => {
+    const manager = new SessionManager({ host, maxSessions: 5, maxSessionsPerOwner: 2 });
+    const settled = await Promise.allSettled([1, 2, 3].map(() => manager.create({ owner: 'alice' })));
+    const refused = settled.filter((result) => result.status === 'rejected');
+    expect(refused).toHaveLength(1);
+    const error = (refused[0] as PromiseRejectedResult).reason as { code: string; details: Record<string, unknown> };
+    expect(error.code).toBe('MAX_SESSIONS_REACHED');
+    expect(error.details).toMatchObject({ scope: 'client', maxSessionsPerClient: 2, next: 'free_session' });
+    const bobs = await Promise.all([manager.create({ owner: 'bob' }), manager.create({ owner: 'bob' })]);
+    expect(bobs).toHaveLength(2);
+    // The global limit answers scope server.
+    const global = await rejectionOf(manager.create({ owner: 'carol' }).then(() => manager.create({ owner: 'carol' })));
+    expect(global.details).toMatchObject({ scope: 'server', maxSessions: 5 });
+    // Closing one of alice's frees her a slot.
+    const [first] = manager.idsOf('alice');
+    await manager.close(first!);
+    expect((await manager.create({ owner: 'alice' })).owner).toBe('alice');
+    await closeAll(manager);
+  });
+});
