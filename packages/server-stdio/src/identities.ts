@@ -27,7 +27,8 @@ export function readIdentities(path: string): Identity[] {
     if (line === '' || line.startsWith('#')) return;
     const where = `--auth-tokens-file ${path}, line ${index + 1}`;
     const fields = line.split(/\s+/);
-    if (fields.length !== 2) throw new UsageError(`${where}: expected "name token" (two fields separated by a space), found ${fields.length} field${fields.length === 1 ? '' : 's'}`);
+    if (fields.length !== 2)
+      throw new UsageError(`${where}: expected "name token" (two fields separated by a space), found ${fields.length} field${fields.length === 1 ? '' : 's'}`);
     const [name, token] = fields as [string, string];
     if (names.has(name)) throw new UsageError(`${where}: the name "${name}" is given twice`);
     if (tokens.has(token)) throw new UsageError(`${where}: this token is already given to another name`);

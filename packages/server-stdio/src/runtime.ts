@@ -70,8 +70,8 @@ export function createServer(partial: Partial<ServerOptions> = {}, stderr: Logge
   /** --close-sessions-on-disconnect: a connection that ends takes the sessions it created with it. */
   const closeSessions = async (created: Set<string>) => {
     const ids = [...created];
-    let closed = 0;
-    await Promise.all(ids.map((id) => manager.close(id).then(() => void (closed += 1), () => {})));
+    const results = await Promise.allSettled(ids.map((id) => manager.close(id)));
+    const closed = results.filter((result) => result.status === 'fulfilled').length;
     if (closed > 0) stderr.info(`a connection ended; closed its ${closed} session${closed === 1 ? '' : 's'}`);
   };
 

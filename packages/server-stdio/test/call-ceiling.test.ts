@@ -32,7 +32,7 @@ describe('--call-timeout', () => {
     await expectFreeAtOnce(sessionId);
   });
 
-  it('applies evaluate\'s own shorter timeout the same way', async () => {
+  it("applies evaluate's own shorter timeout the same way", async () => {
     const sessionId = await server.sessionOn('home');
     const json = expectError(await call('evaluate', { sessionId, function: '() => { while (true) {} }', timeout: 1_000 }), 'BROWSER_ERROR', sessionId);
     expect(json.details).toMatchObject({ reason: 'call_timeout', timeout: 1_000, pageReplaced: true });

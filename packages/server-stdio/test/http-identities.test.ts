@@ -69,7 +69,7 @@ describe('client identities (--auth-tokens-file)', () => {
     expectSuccess(await call(alice, 'close_session', { sessionId }));
   });
 
-  it('lists all of an identity\'s sessions across its connections, so a client that reconnects finds them', async () => {
+  it("lists all of an identity's sessions across its connections, so a client that reconnects finds them", async () => {
     const first = await as(ALICE, 'sse');
     const sessionId = expectSuccess(await call(first, 'create_session')).sessionId as string;
     await first.close();
@@ -96,7 +96,7 @@ describe('client identities (--auth-tokens-file)', () => {
     expectSuccess(await call(bob, 'close_session', { sessionId: bobs }));
   });
 
-  it('refuses a token not in the file, and another identity\'s MCP connection id', async () => {
+  it("refuses a token not in the file, and another identity's MCP connection id", async () => {
     const wrong = await rawRequest(server.base, { headers: { ...JSON_POST, ...bearer('not-a-listed-token') }, body: INITIALIZE });
     expect(wrong.status).toBe(401);
     const opened = await rawRequest(server.base, { headers: { ...JSON_POST, ...bearer(ALICE) }, body: INITIALIZE });

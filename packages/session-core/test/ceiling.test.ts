@@ -46,7 +46,15 @@ describe('the call ceiling', () => {
     const session = await preparedSession();
     const stuckPage = session.page;
     const started = Date.now();
-    const error = await rejectionOf(manager.run(session.id, (page) => page.evaluate(() => { while (true) { /* never lets go */ } })));
+    const error = await rejectionOf(
+      manager.run(session.id, (page) =>
+        page.evaluate(() => {
+          while (true) {
+            /* never lets go */
+          }
+        }),
+      ),
+    );
     expect(error.code).toBe('BROWSER_ERROR');
     expect(error.details).toMatchObject({ reason: 'call_timeout', timeout: CALL_TIMEOUT, pageReplaced: true, next: 'load_page' });
     expect(error.sessionId).toBe(session.id);
@@ -71,7 +79,7 @@ describe('the call ceiling', () => {
     await manager.close(session.id);
   });
 
-  it('takes the shorter of a call\'s own timeout and the ceiling', async () => {
+  it("takes the shorter of a call's own timeout and the ceiling", async () => {
     const session = await manager.create();
     const started = Date.now();
     const error = await rejectionOf(manager.run(session.id, (page) => page.waitForTimeout(60_000), { timeout: 300 }));

@@ -15,7 +15,13 @@ function textsOf(file: string): { text: string; line: number }[] {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   const found: { text: string; line: number }[] = [];
   const visit = (node: ts.Node) => {
-    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node)) {
+    if (
+      ts.isStringLiteral(node) ||
+      ts.isNoSubstitutionTemplateLiteral(node) ||
+      ts.isTemplateHead(node) ||
+      ts.isTemplateMiddle(node) ||
+      ts.isTemplateTail(node)
+    ) {
       found.push({ text: node.text, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1 });
     }
     // Import paths are not texts anyone reads.
@@ -29,7 +35,11 @@ describe('session-core texts', () => {
   it('name no MCP tool', () => {
     const offenders = readdirSync(SRC)
       .filter((name) => name.endsWith('.ts'))
-      .flatMap((name) => textsOf(`${SRC}${name}`).filter(({ text }) => TOOL_NAME.test(text)).map(({ text, line }) => `${name}:${line}: ${text}`));
+      .flatMap((name) =>
+        textsOf(`${SRC}${name}`)
+          .filter(({ text }) => TOOL_NAME.test(text))
+          .map(({ text, line }) => `${name}:${line}: ${text}`),
+      );
     expect(offenders).toEqual([]);
   });
 

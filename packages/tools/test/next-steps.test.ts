@@ -12,9 +12,11 @@ const DROP_IN: ToolVocabulary = {
 };
 
 describe('next-step sentences', () => {
-  it('name the default profile\'s tools', () => {
+  it("name the default profile's tools", () => {
     const unknown = new SessionError('SESSION_NOT_FOUND', 'No session has this id.', { sessionId: 'x', details: { next: 'find_session' } });
-    expect(withNextStep(unknown).message).toBe('No session has this id. Use a sessionId returned by create_session, or call list_sessions to see your open sessions.');
+    expect(withNextStep(unknown).message).toBe(
+      'No session has this id. Use a sessionId returned by create_session, or call list_sessions to see your open sessions.',
+    );
     expect(withNextStep(unknown).details).toEqual({ next: 'find_session' });
     expect(withNextStep(unknown).sessionId).toBe('x');
     const full = new SessionError('MAX_SESSIONS_REACHED', 'All 2 sessions of the server are in use.', { details: { next: 'free_session' } });
@@ -23,7 +25,7 @@ describe('next-step sentences', () => {
     expect(withNextStep(stale).message).toMatch(/take a new snapshot \(snapshot\)/i);
   });
 
-  it('name another profile\'s tools when given its vocabulary', () => {
+  it("name another profile's tools when given its vocabulary", () => {
     const stale = new SessionError('ELEMENT_NOT_FOUND', 'No element has ref e9.', { details: { next: 'new_snapshot' } });
     expect(withNextStep(stale, DROP_IN).message).toMatch(/browser_snapshot/);
     expect(nextStepSentence('load_page', DROP_IN)).toMatch(/browser_navigate/);
