@@ -39,6 +39,8 @@ export interface FlagDefinition {
   readonly check?: (value: string) => string;
   /** A value for the generated config-file example in docs/configuration.md, when the default will not do. */
   readonly example?: FlagValue;
+  /** Flags that cannot be set together with this one (checked where the flag is used); the docs example leaves this one out. */
+  readonly excludes?: readonly string[];
 }
 
 /** What is wrong with a value, worded to follow "--flag value: " (the resolver adds where the value came from). */
@@ -157,7 +159,7 @@ export const FLAGS = [
     kind: 'path',
     placeholder: 'path',
     httpOnly: true,
-    example: '/etc/sessionwright/tokens',
+    excludes: ['auth-token'],
     description: 'A file of "name token" lines, one client identity each: every request needs one of the tokens, and a session belongs to the identity that created it',
   },
   {
@@ -186,6 +188,9 @@ export const FLAGS = [
 
 /** The table as plain definitions, for code that walks it. */
 export const FLAG_DEFINITIONS: readonly FlagDefinition[] = FLAGS;
+
+/** The flags that can all be set at once (those that exclude another are left out): what the docs' example sets. */
+export const COMBINABLE_FLAGS: readonly FlagDefinition[] = FLAG_DEFINITIONS.filter((flag) => flag.excludes === undefined);
 
 /** The prefix of every setting's environment variable. */
 export const ENV_PREFIX = 'SESSIONWRIGHT_';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { connectStdio, type StdioConnection } from '@sessionwright/test-kit';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { readCommandLine, resolveConfig } from '../src/config.js';
-import { BadValue, FLAG_DEFINITIONS, camelCase, envVarName, exampleValue, type FlagDefinition } from '../src/flags.js';
+import { BadValue, COMBINABLE_FLAGS, FLAG_DEFINITIONS, camelCase, envVarName, exampleValue, type FlagDefinition } from '../src/flags.js';
 import { CLI_PATH, REPO_ROOT, call, expectError, expectSuccess, run } from './helpers.js';
 import { INITIALIZE, JSON_POST, connectStreamable, rawRequest, startHttpCli, type HttpCli } from './http-helpers.js';
 
@@ -160,17 +160,17 @@ describe('repeatable and list flags (a table of their own, ahead of the flags th
 });
 
 describe('a config file with every key', () => {
-  it("docs/configuration.md's example sets every setting, and each is read from the file", async () => {
+  it("docs/configuration.md's example sets every setting that can be combined, and each is read from the file", async () => {
     const doc = readFileSync(path.join(REPO_ROOT, 'docs', 'configuration.md'), 'utf8');
     const example = /<!-- config-example:start -->[\s\S]*?```json\n([\s\S]*?)```/.exec(doc)?.[1];
     expect(example, 'the example in docs/configuration.md').toBeDefined();
     const settings = JSON.parse(example!) as Record<string, unknown>;
-    const keys = FLAG_DEFINITIONS.map((flag) => camelCase(flag.name));
+    const keys = COMBINABLE_FLAGS.map((flag) => camelCase(flag.name));
     expect(Object.keys(settings).sort()).toEqual([...keys].sort());
     const file = configFile(settings);
     const { config, stdout } = await printConfig(['--config', file]);
     expect(config.config).toEqual({ value: file, source: 'cli' });
-    for (const flag of FLAG_DEFINITIONS) {
+    for (const flag of COMBINABLE_FLAGS) {
       const key = camelCase(flag.name);
       expect(config[key], key).toEqual({ value: flag.secret ? '***' : settings[key], source: 'file' });
     }
@@ -302,15 +302,20 @@ describe('--print-config', () => {
   });
 
   it('every flag has an environment variable that --print-config reads back', async () => {
-    // The docs example's value of each flag, given only through its variable (a list comma-separated).
+    // The docs example's value of each flag, given only through its variable (a list comma-separated); a flag that
+    // excludes another is given on its own.
     const vars = Object.fromEntries(
-      FLAG_DEFINITIONS.map((flag) => {
+      COMBINABLE_FLAGS.map((flag) => {
         const value = exampleValue(flag);
         return [envVarName(flag.name), Array.isArray(value) ? value.join(',') : String(value)];
       }),
     );
     const { config } = await printConfig([], vars);
-    for (const flag of FLAG_DEFINITIONS) expect(config[camelCase(flag.name)]?.source, flag.name).toBe('env');
+    for (const flag of COMBINABLE_FLAGS) expect(config[camelCase(flag.name)]?.source, flag.name).toBe('env');
+    for (const flag of FLAG_DEFINITIONS.filter((other) => !COMBINABLE_FLAGS.includes(other))) {
+      const alone = await printConfig([], { [envVarName(flag.name)]: String(exampleValue(flag)) });
+      expect(alone.config[camelCase(flag.name)]?.source, flag.name).toBe('env');
+    }
   });
 });
 
