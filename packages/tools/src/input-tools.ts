@@ -1,5 +1,5 @@
 // Input tools: click, type, hover, press_key, select_option, check, uncheck.
-import { SessionError } from '@sessionwright/session-core';
+import { SessionError, isTimeoutError } from '@sessionwright/session-core';
 import type { Locator, Page } from 'playwright';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
@@ -79,14 +79,7 @@ export const type = defineTool({
     const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
     return onSession(ctx, sessionId, async (page, response) => {
       const value = await onElement(page, { selector, ref }, 'edit', limit, async (locator) => {
-        if (!(await locator.isEditable({ timeout: limit }))) throw new Error('not editable');
-        // Playwright counts a hidden field as editable, but keys sent to it would go nowhere.
-        await locator.waitFor({ state: 'visible', timeout: limit });
-        if (clear) await locator.fill('', { timeout: limit });
-        else await placeCaretAtEndUnlessFocused(locator, limit);
-        if (delay) await locator.pressSequentially(text, { delay, timeout: limit + delay * text.length });
-        else await page.keyboard.insertText(text);
-        const typed = await readValue(locator);
+        const typed = await typeInto(page, locator, text, { delay, clear, timeout: limit });
         if (submit) await actAndSettle(page, SETTLE_TIMEOUT, () => locator.press('Enter', { timeout: limit }));
         return typed;
       });
@@ -306,31 +299,77 @@ function actionMessage(done: string, page: Page, response: ToolResponse, urlBefo
   return page.url() !== urlBefore ? `${done}; the page navigated to ${page.url()}.` : `${done}.`;
 }
 
-async function placeCaretAtEndUnlessFocused(locator: Locator, timeout: number): Promise<void> {
-  await locator.evaluate((element) => {
-    if (element === document.activeElement) return;
-    (element as HTMLElement).focus();
-    if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
-      const end = element.value.length;
-      try {
-        element.setSelectionRange(end, end);
-      } catch {
-        // Some input types (email, number) have no selection API; the caret then stays where the browser put it.
-      }
-    } else {
-      const range = document.createRange();
-      range.selectNodeContents(element);
-      range.collapse(false);
-      getSelection()?.removeAllRanges();
-      getSelection()?.addRange(range);
-    }
-  }, undefined, { timeout });
+/**
+ * Types into one field with as few trips to the page as its meaning allows. Every step runs in Playwright's utility
+ * world or as a plain page script: an element handle in the page's own world would make Playwright inject its whole
+ * selector engine there first, once per document (~30–80 ms). The checks that do not depend on each other go out
+ * together. Returns the field's value afterwards.
+ */
+async function typeInto(page: Page, locator: Locator, text: string, options: { delay: number | undefined; clear: boolean | undefined; timeout: number }): Promise<string> {
+  const { delay, clear, timeout } = options;
+  const editable = locator.isEditable({ timeout });
+  // Playwright counts a hidden field as editable, but keys sent to it would go nowhere.
+  const visible = locator.waitFor({ state: 'visible', timeout });
+  const focused = clear ? Promise.resolve(true) : isFocused(locator);
+  // A field that is not editable answers at once, without waiting for the other checks (they settle unobserved).
+  visible.catch(() => {});
+  focused.catch(() => {});
+  if (!(await editable)) throw new Error('not editable');
+  await visible;
+  if (clear) await locator.fill('', { timeout });
+  else if (!(await focused)) await focusWithCaretAtEnd(page, locator, timeout);
+  if (delay) await locator.pressSequentially(text, { delay, timeout: timeout + delay * text.length });
+  else await page.keyboard.insertText(text);
+  return readValue(locator, timeout);
 }
 
-async function readValue(locator: Locator): Promise<string> {
-  return locator.evaluate((element) =>
-    element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement || element instanceof HTMLSelectElement
-      ? element.value
-      : (element.textContent ?? ''),
-  );
+/** Whether the element has the keyboard focus (in its own document), asked in the utility world. */
+async function isFocused(locator: Locator): Promise<boolean> {
+  // A locator that cannot be combined (an element inside a frame) counts as not focused: it is then focused anew.
+  return (await locator.and(locator.page().locator(':focus')).count().catch(() => 0)) > 0;
+}
+
+/** Focuses the field and puts the caret after its text, so that typing adds to what is there. */
+async function focusWithCaretAtEnd(page: Page, locator: Locator, timeout: number): Promise<void> {
+  await locator.focus({ timeout });
+  // The focused element is now the field: reach it as the page's active element, without an element handle.
+  const placed = await page.evaluate(moveCaretToEnd, null);
+  // A field inside a frame: the top document's active element is the frame, so the field is asked directly.
+  if (!placed) await locator.evaluate(moveCaretToEnd, undefined, { timeout });
+}
+
+/**
+ * Puts the caret after the text of a field (the page's focused element when none is given). False when that is not a
+ * text field or contenteditable element, e.g. a frame whose document holds the focus.
+ */
+function moveCaretToEnd(field: Element | null | undefined): boolean {
+  let element = field ?? document.activeElement;
+  if (!field) while (element?.shadowRoot?.activeElement) element = element.shadowRoot.activeElement;
+  if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
+    const end = element.value.length;
+    try {
+      element.setSelectionRange(end, end);
+    } catch {
+      // Some input types (email, number) have no selection API; the caret then stays where the browser put it.
+    }
+    return true;
+  }
+  if (!(element instanceof HTMLElement) || !element.isContentEditable) return false;
+  const range = document.createRange();
+  range.selectNodeContents(element);
+  range.collapse(false);
+  getSelection()?.removeAllRanges();
+  getSelection()?.addRange(range);
+  return true;
+}
+
+/** The field's value: an input's, textarea's or select's value, or a contenteditable element's text. */
+async function readValue(locator: Locator, timeout: number): Promise<string> {
+  try {
+    return await locator.inputValue({ timeout });
+  } catch (error) {
+    // Not a form field (a contenteditable element): its text is its value.
+    if (isTimeoutError(error)) throw error;
+    return (await locator.textContent({ timeout })) ?? '';
+  }
 }

@@ -2,6 +2,7 @@
 import type { Session, SessionEvents } from '@sessionwright/session-core';
 import { z } from 'zod';
 import { readSnapshot } from './page-snapshot.js';
+import { prepareTitle, readTitle } from './page-title.js';
 
 /** Something sent after the JSON in content[0]: an image, or a file as an embedded resource (a PDF). */
 export type Attachment =
@@ -90,6 +91,8 @@ export class ToolResponse {
 
   constructor(session: Session) {
     this.session = session;
+    // The title is read from the browser process at the end of the call; finding the page there overlaps the call.
+    prepareTitle(session.page);
   }
 
   /** Adds the page's snapshot (capped) after the action, for tools called with includeSnapshot. */
@@ -106,7 +109,7 @@ export class ToolResponse {
   /** The page part of the result: url and title of the session's page now, and the snapshot when asked for. */
   async pageResult(): Promise<PageResult> {
     const page = this.session.page;
-    const state = { url: page.url(), title: await page.title().catch(() => '') };
+    const state = { url: page.url(), title: await readTitle(page) };
     if (!this.snapshotWanted) return state;
     try {
       const { snapshot, truncated, note } = await readSnapshot(page);

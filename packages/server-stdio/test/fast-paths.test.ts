@@ -1,0 +1,136 @@
+// What the fast paths keep: every result's title is never stale (it comes from the browser process when that is safe),
+// and type, with fewer trips to the page, still types at the caret, appends, clears, reads the value back and refuses.
+import { startFixtureServer, type FixtureServer, type StdioConnection } from '@sessionwright/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, expectError, expectSuccess, startCli } from './helpers.js';
+
+const page = (title: string, body: string) => `<!doctype html><html><head><meta charset="utf-8">${title}</head><body>${body}</body></html>`;
+
+const PAGES = {
+  // The title changes in the load handler: the last thing before the load event ends.
+  'title-at-load': page('<title>Before load</title><script>addEventListener("load", () => { document.title = "Set at load " + location.search; });</script>', '<p>x</p>'),
+  // The title changes from a timer well before load, which an image that answers late holds back.
+  'title-before-load': page(
+    '<title>First</title><script>setTimeout(() => { document.title = "Set by a timer " + location.search; }, 50);</script>',
+    '<img src="/wait?ms=700" alt=""><p>x</p>',
+  ),
+  'title-from-script': page('<script>document.title = "Written by a script " + location.search;</script>', '<p>x</p>'),
+  untitled: page('', '<p>no title</p>'),
+  // Titles that look like what Chromium shows in place of a missing title: they must come through as they are.
+  'url-like-title': page('<title>a/b:c</title>', '<p>x</p>'),
+  'title-in-url': page('<title>title-in-url</title>', '<p>x</p>'),
+  typing: page(
+    '<title>Typing</title>',
+    `<input id="plain" value="abcd">
+<input id="upper" oninput="this.value = this.value.toUpperCase()">
+<input id="titled" oninput="document.title = 'Typed ' + this.value">
+<textarea id="area">line one
+line two</textarea>
+<div id="editable" contenteditable="true">Hello</div>
+<input id="disabled" disabled value="no">
+<button id="button">Not a field</button>`,
+  ),
+};
+
+let fx: FixtureServer;
+let server: StdioConnection;
+let sid: string;
+
+beforeAll(async () => {
+  fx = await startFixtureServer({ pages: PAGES });
+  server = await startCli();
+  sid = expectSuccess(await call(server.client, 'create_session')).sessionId;
+});
+afterAll(async () => {
+  await server?.close();
+  await fx?.close();
+});
+
+const tool = (name: string, args: Record<string, unknown> = {}) => call(server.client, name, args);
+const navigate = async (path: string) => expectSuccess(await tool('navigate', { sessionId: sid, url: fx.urlFor(path) }));
+const evaluate = async (fn: string) => expectSuccess(await tool('evaluate', { sessionId: sid, function: fn })).result;
+const type = async (args: Record<string, unknown>) => expectSuccess(await tool('type', { sessionId: sid, ...args }));
+
+describe('the title in a result is never stale', () => {
+  it('navigate answers a title set in the load handler, on every load', async () => {
+    for (let i = 0; i < 5; i += 1) {
+      expect((await navigate(`/pages/title-at-load?${i}`)).title).toBe(`Set at load ?${i}`);
+    }
+  });
+
+  it('navigate answers a title a timer set before the load ended, and one a script wrote while the page was parsed', async () => {
+    expect((await navigate('/pages/title-before-load?a')).title).toBe('Set by a timer ?a');
+    expect((await navigate('/pages/title-from-script?b')).title).toBe('Written by a script ?b');
+  });
+
+  it('answers an empty title for pages without one, not the URL the browser shows instead', async () => {
+    expect((await navigate('/pages/untitled')).title).toBe('');
+    expect(expectSuccess(await tool('navigate', { sessionId: sid, url: 'about:blank' })).title).toBe('');
+    expect(expectSuccess(await tool('navigate', { sessionId: sid, url: 'data:text/html,<p>plain</p>' })).title).toBe('');
+  });
+
+  it('answers titles that look like a URL, or are part of the URL, as they are', async () => {
+    expect((await navigate('/pages/url-like-title')).title).toBe('a/b:c');
+    expect((await navigate('/pages/title-in-url')).title).toBe('title-in-url');
+  });
+
+  it('answers the title a call just set: evaluate, and type through the page\'s input handler', async () => {
+    await navigate('/pages/typing');
+    for (let i = 0; i < 5; i += 1) {
+      const result = expectSuccess(await tool('evaluate', { sessionId: sid, function: `() => { document.title = "Evaluated ${i}"; return 1; }` }));
+      expect(result.title).toBe(`Evaluated ${i}`);
+    }
+    expect((await type({ selector: '#titled', text: 'xyz' })).title).toBe('Typed xyz');
+  });
+});
+
+describe('type keeps its meaning', () => {
+  it('appends at the end of a field that is not focused, even if its caret was left elsewhere', async () => {
+    await navigate('/pages/typing');
+    await evaluate('() => { const e = document.querySelector("#plain"); e.focus(); e.setSelectionRange(1, 1); e.blur(); }');
+    expect((await type({ selector: '#plain', text: 'XY' })).value).toBe('abcdXY');
+  });
+
+  it('inserts at the caret of the focused field', async () => {
+    await navigate('/pages/typing');
+    await evaluate('() => { const e = document.querySelector("#plain"); e.focus(); e.setSelectionRange(2, 2); }');
+    expect((await type({ selector: '#plain', text: '--' })).value).toBe('ab--cd');
+    // And on from there: the caret stays after what was typed.
+    expect((await type({ selector: '#plain', text: '+' })).value).toBe('ab--+cd');
+  });
+
+  it('appends to a multi-line textarea and to a contenteditable element (its text is its value)', async () => {
+    await navigate('/pages/typing');
+    expect((await type({ selector: '#area', text: ' end' })).value).toBe('line one\nline two end');
+    expect((await type({ selector: '#editable', text: ' world' })).value).toBe('Hello world');
+  });
+
+  it('answers the value the page made of the text', async () => {
+    await navigate('/pages/typing');
+    expect((await type({ selector: '#upper', text: 'shout' })).value).toBe('SHOUT');
+  });
+
+  it('empties a focused field with clear: true, wherever its caret was', async () => {
+    await navigate('/pages/typing');
+    await evaluate('() => { const e = document.querySelector("#plain"); e.focus(); e.setSelectionRange(2, 2); }');
+    expect((await type({ selector: '#plain', text: 'new', clear: true })).value).toBe('new');
+  });
+
+  it('types by ref from a snapshot', async () => {
+    await navigate('/pages/typing');
+    const snapshot = String(expectSuccess(await tool('snapshot', { sessionId: sid })).snapshot);
+    // Refs carry a frame prefix once the page has been replaced a few times (f12e2).
+    const ref = /textbox \[ref=((?:f\d+)?e\d+)\]: abcd/.exec(snapshot)?.[1];
+    expect(ref).toBeDefined();
+    expect((await type({ ref, text: '!' })).value).toBe('abcd!');
+  });
+
+  it('refuses what is not an editable field without touching the focus, and a disabled one', async () => {
+    await navigate('/pages/typing');
+    await evaluate('() => document.querySelector("#plain").focus()');
+    const button = expectError(await tool('type', { sessionId: sid, selector: '#button', text: 'x', timeout: 500 }), 'ELEMENT_NOT_EDITABLE');
+    expect(button.details.reason).toMatch(/not an editable field/);
+    expect(await evaluate('() => document.activeElement.id')).toBe('plain');
+    expect(expectError(await tool('type', { sessionId: sid, selector: '#disabled', text: 'x', timeout: 500 }), 'ELEMENT_NOT_EDITABLE').details.reason).toBe('disabled');
+  });
+});
