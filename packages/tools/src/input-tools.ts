@@ -300,10 +300,11 @@ function actionMessage(done: string, page: Page, response: ToolResponse, urlBefo
 }
 
 /**
- * Types into one field with as few trips to the page as its meaning allows. Every step runs in Playwright's utility
- * world or as a plain page script: an element handle in the page's own world would make Playwright inject its whole
- * selector engine there first, once per document (~30–80 ms). The checks that do not depend on each other go out
- * together. Returns the field's value afterwards.
+ * Types into one field with as few trips to the page as its meaning allows. The checks go out together, and every step
+ * runs in Playwright's utility world where it can: an element handle in the page's own world would make Playwright
+ * inject its selector engine there first (once per document, ~30–80 ms), and even a plain page script needs a helper
+ * injected there once. So only a field that is not focused and already holds text gets its caret moved by a page script.
+ * Returns the field's value afterwards.
  */
 async function typeInto(page: Page, locator: Locator, text: string, options: { delay: number | undefined; clear: boolean | undefined; timeout: number }): Promise<string> {
   const { delay, clear, timeout } = options;
@@ -311,13 +312,17 @@ async function typeInto(page: Page, locator: Locator, text: string, options: { d
   // Playwright counts a hidden field as editable, but keys sent to it would go nowhere.
   const visible = locator.waitFor({ state: 'visible', timeout });
   const focused = clear ? Promise.resolve(true) : isFocused(locator);
+  // An empty field has its caret at its end already; a contenteditable element (no input value) is asked.
+  const empty = clear ? Promise.resolve(true) : locator.inputValue({ timeout }).then((value) => value === '', () => false);
   // A field that is not editable answers at once, without waiting for the other checks (they settle unobserved).
-  visible.catch(() => {});
-  focused.catch(() => {});
+  for (const check of [visible, focused, empty]) check.catch(() => {});
   if (!(await editable)) throw new Error('not editable');
   await visible;
   if (clear) await locator.fill('', { timeout });
-  else if (!(await focused)) await focusWithCaretAtEnd(page, locator, timeout);
+  else if (!(await focused)) {
+    await locator.focus({ timeout });
+    if (!(await empty)) await moveCaretToEndOfFocused(page, locator, timeout);
+  }
   if (delay) await locator.pressSequentially(text, { delay, timeout: timeout + delay * text.length });
   else await page.keyboard.insertText(text);
   return readValue(locator, timeout);
@@ -329,10 +334,9 @@ async function isFocused(locator: Locator): Promise<boolean> {
   return (await locator.and(locator.page().locator(':focus')).count().catch(() => 0)) > 0;
 }
 
-/** Focuses the field and puts the caret after its text, so that typing adds to what is there. */
-async function focusWithCaretAtEnd(page: Page, locator: Locator, timeout: number): Promise<void> {
-  await locator.focus({ timeout });
-  // The focused element is now the field: reach it as the page's active element, without an element handle.
+/** Puts the caret after the text of the field that was just focused, so that typing adds to what is there. */
+async function moveCaretToEndOfFocused(page: Page, locator: Locator, timeout: number): Promise<void> {
+  // The focused element is the field: reach it as the page's active element, without an element handle.
   const placed = await page.evaluate(moveCaretToEnd, null);
   // A field inside a frame: the top document's active element is the frame, so the field is asked directly.
   if (!placed) await locator.evaluate(moveCaretToEnd, undefined, { timeout });

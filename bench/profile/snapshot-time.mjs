@@ -1,0 +1,65 @@
+// Profile of one snapshot call: sessionwright's snapshot and @playwright/mcp's browser_snapshot seen by their MCP
+// clients (interleaved, same page), sessionwright's handler time as it logs it (--verbose), a list_sessions round trip
+// (the stdio hop), and in-process the pieces: Playwright's aria snapshot, the title, JSON of the result.
+// Run after `pnpm build`: node bench/profile/snapshot-time.mjs [iterations]
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { resolveExecutable } from '@sessionwright/session-core';
+import { startFixtureServer } from '@sessionwright/test-kit';
+import { chromium } from 'playwright';
+
+const sessionwright = path.join(path.dirname(fileURLToPath(import.meta.resolve('@sessionwright/playwright-mcp'))), 'cli.js');
+const playwrightMcp = path.join(path.dirname(fileURLToPath(import.meta.resolve('@playwright/mcp/package.json'))), 'cli.js');
+const executable = resolveExecutable({ browser: 'chromium', headless: true }).executablePath ?? '';
+const scratch = mkdtempSync(path.join(tmpdir(), 'sessionwright-profile-'));
+const fixture = await startFixtureServer();
+let stderr = '';
+const connect = async (args) => {
+  const client = new Client({ name: 'profile', version: '0' });
+  const transport = new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe', cwd: scratch });
+  transport.stderr?.on('data', (chunk) => (stderr += chunk));
+  await client.connect(transport);
+  await client.listTools();
+  return client;
+};
+const sw = await connect([sessionwright, '--headless', '--verbose', '--executable-path', executable]);
+const pw = await connect([playwrightMcp, '--headless', '--isolated', '--no-sandbox', '--executable-path', executable]);
+const url = fixture.urlFor('/pages/form');
+const sessionId = JSON.parse((await sw.callTool({ name: 'create_session', arguments: {} })).content[0].text).sessionId;
+await sw.callTool({ name: 'navigate', arguments: { sessionId, url } });
+await pw.callTool({ name: 'browser_navigate', arguments: { url } });
+const browser = await chromium.launch({ executablePath: executable });
+const page = await (await browser.newContext()).newPage();
+await page.goto(url);
+
+const samples = {};
+const time = async (name, fn) => {
+  const started = performance.now();
+  const value = await fn();
+  (samples[name] ??= []).push(performance.now() - started);
+  return value;
+};
+const iterations = Number(process.argv[2] ?? 20);
+for (let i = 0; i < iterations; i += 1) {
+  const order = i % 2 ? ['sw', 'pw'] : ['pw', 'sw'];
+  for (const system of order) {
+    if (system === 'sw') await time('sessionwright snapshot, seen by the client', () => sw.callTool({ name: 'snapshot', arguments: { sessionId } }));
+    else await time('@playwright/mcp browser_snapshot, seen by the client', () => pw.callTool({ name: 'browser_snapshot', arguments: {} }));
+  }
+  await time('sessionwright list_sessions round trip', () => sw.callTool({ name: 'list_sessions', arguments: {} }));
+  const text = await time('in-process: page.ariaSnapshot({ mode: "ai" })', () => page.ariaSnapshot({ mode: 'ai' }));
+  await time('in-process: page.title()', () => page.title());
+  await time('in-process: JSON.stringify of the result twice', async () => JSON.stringify({ a: JSON.stringify({ snapshot: text, url, title: 'x' }), b: { snapshot: text } }));
+}
+samples['sessionwright snapshot, handler time (its log)'] = [...stderr.matchAll(/snapshot ok in (\d+) ms/g)].map((match) => Number(match[1]));
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+for (const [name, values] of Object.entries(samples)) console.log(`${name.padEnd(58)} ${median(values).toFixed(1).padStart(6)} ms (median of ${values.length})`);
+await sw.close();
+await pw.close();
+await browser.close();
+await fixture.close();
+rmSync(scratch, { recursive: true, force: true });
