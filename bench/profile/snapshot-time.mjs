@@ -40,7 +40,8 @@ const samples = {};
 const time = async (name, fn) => {
   const started = performance.now();
   const value = await fn();
-  (samples[name] ??= []).push(performance.now() - started);
+  samples[name] ??= [];
+  samples[name].push(performance.now() - started);
   return value;
 };
 const iterations = Number(process.argv[2] ?? 20);
@@ -53,11 +54,14 @@ for (let i = 0; i < iterations; i += 1) {
   await time('sessionwright list_sessions round trip', () => sw.callTool({ name: 'list_sessions', arguments: {} }));
   const text = await time('in-process: page.ariaSnapshot({ mode: "ai" })', () => page.ariaSnapshot({ mode: 'ai' }));
   await time('in-process: page.title()', () => page.title());
-  await time('in-process: JSON.stringify of the result twice', async () => JSON.stringify({ a: JSON.stringify({ snapshot: text, url, title: 'x' }), b: { snapshot: text } }));
+  await time('in-process: JSON.stringify of the result twice', async () =>
+    JSON.stringify({ a: JSON.stringify({ snapshot: text, url, title: 'x' }), b: { snapshot: text } }),
+  );
 }
 samples['sessionwright snapshot, handler time (its log)'] = [...stderr.matchAll(/snapshot ok in (\d+) ms/g)].map((match) => Number(match[1]));
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-for (const [name, values] of Object.entries(samples)) console.log(`${name.padEnd(58)} ${median(values).toFixed(1).padStart(6)} ms (median of ${values.length})`);
+for (const [name, values] of Object.entries(samples))
+  console.log(`${name.padEnd(58)} ${median(values).toFixed(1).padStart(6)} ms (median of ${values.length})`);
 await sw.close();
 await pw.close();
 await browser.close();

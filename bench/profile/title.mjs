@@ -10,7 +10,10 @@ const page = `<!doctype html><title>Bench app</title><h1>Orders</h1><button id="
 const fixture = await startFixtureServer({ pages: { app: page } });
 const browser = await chromium.launch({ executablePath: executable });
 const samples = {};
-const add = (name, ms) => (samples[name] ??= []).push(ms);
+const add = (name, ms) => {
+  samples[name] ??= [];
+  samples[name].push(ms);
+};
 const ways = {
   'goto only': async () => '',
   'page.title()': (p) => p.title(),
@@ -37,6 +40,7 @@ for (let i = 0; i < iterations; i += 1) {
   }
 }
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-for (const [name, values] of Object.entries(samples)) console.log(`${name.padEnd(50)} ${median(values).toFixed(1).padStart(6)} ms (median of ${values.length})`);
+for (const [name, values] of Object.entries(samples))
+  console.log(`${name.padEnd(50)} ${median(values).toFixed(1).padStart(6)} ms (median of ${values.length})`);
 await browser.close();
 await fixture.close();

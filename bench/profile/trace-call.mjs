@@ -39,7 +39,10 @@ const started = performance.now();
 await call(...calls[which]);
 const ms = performance.now() - started;
 await new Promise((resolve) => setTimeout(resolve, 100));
-const lines = stderr.slice(from).split('\n').filter((line) => line.includes('SEND ►'));
+const lines = stderr
+  .slice(from)
+  .split('\n')
+  .filter((line) => line.includes('SEND ►'));
 for (const line of lines) console.log(line.replace(/^.*?T(\d\d:\d\d:[\d.]+)Z pw:protocol SEND ► /, '$1 ').slice(0, 160));
 console.log(`${which}: ${lines.length} CDP commands, ${ms.toFixed(1)} ms seen by the client`);
 await client.close();

@@ -61,12 +61,14 @@ for (let i = 0; i < iterations; i += 1) {
     await page.title();
     const t0 = performance.now();
     await ways[name](page);
-    (samples[name] ??= []).push(performance.now() - t0);
+    samples[name] ??= [];
+    samples[name].push(performance.now() - t0);
     if ((await page.inputValue('#note')) !== TEXT) console.log(name, 'typed wrong');
     await context.close();
   }
 }
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-for (const [name, values] of Object.entries(samples)) console.log(`${name.padEnd(58)} ${median(values).toFixed(1).padStart(6)} ms (median of ${values.length})`);
+for (const [name, values] of Object.entries(samples))
+  console.log(`${name.padEnd(58)} ${median(values).toFixed(1).padStart(6)} ms (median of ${values.length})`);
 await browser.close();
 await fixture.close();

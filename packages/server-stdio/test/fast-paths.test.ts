@@ -8,7 +8,10 @@ const page = (title: string, body: string) => `<!doctype html><html><head><meta 
 
 const PAGES = {
   // The title changes in the load handler: the last thing before the load event ends.
-  'title-at-load': page('<title>Before load</title><script>addEventListener("load", () => { document.title = "Set at load " + location.search; });</script>', '<p>x</p>'),
+  'title-at-load': page(
+    '<title>Before load</title><script>addEventListener("load", () => { document.title = "Set at load " + location.search; });</script>',
+    '<p>x</p>',
+  ),
   // The title changes from a timer well before load, which an image that answers late holds back.
   'title-before-load': page(
     '<title>First</title><script>setTimeout(() => { document.title = "Set by a timer " + location.search; }, 50);</script>',
@@ -74,7 +77,7 @@ describe('the title in a result is never stale', () => {
     expect((await navigate('/pages/title-in-url')).title).toBe('title-in-url');
   });
 
-  it('answers the title a call just set: evaluate, and type through the page\'s input handler', async () => {
+  it("answers the title a call just set: evaluate, and type through the page's input handler", async () => {
     await navigate('/pages/typing');
     for (let i = 0; i < 5; i += 1) {
       const result = expectSuccess(await tool('evaluate', { sessionId: sid, function: `() => { document.title = "Evaluated ${i}"; return 1; }` }));
@@ -131,6 +134,8 @@ describe('type keeps its meaning', () => {
     const button = expectError(await tool('type', { sessionId: sid, selector: '#button', text: 'x', timeout: 500 }), 'ELEMENT_NOT_EDITABLE');
     expect(button.details.reason).toMatch(/not an editable field/);
     expect(await evaluate('() => document.activeElement.id')).toBe('plain');
-    expect(expectError(await tool('type', { sessionId: sid, selector: '#disabled', text: 'x', timeout: 500 }), 'ELEMENT_NOT_EDITABLE').details.reason).toBe('disabled');
+    expect(expectError(await tool('type', { sessionId: sid, selector: '#disabled', text: 'x', timeout: 500 }), 'ELEMENT_NOT_EDITABLE').details.reason).toBe(
+      'disabled',
+    );
   });
 });
