@@ -175,7 +175,7 @@ export class BrowserHost {
 }
 
 /** How long closing the browser may take before it is killed. */
-const CLOSE_BROWSER_TIMEOUT_MS = 2_000;
+const CLOSE_BROWSER_TIMEOUT_MS = 1_500;
 
 /** Playwright talks to the browsers it launches over a pipe; their command lines say so. */
 const PIPE_SWITCH = /--remote-debugging-pipe|-juggler-pipe|--inspector-pipe/;

@@ -245,7 +245,10 @@ export class SessionManager {
   /** Closes every session, then the browser. New creations are refused from the first moment. */
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
-    await Promise.all([this.pool.close(), ...[...this.sessions.values()].map((session) => this.end(session, 'closed'))]);
+    const closing = Promise.all([this.pool.close(), ...[...this.sessions.values()].map((session) => this.end(session, 'closed'))]);
+    // Closing the browser closes every context anyway: a browser that does not close them promptly is not waited for,
+    // so shutdown ends in a few seconds, before a supervisor's SIGKILL could orphan the browser.
+    await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, SHUTDOWN_CONTEXTS_TIMEOUT).unref())]);
     await this.host.close();
   }
 
@@ -353,6 +356,9 @@ export class SessionManager {
     return new SessionError('SESSION_NOT_FOUND', 'No session has this id.', { sessionId, details: { next: 'find_session' } });
   }
 }
+
+/** How long shutdown waits for the sessions' contexts to close before it closes the browser. */
+const SHUTDOWN_CONTEXTS_TIMEOUT = 1_000;
 
 /** How long opening a context and its page may take before creating a session answers BROWSER_ERROR. */
 const OPEN_CONTEXT_TIMEOUT = 30_000;
