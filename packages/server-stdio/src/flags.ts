@@ -1,5 +1,6 @@
 // The one table of settings (spec §4): each flag's command-line spelling, environment variable, config-file key, check and help line come from its entry.
 import { BROWSER_NAMES, DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_TIMEOUT } from '@sessionwright/session-core';
+import { PROFILE_NAMES } from '@sessionwright/tools';
 
 export type FlagKind = 'integer' | 'boolean' | 'string' | 'list' | 'enum' | 'path';
 
@@ -99,6 +100,14 @@ export const FLAGS = [
     defaultText: "Playwright's own browser, else a system Chrome/Chromium",
     example: '/usr/bin/chromium',
     description: 'Browser binary to use',
+  },
+  {
+    name: 'profile',
+    kind: 'enum',
+    placeholder: 'name',
+    choices: PROFILE_NAMES,
+    default: 'sessions',
+    description: "Tool names and shapes: sessions (create_session, navigate…) or playwright (@playwright/mcp's browser_* tools, one implicit session per connection)",
   },
   { name: 'allow-file-urls', kind: 'boolean', default: false, description: 'Let navigate open file: URLs (off by default)' },
   { name: 'verbose', kind: 'boolean', default: false, description: 'Log every tool call on stderr' },

@@ -10,7 +10,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger, SessionManager } from '@sessionwright/session-core';
-import { allTools, annotationsFor, runTool, type AnyTool, type SessionAccess, type ToolContext, type ToolOptions } from '@sessionwright/tools';
+import { ImplicitSession, allTools, annotationsFor, runTool, sessionsProfile, type AnyTool, type Profile, type SessionAccess, type ToolContext, type ToolOptions } from '@sessionwright/tools';
 import { z } from 'zod';
 import { toCallToolResult } from './serialize.js';
 import { SERVER_NAME, VERSION } from './version.js';
@@ -23,6 +23,9 @@ export interface McpServerDeps {
   sessions: SessionAccess | SessionManager;
   logger: Logger;
   toolOptions: ToolOptions;
+  /** The tools served and the words they use (default: the sessions profile with `tools`). */
+  profile?: Profile;
+  /** The sessions profile's tools (default: every default tool); ignored with `profile`. */
   tools?: readonly AnyTool[];
 }
 
@@ -43,6 +46,8 @@ export interface McpConnection {
   server: Server;
   /** Sends a log message to this client (notifications/message) if it is at or above the level the client set (default info). */
   notify(level: LoggingLevel, message: string): void;
+  /** The connection's implicit session (playwright profile); ended when the connection closes. */
+  implicitSession: ImplicitSession | undefined;
 }
 
 const SEVERITY = new Map(LoggingLevelSchema.options.map((level, index) => [level, index]));
@@ -53,17 +58,17 @@ const SEVERITY = new Map(LoggingLevelSchema.options.map((level, index) => [level
  * while every failure here must be the JSON error object of spec §2 with INVALID_PARAMETERS.
  */
 export function createMcpServer(deps: McpServerDeps): McpConnection {
-  const tools = deps.tools ?? allTools;
+  const profile = deps.profile ?? sessionsProfile(deps.tools ?? allTools);
+  const tools = profile.tools;
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
   // Made on the first tools/list, not at connect, so the JSON Schema work does not delay initialize.
   let listing: Tool[] | undefined;
+  const implicitSession = profile.implicitSession ? new ImplicitSession(deps.sessions) : undefined;
   const server = new Server(
     { name: SERVER_NAME, version: VERSION, title: 'sessionwright: many isolated browser sessions' },
     {
       capabilities: { tools: { listChanged: false }, logging: {} },
-      instructions:
-        'Call create_session to get a sessionId, pass it to every browser tool, and close_session when done. ' +
-        'Sessions are isolated from each other and can be used in parallel. Failures answer a JSON object with errorCode and a message that says what to do next.',
+      instructions: profile.instructions,
     },
   );
   // The SDK's own setLevel handler keeps the level for sendLoggingMessage but sends everything until a level is set;
@@ -107,6 +112,8 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
       logger,
       signal: extra.signal,
       options: deps.toolOptions,
+      vocabulary: profile.vocabulary,
+      ...(implicitSession === undefined ? {} : { implicitSession }),
       progress(progress, total, message) {
         if (progressToken === undefined) return;
         void extra
@@ -122,5 +129,5 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
     logger.debug(`${tool.name} ${outcome.ok ? 'ok' : outcome.error.code} in ${Date.now() - started} ms`);
     return toCallToolResult(outcome);
   });
-  return { server, notify };
+  return { server, notify, implicitSession };
 }

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { BrowserHost, SessionManager, defaultWarmSessions, stderrLogger, type Logger } from '@sessionwright/session-core';
+import { allTools, playwrightProfile, sessionsProfile } from '@sessionwright/tools';
 import { createMcpServer, type McpConnection } from './mcp-server.js';
 import { DEFAULT_OPTIONS, type ServerOptions } from './options.js';
 import { scopedAccess, type CallerScope } from './session-access.js';
@@ -66,6 +67,7 @@ export function createServer(partial: Partial<ServerOptions> = {}, stderr: Logge
     logger,
   });
   let closing: Promise<void> | undefined;
+  const profile = options.profile === 'playwright' ? playwrightProfile() : sessionsProfile(allTools);
 
   /** --close-sessions-on-disconnect: a connection that ends takes the sessions it created with it. */
   const closeSessions = async (created: Set<string>) => {
@@ -87,11 +89,13 @@ export function createServer(partial: Partial<ServerOptions> = {}, stderr: Logge
         caller.identity === undefined ? { owner: `connection:${randomUUID()}`, guarded: false } : { owner: `identity:${caller.identity}`, guarded: true };
       const created = new Set<string>();
       const sessions = scopedAccess(manager, scope, created);
-      const connection = createMcpServer({ sessions, logger: stderr, toolOptions: { allowFileUrls: options.allowFileUrls } });
+      const connection = createMcpServer({ sessions, logger: stderr, toolOptions: { allowFileUrls: options.allowFileUrls }, profile });
       connections.add(connection);
       connection.server.oninitialized = startBrowser;
       connection.server.onclose = () => {
         connections.delete(connection);
+        // A connection's implicit page is its own: it ends with it, whatever --close-sessions-on-disconnect says.
+        if (closing === undefined) void connection.implicitSession?.end();
         // Otherwise the sessions outlive the connection until their idle timeout, so a client that reconnects keeps them.
         if (options.closeSessionsOnDisconnect && closing === undefined) void closeSessions(created);
       };

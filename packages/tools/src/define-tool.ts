@@ -35,6 +35,22 @@ export interface ToolContext {
   options: ToolOptions;
   /** The tool names error messages use for what to do next (default: this profile's). */
   vocabulary?: ToolVocabulary;
+  /** The connection's implicit session (the playwright profile's tools act on it when no sessionId is given). */
+  implicitSession?: ImplicitSessionAccess;
+  /** The result also carries the page's snapshot after the call: a profile whose actions always show the page asks for it. */
+  includeSnapshot?: boolean;
+}
+
+/** One connection's implicit session: created on first use, closed with the connection (see ImplicitSession). */
+export interface ImplicitSessionAccess {
+  /** Its id, once it exists and has not been closed through this handle. */
+  readonly current: string | undefined;
+  /** The id of the connection's session, creating one when there is none (or the last one ended). */
+  resolve(): Promise<string>;
+  /** Says that `sessionId` has ended, so the next resolve() creates a new session if it was the implicit one. */
+  forget(sessionId: string): void;
+  /** Closes the session if there is one; true when one was closed. */
+  close(): Promise<boolean>;
 }
 
 /** How a tool touches the world; mapped to MCP annotations in one place. */

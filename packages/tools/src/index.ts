@@ -17,6 +17,7 @@ export {
   type ToolAnnotations,
   type ToolCapability,
   type ToolContext,
+  type ImplicitSessionAccess,
   type ToolDefinition,
   type ToolKind,
   type ToolOptions,
@@ -25,6 +26,8 @@ export { imageSize, type ImageSize } from './image.js';
 export { SESSIONS_VOCABULARY, nextStepSentence, withNextStep, type ToolVocabulary } from './next-steps.js';
 export { ToolResponse, sessionOutput, withAttachments, type Attachment, type WithAttachments } from './response.js';
 export { onSession, runTool, type ToolOutcome } from './run-tool.js';
+export { ImplicitSession } from './implicit-session.js';
+export { PLAYWRIGHT_VOCABULARY, PROFILE_NAMES, playwrightProfile, playwrightTools, sessionsProfile, type Profile, type ProfileName } from './profiles.js';
 export { cookies, exportStorageState } from './storage-tools.js';
 export { storageTools };
 

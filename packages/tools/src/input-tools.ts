@@ -33,18 +33,23 @@ export const click = defineTool({
     force: z.boolean().optional().describe('Click even if the element is covered or not visible (skips actionability checks). Default false.'),
     clickCount: z.number().int().min(1).max(3).optional().describe('1 for a click (default), 2 for a double click, 3 for a triple click.'),
     button: z.enum(['left', 'right', 'middle']).optional().describe('Mouse button (default "left"; "right" opens a context menu).'),
+    modifiers: z
+      .array(z.enum(['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift']))
+      .max(5)
+      .optional()
+      .describe('Keys held down during the click, e.g. ["Shift"] to extend a selection or ["ControlOrMeta"] to open a link in a new tab.'),
     includeSnapshot: includeSnapshotSchema,
   }),
   output: sessionOutput({ success: z.literal(true), message: z.string() }, { snapshot: true }),
   kind: 'action',
   errors: [...ELEMENT_ERRORS, 'ELEMENT_NOT_CLICKABLE'],
-  async handler({ sessionId, selector, ref, timeout, force, clickCount, button, includeSnapshot }, ctx) {
+  async handler({ sessionId, selector, ref, timeout, force, clickCount, button, modifiers, includeSnapshot }, ctx) {
     const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
     return onSession(ctx, sessionId, async (page, response) => {
       const before = page.url();
       await onElement(page, { selector, ref }, 'click', limit, (locator) =>
         actAndSettle(page, Math.max(limit, SETTLE_TIMEOUT), () =>
-          locator.click({ timeout: limit, force: force ?? false, clickCount: clickCount ?? 1, button: button ?? 'left' }),
+          locator.click({ timeout: limit, force: force ?? false, clickCount: clickCount ?? 1, button: button ?? 'left', ...(modifiers ? { modifiers } : {}) }),
         ),
       );
       response.includeSnapshot(includeSnapshot);

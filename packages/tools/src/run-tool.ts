@@ -47,7 +47,7 @@ export async function onSession<T extends object>(
     sessionId,
     async (page, session) => {
       used = session;
-      const response = new ToolResponse(session);
+      const response = new ToolResponse(session).includeSnapshot(ctx.includeSnapshot);
       try {
         const fields = await fn(page, response);
         attachments = response.attached;

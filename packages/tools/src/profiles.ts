@@ -1,0 +1,83 @@
+// A profile is a list of tools plus the words its messages use: `sessions` (the default) and `playwright` (a drop-in for @playwright/mcp clients).
+import type { AnyTool } from './define-tool.js';
+import {
+  browserClick,
+  browserClose,
+  browserEvaluate,
+  browserHover,
+  browserNavigate,
+  browserNavigateBack,
+  browserPressKey,
+  browserSelectOption,
+  browserSnapshot,
+  browserTakeScreenshot,
+  browserType,
+  browserWaitFor,
+} from './playwright-profile.js';
+import { SESSIONS_VOCABULARY, type ToolVocabulary } from './next-steps.js';
+import { closeSession, createSession, listSessions } from './session-tools.js';
+
+export const PROFILE_NAMES = ['sessions', 'playwright'] as const;
+export type ProfileName = (typeof PROFILE_NAMES)[number];
+
+export interface Profile {
+  name: ProfileName;
+  /** The tools clients list, in order. */
+  tools: readonly AnyTool[];
+  /** What the server tells a client at initialize. */
+  instructions: string;
+  /** Whether each connection gets an implicit session that tools use when no sessionId is given. */
+  implicitSession: boolean;
+  /** The tool names its messages use when they say what to do next. */
+  vocabulary: ToolVocabulary;
+}
+
+/** The playwright profile's tool names, for the sentences that say what to do next. */
+export const PLAYWRIGHT_VOCABULARY: ToolVocabulary = {
+  ...SESSIONS_VOCABULARY,
+  snapshot: 'browser_snapshot',
+  navigate: 'browser_navigate',
+};
+
+/** The playwright profile: @playwright/mcp's core tool names and shapes over the same handlers, plus the session tools. */
+export const playwrightTools: readonly AnyTool[] = [
+  browserNavigate,
+  browserNavigateBack,
+  browserSnapshot,
+  browserClick,
+  browserType,
+  browserPressKey,
+  browserHover,
+  browserSelectOption,
+  browserEvaluate,
+  browserWaitFor,
+  browserTakeScreenshot,
+  browserClose,
+  createSession,
+  closeSession,
+  listSessions,
+];
+
+export function playwrightProfile(): Profile {
+  return {
+    name: 'playwright',
+    tools: playwrightTools,
+    instructions:
+      'The browser_* tools act on this connection\'s own browser page, opened on the first call: browser_navigate to a URL, browser_snapshot to read it (refs for browser_click, browser_type…). ' +
+      'For several pages in parallel, call create_session and pass its sessionId to any browser_* tool. Failures answer a JSON object with errorCode and a message that says what to do next.',
+    implicitSession: true,
+    vocabulary: PLAYWRIGHT_VOCABULARY,
+  };
+}
+
+export function sessionsProfile(tools: readonly AnyTool[]): Profile {
+  return {
+    name: 'sessions',
+    tools,
+    instructions:
+      'Call create_session to get a sessionId, pass it to every browser tool, and close_session when done. ' +
+      'Sessions are isolated from each other and can be used in parallel. Failures answer a JSON object with errorCode and a message that says what to do next.',
+    implicitSession: false,
+    vocabulary: SESSIONS_VOCABULARY,
+  };
+}
