@@ -38,7 +38,16 @@ describe('--profile playwright over stdio, as an @playwright/mcp client uses it'
   it('lists the browser_* tools and the session tools, each fully described', async () => {
     const { tools } = await server.client.listTools();
     expect(tools.map((entry) => entry.name)).toEqual(playwrightTools.map((entry) => entry.name));
-    for (const name of ['browser_navigate', 'browser_snapshot', 'browser_click', 'browser_type', 'browser_close', 'create_session', 'close_session', 'list_sessions']) {
+    for (const name of [
+      'browser_navigate',
+      'browser_snapshot',
+      'browser_click',
+      'browser_type',
+      'browser_close',
+      'create_session',
+      'close_session',
+      'list_sessions',
+    ]) {
       expect(tools.map((entry) => entry.name)).toContain(name);
     }
     expect(tools.map((entry) => entry.name)).not.toContain('navigate');
@@ -77,7 +86,9 @@ describe('--profile playwright over stdio, as an @playwright/mcp client uses it'
     const page = expectSuccess(await tool('browser_snapshot'));
     expectSuccess(await tool('browser_click', { element: 'Increment', target: refIn(page.snapshot, /button "Increment"/) }));
     expectSuccess(await tool('browser_click', { target: '#dblclick', doubleClick: true }));
-    const counted = expectSuccess(await tool('browser_evaluate', { function: "() => [document.getElementById('count').textContent, document.getElementById('dbl').textContent]" }));
+    const counted = expectSuccess(
+      await tool('browser_evaluate', { function: "() => [document.getElementById('count').textContent, document.getElementById('dbl').textContent]" }),
+    );
     expect(counted.result).toEqual(['2', 'yes']);
   });
 
@@ -198,22 +209,23 @@ describe('the implicit session of each connection', () => {
   });
 
   it('is its own per HTTP connection (legacy SSE at the bare URL and at /sse, Streamable HTTP), and ends with it', async () => {
-    const clients = await Promise.all([connectSse(`${http.url}`), connectSse(`${http.url}/sse`), connectStreamable(http.url)]);
-    const pages = ['/pages/home', '/pages/form', '/pages/buttons'];
-    const titles = ['Home', 'Form', 'Buttons'];
-    await Promise.all(clients.map(({ client }, index) => call(client, 'browser_navigate', { url: fixture.urlFor(pages[index]!) })));
-    for (const [index, { client }] of clients.entries()) {
-      const data = expectSuccess(await call(client, 'browser_snapshot'));
-      expect(data.title).toBe(titles[index]);
+    const [bare, sse, streamable] = await Promise.all([connectSse(`${http.url}`), connectSse(`${http.url}/sse`), connectStreamable(http.url)]);
+    const visits = [
+      { client: bare.client, path: '/pages/home', title: 'Home' },
+      { client: sse.client, path: '/pages/form', title: 'Form' },
+      { client: streamable.client, path: '/pages/buttons', title: 'Buttons' },
+    ];
+    await Promise.all(visits.map(({ client, path }) => call(client, 'browser_navigate', { url: fixture.urlFor(path) })));
+    for (const { client, title } of visits) {
+      expect(expectSuccess(await call(client, 'browser_snapshot')).title).toBe(title);
       expect(expectSuccess(await call(client, 'list_sessions')).sessions).toHaveLength(1);
     }
     expect(runtime.manager.size).toBe(3);
-    await clients[0]!.client.close();
+    await bare.client.close();
     await waitFor(() => runtime.manager.size === 2, { timeout: 10_000 });
-    expect(expectSuccess(await call(clients[1]!.client, 'browser_snapshot')).title).toBe('Form');
-    await clients[1]!.client.close();
+    expect(expectSuccess(await call(sse.client, 'browser_snapshot')).title).toBe('Form');
+    await sse.client.close();
     // A Streamable HTTP connection ends when its client deletes it.
-    const streamable = clients[2] as Awaited<ReturnType<typeof connectStreamable>>;
     await streamable.transport.terminateSession();
     await streamable.client.close();
     await waitFor(() => runtime.manager.size === 0, { timeout: 10_000 });

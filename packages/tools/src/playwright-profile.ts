@@ -28,11 +28,10 @@ function optionalElementInput<Shape extends z.ZodRawShape>(shape: Shape) {
 }
 
 /** Said by every tool that acts on a page: which session it acts on. */
-const SESSION_NOTE =
-  'Acts on this connection\'s own browser page (opened on the first call) unless sessionId names a session from create_session.';
+const SESSION_NOTE = "Acts on this connection's own browser page (opened on the first call) unless sessionId names a session from create_session.";
 
 /** Said by the tools whose result carries the page: the snapshot comes with it, as from browser_snapshot. */
-const SNAPSHOT_NOTE = 'The result JSON carries url, title and the page\'s snapshot after the action (refs for the next call).';
+const SNAPSHOT_NOTE = "The result JSON carries url, title and the page's snapshot after the action (refs for the next call).";
 
 const ELEMENT_ERRORS_NOTE =
   'Errors: ELEMENT_NOT_FOUND (nothing matches; for a ref, take a new browser_snapshot), ELEMENT_AMBIGUOUS (the selector matches several elements)';
@@ -72,7 +71,11 @@ export const browserSnapshot = adapt({
     `Refs belong to the current document: after a navigation take a new snapshot. ${SESSION_NOTE}`,
   input: optionalElementInput({
     depth: z.number().int().min(1).max(1_000).optional().describe('How many levels deep to go. Default: all levels.'),
-    filename: z.string().max(1_000).optional().describe('Accepted for compatibility and ignored: the snapshot is always returned in the result, never written to a file.'),
+    filename: z
+      .string()
+      .max(1_000)
+      .optional()
+      .describe('Accepted for compatibility and ignored: the snapshot is always returned in the result, never written to a file.'),
   }),
   base: snapshot,
   toBase: ({ depth, ...element }) => ({ ...toTarget(element), depth }),
@@ -88,7 +91,11 @@ export const browserClick = adapt({
   input: elementInput({
     doubleClick: z.boolean().optional().describe('Double-click instead of a single click.'),
     button: z.enum(['left', 'right', 'middle']).optional().describe('Mouse button, default left.'),
-    modifiers: z.array(z.enum(['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift'])).max(5).optional().describe('Modifier keys held during the click.'),
+    modifiers: z
+      .array(z.enum(['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift']))
+      .max(5)
+      .optional()
+      .describe('Modifier keys held during the click.'),
   }),
   base: click,
   snapshot: true,
@@ -176,7 +183,11 @@ export const browserTakeScreenshot = adapt({
   input: optionalElementInput({
     type: z.enum(['png', 'jpeg']).optional().describe('Image format, default png.'),
     fullPage: z.boolean().optional().describe('Capture the whole scrollable page instead of the viewport. Not with an element.'),
-    filename: z.string().max(1_000).optional().describe('Accepted for compatibility and ignored: the image is returned in the result, never written to a file.'),
+    filename: z
+      .string()
+      .max(1_000)
+      .optional()
+      .describe('Accepted for compatibility and ignored: the image is returned in the result, never written to a file.'),
   }),
   base: screenshot,
   toBase: ({ type: format, fullPage, filename: _ignored, ...element }) => ({ ...toTarget(element), format, fullPage }),
@@ -243,7 +254,7 @@ export const browserClose = defineTool({
   name: 'browser_close',
   title: 'Close browser',
   description:
-    'Closes this connection\'s browser page and its session (cookies and storage are gone); the next browser_* call opens a new blank page. With sessionId, closes that session instead. ' +
+    "Closes this connection's browser page and its session (cookies and storage are gone); the next browser_* call opens a new blank page. With sessionId, closes that session instead. " +
     'Closing when nothing is open succeeds.',
   input: z.strictObject({ sessionId: optionalSessionIdSchema }),
   output: z.object({

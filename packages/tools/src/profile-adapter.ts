@@ -8,22 +8,33 @@ import { refSchema, sessionIdSchema } from './schemas.js';
 /** The optional sessionId of every adapted tool: without it, the call acts on the connection's own session. */
 export const optionalSessionIdSchema = sessionIdSchema
   .optional()
-  .describe('A sessionId from create_session, to act on that session. Leave it out to use this connection\'s own browser page (created on first use).');
+  .describe("A sessionId from create_session, to act on that session. Leave it out to use this connection's own browser page (created on first use).");
 
 /** A ref as snapshots print it: e12, or f3e12 inside a frame. */
 const REF_PATTERN = /^(f\d+)?e\d+$/;
 
 /** The fields that name one element, in both spellings @playwright/mcp clients use (and its selector field). */
 export const elementFields = {
-  element: z.string().max(10_000).optional().describe('A human-readable description of the element (for the log and for permission prompts); the element itself is named by ref or target.'),
+  element: z
+    .string()
+    .max(10_000)
+    .optional()
+    .describe('A human-readable description of the element (for the log and for permission prompts); the element itself is named by ref or target.'),
   ref: refSchema.optional().describe('The element\'s ref from the latest browser_snapshot, e.g. "e12".'),
   target: z
     .string()
     .min(1)
     .max(10_000)
     .optional()
-    .describe('The element: a ref from the latest browser_snapshot ("e12"), or else a Playwright selector ("#login", "text=Sign in", "role=button[name=Send]").'),
-  selector: z.string().min(1).max(10_000).optional().describe('A Playwright selector for the element, when there is no ref (same as a target that is not a ref).'),
+    .describe(
+      'The element: a ref from the latest browser_snapshot ("e12"), or else a Playwright selector ("#login", "text=Sign in", "role=button[name=Send]").',
+    ),
+  selector: z
+    .string()
+    .min(1)
+    .max(10_000)
+    .optional()
+    .describe('A Playwright selector for the element, when there is no ref (same as a target that is not a ref).'),
 };
 
 type ElementArgs = { ref?: string | undefined; target?: string | undefined; selector?: string | undefined };
@@ -77,7 +88,8 @@ export function adapt<Input extends z.ZodObject, Output extends z.ZodObject>(spe
     async handler(args, ctx) {
       const { sessionId, ...rest } = args as z.infer<Input> & { sessionId?: string };
       const mapped = baseArguments(spec.name, base, spec.toBase(rest as Omit<z.infer<Input>, 'sessionId'>));
-      const call = (id: string, context: ToolContext) => base.handler({ ...mapped, sessionId: id }, spec.snapshot ? { ...context, includeSnapshot: true } : context);
+      const call = (id: string, context: ToolContext) =>
+        base.handler({ ...mapped, sessionId: id }, spec.snapshot ? { ...context, includeSnapshot: true } : context);
       return (await onSessionOrImplicit(ctx, sessionId, call)) as z.infer<z.ZodObject>;
     },
   });
@@ -101,7 +113,11 @@ function baseArguments(adapterName: string, base: AnyTool, mapped: Record<string
  * expiry, close_session, a browser that died) is replaced by a new one, as a one-page server opens a new page: the call
  * is retried on it only when it had not started on the old one, so nothing is done twice.
  */
-export async function onSessionOrImplicit<T>(ctx: ToolContext, sessionId: string | undefined, call: (sessionId: string, ctx: ToolContext) => Promise<T>): Promise<T> {
+export async function onSessionOrImplicit<T>(
+  ctx: ToolContext,
+  sessionId: string | undefined,
+  call: (sessionId: string, ctx: ToolContext) => Promise<T>,
+): Promise<T> {
   if (sessionId !== undefined) return call(sessionId, ctx);
   const implicit = ctx.implicitSession;
   if (implicit === undefined) {

@@ -63,7 +63,7 @@ export function playwrightProfile(): Profile {
     name: 'playwright',
     tools: playwrightTools,
     instructions:
-      'The browser_* tools act on this connection\'s own browser page, opened on the first call: browser_navigate to a URL, browser_snapshot to read it (refs for browser_click, browser_type…). ' +
+      "The browser_* tools act on this connection's own browser page, opened on the first call: browser_navigate to a URL, browser_snapshot to read it (refs for browser_click, browser_type…). " +
       'For several pages in parallel, call create_session and pass its sessionId to any browser_* tool. Failures answer a JSON object with errorCode and a message that says what to do next.',
     implicitSession: true,
     vocabulary: PLAYWRIGHT_VOCABULARY,
