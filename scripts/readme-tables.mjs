@@ -24,11 +24,14 @@ const dist = {
 
 /** When each error code is answered: spec §2's table, plus WAIT_TIMEOUT. Every code in ERROR_CODES needs a line here. */
 const ERROR_WHEN = {
-  INVALID_PARAMETERS: 'arguments missing, of the wrong type, out of range, or unknown (the message lists the accepted ones); an unparsable or disallowed URL; a selector that does not parse',
+  INVALID_PARAMETERS:
+    'arguments missing, of the wrong type, out of range, or unknown (the message lists the accepted ones); an unparsable or disallowed URL; a selector that does not parse',
   SESSION_NOT_FOUND: 'the id was never issued, was closed, or its browser died (`details.reason`: `closed`, `browser_disconnected`)',
   SESSION_EXPIRED: 'the id expired by idle timeout (`--session-timeout`)',
-  MAX_SESSIONS_REACHED: '`--max-sessions` sessions are open (`details.scope: "server"`, `details.maxSessions`), or this client holds `--max-sessions-per-client` (`details.scope: "client"`); close one first',
-  NAVIGATION_FAILED: 'DNS, connection or TLS failure, timeout, aborted navigation (`details.reason`: `ERR_CONNECTION_REFUSED`, `timeout`, …). An HTTP error status such as 404 is not a failure: `navigate` succeeds and reports `status`',
+  MAX_SESSIONS_REACHED:
+    '`--max-sessions` sessions are open (`details.scope: "server"`, `details.maxSessions`), or this client holds `--max-sessions-per-client` (`details.scope: "client"`); close one first',
+  NAVIGATION_FAILED:
+    'DNS, connection or TLS failure, timeout, aborted navigation (`details.reason`: `ERR_CONNECTION_REFUSED`, `timeout`, …). An HTTP error status such as 404 is not a failure: `navigate` succeeds and reports `status`',
   ELEMENT_NOT_FOUND: 'the selector or ref matches nothing within the timeout; for a stale ref, take a new snapshot',
   ELEMENT_AMBIGUOUS: 'the selector matches more than one element (`details.count`, `details.matches`)',
   ELEMENT_NOT_CLICKABLE: 'the element exists but is hidden, disabled, detached or covered by another element (`details.reason`)',
@@ -39,7 +42,8 @@ const ERROR_WHEN = {
 
 /** What each BROWSER_ERROR reason means (spec §2). Every reason in BROWSER_ERROR_REASONS needs a line here. */
 const REASON_WHEN = {
-  cancelled: 'the client cancelled the call (`notifications/cancelled`). SDK clients drop the answer to a cancelled request; what counts is that the session is free again',
+  cancelled:
+    'the client cancelled the call (`notifications/cancelled`). SDK clients drop the answer to a cancelled request; what counts is that the session is free again',
   call_timeout: 'the call ran past `--call-timeout`, or past the shorter `timeout` it was given (`evaluate`); `details.timeout`',
   script_error: 'a page script the agent ran threw (`details.pageMessage`), or the page navigated away under it (`details.navigated: true`)',
   page_crashed: 'the page crashed or was closed under the call; the session opens a fresh page for the next call',
@@ -49,7 +53,7 @@ const REASON_WHEN = {
   no_browser_available: 'every browser endpoint is down',
   shutting_down: 'the server is shutting down and takes no new sessions',
   unsupported: 'the browser type cannot do this (e.g. PDF outside Chromium)',
-  unknown: 'anything else, including a snapshot the page did not produce in time; the browser\'s own words in `details.browserMessage`',
+  unknown: "anything else, including a snapshot the page did not produce in time; the browser's own words in `details.browserMessage`",
 };
 
 /** Said under the flags table: what the help text does not show. */
@@ -73,9 +77,13 @@ function fail(message) {
 }
 
 /** A table cell: one line, pipes escaped (GitHub honours \| inside code spans in tables too). */
-const cell = (text) => String(text).replace(/\s*\n\s*/g, ' ').replaceAll('|', '\\|');
+const cell = (text) =>
+  String(text)
+    .replace(/\s*\n\s*/g, ' ')
+    .replaceAll('|', '\\|');
 const code = (text) => `\`${text}\``;
-const table = (header, rows) => [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`)].join('\n');
+const table = (header, rows) =>
+  [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`)].join('\n');
 
 /** How a JSON Schema property reads in a table: its type, its range or its choices. */
 function typeOf(schema) {
@@ -94,7 +102,17 @@ function typeOf(schema) {
 /** Fills each required field with a value of its type, to ask the tool's own schema which optional fields it still needs. */
 function minimalArguments(inputSchema) {
   const sample = (schema) =>
-    schema.enum ? schema.enum[0] : schema.type === 'string' ? 'x' : schema.type === 'boolean' ? false : schema.type === 'array' ? [] : schema.type === 'object' ? {} : (schema.minimum ?? 1);
+    schema.enum
+      ? schema.enum[0]
+      : schema.type === 'string'
+        ? 'x'
+        : schema.type === 'boolean'
+          ? false
+          : schema.type === 'array'
+            ? []
+            : schema.type === 'object'
+              ? {}
+              : (schema.minimum ?? 1);
   return Object.fromEntries((inputSchema.required ?? []).map((key) => [key, sample(inputSchema.properties[key])]));
 }
 
@@ -131,7 +149,10 @@ function resultCell(outputSchema) {
     .join(', ');
 }
 
-const hintsOf = (annotations) => HINTS.filter(([key]) => annotations[key]).map(([, word]) => word).join(', ') || '—';
+const hintsOf = (annotations) =>
+  HINTS.filter(([key]) => annotations[key])
+    .map(([, word]) => word)
+    .join(', ') || '—';
 
 function toolsSection(tools, describeTool) {
   const described = tools.map((tool) => ({ tool, listed: describeTool(tool) }));
@@ -151,9 +172,18 @@ function toolsSection(tools, describeTool) {
     const required = new Set(listed.inputSchema.required ?? []);
     const rule = targetRule(tool, listed.inputSchema);
     const requiredCell = (name) =>
-      required.has(name) ? 'yes' : rule && (name === 'selector' || name === 'ref') ? (rule === 'required' ? 'one of selector/ref' : 'at most one of selector/ref') : 'no';
+      required.has(name)
+        ? 'yes'
+        : rule && (name === 'selector' || name === 'ref')
+          ? rule === 'required'
+            ? 'one of selector/ref'
+            : 'at most one of selector/ref'
+          : 'no';
     const inputs = properties.length
-      ? table(['Argument', 'Type', 'Required', 'Description'], properties.map(([name, schema]) => [code(name), typeOf(schema), requiredCell(name), schema.description ?? '']))
+      ? table(
+          ['Argument', 'Type', 'Required', 'Description'],
+          properties.map(([name, schema]) => [code(name), typeOf(schema), requiredCell(name), schema.description ?? '']),
+        )
       : 'No arguments.';
     return [`### ${code(tool.name)}: ${tool.title}`, '', tool.description, '', inputs].join('\n');
   });
@@ -214,13 +244,16 @@ function errorsSection(errorCodes, tools, reasons) {
     return [code(errorCode), ERROR_WHEN[errorCode], who];
   });
   return [
-    '<!-- Generated by scripts/readme-tables.mjs from ERROR_CODES, BROWSER_ERROR_REASONS and the tools\' error lists; run pnpm readme. -->',
+    "<!-- Generated by scripts/readme-tables.mjs from ERROR_CODES, BROWSER_ERROR_REASONS and the tools' error lists; run pnpm readme. -->",
     '',
     table(['Code', 'When', 'Tools'], rows),
     '',
-    'Every `BROWSER_ERROR` carries `details.reason`, one of this closed set, so an agent can branch on it. When the session\'s page did not let go of a cancelled or timed-out call, `details.pageReplaced` is true: the session has a fresh blank page in the same context (cookies and storage kept).',
+    "Every `BROWSER_ERROR` carries `details.reason`, one of this closed set, so an agent can branch on it. When the session's page did not let go of a cancelled or timed-out call, `details.pageReplaced` is true: the session has a fresh blank page in the same context (cookies and storage kept).",
     '',
-    table(['`details.reason`', 'When'], reasons.map((reason) => [code(reason), REASON_WHEN[reason]])),
+    table(
+      ['`details.reason`', 'When'],
+      reasons.map((reason) => [code(reason), REASON_WHEN[reason]]),
+    ),
   ].join('\n');
 }
 
@@ -231,7 +264,13 @@ function flagsSection(server) {
     ...FLAG_DEFINITIONS.map((flag) => [code(flagUsage(flag)), code(envVarName(flag.name)), code(camelCase(flag.name)), defaultText(flag), flag.description]),
     ...META_FLAGS.map((meta) => [code(meta.usage), meta.env ? code(meta.env) : '—', '—', '', meta.description]),
     [`${code('--help')} (${code('-h')})`, '—', '—', '', 'Print the flags and exit'],
-    [`${code('--version')} (${code('-v')})`, '—', '—', '', 'Print the package name and version and exit (with --verbose: the runtime and the browser it would use)'],
+    [
+      `${code('--version')} (${code('-v')})`,
+      '—',
+      '—',
+      '',
+      'Print the package name and version and exit (with --verbose: the runtime and the browser it would use)',
+    ],
   ];
   return [
     '<!-- Generated by scripts/readme-tables.mjs from the flag definitions (packages/server-stdio/src/flags.ts); run pnpm readme. -->',
@@ -244,7 +283,8 @@ function flagsSection(server) {
 
 /** How a flag's value is written in the config file (and read from the command line and the environment). */
 function kindText(flag) {
-  if (flag.kind === 'list' || flag.repeatable) return `array of strings (comma-separated in the environment)${flag.repeatable ? '; the flag may be repeated' : ''}`;
+  if (flag.kind === 'list' || flag.repeatable)
+    return `array of strings (comma-separated in the environment)${flag.repeatable ? '; the flag may be repeated' : ''}`;
   if (flag.kind === 'enum') return `one of ${flag.choices.map((choice) => code(JSON.stringify(choice))).join(', ')}`;
   if (flag.kind === 'path') return 'string (a path; relative to the config file)';
   if (flag.kind !== 'integer') return flag.kind;
@@ -261,14 +301,24 @@ function configKeysSection(server) {
     kindText(flag),
     [flag.httpOnly ? 'HTTP mode only.' : '', flag.secret ? 'Secret: never printed.' : ''].filter(Boolean).join(' '),
   ]);
-  return ['<!-- Generated by scripts/readme-tables.mjs from the flag definitions; run pnpm readme. -->', '', table(['Config key', 'Environment variable', 'Flag', 'Type', 'Notes'], rows)].join('\n');
+  return [
+    '<!-- Generated by scripts/readme-tables.mjs from the flag definitions; run pnpm readme. -->',
+    '',
+    table(['Config key', 'Environment variable', 'Flag', 'Type', 'Notes'], rows),
+  ].join('\n');
 }
 
 /** docs/configuration.md's example: a config file that sets every key. */
 function configExampleSection(server) {
   const { COMBINABLE_FLAGS, camelCase, exampleValue } = server;
   const example = Object.fromEntries(COMBINABLE_FLAGS.map((flag) => [camelCase(flag.name), exampleValue(flag)]));
-  return ['<!-- Generated by scripts/readme-tables.mjs from the flag definitions; run pnpm readme. -->', '', '```json', JSON.stringify(example, null, 2), '```'].join('\n');
+  return [
+    '<!-- Generated by scripts/readme-tables.mjs from the flag definitions; run pnpm readme. -->',
+    '',
+    '```json',
+    JSON.stringify(example, null, 2),
+    '```',
+  ].join('\n');
 }
 
 function replaceSection(text, name, body, file) {
@@ -284,14 +334,19 @@ async function main() {
   const mode = process.argv[2];
   if (mode !== '--write' && mode !== '--check') fail('usage: node scripts/readme-tables.mjs --write | --check');
   for (const file of Object.values(dist)) if (!existsSync(file)) fail(`${path.relative(root, file)} is missing: run pnpm build first`);
-  const [{ ERROR_CODES, BROWSER_ERROR_REASONS }, { allTools, capabilityTools = [] }, server] = await Promise.all([dist.core, dist.tools, dist.server].map((file) => import(pathToFileURL(file).href)));
+  const [{ ERROR_CODES, BROWSER_ERROR_REASONS }, { allTools, capabilityTools = [] }, server] = await Promise.all(
+    [dist.core, dist.tools, dist.server].map((file) => import(pathToFileURL(file).href)),
+  );
   const { describeTool } = server;
   const everyTool = [...allTools, ...capabilityTools];
 
   const files = [
     { file: readmePath, sections: { 'tools-list': toolsListSection(allTools, capabilityTools) } },
     { file: toolsDocPath, sections: { tools: toolsSection(everyTool, describeTool), errors: errorsSection(ERROR_CODES, everyTool, BROWSER_ERROR_REASONS) } },
-    { file: configDocPath, sections: { flags: flagsSection(server), 'config-keys': configKeysSection(server), 'config-example': configExampleSection(server) } },
+    {
+      file: configDocPath,
+      sections: { flags: flagsSection(server), 'config-keys': configKeysSection(server), 'config-example': configExampleSection(server) },
+    },
   ];
   const stale = [];
   let changed = false;

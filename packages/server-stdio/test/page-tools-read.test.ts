@@ -219,7 +219,7 @@ describe('evaluate', () => {
     const thrown = await call('evaluate', { sessionId, function: "() => { throw new TypeError('boom here'); }" });
     expect(thrown.isError).toBe(true);
     expect(thrown.json.errorCode).toBe('BROWSER_ERROR');
-    expect(thrown.json.message).toBe('The function threw in the page: TypeError: boom here. Fix the function and call evaluate again.');
+    expect(thrown.json.message).toBe('The function threw in the page: TypeError: boom here. Fix the function and run it again.');
     expect(thrown.json.details).toMatchObject({ reason: 'script_error', pageMessage: 'boom here', errorName: 'TypeError' });
     const rejected = await call('evaluate', { sessionId, function: 'async () => { await null; throw "plain string"; }' });
     expect(rejected.json.details.pageMessage).toBe('plain string');

@@ -178,7 +178,7 @@ describe('snapshot', () => {
     // The note names the list the cut falls in by its ref, and that ref gives the list alone.
     const listRef = refOf(whole, /- list \[/);
     expect(note).toContain(`inside list [ref=${listRef}]`);
-    expect(note).toContain(`call snapshot with ref "${listRef}"`);
+    expect(note).toContain(`take a snapshot of ref "${listRef}"`);
     const list = await call('snapshot', { sessionId, ref: listRef, maxChars: 200_000 });
     expect(list.json.snapshot).toMatch(/^- list \[ref=/);
     expect(list.json.snapshot).toContain('Item 1499');

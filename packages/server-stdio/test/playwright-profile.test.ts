@@ -126,7 +126,9 @@ describe('--profile playwright over stdio, as an @playwright/mcp client uses it'
     expectError(await tool('browser_navigate', { url: fixture.urlFor('/'), waitUntil: 'load' }), 'INVALID_PARAMETERS');
     expectError(await tool('browser_click', { target: '.dup' }), 'ELEMENT_AMBIGUOUS');
     expectError(await tool('browser_click', { target: '#nothing-here' }), 'ELEMENT_NOT_FOUND');
-    expectError(await tool('browser_click', { ref: 'e9999' }), 'ELEMENT_NOT_FOUND');
+    // The advice names this profile's tools.
+    const stale = expectError(await tool('browser_click', { ref: 'e9999' }), 'ELEMENT_NOT_FOUND');
+    expect(stale.message).toContain('(browser_snapshot)');
     expectError(await tool('browser_wait_for', {}), 'INVALID_PARAMETERS');
     // Read without the well-formedness check: evaluate's details carry the page's own stack on purpose.
     expectError(await callJson(server.client, 'browser_evaluate', { function: '() => { throw new Error("boom") }' }), 'BROWSER_ERROR');

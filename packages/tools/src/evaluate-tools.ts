@@ -145,7 +145,7 @@ export const evaluate = defineTool({
       });
       if (outcome.threw) {
         const shown = outcome.name && outcome.name !== 'string' ? `${outcome.name}: ${outcome.message}` : outcome.message;
-        throw browserError('script_error', `The function threw in the page: ${firstLine(shown)}. Fix the function and call evaluate again.`, {
+        throw browserError('script_error', `The function threw in the page: ${firstLine(shown)}. Fix the function and run it again.`, {
           details: { pageMessage: outcome.message.slice(0, 2_000), errorName: outcome.name, ...(outcome.stack ? { stack: outcome.stack.slice(0, 1_000) } : {}) },
         });
       }

@@ -31,13 +31,13 @@ export function capSnapshot(text: string, maxChars: number): CappedSnapshot {
   const hiddenRefs = rest.match(/\[ref=[^\]]+\]/g)?.length ?? 0;
   const inside = containersAt(kept.split('\n'), indentOf(rest.split('\n', 1)[0] ?? ''));
   const innermost = /\[ref=([^\]]+)\]/.exec(inside[0] ?? '')?.[1];
-  const where = innermost ? ` The cut falls inside ${inside.join(' inside ')}: call snapshot with ref "${innermost}" to see that part.` : '';
+  const where = innermost ? ` The cut falls inside ${inside.join(' inside ')}: take a snapshot of ref "${innermost}" to see that part.` : '';
   return {
     snapshot: kept,
     truncated: true,
     note:
       `Snapshot cut at ${kept.length} of ${text.length} characters (${keptLines} of ${totalLines} lines shown; ${hiddenRefs} more element refs not shown).${where} ` +
-      `To see the rest, call snapshot with a selector or ref naming one part of the page (a list, form, main or region), with a small depth (e.g. 2) for an outline first, ` +
+      `To see the rest, take a snapshot of a selector or ref naming one part of the page (a list, form, main or region), with a small depth (e.g. 2) for an outline first, ` +
       `or with a larger maxChars (up to ${MAX_SNAPSHOT_MAX_CHARS}).`,
   };
 }
@@ -91,7 +91,7 @@ export async function readSnapshot(
   // costs a model tokens on every such line.
   text = text.replace(/^(\s*- (?:link|button)\b.*?) \[cursor=pointer\]/gm, '$1');
   if (text.trim() === '') {
-    return { snapshot: '', note: 'The page (or element) has no accessible content. If the page is blank, navigate first; if it is still loading, use wait_for.' };
+    return { snapshot: '', note: 'The page (or element) has no accessible content. If the page is blank, navigate to a URL first; if it is still loading, wait for it.' };
   }
   return capSnapshot(text, options.maxChars ?? DEFAULT_SNAPSHOT_MAX_CHARS);
 }

@@ -42,7 +42,7 @@ describe('capSnapshot', () => {
     const refs = (text: string) => text.match(/\[ref=/g)?.length ?? 0;
     expect(capped.note).toContain(`${refs(snapshot) - refs(capped.snapshot)} more element refs not shown`);
     expect(capped.note).toContain(`of ${snapshot.length} characters`);
-    expect(capped.note).toContain('inside list [ref=e3] inside generic [ref=e1]: call snapshot with ref "e3"');
+    expect(capped.note).toContain('inside list [ref=e3] inside generic [ref=e1]: take a snapshot of ref "e3"');
   });
 
   it('never exceeds the cap and always keeps a prefix, for any text and cap', () => {

@@ -1,0 +1,78 @@
+// A client on the official Python MCP SDK, written as agent frameworks' PlaywrightSession is, drives --profile playwright over stdio and over legacy SSE at the bare URL.
+import { spawn } from 'node:child_process';
+import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_PATH, REPO_ROOT } from './helpers.js';
+import { type HttpCli, startHttpCli } from './http-helpers.js';
+
+/** The first run installs the Python MCP SDK into a cached venv (scripts/python-client.sh): minutes where pip retries an unreachable index. */
+const FIRST_RUN_TIMEOUT = 480_000;
+
+let fixture: FixtureServer;
+beforeAll(async () => {
+  fixture = await startFixtureServer();
+});
+afterAll(async () => {
+  await fixture?.close();
+});
+
+/** Runs scripts/python-client.sh with these arguments; resolves with its exit code and output. */
+function runPythonClient(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', [`${REPO_ROOT}scripts/python-client.sh`, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** The one JSON line the client prints when every check passed. */
+function summaryOf(run: { code: number | null; stdout: string; stderr: string }) {
+  expect(run.code, `python client failed:\n${run.stderr}`).toBe(0);
+  const line = run.stdout.trim().split('\n').at(-1) ?? '';
+  return JSON.parse(line) as { url: string; title: string; refs: boolean; sessions: number };
+}
+
+describe('the Python MCP SDK client (PlaywrightSession)', () => {
+  it(
+    'over stdio: browser_navigate, browser_snapshot read as JSON, two sessions by sessionId',
+    async () => {
+      const page = fixture.urlFor('/pages/home');
+      const summary = summaryOf(await runPythonClient([page, 'stdio', process.execPath, CLI_PATH, '--headless', '--profile', 'playwright']));
+      expect(summary).toEqual({ url: page, title: 'Home', refs: true, sessions: 3 });
+    },
+    FIRST_RUN_TIMEOUT,
+  );
+
+  describe('over legacy SSE at the bare URL', () => {
+    let server: HttpCli;
+    beforeAll(async () => {
+      server = await startHttpCli(['--profile', 'playwright']);
+    });
+    afterAll(async () => {
+      await server?.stop();
+    });
+
+    it(
+      'gives each connection its own page, as for the first client',
+      async () => {
+        const page = fixture.urlFor('/pages/form');
+        // Two agents at once, each on its own connection: each sees only its own page and sessions.
+        const runs = await Promise.all([
+          runPythonClient([page, 'sse', server.base]),
+          runPythonClient([fixture.urlFor('/pages/home'), 'sse', `${server.base}/`]),
+        ]);
+        expect(summaryOf(runs[0])).toEqual({ url: page, title: 'Form', refs: true, sessions: 3 });
+        expect(summaryOf(runs[1])).toEqual({ url: fixture.urlFor('/pages/home'), title: 'Home', refs: true, sessions: 3 });
+      },
+      FIRST_RUN_TIMEOUT,
+    );
+  });
+});

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs scripts/python-client.py (a PlaywrightSession-style client on the official Python MCP SDK) against a server, installing the SDK into a cached venv first.
+#
+# Usage: bash scripts/python-client.sh <page-url> stdio <command> [args...]
+#        bash scripts/python-client.sh <page-url> sse <server-url>
+#
+# The venv lives in "${SESSIONWRIGHT_CACHE:-$HOME/.cache/sessionwright}/python-mcp" and is made once, with whichever
+# version of the `mcp` package the configured registry serves (pip's own settings apply). Needs python3 with venv.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+python="${PYTHON:-python3}"
+cache_root="${SESSIONWRIGHT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sessionwright}"
+venv="$cache_root/python-mcp"
+
+if [[ ! -f "$venv/.complete" ]]; then
+  command -v "$python" >/dev/null || { echo "python-client: $python not found; install Python 3" >&2; exit 1; }
+  echo "python-client: installing the Python MCP SDK into $venv" >&2
+  mkdir -p "$cache_root"
+  # Built aside and moved into place, so a run that is interrupted (or two at once) never leaves a half-made venv.
+  staging="$(mktemp -d "$cache_root/.python-mcp-XXXXXX")"
+  trap 'rm -rf "$staging"' EXIT
+  "$python" -m venv "$staging" >&2
+  "$staging/bin/python" -m pip install --quiet mcp >&2
+  # A venv's scripts name their folder; mv keeps the interpreter, and nothing here runs those scripts.
+  touch "$staging/.complete"
+  if [[ ! -f "$venv/.complete" ]]; then
+    rm -rf "$venv"
+    mv "$staging" "$venv"
+  fi
+  trap - EXIT
+  rm -rf "$staging"
+fi
+
+exec "$venv/bin/python" "$root/scripts/python-client.py" "$@"
