@@ -21,7 +21,9 @@ if [[ ! -f "$venv/.complete" ]]; then
   staging="$(mktemp -d "$cache_root/.python-mcp-XXXXXX")"
   trap 'rm -rf "$staging"' EXIT
   "$python" -m venv "$staging" >&2
-  "$staging/bin/python" -m pip install --quiet mcp >&2
+  # No retries: where the default index cannot be reached (a machine that sees only a mirror or local wheels), pip
+  # would otherwise back off five times per package before falling through to the indexes that answer (4 min vs 7 s).
+  "$staging/bin/python" -m pip install --quiet --retries 0 mcp >&2
   # A venv's scripts name their folder; mv keeps the interpreter, and nothing here runs those scripts.
   touch "$staging/.complete"
   if [[ ! -f "$venv/.complete" ]]; then
