@@ -1,6 +1,7 @@
 // Owns the one shared Browser: launches it in the background, relaunches it after a crash, closes it on shutdown.
 import { readFileSync, readdirSync } from 'node:fs';
 import type { Browser, LaunchOptions } from 'playwright';
+import type { BrowserSource, SourceFailure } from './browser-source.js';
 import { browserError, firstLine, isSessionError, messageOf } from './errors.js';
 import { resolveExecutable, resolveHeadless, type BrowserName, type ResolvedExecutable } from './executable.js';
 import { playwright } from './load-playwright.js';
@@ -21,7 +22,15 @@ export interface BrowserHostOptions {
 /** Chromium switches that keep a headless browser from phoning home on a machine with no network. */
 const QUIET_CHROMIUM_ARGS = ['--disable-quic', '--no-default-browser-check', '--disable-features=Translate,MediaRouter,OptimizationHints'];
 
-export class BrowserHost {
+/** The local browser as a BrowserSource: owned (closed on shutdown), launched on demand, so always available until closed. */
+export class BrowserHost implements BrowserSource {
+  readonly kind = 'launch' as const;
+  readonly ownership = 'owned' as const;
+  readonly label = 'local';
+  readonly maxSessions = undefined;
+  /** A launch is awaited by whoever asks for the browser, and its failure is their error: nothing to wait for or report here. */
+  readonly attempt = undefined;
+  readonly failure: SourceFailure | undefined = undefined;
   readonly browserName: BrowserName;
   readonly headless: boolean;
   private readonly options: BrowserHostOptions;
@@ -30,6 +39,7 @@ export class BrowserHost {
   private launching: Promise<Browser> | undefined;
   private current: Browser | undefined;
   private closed = false;
+  private launchedOnce = false;
   private readonly disconnectListeners = new Set<(browser: Browser) => void>();
   private readonly launchListeners = new Set<(browser: Browser) => void>();
   /** The process ids each launched browser started as (Linux), to kill it if it hangs on close. */
@@ -74,6 +84,14 @@ export class BrowserHost {
       this.launching = undefined;
     });
     return this.launching;
+  }
+
+  get available(): boolean {
+    return !this.closed;
+  }
+
+  get everConnected(): boolean {
+    return this.launchedOnce;
   }
 
   /** True while a launched browser is connected. */
@@ -160,6 +178,7 @@ export class BrowserHost {
       throw browserError('shutting_down', 'The browser host was shut down while the browser was starting.');
     }
     this.current = browser;
+    this.launchedOnce = true;
     for (const listener of this.launchListeners) listener(browser);
     this.logger.info(
       `browser ready: ${executable.description}, ${this.headless ? 'headless' : 'headed'}, version ${browser.version()}, in ${Date.now() - started} ms`,

@@ -1,5 +1,17 @@
 // Public API of @sessionwright/session-core: anything exported here is public.
 export { BrowserHost, type BrowserHostOptions } from './browser-host.js';
+export {
+  endpointLabel,
+  parseEndpoint,
+  redactUrls,
+  uniqueLabels,
+  type BrowserOwnership,
+  type BrowserSource,
+  type BrowserSourceKind,
+  type ParsedEndpoint,
+  type SourceFailure,
+  type SourceFailureReason,
+} from './browser-source.js';
 export { systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
 export {
   BLOCKABLE_RESOURCES,
@@ -57,6 +69,7 @@ export {
   type ElementState,
   type ElementTarget,
 } from './playwright-errors.js';
+export { RemoteBrowser, playwrightVersion, type RemoteBrowserOptions } from './remote-browser.js';
 export { CLOSE_TIMEOUT_MS, LET_GO_GRACE_MS, Session, type DialogRecord, type RunOptions, type SessionEvents } from './session.js';
 export {
   DEFAULT_CALL_TIMEOUT,

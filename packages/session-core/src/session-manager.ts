@@ -1,16 +1,18 @@
 // The map of live sessions: creation within limits, idle expiry, tombstones of ended ids, shutdown.
 import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContextOptions, Page } from 'playwright';
-import type { BrowserHost } from './browser-host.js';
+import type { BrowserSource } from './browser-source.js';
 import { systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
 import { blockResourceTypes, hasSessionOptions, resolveSessionOptions, type ResolvedSessionOptions, type SessionOptions } from './context-options.js';
 import { SessionError, browserError, isSessionError, messageOf } from './errors.js';
 import { shortId, silentLogger, type Logger } from './logger.js';
+import { chooseSource, leastLoaded } from './scheduler.js';
 import { Session, type RunOptions } from './session.js';
 import { WarmPool } from './warm-pool.js';
 
 export interface SessionManagerOptions {
-  host: BrowserHost;
+  /** Where browsers come from: one (a local BrowserHost) or several (remote endpoints); sessions spread over them by load. */
+  host: BrowserSource | readonly BrowserSource[];
   /** Idle timeout in ms (default 300 000). */
   sessionTimeout?: number;
   /** Sessions open at once, creations in flight included (default 10). */
@@ -29,7 +31,7 @@ export interface SessionManagerOptions {
   tombstoneTtl?: number;
   /**
    * Contexts+pages kept open ahead of time, so create() hands one out at once and refills in the background
-   * (default 0). They don't count against maxSessions. The CLI's default is defaultWarmSessions(headless).
+   * (default 0), per browser source. They don't count against maxSessions. The CLI's default is defaultWarmSessions(headless).
    */
   warmSessions?: number;
 }
@@ -47,6 +49,8 @@ export interface SessionInfo {
   device?: string;
   /** The page's viewport (null when the browser window sets it). */
   viewport: { width: number; height: number } | null;
+  /** The label of the browser source the session runs on ("local", or an endpoint's scheme://host:port). */
+  endpoint: string;
 }
 
 export const DEFAULT_SESSION_TIMEOUT = 300_000;
@@ -66,7 +70,9 @@ export class SessionManager {
   readonly maxSessions: number;
   readonly maxSessionsPerOwner: number | undefined;
   readonly callTimeout: number;
-  readonly host: BrowserHost;
+  /** The first browser source (the local browser, unless endpoints were given). */
+  readonly host: BrowserSource;
+  readonly sources: readonly BrowserSource[];
   private readonly sessions = new Map<string, Session>();
   private readonly expiryTimers = new Map<string, TimerHandle>();
   /** Ended ids in the order they ended (a Map keeps insertion order, so the oldest is first). */
@@ -81,10 +87,16 @@ export class SessionManager {
   private readonly contextOptions: BrowserContextOptions;
   private readonly tombstoneLimit: number;
   private readonly tombstoneTtl: number;
-  private readonly pool: WarmPool;
+  /** One warm pool per source: a pooled context belongs to one browser. */
+  private readonly pools = new Map<BrowserSource, WarmPool>();
+  private readonly sourceOf = new WeakMap<Session, BrowserSource>();
+  private readonly creatingOn = new Map<BrowserSource, number>();
 
   constructor(options: SessionManagerOptions) {
-    this.host = options.host;
+    this.sources = Array.isArray(options.host) ? [...(options.host as readonly BrowserSource[])] : [options.host as BrowserSource];
+    const [first] = this.sources;
+    if (!first) throw new RangeError('at least one browser source is needed');
+    this.host = first;
     this.sessionTimeout = options.sessionTimeout ?? DEFAULT_SESSION_TIMEOUT;
     this.maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
     if (!Number.isInteger(this.maxSessions) || this.maxSessions < 1) throw new RangeError('maxSessions must be a positive integer');
@@ -101,22 +113,25 @@ export class SessionManager {
     this.contextOptions = options.contextOptions ?? {};
     this.tombstoneLimit = options.tombstoneLimit ?? 10_000;
     this.tombstoneTtl = options.tombstoneTtl ?? 3_600_000;
-    this.pool = new WarmPool({
-      size: options.warmSessions ?? 0,
-      browser: () => this.host.browser(),
-      open: (browser) => this.openContext(browser),
-      logger: this.logger,
-      clock: this.clock,
-      timers: this.timers,
-    });
-    this.host.onDisconnected((browser) => this.dropBrowser(browser));
-    // The pool fills once a browser is up (and again after a crash), never launching one itself: whoever starts the host decides when.
-    this.host.onLaunched(() => this.pool.fill());
+    for (const source of this.sources) {
+      const pool = new WarmPool({
+        size: options.warmSessions ?? 0,
+        browser: () => source.browser(),
+        open: (browser) => this.openContext(browser),
+        logger: this.logger,
+        clock: this.clock,
+        timers: this.timers,
+      });
+      this.pools.set(source, pool);
+      source.onDisconnected((browser) => this.dropBrowser(pool, browser));
+      // The pool fills once a browser is up (and again after a crash or a reconnection), never launching one itself: whoever starts the source decides when.
+      source.onLaunched(() => pool.fill());
+    }
   }
 
-  /** How many contexts the warm pool keeps ready (0: none). */
+  /** How many contexts the warm pool of each browser source keeps ready (0: none). */
   get warmSessions(): number {
-    return this.pool.size;
+    return this.poolOf(this.host).size;
   }
 
   /** Sessions open now (creations in flight not included). */
@@ -147,11 +162,17 @@ export class SessionManager {
     }
     this.creating += 1;
     if (owner !== undefined) this.creatingBy.set(owner, (this.creatingBy.get(owner) ?? 0) + 1);
+    let source: BrowserSource | undefined;
     try {
-      const browser = await this.host.browser();
+      // Picked and counted in the same tick when a source is available, so concurrent creations spread.
+      const load = (candidate: BrowserSource) => this.load(candidate);
+      source = leastLoaded(this.sources, load) ?? (await chooseSource(this.sources, load));
+      this.creatingOn.set(source, (this.creatingOn.get(source) ?? 0) + 1);
+      const pool = this.poolOf(source);
+      const browser = await source.browser();
       const { context, page } = settings
-        ? await this.pool.work(this.openContext(browser, settings))
-        : ((await this.pool.take(browser)) ?? (await this.pool.work(this.openContext(browser))));
+        ? await pool.work(this.openContext(browser, settings))
+        : ((await pool.take(browser)) ?? (await pool.work(this.openContext(browser))));
       const session = new Session({
         id: randomUUID(),
         now: this.clock.now(),
@@ -159,9 +180,11 @@ export class SessionManager {
         browser,
         context,
         page,
+        endpoint: source.label,
         ...(owner === undefined ? {} : { owner }),
         ...(settings === undefined ? {} : { options: settings.echo }),
       });
+      this.sourceOf.set(session, source);
       if (this.shuttingDown || !browser.isConnected()) {
         await session.close();
         throw this.shuttingDown
@@ -179,6 +202,7 @@ export class SessionManager {
         if (left > 0) this.creatingBy.set(owner, left);
         else this.creatingBy.delete(owner);
       }
+      if (source) this.creatingOn.set(source, (this.creatingOn.get(source) ?? 1) - 1);
     }
   }
 
@@ -204,9 +228,13 @@ export class SessionManager {
     const timeout = Math.min(options.timeout ?? this.callTimeout, this.callTimeout);
     try {
       // Through the pool, so it refills between calls rather than during one.
-      return await this.pool.work(session.run((page) => fn(page, session), { signal: options.signal, timeout }));
+      return await this.poolOf(this.sourceOf.get(session) ?? this.host).work(session.run((page) => fn(page, session), { signal: options.signal, timeout }));
     } catch (error) {
-      // A call that failed because its browser died reports that, not a confusing Playwright message.
+      // A call that failed because its browser died reports that, not a confusing Playwright message. A remote browser's
+      // pages close (failing the call) a moment before its connection reports 'disconnected': wait for that moment.
+      if (this.sessions.get(sessionId) === session && this.sourceOf.get(session)?.ownership === 'attached' && session.page.isClosed()) {
+        if (await disconnectsWithin(session.browser, DISCONNECT_GRACE_MS)) void this.end(session, 'browser_disconnected');
+      }
       if (!this.sessions.has(sessionId)) throw this.endedError(sessionId, options);
       throw isSessionError(error) ? error.withSession(sessionId) : error;
     } finally {
@@ -233,6 +261,7 @@ export class SessionManager {
         title: await titleOf(session.page),
         ...(session.options.device === undefined ? {} : { device: session.options.device }),
         viewport: session.page.isClosed() ? (session.options.viewport ?? null) : session.page.viewportSize(),
+        endpoint: session.endpoint,
       })),
     );
   }
@@ -245,11 +274,25 @@ export class SessionManager {
   /** Closes every session, then the browser. New creations are refused from the first moment. */
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
-    const closing = Promise.all([this.pool.close(), ...[...this.sessions.values()].map((session) => this.end(session, 'closed'))]);
+    const closing = Promise.all([...[...this.pools.values()].map((pool) => pool.close()), ...[...this.sessions.values()].map((session) => this.end(session, 'closed'))]);
     // Closing the browser closes every context anyway: a browser that does not close them promptly is not waited for,
     // so shutdown ends in a few seconds, before a supervisor's SIGKILL could orphan the browser.
     await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, SHUTDOWN_CONTEXTS_TIMEOUT).unref())]);
-    await this.host.close();
+    // Owned browsers are closed; attached ones (remote endpoints) are only disconnected from.
+    await Promise.all(this.sources.map((source) => source.close()));
+  }
+
+  /** Open sessions plus creations in flight on one source: what the scheduler balances. */
+  private load(source: BrowserSource): number {
+    let sessions = this.creatingOn.get(source) ?? 0;
+    for (const session of this.sessions.values()) if (this.sourceOf.get(session) === source) sessions += 1;
+    return sessions;
+  }
+
+  private poolOf(source: BrowserSource): WarmPool {
+    const pool = this.pools.get(source);
+    if (!pool) throw new Error(`no warm pool for browser source ${source.label}`);
+    return pool;
   }
 
   /** Opens a context+page with the manager's defaults, and the session's own options over them when given. */
@@ -316,8 +359,8 @@ export class SessionManager {
     if (reason !== 'browser_disconnected') await session.close();
   }
 
-  private dropBrowser(browser: Browser): void {
-    this.pool.dropBrowser(browser);
+  private dropBrowser(pool: WarmPool, browser: Browser): void {
+    pool.dropBrowser(browser);
     for (const session of [...this.sessions.values()]) {
       if (session.browser === browser) void this.end(session, 'browser_disconnected');
     }
@@ -344,7 +387,7 @@ export class SessionManager {
       });
     }
     if (tombstone.reason === 'browser_disconnected') {
-      return new SessionError('SESSION_NOT_FOUND', 'This session was lost because the browser process ended; a new browser is started for the next new session.', {
+      return new SessionError('SESSION_NOT_FOUND', 'This session was lost because its browser went away: the browser process ended (a new one is started for the next new session) or its endpoint disconnected.', {
         sessionId,
         details: { reason: 'browser_disconnected', next: 'new_session' },
       });
@@ -373,6 +416,25 @@ function settleWithin<T>(promise: Promise<T>, browser: Browser, timeout: number)
       clearTimeout(timer);
       browser.off('disconnected', gone);
     });
+  });
+}
+
+/** How long a failed call on a closed remote page waits to learn whether its browser's connection went too. */
+const DISCONNECT_GRACE_MS = 1_000;
+
+/** True once the browser disconnects (at once if it has), false if it is still connected after `ms`. */
+function disconnectsWithin(browser: Browser, ms: number): Promise<boolean> {
+  if (!browser.isConnected()) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const gone = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    const timer = setTimeout(() => {
+      browser.off('disconnected', gone);
+      resolve(false);
+    }, ms);
+    browser.once('disconnected', gone);
   });
 }
 

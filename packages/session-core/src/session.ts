@@ -51,6 +51,8 @@ export class Session {
   readonly browser: Browser;
   /** What the session was created with, secrets left out ({} for a plain session). */
   readonly options: EffectiveSessionOptions;
+  /** The label of the browser source it runs on ("local", or an endpoint's scheme://host:port; never a secret). */
+  readonly endpoint: string;
   private currentPage: Page;
   private tail: Promise<unknown> = Promise.resolve();
   /** Tabs whose renderer crashed, or that did not let go of a call: never handed to a call again. */
@@ -70,6 +72,7 @@ export class Session {
     context: BrowserContext;
     page: Page;
     options?: EffectiveSessionOptions;
+    endpoint?: string;
   }) {
     this.id = init.id;
     this.createdAt = init.now;
@@ -78,6 +81,7 @@ export class Session {
     this.owner = init.owner;
     this.browser = init.browser;
     this.options = init.options ?? {};
+    this.endpoint = init.endpoint ?? 'local';
     this.context = init.context;
     this.currentPage = init.page;
     this.watchPage(init.page);

@@ -225,7 +225,7 @@ describe('listing', () => {
     try {
       await manager.run(mine.id, (page) => page.goto(server.urlFor('/pages/home')));
       const listed = await manager.list({ owner: 'conn-1' });
-      expect(listed).toEqual([{ sessionId: mine.id, createdAt: mine.createdAt, expiresAt: mine.expiresAt, url: server.urlFor('/pages/home'), title: 'Home', viewport: { width: 1280, height: 720 } }]);
+      expect(listed).toEqual([{ sessionId: mine.id, createdAt: mine.createdAt, expiresAt: mine.expiresAt, url: server.urlFor('/pages/home'), title: 'Home', viewport: { width: 1280, height: 720 }, endpoint: 'local' }]);
       expect((await manager.list()).map((info) => info.sessionId)).toEqual([mine.id, theirs.id]);
       expect(manager.idsOf('conn-2')).toEqual([theirs.id]);
       expect(manager.idsOf('nobody')).toEqual([]);

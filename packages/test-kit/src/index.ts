@@ -9,3 +9,5 @@ export type { ConnectStdioOptions, StdioConnection, JsonToolResult } from './mcp
 export { startForwardProxy } from './forward-proxy.js';
 export type { ForwardProxy, ForwardProxyOptions, ProxiedRequest } from './forward-proxy.js';
 export { BASIC_AUTH } from './identity-routes.js';
+export { startBrowserServer, startCdpBrowser, startVersionMismatchServer } from './browser-servers.js';
+export type { BrowserServer, BrowserServerOptions, CdpBrowser, VersionMismatchServer } from './browser-servers.js';
