@@ -1,5 +1,5 @@
 // The one table of settings (spec §4): each flag's command-line spelling, environment variable, config-file key, check and help line come from its entry.
-import { BROWSER_NAMES, DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_TIMEOUT } from '@sessionwright/session-core';
+import { BROWSER_NAMES, DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_TIMEOUT, isSessionError, parseEndpoint } from '@sessionwright/session-core';
 import { PROFILE_NAMES } from '@sessionwright/tools';
 
 export type FlagKind = 'integer' | 'boolean' | 'string' | 'list' | 'enum' | 'path';
@@ -193,6 +193,30 @@ export const FLAGS = [
     default: false,
     description: "Close a connection's sessions as soon as it ends, instead of at their idle timeout",
   },
+  {
+    name: 'browser-endpoint',
+    kind: 'string',
+    placeholder: 'ws-url',
+    repeatable: true,
+    default: [],
+    // The URL may carry a token (?token=…) or a secret path: never printed.
+    secret: true,
+    check: checkEndpoint,
+    example: ['ws://browsers.internal:3000/#maxSessions=20'],
+    description:
+      'A Playwright browser server to run sessions on (playwright run-server, launchServer(), Browserless, Moon); repeatable; with any endpoint nothing is launched locally. #maxSessions=<n> at the end caps it (docs/deploy.md)',
+  },
+  {
+    name: 'cdp-endpoint',
+    kind: 'string',
+    placeholder: 'url',
+    repeatable: true,
+    default: [],
+    secret: true,
+    check: checkEndpoint,
+    example: ['http://127.0.0.1:9222'],
+    description: 'A Chromium to run sessions on over CDP (http://host:9222); repeatable; never closed by sessionwright. #maxSessions=<n> at the end caps it',
+  },
 ] as const satisfies readonly FlagDefinition[];
 
 /** The table as plain definitions, for code that walks it. */
@@ -235,6 +259,17 @@ export function exampleValue(flag: FlagDefinition): FlagValue {
   if (flag.kind === 'boolean') return true;
   if (flag.choices?.[0] !== undefined) return flag.repeatable ? [flag.choices[0]] : flag.choices[0];
   return flag.kind === 'list' || flag.repeatable ? ['example'] : 'example';
+}
+
+/** A browser endpoint URL (ws, wss, http or https; an optional #maxSessions=<n>), checked before anything starts. */
+function checkEndpoint(endpoint: string): string {
+  try {
+    parseEndpoint(endpoint);
+  } catch (error) {
+    if (isSessionError(error)) throw new BadValue(error.message);
+    throw error;
+  }
+  return endpoint;
 }
 
 /** An origin is scheme://host[:port] with nothing after it; `*` stands for any. */

@@ -1,7 +1,17 @@
 // One server process: the shared browser and session manager, and any number of MCP connections over them.
 import { randomUUID } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { BrowserHost, SessionManager, defaultWarmSessions, stderrLogger, type Logger } from '@sessionwright/session-core';
+import {
+  BrowserHost,
+  RemoteBrowser,
+  SessionManager,
+  defaultWarmSessions,
+  parseEndpoint,
+  stderrLogger,
+  uniqueLabels,
+  type BrowserSource,
+  type Logger,
+} from '@sessionwright/session-core';
 import { allTools, playwrightProfile, sessionsProfile } from '@sessionwright/tools';
 import { createMcpServer, type McpConnection } from './mcp-server.js';
 import { DEFAULT_OPTIONS, type ServerOptions } from './options.js';
@@ -12,7 +22,8 @@ const BROWSER_START_GRACE_MS = 250;
 
 export interface SessionwrightServer {
   readonly manager: SessionManager;
-  readonly host: BrowserHost;
+  /** The first browser source: the local browser, or the first endpoint when endpoints are given. */
+  readonly host: BrowserSource;
   /** Logs to stderr; warnings also go to every connected client as MCP log messages. */
   readonly logger: Logger;
   /** MCP connections open now. */
@@ -39,12 +50,19 @@ export function createServer(partial: Partial<ServerOptions> = {}, stderr: Logge
       for (const connection of connections) connection.notify('warning', message);
     },
   };
-  const host = new BrowserHost({
-    browser: options.browser,
-    ...(options.headless === undefined ? {} : { headless: options.headless }),
-    ...(options.executablePath === undefined ? {} : { executablePath: options.executablePath }),
-    logger,
-  });
+  const sources = remoteSources(options, logger);
+  const local =
+    sources.length > 0
+      ? undefined
+      : new BrowserHost({
+          browser: options.browser,
+          ...(options.headless === undefined ? {} : { headless: options.headless }),
+          ...(options.executablePath === undefined ? {} : { executablePath: options.executablePath }),
+          logger,
+        });
+  if (local) sources.push(local);
+  else logger.info(`browsers: ${sources.map((source) => source.label).join(', ')} (nothing is launched locally)`);
+  const [host] = sources as [BrowserSource, ...BrowserSource[]];
   // The executable is reported when the browser is up ("browser ready: …"), or its absence as a warning; either way
   // the server keeps serving, and create_session answers BROWSER_ERROR with the same advice.
   logger.info(`max ${options.maxSessions} sessions, ${options.sessionTimeout} ms idle timeout`);
@@ -52,18 +70,19 @@ export function createServer(partial: Partial<ServerOptions> = {}, stderr: Logge
   // at the latest: loading Playwright blocks the event loop for about half a second, which would delay the handshake.
   const startBrowser = () => {
     clearTimeout(grace);
-    host.start();
+    for (const source of sources) source.start();
   };
   const grace = setTimeout(startBrowser, BROWSER_START_GRACE_MS);
   grace.unref();
   const manager = new SessionManager({
-    host,
+    host: sources,
     sessionTimeout: options.sessionTimeout,
     maxSessions: options.maxSessions,
     callTimeout: options.callTimeout,
     ...(options.maxSessionsPerClient === undefined ? {} : { maxSessionsPerOwner: options.maxSessionsPerClient }),
     // Headed, every pooled context would open a window nobody asked for: none unless --warm-sessions says so.
-    warmSessions: options.warmSessions ?? defaultWarmSessions(host.headless),
+    // A remote browser's pool costs this machine nothing: one ready context per endpoint unless --warm-sessions says otherwise.
+    warmSessions: options.warmSessions ?? defaultWarmSessions(local?.headless ?? true),
     logger,
   });
   let closing: Promise<void> | undefined;
@@ -111,4 +130,14 @@ export function createServer(partial: Partial<ServerOptions> = {}, stderr: Logge
       return closing;
     },
   };
+}
+
+/** --browser-endpoint and --cdp-endpoint as sources, labelled uniquely (two endpoints on one host:port differ only by a secret). */
+function remoteSources(options: ServerOptions, logger: Logger): BrowserSource[] {
+  const endpoints = [
+    ...options.browserEndpoints.map((endpoint) => ({ kind: 'connect' as const, endpoint })),
+    ...options.cdpEndpoints.map((endpoint) => ({ kind: 'cdp' as const, endpoint })),
+  ];
+  const labels = uniqueLabels(endpoints.map(({ endpoint }) => parseEndpoint(endpoint).label));
+  return endpoints.map(({ kind, endpoint }, index) => new RemoteBrowser({ kind, endpoint, browser: options.browser, label: labels[index], logger }));
 }

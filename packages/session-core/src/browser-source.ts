@@ -75,7 +75,7 @@ export function parseEndpoint(text: string): ParsedEndpoint {
     url = new URL(text);
   } catch {
     // The text itself may hold a token: name only its beginning.
-    throw new SessionError('INVALID_PARAMETERS', `a browser endpoint must be a URL such as ws://host:3000/ (got "${text.slice(0, 12)}…")`);
+    throw new SessionError('INVALID_PARAMETERS', `a browser endpoint must be a URL such as ws://host:3000/`);
   }
   if (!ENDPOINT_PROTOCOLS.includes(url.protocol)) {
     throw new SessionError('INVALID_PARAMETERS', `a browser endpoint must start with ws://, wss://, http:// or https:// (got ${url.protocol})`);

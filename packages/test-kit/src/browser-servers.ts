@@ -79,14 +79,19 @@ export async function startCdpBrowser(options: { executablePath: string }): Prom
   const profile = mkdtempSync(path.join(tmpdir(), 'sessionwright-cdp-'));
   const child = spawn(
     options.executablePath,
-    ['--headless', '--remote-debugging-port=0', `--user-data-dir=${profile}`, '--no-first-run', '--no-default-browser-check', 'about:blank'],
-    { stdio: 'ignore' },
+    // --no-sandbox as Playwright launches it: a sandbox needs privileges a test machine (or root in a container) may lack.
+    ['--headless', '--no-sandbox', '--remote-debugging-port=0', `--user-data-dir=${profile}`, '--no-first-run', '--no-default-browser-check', 'about:blank'],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
   );
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-2000);
+  });
   const portFile = path.join(profile, 'DevToolsActivePort');
   let lines: string[] = [];
   await waitFor(
     () => {
-      if (child.exitCode !== null) throw new Error(`the browser exited with status ${child.exitCode} before serving CDP`);
+      if (child.exitCode !== null) throw new Error(`the browser exited with status ${child.exitCode} before serving CDP: ${stderr}`);
       try {
         lines = readFileSync(portFile, 'utf8').split('\n');
       } catch {

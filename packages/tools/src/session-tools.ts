@@ -57,7 +57,7 @@ export const listSessions = defineTool({
   name: 'list_sessions',
   title: 'List browser sessions',
   description:
-    'Lists your open sessions (those created on this connection; on a server that knows clients by token, all of your sessions, from any connection), with the URL and title each is on, its device or viewport, and when it expires. ' +
+    'Lists your open sessions (those created on this connection; on a server that knows clients by token, all of your sessions, from any connection), with the URL and title each is on, its device or viewport, when it expires and which browser endpoint it runs on. ' +
     'Use it to recover a sessionId or to see how many of maxSessions are in use.',
   input: z.strictObject({}),
   output: z.object({
@@ -70,6 +70,7 @@ export const listSessions = defineTool({
         title: z.string(),
         device: z.string().optional().describe('The device the session was created as, if any.'),
         viewport: z.object({ width: z.number(), height: z.number() }).nullable().describe('The page size in CSS pixels.'),
+        endpoint: z.string().describe('Where the session\'s browser runs: "local", or a browser endpoint as scheme://host:port.'),
       }),
     ),
     maxSessions: z.number().describe('How many sessions the server allows open at once (across all connections).'),
