@@ -135,8 +135,8 @@ export function createServer(partial: Partial<ServerOptions> = {}, stderr: Logge
 /** --browser-endpoint and --cdp-endpoint as sources, labelled uniquely (two endpoints on one host:port differ only by a secret). */
 function remoteSources(options: ServerOptions, logger: Logger): BrowserSource[] {
   const endpoints = [
-    ...options.browserEndpoints.map((endpoint) => ({ kind: 'connect' as const, endpoint })),
-    ...options.cdpEndpoints.map((endpoint) => ({ kind: 'cdp' as const, endpoint })),
+    ...options.browserEndpoint.map((endpoint) => ({ kind: 'connect' as const, endpoint })),
+    ...options.cdpEndpoint.map((endpoint) => ({ kind: 'cdp' as const, endpoint })),
   ];
   const labels = uniqueLabels(endpoints.map(({ endpoint }) => parseEndpoint(endpoint).label));
   return endpoints.map(({ kind, endpoint }, index) => new RemoteBrowser({ kind, endpoint, browser: options.browser, label: labels[index], logger }));

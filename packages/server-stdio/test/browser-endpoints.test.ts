@@ -132,7 +132,7 @@ describe('endpoint flags', () => {
     [['--browser-endpoint', 'ftp://host:21/'], 'must start with ws://'],
     [['--cdp-endpoint', 'http://127.0.0.1:9222/#maxSessions=0'], 'maxSessions'],
     [['--browser-endpoint', 'ws://127.0.0.1:3000/?token=SECRET-IN-FLAG#cap=2'], 'unknown endpoint setting'],
-    [['--browser-endpoint'], 'needs a URL'],
+    [['--browser-endpoint'], 'needs a value'],
   ])('%j exits with status 2 and one line, naming no token', async (flags, message) => {
     const result = await run(process.execPath, [CLI_PATH, ...flags]);
     expect(result.code).toBe(2);
