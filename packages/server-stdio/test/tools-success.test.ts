@@ -105,7 +105,7 @@ describe('list_sessions', () => {
       expect(listed.maxSessions).toBe(10);
       const byId = new Map(listed.sessions.map((entry: { sessionId: string }) => [entry.sessionId, entry]));
       expect([...byId.keys()].sort()).toEqual([sid, other].sort());
-      expect(byId.get(sid)).toEqual({ sessionId: sid, createdAt: expect.any(Number), expiresAt: expect.any(Number), url: fx.urlFor('/pages/form'), title: 'Form', viewport: { width: 1280, height: 720 } });
+      expect(byId.get(sid)).toEqual({ sessionId: sid, createdAt: expect.any(Number), expiresAt: expect.any(Number), url: fx.urlFor('/pages/form'), title: 'Form', viewport: { width: 1280, height: 720 }, endpoint: 'local' });
       expect(byId.get(other)).toMatchObject({ sessionId: other, url: 'about:blank', title: '' });
     } finally {
       expectSuccess(await tool('close_session', { sessionId: other }));
