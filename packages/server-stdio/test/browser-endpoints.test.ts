@@ -18,7 +18,9 @@ import { CLI_PATH, call, expectError, expectSuccess, run, startCli } from './hel
 
 const require = createRequire(import.meta.url);
 const PLAYWRIGHT = require.resolve('playwright');
-const EXECUTABLE = resolveExecutable({ browser: 'chromium', headless: true }).executablePath ?? (require('playwright') as { chromium: { executablePath(): string } }).chromium.executablePath();
+const EXECUTABLE =
+  resolveExecutable({ browser: 'chromium', headless: true }).executablePath ??
+  (require('playwright') as { chromium: { executablePath(): string } }).chromium.executablePath();
 
 let fixture: FixtureServer;
 beforeAll(async () => {
@@ -53,7 +55,9 @@ describe('--browser-endpoint', () => {
       for (let i = 0; i < 4; i += 1) ids.push(expectSuccess(await call(conn.client, 'create_session')).sessionId as string);
       for (const sessionId of ids) expectSuccess(await call(conn.client, 'navigate', { sessionId, url: fixture.urlFor('/pages/home') }));
       const listed = expectSuccess(await call(conn.client, 'list_sessions'));
-      const endpointOf = new Map<string, string>(listed.sessions.map((session: { sessionId: string; endpoint: string }) => [session.sessionId, session.endpoint]));
+      const endpointOf = new Map<string, string>(
+        listed.sessions.map((session: { sessionId: string; endpoint: string }) => [session.sessionId, session.endpoint]),
+      );
       expect([...endpointOf.values()].sort()).toEqual([labelA, labelA, labelB, labelB].sort());
       // Sessions run on the servers' browsers: this server started none of its own.
       expect(await browserProcesses(conn.pid!)).toEqual([]);
@@ -89,7 +93,11 @@ describe('--browser-endpoint', () => {
     const conn = await startCli(['--browser-endpoint', mismatch.url]);
     try {
       const error = expectError(await call(conn.client, 'create_session'), 'BROWSER_ERROR');
-      expect(error.details).toMatchObject({ reason: 'version_mismatch', serverVersion: '1.99', clientVersion: (require('playwright/package.json') as { version: string }).version });
+      expect(error.details).toMatchObject({
+        reason: 'version_mismatch',
+        serverVersion: '1.99',
+        clientVersion: (require('playwright/package.json') as { version: string }).version,
+      });
     } finally {
       await conn.close();
       await mismatch.close();

@@ -132,9 +132,13 @@ export class RemoteBrowser implements BrowserSource {
   /** The error a caller gets while this endpoint is down, named by its label. */
   unavailableError(): SessionError {
     const failure = this.lastFailure ?? { reason: 'browser_unreachable', message: 'not connected yet' };
-    return browserError(failure.reason === 'version_mismatch' ? 'version_mismatch' : 'browser_unreachable', `The browser endpoint ${this.label} is not available: ${failure.message}`, {
-      details: failureDetails(this.label, failure),
-    });
+    return browserError(
+      failure.reason === 'version_mismatch' ? 'version_mismatch' : 'browser_unreachable',
+      `The browser endpoint ${this.label} is not available: ${failure.message}`,
+      {
+        details: failureDetails(this.label, failure),
+      },
+    );
   }
 
   /** Starts an attempt unless one is running, one is connected, or the source is closed; a pending retry is brought forward. */

@@ -27,18 +27,14 @@ export async function chooseSource(
   const up = sources.filter((source) => source.available);
   if (up.length > 0) {
     const caps = up.reduce((sum, source) => sum + (source.maxSessions ?? 0), 0);
-    throw new SessionError(
-      'MAX_SESSIONS_REACHED',
-      `Every available browser endpoint holds as many sessions as its maxSessions allows (${caps} in all).`,
-      {
-        details: {
-          scope: 'endpoint',
-          maxSessions: caps,
-          endpoints: up.map((source) => ({ endpoint: source.label, maxSessions: source.maxSessions })),
-          next: 'free_session',
-        },
+    throw new SessionError('MAX_SESSIONS_REACHED', `Every available browser endpoint holds as many sessions as its maxSessions allows (${caps} in all).`, {
+      details: {
+        scope: 'endpoint',
+        maxSessions: caps,
+        endpoints: up.map((source) => ({ endpoint: source.label, maxSessions: source.maxSessions })),
+        next: 'free_session',
       },
-    );
+    });
   }
   throw unavailableError(sources);
 }
