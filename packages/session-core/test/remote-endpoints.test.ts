@@ -133,12 +133,13 @@ describe('several browser endpoints', () => {
     expect([onA.length, onB.length]).toEqual([2, 2]);
 
     // A call in flight on A when it goes.
-    const inFlight = manager.run(onA[0]!.id, (page) => page.goto(fixture.urlFor('/hang')));
+    // Its outcome is awaited from the start: it settles while the server is being killed.
+    const inFlight = rejectionOf(manager.run(onA[0]!.id, (page) => page.goto(fixture.urlFor('/hang'))));
     await waitFor(() => fixture.requests.includes('/hang'));
     const { port, wsPath } = serverA;
     await serverA.kill();
 
-    const lost = await rejectionOf(inFlight);
+    const lost = await inFlight;
     expect(lost.code).toBe('SESSION_NOT_FOUND');
     expect(lost.details?.reason).toBe('browser_disconnected');
     await waitFor(() => !a.available);
