@@ -51,6 +51,13 @@ describe('--browser-endpoint', () => {
       '20',
     ]);
     try {
+      // Both connected before counting where sessions go (the first would otherwise all land on the quicker one).
+      await waitFor(
+        () => conn.stderrText().includes(`browser endpoint ${labelA} connected`) && conn.stderrText().includes(`browser endpoint ${labelB} connected`),
+        {
+          timeout: 20_000,
+        },
+      );
       const ids: string[] = [];
       for (let i = 0; i < 4; i += 1) ids.push(expectSuccess(await call(conn.client, 'create_session')).sessionId as string);
       for (const sessionId of ids) expectSuccess(await call(conn.client, 'navigate', { sessionId, url: fixture.urlFor('/pages/home') }));

@@ -31,6 +31,12 @@ function remote(endpoint: string, logger?: Logger): RemoteBrowser {
   return new RemoteBrowser({ kind: 'connect', endpoint, retryInitial: 100, retryMax: 1_000, ...(logger ? { logger } : {}) });
 }
 
+/** Sources connected before the test counts where sessions go (otherwise the first may all land on the quicker one). */
+async function connected(...sources: RemoteBrowser[]): Promise<RemoteBrowser[]> {
+  await Promise.all(sources.map((source) => source.start().browser()));
+  return sources;
+}
+
 /** A port nothing listens on (it was free a moment ago). */
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -68,7 +74,7 @@ function countBy(sessions: Session[]): Record<string, number> {
 
 describe('several browser endpoints', () => {
   it('spread new sessions by load and label each with scheme, host and port only', async () => {
-    const manager = track(new SessionManager({ host: [remote(serverA.wsEndpoint).start(), remote(serverB.wsEndpoint).start()], warmSessions: 1 }));
+    const manager = track(new SessionManager({ host: await connected(remote(serverA.wsEndpoint), remote(serverB.wsEndpoint)), warmSessions: 1 }));
     const sessions: Session[] = [];
     for (let i = 0; i < 4; i += 1) sessions.push(await manager.create());
     expect(countBy(sessions)).toEqual({ [labelOf(serverA)]: 2, [labelOf(serverB)]: 2 });
@@ -91,17 +97,16 @@ describe('several browser endpoints', () => {
   });
 
   it('respect a per-endpoint maxSessions from the URL fragment', async () => {
-    const a = remote(`${serverA.wsEndpoint}#maxSessions=1`).start();
-    const b = remote(`${serverB.wsEndpoint}#maxSessions=2`).start();
-    expect([a.maxSessions, b.maxSessions]).toEqual([1, 2]);
-    const manager = track(new SessionManager({ host: [a, b], maxSessions: 10 }));
+    const [a, b] = await connected(remote(`${serverA.wsEndpoint}#maxSessions=1`), remote(`${serverB.wsEndpoint}#maxSessions=2`));
+    expect([a?.maxSessions, b?.maxSessions]).toEqual([1, 2]);
+    const manager = track(new SessionManager({ host: [a, b] as RemoteBrowser[], maxSessions: 10 }));
     const sessions = [await manager.create(), await manager.create(), await manager.create()];
     expect(countBy(sessions)).toEqual({ [labelOf(serverA)]: 1, [labelOf(serverB)]: 2 });
     const full = await rejectionOf(manager.create());
     expect(full.code).toBe('MAX_SESSIONS_REACHED');
     expect(full.details).toMatchObject({ scope: 'endpoint', maxSessions: 3 });
     // A closed session frees its endpoint's place.
-    await manager.close(sessions[0]!.id);
+    await manager.close(sessions.find((session) => session.endpoint === labelOf(serverA))?.id ?? '');
     expect((await manager.create()).endpoint).toBe(labelOf(serverA));
     await manager.shutdown();
   });
@@ -123,8 +128,9 @@ describe('several browser endpoints', () => {
 
   it('lose one: only its sessions end, new ones go to the other, and it is used again once back at the same address', async () => {
     const logger = recordingLogger();
-    const a = remote(serverA.wsEndpoint, logger).start();
-    const b = remote(serverB.wsEndpoint, logger).start();
+    const a = remote(serverA.wsEndpoint, logger);
+    const b = remote(serverB.wsEndpoint, logger);
+    await connected(a, b);
     const manager = track(new SessionManager({ host: [a, b], warmSessions: 1, logger }));
     const sessions: Session[] = [];
     for (let i = 0; i < 4; i += 1) sessions.push(await manager.create());
@@ -165,8 +171,9 @@ describe('several browser endpoints', () => {
   });
 
   it('with every endpoint down, create answers no_browser_available at once instead of hanging', async () => {
-    const a = remote(serverA.wsEndpoint).start();
-    const b = remote(serverB.wsEndpoint).start();
+    const a = remote(serverA.wsEndpoint);
+    const b = remote(serverB.wsEndpoint);
+    await connected(a, b);
     const manager = track(new SessionManager({ host: [a, b] }));
     await manager.create();
     await Promise.all([serverA.kill(), serverB.kill()]);
