@@ -35,6 +35,9 @@ export interface BrowserServer {
 /** What the child process runs: `chromium.launchServer()` and one JSON line with its address on stdout. */
 const SERVER_SCRIPT = `
 const config = JSON.parse(process.argv[1]);
+// The test process holds our stdin: when it goes (even killed), we go too, and Playwright closes the browser on exit.
+process.stdin.on('end', () => process.exit(0));
+process.stdin.resume();
 const { chromium } = require(config.playwright);
 chromium.launchServer({
   headless: true,
@@ -50,7 +53,7 @@ chromium.launchServer({
 /** Starts `chromium.launchServer()` in a child process of its own (its own browser process too), as a separate host would. */
 export async function startBrowserServer(options: BrowserServerOptions): Promise<BrowserServer> {
   const config = { playwright: options.playwright, executablePath: options.executablePath, port: options.port ?? 0, wsPath: options.wsPath };
-  const child = spawn(process.execPath, ['-e', SERVER_SCRIPT, JSON.stringify(config)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['-e', SERVER_SCRIPT, JSON.stringify(config)], { stdio: ['pipe', 'pipe', 'pipe'] });
   const line = await firstLine(child, 30_000);
   const wsEndpoint = (JSON.parse(line) as { wsEndpoint: string }).wsEndpoint;
   const url = new URL(wsEndpoint);
