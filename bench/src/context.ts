@@ -12,6 +12,8 @@ export interface BenchConfig {
   parallelRounds: number;
   /** Live-session counts for the scale figures. */
   scaleLevels: number[];
+  /** Sessions opened at once in the burst section. */
+  burstSessions: number;
   /** Round-robin navigates per scale level: max(this, 2 × level). */
   scaleNavigates: number;
   tokenPages: string[];

@@ -7,16 +7,20 @@ import { startFixtureServer } from '@sessionwright/test-kit';
 import type { BenchConfig, BenchContext } from './context.js';
 import { benchExecutable, describeEnvironment, repoRoot } from './environment.js';
 import { runMicro } from './micro.js';
+import { runBurst } from './burst.js';
 import { runOptions } from './options.js';
 import { benchPages, tokenPages } from './pages.js';
 import { runParallel } from './parallel.js';
 import { renderMarkdown, targets, type BenchResults } from './report.js';
 import { runScale } from './scale.js';
+import { runSoak, type SoakResult } from './soak.js';
 import { runSpawn } from './spawn.js';
 import { removeScratch } from './systems.js';
 import { runTokens } from './tokens.js';
 
-const SECTIONS = ['micro', 'options', 'spawn', 'parallel', 'scale', 'tokens'];
+const SECTIONS = ['micro', 'options', 'spawn', 'parallel', 'scale', 'burst', 'tokens'];
+/** Sections a full run leaves out: the soak takes half an hour and writes its own file (results/soak.json), which every render includes. */
+const SEPARATE_SECTIONS = ['soak'];
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -28,6 +32,7 @@ async function main(): Promise<void> {
       rounds: { type: 'string' },
       'executable-path': { type: 'string' },
       render: { type: 'boolean', default: false },
+      'soak-minutes': { type: 'string' },
     },
   });
   const analysisFile = path.join(repoRoot, 'bench', 'analysis.md');
@@ -36,21 +41,24 @@ async function main(): Promise<void> {
   if (values.render) {
     // Rewrites BENCHMARKS.md from the last full run, e.g. after editing bench/analysis.md.
     const last = JSON.parse(readFileSync(path.join(resultsDir, 'latest.json'), 'utf8')) as BenchResults;
-    writeFileSync(path.join(repoRoot, 'BENCHMARKS.md'), renderMarkdown(last, analysis));
+    writeFileSync(path.join(repoRoot, 'BENCHMARKS.md'), renderMarkdown({ ...last, soak: readSoak(resultsDir) }, analysis));
     process.stderr.write('[bench] BENCHMARKS.md rendered from bench/results/latest.json\n');
     return;
   }
   const quick = values.quick === true;
   const sections = new Set((values.sections ?? SECTIONS.join(',')).split(',').map((s) => s.trim()));
-  for (const section of sections) if (!SECTIONS.includes(section)) throw new Error(`unknown section ${section}; one of ${SECTIONS.join(', ')}`);
-  const partial = quick || sections.size < SECTIONS.length || values.iterations !== undefined;
+  for (const section of sections) {
+    if (!SECTIONS.includes(section) && !SEPARATE_SECTIONS.includes(section)) throw new Error(`unknown section ${section}; one of ${[...SECTIONS, ...SEPARATE_SECTIONS].join(', ')}`);
+  }
+  const partial = quick || SECTIONS.some((section) => !sections.has(section)) || values.iterations !== undefined;
   const config: BenchConfig = {
     iterations: Number(values.iterations ?? (quick ? 3 : 20)),
     warmup: quick ? 1 : 3,
     parallelSessions: 10,
     parallelCycles: quick ? 3 : 20,
     parallelRounds: Number(values.rounds ?? (quick ? 1 : 2)),
-    scaleLevels: quick ? [1, 5] : [1, 10, 25, 50],
+    scaleLevels: quick ? [1, 5] : [1, 10, 100, 250, 500, 1000],
+    burstSessions: quick ? 20 : 1000,
     scaleNavigates: quick ? 5 : 20,
     tokenPages,
     sections,
@@ -92,8 +100,19 @@ async function main(): Promise<void> {
     }
     if (sections.has('parallel')) results.parallel = await runParallel(ctx);
     if (sections.has('scale')) {
-      ctx.log('scale: 1..50 live sessions');
+      ctx.log(`scale: ${config.scaleLevels.join(', ')} live sessions`);
       results.scale = await runScale(ctx);
+    }
+    if (sections.has('burst')) {
+      ctx.log(`burst: ${config.burstSessions} sessions at once`);
+      results.burst = await runBurst(ctx, config.burstSessions);
+    }
+    if (sections.has('soak')) {
+      const minutes = Number(values['soak-minutes'] ?? (quick ? 1 : 30));
+      ctx.log(`soak: ${minutes} min of churn`);
+      results.soak = await runSoak(ctx, minutes);
+      mkdirSync(resultsDir, { recursive: true });
+      writeFileSync(path.join(resultsDir, 'soak.json'), `${JSON.stringify(results.soak, null, 2)}\n`);
     }
     if (sections.has('tokens')) {
       ctx.log('tokens: snapshot sizes');
@@ -106,6 +125,7 @@ async function main(): Promise<void> {
 
   const full: BenchResults = {
     ...results,
+    soak: results.soak ?? readSoak(resultsDir),
     environment: describeEnvironment(executable, loadBefore),
     config: { ...config, sections: [...sections] },
     durationMs: performance.now() - started,
@@ -122,6 +142,12 @@ async function main(): Promise<void> {
     process.stdout.write(`${target.met ? 'met   ' : 'MISSED'} ${target.ratio.toFixed(2)}× (≤ ${target.limit}×)  ${target.what}: ${target.measured}\n`);
   }
   ctx.log(`done in ${(full.durationMs / 60_000).toFixed(1)} min; wrote ${partial ? 'bench/results/quick.{md,json}' : 'BENCHMARKS.md and bench/results/latest.json'}`);
+}
+
+/** The last soak's figures (its own run, `--sections soak`), if there is one. */
+function readSoak(resultsDir: string): SoakResult | undefined {
+  const file = path.join(resultsDir, 'soak.json');
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as SoakResult) : undefined;
 }
 
 main().then(

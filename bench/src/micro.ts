@@ -111,6 +111,10 @@ async function swIteration(
     const typed = await timedCall(client, 'type', { sessionId, selector: '#note', text: TYPED });
     record('type', typed);
     if (jsonOf(typed).value !== TYPED) throw new Error(`${name}: type answered value ${String(jsonOf(typed).value)}`);
+    // The same field again, emptied first: what @playwright/mcp's browser_type (a fill) always does.
+    const cleared = await timedCall(client, 'type', { sessionId, selector: '#note', text: TYPED, clear: true });
+    record('typeClear', cleared);
+    if (jsonOf(cleared).value !== TYPED) throw new Error(`${name}: type with clear answered value ${String(jsonOf(cleared).value)}`);
     if (snapshotTool) {
       const snapshot = await timedCall(client, 'snapshot', { sessionId });
       record('snapshot', snapshot);

@@ -1,10 +1,12 @@
 // Turns one run's figures into BENCHMARKS.md: targets with their ratios, tables per section, the machine and versions.
+import type { BurstResult } from './burst.js';
 import type { BenchConfig } from './context.js';
 import type { Environment } from './environment.js';
 import type { MicroResult } from './micro.js';
 import { DRESSED, type OptionsResult } from './options.js';
 import type { ParallelRun, ParallelVariant } from './parallel.js';
 import type { ScaleResult } from './scale.js';
+import type { SoakResult } from './soak.js';
 import { summarize } from './stats.js';
 import type { TokenResult } from './tokens.js';
 
@@ -18,6 +20,9 @@ export interface BenchResults {
   parallel?: ParallelRun[];
   scale?: ScaleResult;
   tokens?: TokenResult;
+  burst?: BurstResult;
+  /** From its own run (`--sections soak`, bench/results/soak.json). */
+  soak?: SoakResult;
   errors: Record<string, string[]>;
 }
 
@@ -87,9 +92,16 @@ export function targets(results: BenchResults): Target[] {
     add('(for reference, no target) navigate vs raw page.goto() + page.title()', median(m['sw.navigate']), median(m['raw.navigateTitle']), Number.POSITIVE_INFINITY);
     add('navigate vs browser_navigate', median(m['sw.navigate']), median(m['pw.navigate']), 0.9);
     add('click (no navigation) vs browser_click', median(m['sw.click']), median(m['pw.click']), 0.3);
+    add('type vs browser_type', median(m['sw.type']), median(m['pw.type']), 1.0);
+    add('type vs raw fill()', median(m['sw.type']), median(m['raw.type']), 2.0);
+    add('type with clear: true vs browser_type', median(m['sw.typeClear']), median(m['pw.type']), 1.0);
+    add('snapshot vs browser_snapshot', median(m['sw.snapshot']), median(m['pw.snapshot']), 1.0);
   }
   const s = results.spawn;
-  if (s) add('spawn → initialize vs @playwright/mcp', median(s['sw.initialize']), median(s['pw.initialize']), 0.7);
+  if (s) {
+    add('spawn → initialize vs @playwright/mcp', median(s['sw.initialize']), median(s['pw.initialize']), 0.7);
+    add('spawn → first navigate vs @playwright/mcp', median(s['sw.firstNavigate']), median(s['pw.firstNavigate']), 0.8);
+  }
   const p = results.parallel;
   if (p && p.length > 0) {
     add('parallel work: wall time vs (c) one HTTP server', parallelSummary(p, 'sw').wallMs, parallelSummary(p, 'pwHttp').wallMs, 1.0, (v) => `${(v / 1000).toFixed(1)} s`);
@@ -139,6 +151,20 @@ export function renderMarkdown(results: BenchResults, analysis: string): string 
     const ok = results.scale.errors === 0;
     line(`| ${last?.sessions ?? '–'} live sessions without an error | ${results.scale.errors} errors; ${mib(results.scale.slopePerSession)} PSS per extra session | | 0 errors | ${ok ? 'met' : '**missed**'} |`);
   }
+  const b = results.burst;
+  if (b) {
+    line(`| ${b.sessions} sessions opened, navigated and closed all at once | ${b.errors} errors | | 0 errors | ${b.errors === 0 ? 'met' : '**missed**'} |`);
+    const r = b.recycledPss / b.idlePss;
+    line(`| after the burst's sessions closed, PSS vs idle | ${mib(b.recycledPss)} vs ${mib(b.idlePss)} (${mib(b.closedPss)} before the recycle) | ${ratio(r)} | ≤ 1.5× | ${r <= 1.5 ? 'met' : '**missed**'} |`);
+  }
+  const k = results.soak;
+  if (k) {
+    const r = k.recycledPss / k.idlePss;
+    line(`| soak (${k.minutes} min): PSS drift after warm-up | ${mib(k.latePss)} vs ${mib(k.earlyPss)} | ${(k.drift * 100).toFixed(1)} % | ≤ 10 % | ${k.drift <= 0.1 ? 'met' : '**missed**'} |`);
+    const leaks = k.openAfter + k.leakedProcesses;
+    line(`| soak: leaked sessions or processes, and errors | ${k.openAfter} sessions, ${k.leakedProcesses} processes; ${k.errors} errors in ${k.cycles} cycles | | 0 | ${leaks === 0 && k.errors === 0 ? 'met' : '**missed**'} |`);
+    line(`| soak: after closing everything, PSS vs idle | ${mib(k.recycledPss)} vs ${mib(k.idlePss)} (${mib(k.closedPss)} before the recycle) | ${ratio(r)} | ≤ 1.5× | ${r <= 1.5 ? 'met' : '**missed**'} |`);
+  }
   line();
   if (analysis.trim()) {
     line(analysis.trim());
@@ -163,6 +189,8 @@ export function renderMarkdown(results: BenchResults, analysis: string): string 
   if (results.spawn) renderSpawn(results.spawn, line);
   if (results.parallel) renderParallel(results, line);
   if (results.scale) renderScale(results.scale, results.config.scaleNavigates, line);
+  if (results.burst) renderBurst(results.burst, line);
+  if (results.soak) renderSoak(results.soak, line);
   if (results.tokens) renderTokens(results.tokens, line);
 
   const errorSystems = Object.entries(results.errors).filter(([, list]) => list.length > 0);
@@ -203,6 +231,7 @@ function renderMicro(micro: MicroResult, line: Line): void {
   line(`| navigate + read the title (goto + title() / –) | ${cell(s['raw.navigateTitle'])} | – | – | – |`);
   line(`| click, no navigation | ${cell(s['raw.click'])} | ${cell(s['sw.click'])} | ${cell(s['swNoPool.click'])} | ${cell(s['pw.click'])} |`);
   line(`| type / fill | ${cell(s['raw.type'])} | ${cell(s['sw.type'])} | ${cell(s['swNoPool.type'])} | ${cell(s['pw.type'])} |`);
+  line(`| type with clear: true (the field holds text) / fill | – | ${cell(s['sw.typeClear'])} | ${cell(s['swNoPool.typeClear'])} | – |`);
   line(`| snapshot | – | ${micro.snapshotTool ? cell(s['sw.snapshot']) : 'no snapshot tool yet'} | ${micro.snapshotTool ? cell(s['swNoPool.snapshot']) : '–'} | ${cell(s['pw.snapshot'])} |`);
   line(`| close (context.close / close_session) | ${cell(s['raw.close'])} | ${cell(s['sw.close'])} | ${cell(s['swNoPool.close'])} | – |`);
   line();
@@ -269,13 +298,48 @@ function renderParallel(results: BenchResults, line: Line): void {
 function renderScale(scale: ScaleResult, minimumCalls: number, line: Line): void {
   line('## Scale: live sessions in one sessionwright process');
   line();
-  line(`Every session holds the loaded fixture page. PSS of the server and its browser tree; navigate timed round-robin over all sessions, one call at a time (max(${minimumCalls}, 2 × sessions) calls per level). Idle (browser up, no session): ${mib(scale.idlePss)}. Slope (least squares over the levels): **${mib(scale.slopePerSession)} per session**.`);
+  line(`Every session holds the loaded fixture page. PSS of the server and its browser tree; sessions opened 8 at a time to fill each level; navigate timed round-robin over all sessions, one call at a time (max(${minimumCalls}, 2 × sessions) calls per level, at most 200). Idle (browser up, no session): ${mib(scale.idlePss)}. Slope (least squares over the levels): **${mib(scale.slopePerSession)} per session**.`);
   line();
   line('| live sessions | total PSS | processes | navigate p50 | navigate p95 | calls | errors |');
   line('|---|---|---|---|---|---|---|');
   for (const level of scale.levels) {
     line(`| ${level.sessions} | ${mib(level.pss)} | ${level.processes} | ${ms(level.navigate.median)} ms | ${ms(level.navigate.p95)} ms | ${level.navigate.n} | ${level.errors} |`);
   }
+  line();
+}
+
+function renderBurst(burst: BurstResult, line: Line): void {
+  line('## Burst: a thousand sessions at once');
+  line();
+  line(`One sessionwright process (\`--max-sessions ${burst.sessions + 10}\`, \`--call-timeout 600000\`), measured ${burst.date.slice(0, 16).replace('T', ' ')} UTC (1-minute load average ${burst.load.toFixed(2)} at its start). Each phase sends every call at once; navigate is given a 300 s timeout because a thousand page loads share two cores. Per-call figures in ms: median (p95).`);
+  line();
+  line('| phase | calls | wall time | per call | errors |');
+  line('|---|---|---|---|---|');
+  const row = (name: string, phase: BurstResult['open']) =>
+    line(`| ${name} | ${phase.calls.n} | ${(phase.wallMs / 1000).toFixed(1)} s | ${ms(phase.calls.median)} (${ms(phase.calls.p95)}) | ${phase.errors} |`);
+  row('create_session + navigate, each session', burst.open);
+  row('navigate every open session', burst.navigate);
+  row('close_session every session', burst.close);
+  line();
+  line(`PSS: idle ${mib(burst.idlePss)} (${burst.idleProcesses} processes); peak ${mib(burst.peakPss)} (${burst.peakProcesses} processes); right after the last close ${mib(burst.closedPss)} (${burst.closedProcesses} processes); after the idle browser was recycled ${burst.recycled ? '' : '(**no recycle seen**) '}${mib(burst.recycledPss)} (${burst.recycledProcesses} processes).`);
+  line(`create_session latency, ms: on the fresh server ${burst.createBefore.map(ms).join(', ')}; right after the recycle ${burst.createAfterRecycle.map(ms).join(', ')}.`);
+  line();
+}
+
+function renderSoak(soak: SoakResult, line: Line): void {
+  line('## Soak: steady churn for a long time');
+  line();
+  line(`Its own run (\`--sections soak\`), ${soak.date.slice(0, 16).replace('T', ' ')} UTC, 1-minute load average ${soak.load.toFixed(2)} at its start: **${soak.minutes} minutes**, ${soak.workers} workers each repeating create_session, navigate, click, type (clear: true every other cycle), snapshot, close_session on one sessionwright process (\`--max-sessions 20\`). PSS of the server and its browser tree sampled every 5 s; the first ${soak.warmupSeconds >= 60 ? `${Math.round(soak.warmupSeconds / 60)} min` : `${Math.round(soak.warmupSeconds)} s`} are warm-up, left out of the drift, which compares the median of the first and the last tenth of the rest.`);
+  line();
+  line('| | |');
+  line('|---|---|');
+  line(`| cycles, errors | ${soak.cycles}, ${soak.errors} |`);
+  line(`| per cycle, ms: median (p95) | ${ms(summarize(soak.cycleMs).median)} (${ms(summarize(soak.cycleMs).p95)}) |`);
+  line(`| idle (browser up, warm pool filled, no session) | ${mib(soak.idlePss)}, ${soak.idleProcesses} processes |`);
+  line(`| after warm-up: first tenth → last tenth | ${mib(soak.earlyPss)} → ${mib(soak.latePss)} (${(soak.drift * 100).toFixed(1)} %; slope ${(soak.slopePerMinute / 2 ** 20).toFixed(2)} MiB/min) |`);
+  line(`| every session closed | ${soak.openAfter} sessions listed, ${mib(soak.closedPss)}, ${soak.leakedProcesses} processes over idle |`);
+  line(`| after the idle browser was recycled | ${soak.recycled ? '' : '**no recycle seen**, '}${mib(soak.recycledPss)}, ${soak.recycledProcesses} processes |`);
+  line(`| create_session latency, ms: fresh server / right after the recycle | ${soak.createBefore.map(ms).join(', ')} / ${soak.createAfterRecycle.map(ms).join(', ')} |`);
   line();
 }
 

@@ -1,8 +1,8 @@
-// Scale: one sessionwright process with 1, 10, 25, 50 live sessions: total PSS, the per-session slope, navigate p50/p95 round-robin.
+// Scale: one sessionwright process with 1 up to 1 000 live sessions: total PSS, the per-session slope, navigate p50/p95 round-robin.
 import { descendants, treePss } from '@sessionwright/test-kit';
 import type { BenchContext } from './context.js';
 import { slope, summarize, type Summary } from './stats.js';
-import { connectStdio, jsonOf, sessionwrightArgs, timedCall } from './systems.js';
+import { connectStdio, jsonOf, SESSIONWRIGHT_CLI, timedCall } from './systems.js';
 
 export interface ScaleLevel {
   sessions: number;
@@ -23,8 +23,18 @@ export interface ScaleResult {
   errors: number;
 }
 
+/** Sessions are opened this many at a time while filling a level (the figures are taken once the level is full). */
+const FILL_CONCURRENCY = 8;
+/** Round-robin navigates per level: max(scaleNavigates, 2 × sessions), at most this many. */
+const MAX_NAVIGATES_PER_LEVEL = 200;
+
+/** A server that holds the largest level: no session limit in the way, and no session expiring during a long run. */
+export function scaleArgs(executable: string, sessions: number): string[] {
+  return [SESSIONWRIGHT_CLI, '--headless', '--executable-path', executable, '--max-sessions', String(sessions + 10), '--session-timeout', '7200000'];
+}
+
 export async function runScale(ctx: BenchContext): Promise<ScaleResult> {
-  const { connection } = await connectStdio(sessionwrightArgs(ctx.executable));
+  const { connection } = await connectStdio(scaleArgs(ctx.executable, Math.max(...ctx.config.scaleLevels)));
   const { client } = connection;
   const pid = connection.pid ?? 0;
   const ids: string[] = [];
@@ -37,21 +47,27 @@ export async function runScale(ctx: BenchContext): Promise<ScaleResult> {
     const idlePss = await settledPss(pid);
     let url = 0;
     for (const level of ctx.config.scaleLevels) {
-      while (ids.length < level) {
-        try {
-          const sessionId = String(jsonOf(await timedCall(client, 'create_session')).sessionId);
-          ids.push(sessionId);
-          // Every live session holds a loaded page, as it would in use.
-          await timedCall(client, 'navigate', { sessionId, url: ctx.appUrl(url++) });
-        } catch (error) {
-          errors += 1;
-          ctx.error('scale', error);
-          if (errors > 5) throw error;
+      let opening = ids.length;
+      const fill = async () => {
+        while (opening < level) {
+          opening += 1;
+          try {
+            const sessionId = String(jsonOf(await timedCall(client, 'create_session')).sessionId);
+            ids.push(sessionId);
+            // Every live session holds a loaded page, as it would in use.
+            await timedCall(client, 'navigate', { sessionId, url: ctx.appUrl(url++) });
+          } catch (error) {
+            errors += 1;
+            opening -= 1;
+            ctx.error('scale', error);
+            if (errors > 5) throw error;
+          }
         }
-      }
+      };
+      await Promise.all(Array.from({ length: Math.min(FILL_CONCURRENCY, level - ids.length) }, fill));
       const pss = await settledPss(pid);
       const processes = 1 + (await descendants(pid)).length;
-      const count = Math.max(ctx.config.scaleNavigates, 2 * level);
+      const count = Math.max(ctx.config.scaleNavigates, Math.min(2 * level, MAX_NAVIGATES_PER_LEVEL));
       const samples: number[] = [];
       let levelErrors = 0;
       for (let n = 0; n < count; n += 1) {

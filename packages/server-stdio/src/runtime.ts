@@ -19,6 +19,8 @@ import { scopedAccess, type CallerScope } from './session-access.js';
 
 /** How long after start-up the browser launch begins if no client has initialized by then. */
 const BROWSER_START_GRACE_MS = 250;
+/** How long no session must be open before the launched browser is replaced by a fresh one, giving its memory back. */
+const RECYCLE_IDLE_BROWSER_MS = 10_000;
 
 export interface SessionwrightServer {
   readonly manager: SessionManager;
@@ -83,6 +85,8 @@ export function createServer(partial: Partial<ServerOptions> = {}, stderr: Logge
     // Headed, every pooled context would open a window nobody asked for: none unless --warm-sessions says so.
     // A remote browser's pool costs this machine nothing: one ready context per endpoint unless --warm-sessions says otherwise.
     warmSessions: options.warmSessions ?? defaultWarmSessions(local?.headless ?? true),
+    // A browser this process launched keeps memory after its sessions close; it is replaced once idle (IdleRecycler).
+    recycleIdleBrowser: RECYCLE_IDLE_BROWSER_MS,
     logger,
   });
   let closing: Promise<void> | undefined;

@@ -42,6 +42,8 @@ export class BrowserHost implements BrowserSource {
   private launchedOnce = false;
   private readonly disconnectListeners = new Set<(browser: Browser) => void>();
   private readonly launchListeners = new Set<(browser: Browser) => void>();
+  /** Browsers closed on purpose by recycle(): their going away is not a crash. */
+  private readonly retired = new WeakSet<Browser>();
   /** The process ids each launched browser started as (Linux), to kill it if it hangs on close. */
   private readonly processIds = new WeakMap<Browser, number[]>();
 
@@ -110,6 +112,21 @@ export class BrowserHost implements BrowserSource {
   onDisconnected(listener: (browser: Browser) => void): () => void {
     this.disconnectListeners.add(listener);
     return () => this.disconnectListeners.delete(listener);
+  }
+
+  /**
+   * Replaces the browser with a fresh one: the current one is closed (every process it started with it, and the memory
+   * it kept after its sessions closed) and a new one launched in the background; onLaunched listeners hear of it (a warm
+   * pool refills there). Its going away is not reported as a crash. Call it only when no session is open in it: whatever
+   * is open in it closes. A caller that asks for the browser meanwhile gets the new one.
+   */
+  async recycle(): Promise<void> {
+    const old = this.current;
+    if (this.closed || this.launching || !old) return;
+    this.retired.add(old);
+    this.current = undefined;
+    await this.closeOrKill(old);
+    if (!this.closed) this.start();
   }
 
   /**
@@ -185,7 +202,7 @@ export class BrowserHost implements BrowserSource {
     );
     browser.on('disconnected', () => {
       if (this.current === browser) this.current = undefined;
-      if (this.closed) return;
+      if (this.closed || this.retired.has(browser)) return;
       this.logger.warn('the browser disconnected; its sessions are gone and the next new session starts a new browser');
       for (const listener of this.disconnectListeners) listener(browser);
     });

@@ -1,6 +1,7 @@
 // The map of live sessions: creation within limits, idle expiry, tombstones of ended ids, shutdown.
 import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContextOptions, Page } from 'playwright';
+import { BrowserHost } from './browser-host.js';
 import type { BrowserSource } from './browser-source.js';
 import { systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
 import { blockResourceTypes, hasSessionOptions, resolveSessionOptions, type ResolvedSessionOptions, type SessionOptions } from './context-options.js';
@@ -8,6 +9,7 @@ import { SessionError, browserError, isSessionError, messageOf } from './errors.
 import { shortId, silentLogger, type Logger } from './logger.js';
 import { chooseSource, leastLoaded } from './scheduler.js';
 import { Session, type RunOptions } from './session.js';
+import { IdleRecycler } from './idle-recycler.js';
 import { WarmPool } from './warm-pool.js';
 
 export interface SessionManagerOptions {
@@ -34,6 +36,11 @@ export interface SessionManagerOptions {
    * (default 0), per browser source. They don't count against maxSessions. The CLI's default is defaultWarmSessions(headless).
    */
   warmSessions?: number;
+  /**
+   * Replace the launched browser by a fresh one once it has served sessions and none has been open for this many ms,
+   * giving back the memory a browser keeps after its sessions closed (default: never). See IdleRecycler.
+   */
+  recycleIdleBrowser?: number;
 }
 
 /** Why an id is no longer open. */
@@ -91,6 +98,8 @@ export class SessionManager {
   private readonly pools = new Map<BrowserSource, WarmPool>();
   private readonly sourceOf = new WeakMap<Session, BrowserSource>();
   private readonly creatingOn = new Map<BrowserSource, number>();
+  /** Per launched browser: replaces it once idle (only with recycleIdleBrowser). */
+  private readonly recyclers: IdleRecycler[] = [];
 
   constructor(options: SessionManagerOptions) {
     this.sources = Array.isArray(options.host) ? [...(options.host as readonly BrowserSource[])] : [options.host as BrowserSource];
@@ -127,6 +136,16 @@ export class SessionManager {
       // The pool fills once a browser is up (and again after a crash or a reconnection), never launching one itself: whoever starts the source decides when.
       source.onLaunched(() => pool.fill());
     }
+    const idleMs = options.recycleIdleBrowser;
+    if (idleMs !== undefined && (!Number.isFinite(idleMs) || idleMs < 0)) throw new RangeError('recycleIdleBrowser must be a number of ms of at least 0');
+    // Only a browser this process launched is ours to replace; a remote one (an endpoint) is left as it is.
+    for (const source of this.sources) {
+      if (idleMs === undefined || !(source instanceof BrowserHost)) continue;
+      const pool = this.poolOf(source);
+      // Any creation in flight counts, even one that has not picked its source yet.
+      const openSessions = () => this.load(source) + this.creating;
+      this.recyclers.push(new IdleRecycler({ host: source, pool, openSessions, idleMs, timers: this.timers, logger: this.logger }));
+    }
   }
 
   /** How many contexts the warm pool of each browser source keeps ready (0: none). */
@@ -161,6 +180,7 @@ export class SessionManager {
       });
     }
     this.creating += 1;
+    this.sessionsChanged();
     if (owner !== undefined) this.creatingBy.set(owner, (this.creatingBy.get(owner) ?? 0) + 1);
     let source: BrowserSource | undefined;
     try {
@@ -197,6 +217,7 @@ export class SessionManager {
       return session;
     } finally {
       this.creating -= 1;
+      this.sessionsChanged();
       if (owner !== undefined) {
         const left = (this.creatingBy.get(owner) ?? 1) - 1;
         if (left > 0) this.creatingBy.set(owner, left);
@@ -274,12 +295,18 @@ export class SessionManager {
   /** Closes every session, then the browser. New creations are refused from the first moment. */
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
+    for (const recycler of this.recyclers) recycler.stop();
     const closing = Promise.all([...[...this.pools.values()].map((pool) => pool.close()), ...[...this.sessions.values()].map((session) => this.end(session, 'closed'))]);
     // Closing the browser closes every context anyway: a browser that does not close them promptly is not waited for,
     // so shutdown ends in a few seconds, before a supervisor's SIGKILL could orphan the browser.
     await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, SHUTDOWN_CONTEXTS_TIMEOUT).unref())]);
     // Owned browsers are closed; attached ones (remote endpoints) are only disconnected from.
     await Promise.all(this.sources.map((source) => source.close()));
+  }
+
+  /** Tells the idle recyclers that sessions opened, closed or started opening. */
+  private sessionsChanged(): void {
+    for (const recycler of this.recyclers) recycler.sessionsChanged();
   }
 
   /** Open sessions plus creations in flight on one source: what the scheduler balances. */
@@ -352,6 +379,7 @@ export class SessionManager {
   private async end(session: Session, reason: EndReason): Promise<void> {
     if (this.sessions.get(session.id) !== session) return;
     this.sessions.delete(session.id);
+    this.sessionsChanged();
     const timer = this.expiryTimers.get(session.id);
     if (timer !== undefined) this.timers.clearTimeout(timer);
     this.expiryTimers.delete(session.id);

@@ -163,7 +163,8 @@ export class WarmPool {
         }
         return opened;
       } catch (error) {
-        this.paused = true;
+        // A browser that went away under the open (recycled, crashed) is no reason to stop: its successor refills the pool.
+        if (slot.browser === undefined || slot.browser.isConnected()) this.paused = true;
         this.logger.debug(`warm pool: could not open a context: ${messageOf(error)}`);
         return undefined;
       }

@@ -1,0 +1,132 @@
+// Burst: 1 000 sessions at once on one sessionwright process: all created and navigated in parallel, navigated again
+// all at once, then all closed; then what memory is left, and what the browser recycle gives back and costs.
+import os from 'node:os';
+import { descendants, treePss } from '@sessionwright/test-kit';
+import type { BenchContext } from './context.js';
+import { scaleArgs } from './scale.js';
+import { createLatency, settledPss, waitForLine } from './measure.js';
+import { summarize, type Summary } from './stats.js';
+import { connectStdio, jsonOf, timedCall } from './systems.js';
+
+export interface BurstPhase {
+  wallMs: number;
+  calls: Summary;
+  errors: number;
+}
+
+export interface BurstResult {
+  date: string;
+  load: number;
+  sessions: number;
+  idlePss: number;
+  idleProcesses: number;
+  /** create_session + navigate for every session, all at once. */
+  open: BurstPhase;
+  /** A navigate on every open session, all at once. */
+  navigate: BurstPhase;
+  /** close_session of every session, all at once. */
+  close: BurstPhase;
+  peakPss: number;
+  peakProcesses: number;
+  /** Right after the last close (settled a moment). */
+  closedPss: number;
+  closedProcesses: number;
+  /** After the server recycled its browser (no session open for its recycle delay). */
+  recycled: boolean;
+  recycledPss: number;
+  recycledProcesses: number;
+  /** create_session latency, ms: on the fresh server, and right after the recycle. */
+  createBefore: number[];
+  createAfterRecycle: number[];
+  errors: number;
+}
+
+/** Per call: a thousand navigations share two cores, so each one's own load takes long; the burst measures completion. */
+const BURST_NAVIGATE_TIMEOUT = 300_000;
+const RECYCLE_WAIT_MS = 40_000;
+
+export async function runBurst(ctx: BenchContext, sessions: number): Promise<BurstResult> {
+  const load = os.loadavg()[0] ?? Number.NaN;
+  const { connection } = await connectStdio([...scaleArgs(ctx.executable, sessions), '--call-timeout', '600000']);
+  const { client } = connection;
+  const pid = connection.pid ?? 0;
+  let errors = 0;
+  let peakPss = 0;
+  let peakProcesses = 0;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      peakPss = Math.max(peakPss, await treePss(pid));
+      peakProcesses = Math.max(peakProcesses, 1 + (await descendants(pid)).length);
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+    }
+  })();
+  try {
+    // The first create waits for the browser to start; it is not what these figures are about.
+    await createLatency(connection, 1);
+    const createBefore = await createLatency(connection, 3);
+    const idlePss = await settledPss(pid);
+    const idleProcesses = 1 + (await descendants(pid)).length;
+    const ids: string[] = [];
+    const phase = async (name: string, count: number, call: (i: number) => Promise<number>): Promise<BurstPhase> => {
+      const started = performance.now();
+      const times: number[] = [];
+      let phaseErrors = 0;
+      await Promise.all(
+        Array.from({ length: count }, async (_, i) => {
+          try {
+            times.push(await call(i));
+          } catch (error) {
+            phaseErrors += 1;
+            ctx.error(`burst.${name}`, error);
+          }
+        }),
+      );
+      errors += phaseErrors;
+      const result = { wallMs: performance.now() - started, calls: summarize(times), errors: phaseErrors };
+      ctx.log(`burst: ${name} ×${count} in ${(result.wallMs / 1000).toFixed(1)} s, ${phaseErrors} errors`);
+      return result;
+    };
+    const navigateArgs = (sessionId: string, i: number) => ({ sessionId, url: ctx.appUrl(i), timeout: BURST_NAVIGATE_TIMEOUT });
+    const open = await phase('create_session + navigate', sessions, async (i) => {
+      const created = await timedCall(client, 'create_session');
+      const sessionId = String(jsonOf(created).sessionId);
+      ids.push(sessionId);
+      return created.ms + (await timedCall(client, 'navigate', navigateArgs(sessionId, i))).ms;
+    });
+    const navigate = await phase('navigate', ids.length, async (i) => (await timedCall(client, 'navigate', navigateArgs(ids[i] ?? '', sessions + i))).ms);
+    const close = await phase('close_session', ids.length, async (i) => (await timedCall(client, 'close_session', { sessionId: ids[i] ?? '' })).ms);
+    const closedPss = await settledPss(pid);
+    const closedProcesses = 1 + (await descendants(pid)).length;
+    ctx.log(`burst: all closed: ${(closedPss / 2 ** 20).toFixed(0)} MiB (idle ${(idlePss / 2 ** 20).toFixed(0)} MiB); waiting for the browser to be recycled`);
+    const recycled = await waitForLine(connection, /browser recycled/, RECYCLE_WAIT_MS);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const recycledPss = await settledPss(pid);
+    const recycledProcesses = 1 + (await descendants(pid)).length;
+    const createAfterRecycle = await createLatency(connection, 3);
+    return {
+      date: new Date().toISOString(),
+      load,
+      sessions,
+      idlePss,
+      idleProcesses,
+      open,
+      navigate,
+      close,
+      peakPss,
+      peakProcesses,
+      closedPss,
+      closedProcesses,
+      recycled,
+      recycledPss,
+      recycledProcesses,
+      createBefore,
+      createAfterRecycle,
+      errors,
+    };
+  } finally {
+    sampling = false;
+    await sampler;
+    await connection.close();
+  }
+}
