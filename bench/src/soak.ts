@@ -102,7 +102,8 @@ export async function runSoak(ctx: BenchContext, minutes: number): Promise<SoakR
         await new Promise((resolve) => setTimeout(resolve, SAMPLE_EVERY_MS));
         const sample = { at: (performance.now() - started) / 1000, pss: await treePss(pid), processes: await processCount(pid), cycles };
         samples.push(sample);
-        if (samples.length % 12 === 0) ctx.log(`soak: ${(sample.at / 60).toFixed(1)} min, ${mib(sample.pss)}, ${sample.processes} processes, ${cycles} cycles, ${errors} errors`);
+        if (samples.length % 12 === 0)
+          ctx.log(`soak: ${(sample.at / 60).toFixed(1)} min, ${mib(sample.pss)}, ${sample.processes} processes, ${cycles} cycles, ${errors} errors`);
       }
     })();
     await Promise.all([...Array.from({ length: WORKERS }, (_, w) => worker(w)), sampler]);

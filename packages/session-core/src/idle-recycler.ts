@@ -69,6 +69,8 @@ export class IdleRecycler {
     pool.dropBrowser(old);
     const started = Date.now();
     await host.recycle();
-    logger.info(`browser recycled: no session was open for ${Math.round(this.options.idleMs / 1000)} s (closed and relaunched in the background, ${Date.now() - started} ms to close)`);
+    logger.info(
+      `browser recycled: no session was open for ${Math.round(this.options.idleMs / 1000)} s (closed and relaunched in the background, ${Date.now() - started} ms to close)`,
+    );
   }
 }

@@ -1,11 +1,16 @@
 // Loads Playwright on first use: it costs about half a second of CPU, which a server should spend after answering initialize.
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import type * as Playwright from 'playwright';
+import { loadWithCodeCache } from './code-cache.js';
 
 let loaded: typeof Playwright | undefined;
 
 export function playwright(): typeof Playwright {
-  loaded ??= createRequire(import.meta.url)('playwright') as typeof Playwright;
+  loaded ??= loadWithCodeCache(
+    () => createRequire(import.meta.url)('playwright') as typeof Playwright,
+    (filename) => filename.includes(`${path.sep}playwright-core${path.sep}`) || filename.includes(`${path.sep}playwright${path.sep}`),
+  );
   return loaded;
 }
 
