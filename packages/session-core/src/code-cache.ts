@@ -45,7 +45,11 @@ export function loadWithCodeCache<T>(load: () => T, include: (filename: string) 
   } finally {
     prototype._compile = original;
     // Written after the modules ran, so the functions they compiled lazily are in the cache too; off the critical path.
-    if (writes.length) setTimeout(() => writes.forEach((write) => write()), 2_000).unref();
+    if (writes.length) {
+      setTimeout(() => {
+        for (const write of writes) write();
+      }, 2_000).unref();
+    }
   }
 }
 
