@@ -37,6 +37,8 @@ interface Slot {
   browser: Browser | undefined;
   settled: boolean;
   value: OpenedContext | undefined;
+  /** Set when the pool let go of it (its browser went away): its open failing says nothing about the next browser. */
+  dropped?: boolean;
 }
 
 /**
@@ -163,8 +165,8 @@ export class WarmPool {
         }
         return opened;
       } catch (error) {
-        // A browser that went away under the open (recycled, crashed) is no reason to stop: its successor refills the pool.
-        if (slot.browser === undefined || slot.browser.isConnected()) this.paused = true;
+        // A slot dropped with its browser (recycled, crashed) failing is no reason to stop: the next browser refills the pool.
+        if (!slot.dropped && (slot.browser === undefined || slot.browser.isConnected())) this.paused = true;
         this.logger.debug(`warm pool: could not open a context: ${messageOf(error)}`);
         return undefined;
       }
@@ -180,6 +182,7 @@ export class WarmPool {
 
   private discard(predicate: (slot: Slot) => boolean): void {
     for (const slot of this.slots.filter(predicate)) {
+      slot.dropped = true;
       this.remove(slot);
       void slot.promise.then(closeQuietly);
     }

@@ -1,9 +1,10 @@
 // Recycling an idle browser: a browser that served sessions and has none open for the delay is replaced by a fresh one,
 // quietly (no crash reported), with its warm pool refilled there; never while a session is open or being created.
-import { startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
+import { createRequire } from 'node:module';
+import { startBrowserServer, startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
 import type { Browser } from 'playwright';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserHost, SessionManager } from '../src/index.js';
+import { BrowserHost, RemoteBrowser, SessionManager, resolveExecutable } from '../src/index.js';
 import { FakeTime } from './fake-time.js';
 
 const IDLE_MS = 10_000;
@@ -107,5 +108,25 @@ describe('idle browser recycling', () => {
     expect(session.browser.isConnected()).toBe(true);
     expect(await host.browser()).toBe(session.browser);
     expect([first]).toContain(session.browser);
+  });
+
+  it('never replaces a browser it reached over an endpoint: it is not this process\'s to close', async () => {
+    const executablePath = resolveExecutable({ browser: 'chromium', headless: true }).executablePath;
+    const served = await startBrowserServer({ playwright: createRequire(import.meta.url).resolve('playwright'), ...(executablePath ? { executablePath } : {}) });
+    try {
+      const source = new RemoteBrowser({ kind: 'connect', endpoint: served.wsEndpoint });
+      const time = new FakeTime();
+      const manager = new SessionManager({ host: source, recycleIdleBrowser: IDLE_MS, clock: time, timers: time });
+      managers.push(manager);
+      const remote = await source.start().browser();
+      await manager.close((await manager.create()).id);
+      time.advance(IDLE_MS * 3);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(remote.isConnected()).toBe(true);
+      expect((await manager.create()).browser).toBe(remote);
+    } finally {
+      await Promise.all(managers.splice(0).map((manager) => manager.shutdown()));
+      await served.kill();
+    }
   });
 });

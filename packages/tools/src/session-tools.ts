@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { sessionIdSchema } from './schemas.js';
 import { effectiveOptionsSchema, sessionOptionsShape } from './session-options-schema.js';
+import { prepareTitle } from './page-title.js';
 
 export const createSession = defineTool({
   name: 'create_session',
@@ -27,6 +28,8 @@ export const createSession = defineTool({
   errors: ['MAX_SESSIONS_REACHED', 'BROWSER_ERROR', 'INVALID_PARAMETERS'],
   async handler(options, ctx) {
     const session = await ctx.sessions.create({ options });
+    // The first result's title is read from the browser process; finding the page there overlaps the agent's next step.
+    prepareTitle(session.page);
     return {
       sessionId: session.id,
       createdAt: session.createdAt,
