@@ -110,9 +110,12 @@ describe('idle browser recycling', () => {
     expect([first]).toContain(session.browser);
   });
 
-  it('never replaces a browser it reached over an endpoint: it is not this process\'s to close', async () => {
+  it("never replaces a browser it reached over an endpoint: it is not this process's to close", async () => {
     const executablePath = resolveExecutable({ browser: 'chromium', headless: true }).executablePath;
-    const served = await startBrowserServer({ playwright: createRequire(import.meta.url).resolve('playwright'), ...(executablePath ? { executablePath } : {}) });
+    const served = await startBrowserServer({
+      playwright: createRequire(import.meta.url).resolve('playwright'),
+      ...(executablePath ? { executablePath } : {}),
+    });
     try {
       const source = new RemoteBrowser({ kind: 'connect', endpoint: served.wsEndpoint });
       const time = new FakeTime();
