@@ -18,8 +18,8 @@ const ways = {
   'goto only': async () => '',
   'page.title()': (p) => p.title(),
   'page.evaluate(document.title)': (p) => p.evaluate(() => document.title),
-  'cdp Target.getTargetInfo': async (p, cdp) => (await cdp.send('Target.getTargetInfo')).targetInfo.title,
-  'cdp Runtime.evaluate': async (p, cdp) => (await cdp.send('Runtime.evaluate', { expression: 'document.title', returnByValue: true })).result.value,
+  'cdp Target.getTargetInfo': async (_page, cdp) => (await cdp.send('Target.getTargetInfo')).targetInfo.title,
+  'cdp Runtime.evaluate': async (_page, cdp) => (await cdp.send('Runtime.evaluate', { expression: 'document.title', returnByValue: true })).result.value,
 };
 const iterations = Number(process.argv[2] ?? 10);
 for (let i = 0; i < iterations; i += 1) {

@@ -123,7 +123,7 @@ function linkOver(client: Client, kind: 'stdio' | 'http', target: string, stderr
 
 function readResult(result: CallToolResult): Omit<CallOutcome, 'durationMs'> {
   const [first, ...rest] = result.content;
-  let json: unknown = undefined;
+  let json: unknown;
   if (first?.type === 'text') {
     try {
       json = JSON.parse(first.text);

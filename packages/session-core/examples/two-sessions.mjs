@@ -28,6 +28,7 @@ try {
   console.log(`B title: ${titles[1]}`);
 
   // A cookie set in A is invisible in B: each session is its own BrowserContext.
+  // biome-ignore lint/suspicious/noDocumentCookie: the example shows that a cookie set this way stays in its own session.
   await manager.run(a.id, (page) => page.evaluate(() => (document.cookie = 'visited=a; path=/')));
   const cookies = await Promise.all([a, b].map((session) => manager.run(session.id, (page) => page.evaluate(() => document.cookie))));
   console.log(`A cookies: ${cookies[0] || '(none)'}`);

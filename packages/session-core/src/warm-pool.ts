@@ -106,7 +106,7 @@ export class WarmPool {
     this.paused = false;
     this.discard((slot) => (slot.browser !== undefined && slot.browser !== browser) || (slot.settled && !usable(slot.value, browser)));
     const index = this.slots.findIndex((slot) => slot.settled);
-    const [slot] = this.slots.splice(index >= 0 ? index : 0, 1);
+    const [slot] = this.slots.splice(Math.max(index, 0), 1);
     this.fillWhenIdle();
     if (!slot) return undefined;
     // Playwright may never settle a newPage() whose browser was killed: stop waiting when the browser goes.

@@ -1,7 +1,7 @@
 // BrowserHost: background start, one shared Browser, launch failures as BROWSER_ERROR, close during launch.
 import { browserProcesses, isAlive, waitFor } from '@sessionwright/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BrowserHost, SessionError, SessionManager, type Logger } from '../src/index.js';
+import { BrowserHost, SessionManager, type Logger } from '../src/index.js';
 import { rejectionOf } from './session-errors.js';
 
 const hosts: BrowserHost[] = [];

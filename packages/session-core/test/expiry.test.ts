@@ -1,6 +1,6 @@
 // Idle expiry, refresh on use and tombstones, driven by fake time against a real shared browser.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserHost, SessionError, SessionManager, type SessionManagerOptions } from '../src/index.js';
+import { BrowserHost, SessionManager, type SessionManagerOptions } from '../src/index.js';
 import { FakeTime } from './fake-time.js';
 import { errorOf, rejectionOf } from './session-errors.js';
 

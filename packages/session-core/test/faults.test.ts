@@ -1,7 +1,7 @@
 // The browser dying under open sessions, a crashed tab, and shutdown leaving no browser process behind.
 import { browserProcesses, isAlive, startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserHost, SessionError, SessionManager } from '../src/index.js';
+import { BrowserHost, SessionManager } from '../src/index.js';
 import { errorOf, rejectionOf } from './session-errors.js';
 
 let host: BrowserHost;

@@ -66,7 +66,8 @@ export async function connectStdio(options: ConnectStdioOptions): Promise<StdioC
 
 export interface JsonToolResult {
   isError: boolean;
-  /** content[0].text parsed as JSON. `any` on purpose: tests read fields straight off it. */
+  /** content[0].text parsed as JSON. */
+  // biome-ignore lint/suspicious/noExplicitAny: tests read fields straight off the JSON a tool answered.
   json: any;
   result: CallToolResult;
 }

@@ -515,7 +515,10 @@ function renderHeader(): void {
     : 'This server has no screenshot tool, so sessions show no thumbnails.';
   const demo = info.demoSite;
   const box = byId('demo');
-  if (!demo) return box.replaceChildren();
+  if (!demo) {
+    box.replaceChildren();
+    return;
+  }
   const links = demo.links.map((link) => {
     const accounts = demo.users.map((u) => `${u.username} / ${u.password}`).join(', ');
     const title = `Navigate the current session to ${link.url}${link.label === 'Sign in' ? `\nDemo accounts: ${accounts}` : ''}`;
