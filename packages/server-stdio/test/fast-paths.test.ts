@@ -31,6 +31,7 @@ const PAGES = {
 line two</textarea>
 <div id="editable" contenteditable="true">Hello</div>
 <input id="disabled" disabled value="no">
+<input id="number" type="number">
 <button id="button">Not a field</button>`,
   ),
 };
@@ -106,6 +107,12 @@ describe('type keeps its meaning', () => {
     await navigate('/pages/typing');
     expect((await type({ selector: '#area', text: ' end' })).value).toBe('line one\nline two end');
     expect((await type({ selector: '#editable', text: ' world' })).value).toBe('Hello world');
+  });
+
+  it('types into an empty number field as before: digits go in, letters are dropped by the field, not refused', async () => {
+    await navigate('/pages/typing');
+    expect((await type({ selector: '#number', text: 'abc' })).value).toBe('');
+    expect((await type({ selector: '#number', text: '42' })).value).toBe('42');
   });
 
   it('answers the value the page made of the text', async () => {

@@ -84,7 +84,9 @@ export const type = defineTool({
     const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
     return onSession(ctx, sessionId, async (page, response) => {
       const value = await onElement(page, { selector, ref }, 'edit', limit, async (locator) => {
-        const typed = await typeInto(page, locator, text, { delay, clear, timeout: limit });
+        await typeInto(page, locator, text, { delay, clear, timeout: limit });
+        if (!submit) response.pageSettled();
+        const typed = await readValue(locator, limit);
         if (submit) await actAndSettle(page, SETTLE_TIMEOUT, () => locator.press('Enter', { timeout: limit }));
         return typed;
       });
@@ -309,9 +311,8 @@ function actionMessage(done: string, page: Page, response: ToolResponse, urlBefo
  * runs in Playwright's utility world where it can: an element handle in the page's own world would make Playwright
  * inject its selector engine there first (once per document, ~30–80 ms), and even a plain page script needs a helper
  * injected there once. So only a field that is not focused and already holds text gets its caret moved by a page script.
- * Returns the field's value afterwards.
  */
-async function typeInto(page: Page, locator: Locator, text: string, options: { delay: number | undefined; clear: boolean | undefined; timeout: number }): Promise<string> {
+async function typeInto(page: Page, locator: Locator, text: string, options: { delay: number | undefined; clear: boolean | undefined; timeout: number }): Promise<void> {
   const { delay, clear, timeout } = options;
   const editable = locator.isEditable({ timeout });
   // Playwright counts a hidden field as editable, but keys sent to it would go nowhere.
@@ -319,18 +320,37 @@ async function typeInto(page: Page, locator: Locator, text: string, options: { d
   const focused = clear ? Promise.resolve(true) : isFocused(locator);
   // An empty field has its caret at its end already; a contenteditable element (no input value) is asked.
   const empty = clear ? Promise.resolve(true) : locator.inputValue({ timeout }).then((value) => value === '', () => false);
+  // Input types whose value Playwright's fill() sets instead of typing it: typing keeps its own meaning there.
+  const settable = locator.getAttribute('type', { timeout }).then((type) => SET_VALUE_TYPES.has((type ?? '').toLowerCase()), () => true);
   // A field that is not editable answers at once, without waiting for the other checks (they settle unobserved).
-  for (const check of [visible, focused, empty]) check.catch(() => {});
+  for (const check of [visible, focused, empty, settable]) check.catch(() => {});
   if (!(await editable)) throw new Error('not editable');
   await visible;
   if (clear) await locator.fill('', { timeout });
   else if (!(await focused)) {
+    // An empty text field that is not focused: focusing it and inserting the text is what fill() does, in one step.
+    if (!delay && (await empty) && !(await settable) && (await fillEmpty(locator, text, timeout))) return;
     await locator.focus({ timeout });
     if (!(await empty)) await moveCaretToEndOfFocused(page, locator, timeout);
   }
   if (delay) await locator.pressSequentially(text, { delay, timeout: timeout + delay * text.length });
   else await page.keyboard.insertText(text);
-  return readValue(locator, timeout);
+}
+
+const SET_VALUE_TYPES = new Set(['color', 'date', 'time', 'datetime-local', 'month', 'range', 'week']);
+
+/**
+ * fill() into an empty field; false (and nothing done) for a field fill() refuses to type into (a number input given
+ * text, a select): the caller types into those as before.
+ */
+async function fillEmpty(locator: Locator, text: string, timeout: number): Promise<boolean> {
+  try {
+    await locator.fill(text, { timeout });
+    return true;
+  } catch (error) {
+    if (isTimeoutError(error)) throw error;
+    return false;
+  }
 }
 
 /** Whether the element has the keyboard focus (in its own document), asked in the utility world. */

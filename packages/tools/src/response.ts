@@ -1,5 +1,6 @@
 // The one response builder: a session tool returns its own fields and says what else its result carries; this assembles it.
 import type { Session, SessionEvents } from '@sessionwright/session-core';
+import type { Page } from 'playwright';
 import { z } from 'zod';
 import { readSnapshot } from './page-snapshot.js';
 import { prepareTitle, readTitle } from './page-title.js';
@@ -88,6 +89,7 @@ export class ToolResponse {
   readonly session: Session;
   private snapshotWanted = false;
   private readonly attachments: Attachment[] = [];
+  private earlyTitle: { page: Page; title: Promise<string> } | undefined;
 
   constructor(session: Session) {
     this.session = session;
@@ -106,10 +108,21 @@ export class ToolResponse {
     return this;
   }
 
+  /**
+   * Says the tool will not change the page any more (a tool that only reads it says so at its start): the title is read
+   * now, alongside the tool's remaining reads, instead of after them.
+   */
+  pageSettled(): this {
+    const page = this.session.page;
+    this.earlyTitle = { page, title: readTitle(page) };
+    return this;
+  }
+
   /** The page part of the result: url and title of the session's page now, and the snapshot when asked for. */
   async pageResult(): Promise<PageResult> {
     const page = this.session.page;
-    const state = { url: page.url(), title: await readTitle(page) };
+    const title = this.earlyTitle?.page === page ? this.earlyTitle.title : readTitle(page);
+    const state = { url: page.url(), title: await title };
     if (!this.snapshotWanted) return state;
     try {
       const { snapshot, truncated, note } = await readSnapshot(page);

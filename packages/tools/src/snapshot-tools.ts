@@ -34,6 +34,9 @@ export const snapshot = defineTool({
   kind: 'read',
   errors: ['ELEMENT_NOT_FOUND', 'ELEMENT_AMBIGUOUS', 'INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
   async handler({ sessionId, selector, ref, depth, maxChars }, ctx) {
-    return onSession(ctx, sessionId, (page) => readSnapshot(page, { target: { selector, ref }, depth, maxChars }));
+    return onSession(ctx, sessionId, (page, response) => {
+      response.pageSettled();
+      return readSnapshot(page, { target: { selector, ref }, depth, maxChars });
+    });
   },
 });
