@@ -315,24 +315,24 @@ function actionMessage(done: string, page: Page, response: ToolResponse, urlBefo
 async function typeInto(page: Page, locator: Locator, text: string, options: { delay: number | undefined; clear: boolean | undefined; timeout: number }): Promise<void> {
   const { delay, clear, timeout } = options;
   const editable = locator.isEditable({ timeout });
-  // Playwright counts a hidden field as editable, but keys sent to it would go nowhere.
-  const visible = locator.waitFor({ state: 'visible', timeout });
   const focused = clear ? Promise.resolve(true) : isFocused(locator);
   // An empty field has its caret at its end already; a contenteditable element (no input value) is asked.
   const empty = clear ? Promise.resolve(true) : locator.inputValue({ timeout }).then((value) => value === '', () => false);
   // Input types whose value Playwright's fill() sets instead of typing it: typing keeps its own meaning there.
   const settable = locator.getAttribute('type', { timeout }).then((type) => SET_VALUE_TYPES.has((type ?? '').toLowerCase()), () => true);
   // A field that is not editable answers at once, without waiting for the other checks (they settle unobserved).
-  for (const check of [visible, focused, empty, settable]) check.catch(() => {});
+  for (const check of [focused, empty, settable]) check.catch(() => {});
   if (!(await editable)) throw new Error('not editable');
-  await visible;
+  // fill() waits for the field to be visible itself; the other ways wait here. (Playwright counts a hidden field as
+  // editable, but keys sent to it would go nowhere.)
   if (clear) await locator.fill('', { timeout });
   else if (!(await focused)) {
     // An empty text field that is not focused: focusing it and inserting the text is what fill() does, in one step.
     if (!delay && (await empty) && !(await settable) && (await fillEmpty(locator, text, timeout))) return;
+    await locator.waitFor({ state: 'visible', timeout });
     await locator.focus({ timeout });
     if (!(await empty)) await moveCaretToEndOfFocused(page, locator, timeout);
-  }
+  } else await locator.waitFor({ state: 'visible', timeout });
   if (delay) await locator.pressSequentially(text, { delay, timeout: timeout + delay * text.length });
   else await page.keyboard.insertText(text);
 }
