@@ -48,7 +48,8 @@ async function main(): Promise<void> {
   const quick = values.quick === true;
   const sections = new Set((values.sections ?? SECTIONS.join(',')).split(',').map((s) => s.trim()));
   for (const section of sections) {
-    if (!SECTIONS.includes(section) && !SEPARATE_SECTIONS.includes(section)) throw new Error(`unknown section ${section}; one of ${[...SECTIONS, ...SEPARATE_SECTIONS].join(', ')}`);
+    if (!SECTIONS.includes(section) && !SEPARATE_SECTIONS.includes(section))
+      throw new Error(`unknown section ${section}; one of ${[...SECTIONS, ...SEPARATE_SECTIONS].join(', ')}`);
   }
   const partial = quick || SECTIONS.some((section) => !sections.has(section)) || values.iterations !== undefined;
   const config: BenchConfig = {
@@ -141,7 +142,9 @@ async function main(): Promise<void> {
   for (const target of targets(full).filter((t) => Number.isFinite(t.limit))) {
     process.stdout.write(`${target.met ? 'met   ' : 'MISSED'} ${target.ratio.toFixed(2)}× (≤ ${target.limit}×)  ${target.what}: ${target.measured}\n`);
   }
-  ctx.log(`done in ${(full.durationMs / 60_000).toFixed(1)} min; wrote ${partial ? 'bench/results/quick.{md,json}' : 'BENCHMARKS.md and bench/results/latest.json'}`);
+  ctx.log(
+    `done in ${(full.durationMs / 60_000).toFixed(1)} min; wrote ${partial ? 'bench/results/quick.{md,json}' : 'BENCHMARKS.md and bench/results/latest.json'}`,
+  );
 }
 
 /** The last soak's figures (its own run, `--sections soak`), if there is one. */

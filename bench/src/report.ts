@@ -89,7 +89,12 @@ export function targets(results: BenchResults): Target[] {
     add('create_session with the warm pool vs raw newContext()+newPage()', median(m['sw.create']), median(m['raw.create']), 0.2);
     add('create_session without a pool (--warm-sessions 0) vs raw newContext()+newPage()', median(m['swNoPool.create']), median(m['raw.create']), 1.1);
     add('navigate vs raw page.goto()', median(m['sw.navigate']), median(m['raw.navigate']), 1.15);
-    add('(for reference, no target) navigate vs raw page.goto() + page.title()', median(m['sw.navigate']), median(m['raw.navigateTitle']), Number.POSITIVE_INFINITY);
+    add(
+      '(for reference, no target) navigate vs raw page.goto() + page.title()',
+      median(m['sw.navigate']),
+      median(m['raw.navigateTitle']),
+      Number.POSITIVE_INFINITY,
+    );
     add('navigate vs browser_navigate', median(m['sw.navigate']), median(m['pw.navigate']), 0.9);
     add('click (no navigation) vs browser_click', median(m['sw.click']), median(m['pw.click']), 0.3);
     add('type vs browser_type', median(m['sw.type']), median(m['pw.type']), 1.0);
@@ -104,7 +109,13 @@ export function targets(results: BenchResults): Target[] {
   }
   const p = results.parallel;
   if (p && p.length > 0) {
-    add('parallel work: wall time vs (c) one HTTP server', parallelSummary(p, 'sw').wallMs, parallelSummary(p, 'pwHttp').wallMs, 1.0, (v) => `${(v / 1000).toFixed(1)} s`);
+    add(
+      'parallel work: wall time vs (c) one HTTP server',
+      parallelSummary(p, 'sw').wallMs,
+      parallelSummary(p, 'pwHttp').wallMs,
+      1.0,
+      (v) => `${(v / 1000).toFixed(1)} s`,
+    );
     add('parallel work: total PSS vs (b) 10 stdio processes', parallelSummary(p, 'sw').peakPss, parallelSummary(p, 'pwStdio').peakPss, 0.5, mib);
   }
   const t = results.tokens;
@@ -130,11 +141,15 @@ export function renderMarkdown(results: BenchResults, analysis: string): string 
 
   line('# Benchmarks');
   line();
-  line(`Written by \`pnpm bench\` on ${env.date.slice(0, 16).replace('T', ' ')} UTC in ${(results.durationMs / 60_000).toFixed(1)} minutes; raw figures in [bench/results/latest.json](bench/results/latest.json).`);
+  line(
+    `Written by \`pnpm bench\` on ${env.date.slice(0, 16).replace('T', ' ')} UTC in ${(results.durationMs / 60_000).toFixed(1)} minutes; raw figures in [bench/results/latest.json](bench/results/latest.json).`,
+  );
   line('Everything below the analysis is generated: rerun rather than edit. Ratios are ours ÷ theirs, of medians; smaller is better.');
   if (!quiet) {
     line();
-    line(`> **Noisy machine:** the 1-minute load average was ${env.loadBefore[0]?.toFixed(2)} when the run started (other work was running), so absolute timings are inflated; the systems were interleaved, so ratios are fairer than absolute numbers.`);
+    line(
+      `> **Noisy machine:** the 1-minute load average was ${env.loadBefore[0]?.toFixed(2)} when the run started (other work was running), so absolute timings are inflated; the systems were interleaved, so ratios are fairer than absolute numbers.`,
+    );
   }
   line();
   line('## Targets');
@@ -149,21 +164,31 @@ export function renderMarkdown(results: BenchResults, analysis: string): string 
   if (results.scale) {
     const last = results.scale.levels.at(-1);
     const ok = results.scale.errors === 0;
-    line(`| ${last?.sessions ?? '–'} live sessions without an error | ${results.scale.errors} errors; ${mib(results.scale.slopePerSession)} PSS per extra session | | 0 errors | ${ok ? 'met' : '**missed**'} |`);
+    line(
+      `| ${last?.sessions ?? '–'} live sessions without an error | ${results.scale.errors} errors; ${mib(results.scale.slopePerSession)} PSS per extra session | | 0 errors | ${ok ? 'met' : '**missed**'} |`,
+    );
   }
   const b = results.burst;
   if (b) {
     line(`| ${b.sessions} sessions opened, navigated and closed all at once | ${b.errors} errors | | 0 errors | ${b.errors === 0 ? 'met' : '**missed**'} |`);
     const r = b.recycledPss / b.idlePss;
-    line(`| after the burst's sessions closed, PSS vs idle | ${mib(b.recycledPss)} vs ${mib(b.idlePss)} (${mib(b.closedPss)} before the recycle) | ${ratio(r)} | ≤ 1.5× | ${r <= 1.5 ? 'met' : '**missed**'} |`);
+    line(
+      `| after the burst's sessions closed, PSS vs idle | ${mib(b.recycledPss)} vs ${mib(b.idlePss)} (${mib(b.closedPss)} before the recycle) | ${ratio(r)} | ≤ 1.5× | ${r <= 1.5 ? 'met' : '**missed**'} |`,
+    );
   }
   const k = results.soak;
   if (k) {
     const r = k.recycledPss / k.idlePss;
-    line(`| soak (${k.minutes} min): PSS drift after warm-up | ${mib(k.latePss)} vs ${mib(k.earlyPss)} | ${(k.drift * 100).toFixed(1)} % | ≤ 10 % | ${k.drift <= 0.1 ? 'met' : '**missed**'} |`);
+    line(
+      `| soak (${k.minutes} min): PSS drift after warm-up | ${mib(k.latePss)} vs ${mib(k.earlyPss)} | ${(k.drift * 100).toFixed(1)} % | ≤ 10 % | ${k.drift <= 0.1 ? 'met' : '**missed**'} |`,
+    );
     const leaks = k.openAfter + k.leakedProcesses;
-    line(`| soak: leaked sessions or processes, and errors | ${k.openAfter} sessions, ${k.leakedProcesses} processes; ${k.errors} errors in ${k.cycles} cycles | | 0 | ${leaks === 0 && k.errors === 0 ? 'met' : '**missed**'} |`);
-    line(`| soak: after closing everything, PSS vs idle | ${mib(k.recycledPss)} vs ${mib(k.idlePss)} (${mib(k.closedPss)} before the recycle) | ${ratio(r)} | ≤ 1.5× | ${r <= 1.5 ? 'met' : '**missed**'} |`);
+    line(
+      `| soak: leaked sessions or processes, and errors | ${k.openAfter} sessions, ${k.leakedProcesses} processes; ${k.errors} errors in ${k.cycles} cycles | | 0 | ${leaks === 0 && k.errors === 0 ? 'met' : '**missed**'} |`,
+    );
+    line(
+      `| soak: after closing everything, PSS vs idle | ${mib(k.recycledPss)} vs ${mib(k.idlePss)} (${mib(k.closedPss)} before the recycle) | ${ratio(r)} | ≤ 1.5× | ${r <= 1.5 ? 'met' : '**missed**'} |`,
+    );
   }
   line();
   if (analysis.trim()) {
@@ -174,14 +199,20 @@ export function renderMarkdown(results: BenchResults, analysis: string): string 
   line('## Machine and versions');
   line();
   line(`- ${env.cpu}, ${env.cores} cores, ${env.memoryGiB} GiB; ${env.os}; Node ${env.node}`);
-  line(`- load average (1/5/15 min): ${loadBefore} at the start, ${loadAfter} at the end (the end includes the bench's own parallel phase of up to ten browsers)`);
+  line(
+    `- load average (1/5/15 min): ${loadBefore} at the start, ${loadAfter} at the end (the end includes the bench's own parallel phase of up to ten browsers)`,
+  );
   line(`- sessionwright at commit ${env.commit}`);
   for (const [name, version] of Object.entries(env.versions)) line(`- ${name}: ${version}`);
   line(`- browser, the same binary for all three systems: \`${env.executable.path}\` (${env.executable.version}; ${env.executable.kind})`);
-  line(`- sessionwright: \`--headless --executable-path <browser> --max-sessions 60\` (warm pool at its headless default of 1, or \`--warm-sessions 0\` where said)`);
+  line(
+    `- sessionwright: \`--headless --executable-path <browser> --max-sessions 60\` (warm pool at its headless default of 1, or \`--warm-sessions 0\` where said)`,
+  );
   line(`- @playwright/mcp: \`--headless --isolated --no-sandbox --executable-path <browser>\`, defaults otherwise (its 500 ms \`--timeout-settle\` included)`);
   line('- raw Playwright: `chromium.launch({ executablePath: <browser>, headless: true })` in the bench process');
-  line(`- iterations: ${results.config.iterations} measured after ${results.config.warmup} warm-up per figure; systems interleaved (the order rotates every iteration)`);
+  line(
+    `- iterations: ${results.config.iterations} measured after ${results.config.warmup} warm-up per figure; systems interleaved (the order rotates every iteration)`,
+  );
   line();
 
   if (results.micro) renderMicro(results.micro, line);
@@ -222,17 +253,25 @@ function renderMicro(micro: MicroResult, line: Line): void {
   const s = micro.samples;
   line('## Per call, one at a time');
   line();
-  line('Milliseconds, median (min–max). The fixture page is a small app page on 127.0.0.1 with a counter button that does not navigate and a text input. Each iteration: open, navigate, click, type, (snapshot), close, one system after the other with a 200 ms pause between systems (an agent’s thinking time; the warm pool refills in it).');
+  line(
+    'Milliseconds, median (min–max). The fixture page is a small app page on 127.0.0.1 with a counter button that does not navigate and a text input. Each iteration: open, navigate, click, type, (snapshot), close, one system after the other with a 200 ms pause between systems (an agent’s thinking time; the warm pool refills in it).',
+  );
   line();
   line('| operation | raw Playwright | sessionwright (warm pool) | sessionwright (--warm-sessions 0) | @playwright/mcp |');
   line('|---|---|---|---|---|');
-  line(`| create (newContext+newPage / create_session) | ${cell(s['raw.create'])} | ${cell(s['sw.create'])} | ${cell(s['swNoPool.create'])} | – (one context per process) |`);
-  line(`| navigate (goto / navigate / browser_navigate) | ${cell(s['raw.navigate'])} | ${cell(s['sw.navigate'])} | ${cell(s['swNoPool.navigate'])} | ${cell(s['pw.navigate'])} |`);
+  line(
+    `| create (newContext+newPage / create_session) | ${cell(s['raw.create'])} | ${cell(s['sw.create'])} | ${cell(s['swNoPool.create'])} | – (one context per process) |`,
+  );
+  line(
+    `| navigate (goto / navigate / browser_navigate) | ${cell(s['raw.navigate'])} | ${cell(s['sw.navigate'])} | ${cell(s['swNoPool.navigate'])} | ${cell(s['pw.navigate'])} |`,
+  );
   line(`| navigate + read the title (goto + title() / –) | ${cell(s['raw.navigateTitle'])} | – | – | – |`);
   line(`| click, no navigation | ${cell(s['raw.click'])} | ${cell(s['sw.click'])} | ${cell(s['swNoPool.click'])} | ${cell(s['pw.click'])} |`);
   line(`| type / fill | ${cell(s['raw.type'])} | ${cell(s['sw.type'])} | ${cell(s['swNoPool.type'])} | ${cell(s['pw.type'])} |`);
   line(`| type with clear: true (the field holds text) / fill | – | ${cell(s['sw.typeClear'])} | ${cell(s['swNoPool.typeClear'])} | – |`);
-  line(`| snapshot | – | ${micro.snapshotTool ? cell(s['sw.snapshot']) : 'no snapshot tool yet'} | ${micro.snapshotTool ? cell(s['swNoPool.snapshot']) : '–'} | ${cell(s['pw.snapshot'])} |`);
+  line(
+    `| snapshot | – | ${micro.snapshotTool ? cell(s['sw.snapshot']) : 'no snapshot tool yet'} | ${micro.snapshotTool ? cell(s['swNoPool.snapshot']) : '–'} | ${cell(s['pw.snapshot'])} |`,
+  );
   line(`| close (context.close / close_session) | ${cell(s['raw.close'])} | ${cell(s['sw.close'])} | ${cell(s['swNoPool.close'])} | – |`);
   line();
   const c = micro.responseChars;
@@ -250,7 +289,9 @@ function renderOptions(options: OptionsResult, line: Line): void {
   const s = options.samples;
   line('## create_session with options');
   line();
-  line(`Milliseconds, median (min–max), measured ${options.date.slice(0, 16).replace('T', ' ')} UTC (\`--sections options\`, 1-minute load average ${options.load.toFixed(2)}). "Dressed" is \`${JSON.stringify(DRESSED)}\`; each create is followed by its close and a 200 ms pause, the four kinds interleaved.`);
+  line(
+    `Milliseconds, median (min–max), measured ${options.date.slice(0, 16).replace('T', ' ')} UTC (\`--sections options\`, 1-minute load average ${options.load.toFixed(2)}). "Dressed" is \`${JSON.stringify(DRESSED)}\`; each create is followed by its close and a 200 ms pause, the four kinds interleaved.`,
+  );
   line();
   line('| create | ms |');
   line('|---|---|');
@@ -269,12 +310,18 @@ function renderOptions(options: OptionsResult, line: Line): void {
 function renderSpawn(spawn: Record<string, number[]>, line: Line): void {
   line('## Cold start');
   line();
-  line('Milliseconds from spawning the server process (`node <cli>`) until the answer, median (min–max). A new process every iteration. sessionwright\'s first navigate includes its `create_session`.');
+  line(
+    "Milliseconds from spawning the server process (`node <cli>`) until the answer, median (min–max). A new process every iteration. sessionwright's first navigate includes its `create_session`.",
+  );
   line();
   line('| | sessionwright | @playwright/mcp | ratio |');
   line('|---|---|---|---|');
-  line(`| spawn → initialize answered | ${cell(spawn['sw.initialize'])} | ${cell(spawn['pw.initialize'])} | ${ratio(median(spawn['sw.initialize']) / median(spawn['pw.initialize']))} |`);
-  line(`| spawn → first navigate result | ${cell(spawn['sw.firstNavigate'])} | ${cell(spawn['pw.firstNavigate'])} | ${ratio(median(spawn['sw.firstNavigate']) / median(spawn['pw.firstNavigate']))} |`);
+  line(
+    `| spawn → initialize answered | ${cell(spawn['sw.initialize'])} | ${cell(spawn['pw.initialize'])} | ${ratio(median(spawn['sw.initialize']) / median(spawn['pw.initialize']))} |`,
+  );
+  line(
+    `| spawn → first navigate result | ${cell(spawn['sw.firstNavigate'])} | ${cell(spawn['pw.firstNavigate'])} | ${ratio(median(spawn['sw.firstNavigate']) / median(spawn['pw.firstNavigate']))} |`,
+  );
   line();
 }
 
@@ -283,7 +330,9 @@ function renderParallel(results: BenchResults, line: Line): void {
   const cfg = results.config;
   line('## Parallel work');
   line();
-  line(`${cfg.parallelSessions} sessions × ${cfg.parallelCycles} cycles of navigate + click + type, all sessions at once. Wall time from the first cycle to the last answer (servers started, browsers up and every session on the page before the clock starts). PSS is the sum over the server processes and all their descendants from /proc (peak of 1-second samples during the work); ${cfg.parallelRounds} round(s), the order alternating, medians over rounds.`);
+  line(
+    `${cfg.parallelSessions} sessions × ${cfg.parallelCycles} cycles of navigate + click + type, all sessions at once. Wall time from the first cycle to the last answer (servers started, browsers up and every session on the page before the clock starts). PSS is the sum over the server processes and all their descendants from /proc (peak of 1-second samples during the work); ${cfg.parallelRounds} round(s), the order alternating, medians over rounds.`,
+  );
   line();
   line('| system | wall time | per cycle, ms: median (min–max) | peak PSS | processes | errors |');
   line('|---|---|---|---|---|---|');
@@ -298,12 +347,16 @@ function renderParallel(results: BenchResults, line: Line): void {
 function renderScale(scale: ScaleResult, minimumCalls: number, line: Line): void {
   line('## Scale: live sessions in one sessionwright process');
   line();
-  line(`Every session holds the loaded fixture page. PSS of the server and its browser tree; sessions opened 8 at a time to fill each level; navigate timed round-robin over all sessions, one call at a time (max(${minimumCalls}, 2 × sessions) calls per level, at most 200). Idle (browser up, no session): ${mib(scale.idlePss)}. Slope (least squares over the levels): **${mib(scale.slopePerSession)} per session**.`);
+  line(
+    `Every session holds the loaded fixture page. PSS of the server and its browser tree; sessions opened 8 at a time to fill each level; navigate timed round-robin over all sessions, one call at a time (max(${minimumCalls}, 2 × sessions) calls per level, at most 200). Idle (browser up, no session): ${mib(scale.idlePss)}. Slope (least squares over the levels): **${mib(scale.slopePerSession)} per session**.`,
+  );
   line();
   line('| live sessions | total PSS | processes | navigate p50 | navigate p95 | calls | errors |');
   line('|---|---|---|---|---|---|---|');
   for (const level of scale.levels) {
-    line(`| ${level.sessions} | ${mib(level.pss)} | ${level.processes} | ${ms(level.navigate.median)} ms | ${ms(level.navigate.p95)} ms | ${level.navigate.n} | ${level.errors} |`);
+    line(
+      `| ${level.sessions} | ${mib(level.pss)} | ${level.processes} | ${ms(level.navigate.median)} ms | ${ms(level.navigate.p95)} ms | ${level.navigate.n} | ${level.errors} |`,
+    );
   }
   line();
 }
@@ -311,7 +364,9 @@ function renderScale(scale: ScaleResult, minimumCalls: number, line: Line): void
 function renderBurst(burst: BurstResult, line: Line): void {
   line('## Burst: a thousand sessions at once');
   line();
-  line(`One sessionwright process (\`--max-sessions ${burst.sessions + 10}\`, \`--call-timeout 600000\`), measured ${burst.date.slice(0, 16).replace('T', ' ')} UTC (1-minute load average ${burst.load.toFixed(2)} at its start). Each phase sends every call at once; navigate is given a 300 s timeout because a thousand page loads share two cores. Per-call figures in ms: median (p95).`);
+  line(
+    `One sessionwright process (\`--max-sessions ${burst.sessions + 10}\`, \`--call-timeout 600000\`), measured ${burst.date.slice(0, 16).replace('T', ' ')} UTC (1-minute load average ${burst.load.toFixed(2)} at its start). Each phase sends every call at once; navigate is given a 300 s timeout because a thousand page loads share two cores. Per-call figures in ms: median (p95).`,
+  );
   line();
   line('| phase | calls | wall time | per call | errors |');
   line('|---|---|---|---|---|');
@@ -321,25 +376,37 @@ function renderBurst(burst: BurstResult, line: Line): void {
   row('navigate every open session', burst.navigate);
   row('close_session every session', burst.close);
   line();
-  line(`PSS: idle ${mib(burst.idlePss)} (${burst.idleProcesses} processes); peak ${mib(burst.peakPss)} (${burst.peakProcesses} processes); right after the last close ${mib(burst.closedPss)} (${burst.closedProcesses} processes); after the idle browser was recycled ${burst.recycled ? '' : '(**no recycle seen**) '}${mib(burst.recycledPss)} (${burst.recycledProcesses} processes).`);
-  line(`create_session latency, ms: on the fresh server ${burst.createBefore.map(ms).join(', ')}; right after the recycle ${burst.createAfterRecycle.map(ms).join(', ')}.`);
+  line(
+    `PSS: idle ${mib(burst.idlePss)} (${burst.idleProcesses} processes); peak ${mib(burst.peakPss)} (${burst.peakProcesses} processes); right after the last close ${mib(burst.closedPss)} (${burst.closedProcesses} processes); after the idle browser was recycled ${burst.recycled ? '' : '(**no recycle seen**) '}${mib(burst.recycledPss)} (${burst.recycledProcesses} processes).`,
+  );
+  line(
+    `create_session latency, ms: on the fresh server ${burst.createBefore.map(ms).join(', ')}; right after the recycle ${burst.createAfterRecycle.map(ms).join(', ')}.`,
+  );
   line();
 }
 
 function renderSoak(soak: SoakResult, line: Line): void {
   line('## Soak: steady churn for a long time');
   line();
-  line(`Its own run (\`--sections soak\`), ${soak.date.slice(0, 16).replace('T', ' ')} UTC, 1-minute load average ${soak.load.toFixed(2)} at its start: **${soak.minutes} minutes**, ${soak.workers} workers each repeating create_session, navigate, click, type (clear: true every other cycle), snapshot, close_session on one sessionwright process (\`--max-sessions 20\`). PSS of the server and its browser tree sampled every 5 s; the first ${soak.warmupSeconds >= 60 ? `${Math.round(soak.warmupSeconds / 60)} min` : `${Math.round(soak.warmupSeconds)} s`} are warm-up, left out of the drift, which compares the median of the first and the last tenth of the rest.`);
+  line(
+    `Its own run (\`--sections soak\`), ${soak.date.slice(0, 16).replace('T', ' ')} UTC, 1-minute load average ${soak.load.toFixed(2)} at its start: **${soak.minutes} minutes**, ${soak.workers} workers each repeating create_session, navigate, click, type (clear: true every other cycle), snapshot, close_session on one sessionwright process (\`--max-sessions 20\`). PSS of the server and its browser tree sampled every 5 s; the first ${soak.warmupSeconds >= 60 ? `${Math.round(soak.warmupSeconds / 60)} min` : `${Math.round(soak.warmupSeconds)} s`} are warm-up, left out of the drift, which compares the median of the first and the last tenth of the rest.`,
+  );
   line();
   line('| | |');
   line('|---|---|');
   line(`| cycles, errors | ${soak.cycles}, ${soak.errors} |`);
   line(`| per cycle, ms: median (p95) | ${ms(summarize(soak.cycleMs).median)} (${ms(summarize(soak.cycleMs).p95)}) |`);
   line(`| idle (browser up, warm pool filled, no session) | ${mib(soak.idlePss)}, ${soak.idleProcesses} processes |`);
-  line(`| after warm-up: first tenth → last tenth | ${mib(soak.earlyPss)} → ${mib(soak.latePss)} (${(soak.drift * 100).toFixed(1)} %; slope ${(soak.slopePerMinute / 2 ** 20).toFixed(2)} MiB/min) |`);
+  line(
+    `| after warm-up: first tenth → last tenth | ${mib(soak.earlyPss)} → ${mib(soak.latePss)} (${(soak.drift * 100).toFixed(1)} %; slope ${(soak.slopePerMinute / 2 ** 20).toFixed(2)} MiB/min) |`,
+  );
   line(`| every session closed | ${soak.openAfter} sessions listed, ${mib(soak.closedPss)}, ${soak.leakedProcesses} processes over idle |`);
-  line(`| after the idle browser was recycled | ${soak.recycled ? '' : '**no recycle seen**, '}${mib(soak.recycledPss)}, ${soak.recycledProcesses} processes |`);
-  line(`| create_session latency, ms: fresh server / right after the recycle | ${soak.createBefore.map(ms).join(', ')} / ${soak.createAfterRecycle.map(ms).join(', ')} |`);
+  line(
+    `| after the idle browser was recycled | ${soak.recycled ? '' : '**no recycle seen**, '}${mib(soak.recycledPss)}, ${soak.recycledProcesses} processes |`,
+  );
+  line(
+    `| create_session latency, ms: fresh server / right after the recycle | ${soak.createBefore.map(ms).join(', ')} / ${soak.createAfterRecycle.map(ms).join(', ')} |`,
+  );
   line();
 }
 

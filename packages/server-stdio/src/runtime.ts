@@ -40,7 +40,10 @@ export interface SessionwrightServer {
 }
 
 /** Starts the browser in the background right after start-up: initialize and tools/list never wait for it. */
-export function createServer(partial: Partial<ServerOptions> = {}, stderr: Logger = stderrLogger('sessionwright', partial.verbose ?? false)): SessionwrightServer {
+export function createServer(
+  partial: Partial<ServerOptions> = {},
+  stderr: Logger = stderrLogger('sessionwright', partial.verbose ?? false),
+): SessionwrightServer {
   const options = { ...DEFAULT_OPTIONS, ...partial };
   const connections = new Set<McpConnection>();
   // What goes wrong with the shared browser (a launch failure, a crash) concerns every client, so they hear of it too.

@@ -189,7 +189,10 @@ export class BrowserHost implements BrowserSource {
         cause: error,
       });
     }
-    this.processIds.set(browser, browserChildren().filter((pid) => !childrenBefore.has(pid)));
+    this.processIds.set(
+      browser,
+      browserChildren().filter((pid) => !childrenBefore.has(pid)),
+    );
     if (this.closed) {
       await this.closeOrKill(browser);
       throw browserError('shutting_down', 'The browser host was shut down while the browser was starting.');

@@ -209,11 +209,15 @@ export class SessionManager {
         await session.close();
         throw this.shuttingDown
           ? browserError('shutting_down', 'The server is shutting down; no new sessions can be created.')
-          : browserError('unknown', 'The browser went away while the session was being created. Try again.', { details: { browserMessage: 'the browser disconnected' } });
+          : browserError('unknown', 'The browser went away while the session was being created. Try again.', {
+              details: { browserMessage: 'the browser disconnected' },
+            });
       }
       this.sessions.set(session.id, session);
       this.schedule(session);
-      this.logger.debug(`session ${shortId(session.id)} created (${this.sessions.size}/${this.maxSessions})${settings ? ` with ${Object.keys(settings.echo).join(', ')}` : ''}`);
+      this.logger.debug(
+        `session ${shortId(session.id)} created (${this.sessions.size}/${this.maxSessions})${settings ? ` with ${Object.keys(settings.echo).join(', ')}` : ''}`,
+      );
       return session;
     } finally {
       this.creating -= 1;
@@ -296,7 +300,10 @@ export class SessionManager {
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
     for (const recycler of this.recyclers) recycler.stop();
-    const closing = Promise.all([...[...this.pools.values()].map((pool) => pool.close()), ...[...this.sessions.values()].map((session) => this.end(session, 'closed'))]);
+    const closing = Promise.all([
+      ...[...this.pools.values()].map((pool) => pool.close()),
+      ...[...this.sessions.values()].map((session) => this.end(session, 'closed')),
+    ]);
     // Closing the browser closes every context anyway: a browser that does not close them promptly is not waited for,
     // so shutdown ends in a few seconds, before a supervisor's SIGKILL could orphan the browser.
     await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, SHUTDOWN_CONTEXTS_TIMEOUT).unref())]);
@@ -340,7 +347,10 @@ export class SessionManager {
     } catch (error) {
       // An open that lands after we gave up is closed, not leaked.
       void opening.then(({ context }) => context.close()).catch(() => {});
-      throw browserError('unknown', `The browser could not open a new session: ${messageOf(error)}`, { details: { browserMessage: messageOf(error) }, cause: error });
+      throw browserError('unknown', `The browser could not open a new session: ${messageOf(error)}`, {
+        details: { browserMessage: messageOf(error) },
+        cause: error,
+      });
     }
   }
 
@@ -406,7 +416,8 @@ export class SessionManager {
 
   private endedError(sessionId: string, scope: OwnerScope = {}): SessionError {
     const tombstone = this.tombstones.get(sessionId);
-    const fresh = tombstone !== undefined && this.clock.now() - tombstone.at <= this.tombstoneTtl && (scope.owner === undefined || tombstone.owner === scope.owner);
+    const fresh =
+      tombstone !== undefined && this.clock.now() - tombstone.at <= this.tombstoneTtl && (scope.owner === undefined || tombstone.owner === scope.owner);
     if (!fresh) return this.unknownIdError(sessionId);
     if (tombstone.reason === 'expired') {
       return new SessionError('SESSION_EXPIRED', `Session ${shortId(sessionId)} expired after ${this.sessionTimeout} ms without use.`, {
@@ -415,10 +426,14 @@ export class SessionManager {
       });
     }
     if (tombstone.reason === 'browser_disconnected') {
-      return new SessionError('SESSION_NOT_FOUND', 'This session was lost because its browser went away: the browser process ended (a new one is started for the next new session) or its endpoint disconnected.', {
-        sessionId,
-        details: { reason: 'browser_disconnected', next: 'new_session' },
-      });
+      return new SessionError(
+        'SESSION_NOT_FOUND',
+        'This session was lost because its browser went away: the browser process ended (a new one is started for the next new session) or its endpoint disconnected.',
+        {
+          sessionId,
+          details: { reason: 'browser_disconnected', next: 'new_session' },
+        },
+      );
     }
     return new SessionError('SESSION_NOT_FOUND', 'This session was closed.', { sessionId, details: { reason: tombstone.reason, next: 'new_session' } });
   }

@@ -64,18 +64,26 @@ export const type = defineTool({
   description:
     'Types text into one input, textarea or contenteditable element, named by a selector or a ref from snapshot. ' +
     'By default the text is added at the caret (at the end if the field was not focused); clear: true empties the field first; submit: true presses Enter afterwards. ' +
-    'Returns the field\'s value. Errors: ELEMENT_NOT_EDITABLE (not a text field, or disabled/readonly), ELEMENT_NOT_CLICKABLE (a hidden field), ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, SESSION_NOT_FOUND / SESSION_EXPIRED.',
+    "Returns the field's value. Errors: ELEMENT_NOT_EDITABLE (not a text field, or disabled/readonly), ELEMENT_NOT_CLICKABLE (a hidden field), ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, SESSION_NOT_FOUND / SESSION_EXPIRED.",
   input: targetInput({
     sessionId: sessionIdSchema,
     text: z.string().max(100_000).describe('The text to type.'),
-    delay: z.number().int().min(0).max(1_000).optional().describe('Milliseconds between keystrokes, for pages that react to each key (default 0: inserted at once). The whole call still ends at the server\'s call ceiling.'),
+    delay: z
+      .number()
+      .int()
+      .min(0)
+      .max(1_000)
+      .optional()
+      .describe(
+        "Milliseconds between keystrokes, for pages that react to each key (default 0: inserted at once). The whole call still ends at the server's call ceiling.",
+      ),
     timeout: elementTimeoutSchema,
     clear: z.boolean().optional().describe('Empty the field before typing (default false: add at the caret).'),
     submit: z.boolean().optional().describe('Press Enter after typing, e.g. to submit a form or a search (default false).'),
     includeSnapshot: includeSnapshotSchema,
   }),
   output: sessionOutput(
-    { success: z.literal(true), message: z.string(), value: z.string().describe('The field\'s value after typing (read before Enter when submit is true).') },
+    { success: z.literal(true), message: z.string(), value: z.string().describe("The field's value after typing (read before Enter when submit is true).") },
     { snapshot: true },
   ),
   kind: 'action',
@@ -135,7 +143,7 @@ export const pressKey = defineTool({
     includeSnapshot: includeSnapshotSchema,
   }),
   output: sessionOutput(
-    { success: z.literal(true), message: z.string(), key: z.string().describe('The key or chord pressed, in Playwright\'s spelling.') },
+    { success: z.literal(true), message: z.string(), key: z.string().describe("The key or chord pressed, in Playwright's spelling.") },
     { snapshot: true },
   ),
   kind: 'action',
@@ -219,7 +227,8 @@ export const selectOption = defineTool({
         await actAndSettle(page, SETTLE_TIMEOUT, () => locator.selectOption(values, { timeout: limit }));
         // A select whose change handler navigated away is gone; report what was asked for, as the options matched it.
         const after = page.isClosed() ? undefined : await readSelect(locator, 1_000).catch(() => undefined);
-        const options = after?.options ?? state.options.map((option) => ({ ...option, selected: values.includes(option.value) || values.includes(option.label) }));
+        const options =
+          after?.options ?? state.options.map((option) => ({ ...option, selected: values.includes(option.value) || values.includes(option.label) }));
         return options.filter((option) => option.selected).map(({ value, label }) => ({ value, label }));
       });
       const message = `Selected ${selected.map((option) => JSON.stringify(option.label)).join(', ') || 'nothing'}.`;
@@ -231,9 +240,13 @@ export const selectOption = defineTool({
 
 function checkSelectable(state: SelectState, values: string[]): void {
   if (!state.isSelect) {
-    throw new SessionError('ELEMENT_NOT_EDITABLE', 'The element is not a <select>. For a custom dropdown, click it, then click the option (take a snapshot in between).', {
-      details: { reason: 'not a select element' },
-    });
+    throw new SessionError(
+      'ELEMENT_NOT_EDITABLE',
+      'The element is not a <select>. For a custom dropdown, click it, then click the option (take a snapshot in between).',
+      {
+        details: { reason: 'not a select element' },
+      },
+    );
   }
   if (state.disabled) {
     throw new SessionError('ELEMENT_NOT_EDITABLE', 'The <select> is disabled; its options cannot be changed.', { details: { reason: 'disabled' } });
@@ -244,7 +257,10 @@ function checkSelectable(state: SelectState, values: string[]): void {
     throw new SessionError(
       'INVALID_PARAMETERS',
       `No option has the value or label ${missing.map((value) => JSON.stringify(value.slice(0, 100))).join(', ')}. ` +
-        `Available (value/label): ${options.slice(0, 20).map((option) => `${JSON.stringify(option.value)}/${JSON.stringify(option.label)}`).join(', ')}${state.options.length > 20 ? ', …' : ''}.`,
+        `Available (value/label): ${options
+          .slice(0, 20)
+          .map((option) => `${JSON.stringify(option.value)}/${JSON.stringify(option.label)}`)
+          .join(', ')}${state.options.length > 20 ? ', …' : ''}.`,
       { details: { missing, options } },
     );
   }
@@ -278,13 +294,21 @@ function checkTool(name: 'check' | 'uncheck', checked: boolean) {
           const kind = await locator.evaluate((element) => {
             if (element instanceof HTMLInputElement && (element.type === 'checkbox' || element.type === 'radio')) return element.type;
             const role = element.getAttribute('role');
-            return role === 'checkbox' || role === 'switch' || role === 'menuitemcheckbox' ? 'checkbox' : role === 'radio' || role === 'menuitemradio' ? 'radio' : 'other';
+            return role === 'checkbox' || role === 'switch' || role === 'menuitemcheckbox'
+              ? 'checkbox'
+              : role === 'radio' || role === 'menuitemradio'
+                ? 'radio'
+                : 'other';
           });
           if (kind === 'other') {
-            throw new SessionError('ELEMENT_NOT_EDITABLE', 'The element is not a checkbox or radio button. Use click for other elements.', { details: { reason: 'not a checkbox' } });
+            throw new SessionError('ELEMENT_NOT_EDITABLE', 'The element is not a checkbox or radio button. Use click for other elements.', {
+              details: { reason: 'not a checkbox' },
+            });
           }
           if (kind === 'radio' && !checked) {
-            throw new SessionError('ELEMENT_NOT_EDITABLE', 'A radio button cannot be unchecked. Check another option of its group instead.', { details: { reason: 'radio' } });
+            throw new SessionError('ELEMENT_NOT_EDITABLE', 'A radio button cannot be unchecked. Check another option of its group instead.', {
+              details: { reason: 'radio' },
+            });
           }
           await actAndSettle(page, SETTLE_TIMEOUT, () => locator.setChecked(checked, { timeout: limit, force: force ?? false }));
           return page.isClosed() ? checked : locator.isChecked({ timeout: 1_000 }).catch(() => checked);
@@ -312,14 +336,27 @@ function actionMessage(done: string, page: Page, response: ToolResponse, urlBefo
  * inject its selector engine there first (once per document, ~30–80 ms), and even a plain page script needs a helper
  * injected there once. So only a field that is not focused and already holds text gets its caret moved by a page script.
  */
-async function typeInto(page: Page, locator: Locator, text: string, options: { delay: number | undefined; clear: boolean | undefined; timeout: number }): Promise<void> {
+async function typeInto(
+  page: Page,
+  locator: Locator,
+  text: string,
+  options: { delay: number | undefined; clear: boolean | undefined; timeout: number },
+): Promise<void> {
   const { delay, clear, timeout } = options;
   const editable = locator.isEditable({ timeout });
   const focused = clear ? Promise.resolve(true) : isFocused(locator);
   // An empty field has its caret at its end already; a contenteditable element (no input value) is asked.
-  const empty = clear ? Promise.resolve(true) : locator.inputValue({ timeout }).then((value) => value === '', () => false);
+  const empty = clear
+    ? Promise.resolve(true)
+    : locator.inputValue({ timeout }).then(
+        (value) => value === '',
+        () => false,
+      );
   // Input types whose value Playwright's fill() sets instead of typing it: typing keeps its own meaning there.
-  const settable = locator.getAttribute('type', { timeout }).then((type) => SET_VALUE_TYPES.has((type ?? '').toLowerCase()), () => true);
+  const settable = locator.getAttribute('type', { timeout }).then(
+    (type) => SET_VALUE_TYPES.has((type ?? '').toLowerCase()),
+    () => true,
+  );
   // A field that is not editable answers at once, without waiting for the other checks (they settle unobserved).
   for (const check of [focused, empty, settable]) check.catch(() => {});
   if (!(await editable)) throw new Error('not editable');
@@ -356,7 +393,12 @@ async function fillEmpty(locator: Locator, text: string, timeout: number): Promi
 /** Whether the element has the keyboard focus (in its own document), asked in the utility world. */
 async function isFocused(locator: Locator): Promise<boolean> {
   // A locator that cannot be combined (an element inside a frame) counts as not focused: it is then focused anew.
-  return (await locator.and(locator.page().locator(':focus')).count().catch(() => 0)) > 0;
+  return (
+    (await locator
+      .and(locator.page().locator(':focus'))
+      .count()
+      .catch(() => 0)) > 0
+  );
 }
 
 /** Puts the caret after the text of the field that was just focused, so that typing adds to what is there. */

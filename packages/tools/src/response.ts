@@ -33,7 +33,7 @@ export function attachmentsOf<T>(value: T | WithAttachments<T>): { data: T; atta
 /** What every session tool's result carries besides its own fields; declared once for the output schemas. */
 export const pageResultFields = {
   url: z.string().describe('The URL of the page the session is on after the call (a new tab if the call opened one).'),
-  title: z.string().describe('That page\'s title.'),
+  title: z.string().describe("That page's title."),
 };
 
 export const snapshotResultFields = {
@@ -48,10 +48,7 @@ export const sessionResultFields = {
     .array(z.object({ type: z.string(), message: z.string(), action: z.enum(['accepted', 'dismissed']) }))
     .optional()
     .describe('JavaScript dialogs the page opened since the last call, and how they were answered.'),
-  openedTabs: z
-    .array(z.string())
-    .optional()
-    .describe('URLs of tabs the page opened since the last call; the session now acts on the newest.'),
+  openedTabs: z.array(z.string()).optional().describe('URLs of tabs the page opened since the last call; the session now acts on the newest.'),
 };
 
 /**
@@ -129,7 +126,10 @@ export class ToolResponse {
       return { ...state, snapshot, ...(truncated ? { snapshotTruncated: true as const } : {}), ...(note === undefined ? {} : { snapshotNote: note }) };
     } catch (error) {
       // The action itself succeeded; a page still changing under the snapshot must not turn that into a failure.
-      return { ...state, snapshotNote: `No snapshot could be taken after the action (${error instanceof Error ? error.message.split('\n', 1)[0] : String(error)}).` };
+      return {
+        ...state,
+        snapshotNote: `No snapshot could be taken after the action (${error instanceof Error ? error.message.split('\n', 1)[0] : String(error)}).`,
+      };
     }
   }
 

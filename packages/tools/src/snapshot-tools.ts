@@ -17,7 +17,13 @@ export const snapshot = defineTool({
     'Errors: ELEMENT_NOT_FOUND / ELEMENT_AMBIGUOUS for a selector or ref that does not name exactly one element, SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: optionalTargetInput({
     sessionId: sessionIdSchema,
-    depth: z.number().int().min(1).max(1_000).optional().describe('How many levels deep to go (1: only the top element and its children). Default: all levels.'),
+    depth: z
+      .number()
+      .int()
+      .min(1)
+      .max(1_000)
+      .optional()
+      .describe('How many levels deep to go (1: only the top element and its children). Default: all levels.'),
     maxChars: z
       .number()
       .int()
