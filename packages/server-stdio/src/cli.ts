@@ -7,6 +7,7 @@ import type { HttpServerHandle } from './http-server.js';
 import { UsageError, parseArgs, type ServerOptions } from './options.js';
 import { createServer } from './runtime.js';
 import { PACKAGE_NAME, VERSION } from './version.js';
+import { MAX_MESSAGE_BYTES } from './limits.js';
 
 /** How long shutdown may take before the process exits anyway (Playwright kills its browsers on exit). */
 const SHUTDOWN_BACKSTOP_MS = 5_000;
@@ -81,7 +82,7 @@ async function main(): Promise<void> {
   }
   process.stdin.on('end', () => shutdown('stdin ended'));
   process.stdin.on('close', () => shutdown('stdin closed'));
-  await server.connect(new StdioServerTransport());
+  await server.connect(new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: MAX_MESSAGE_BYTES }), { local: true });
   server.logger.info(`${PACKAGE_NAME} ${VERSION} serving MCP on stdio`);
 }
 

@@ -1,6 +1,6 @@
 // The one table of settings (spec §4): each flag's command-line spelling, environment variable, config-file key, check and help line come from its entry.
-import { BROWSER_NAMES, DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_TIMEOUT, isSessionError, parseEndpoint } from '@sessionwright/session-core';
-import { PROFILE_NAMES } from '@sessionwright/tools';
+import { BROWSER_NAMES, DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_SESSIONS, DEFAULT_MAX_TABS, DEFAULT_SESSION_TIMEOUT, isSessionError, parseEndpoint } from '@sessionwright/session-core';
+import { CAPABILITIES, PROFILE_NAMES } from '@sessionwright/tools';
 
 export type FlagKind = 'integer' | 'boolean' | 'string' | 'list' | 'enum' | 'path';
 
@@ -108,6 +108,36 @@ export const FLAGS = [
     choices: PROFILE_NAMES,
     default: 'sessions',
     description: "Tool names and shapes: sessions (create_session, navigate…) or playwright (@playwright/mcp's browser_* tools, one implicit session per connection)",
+  },
+  {
+    name: 'caps',
+    kind: 'list',
+    placeholder: 'list',
+    default: [],
+    check: (cap) => {
+      if (cap !== 'all' && !(CAPABILITIES as readonly string[]).includes(cap)) throw new BadValue(`"${cap}" is not a capability; use ${[...CAPABILITIES, 'all'].join(', ')}`);
+      return cap;
+    },
+    example: ['network', 'pdf'],
+    description: `Comma-separated tool groups to add to the default list: ${CAPABILITIES.join(', ')}, or all`,
+  },
+  { name: 'max-tabs', kind: 'integer', placeholder: 'n', min: 1, default: DEFAULT_MAX_TABS, description: 'Most tabs one session keeps open; past it the oldest background tab is closed' },
+  {
+    name: 'file-root',
+    kind: 'path',
+    placeholder: 'dir',
+    repeatable: true,
+    defaultText: "the client's MCP roots, else (stdio) the working directory",
+    example: ['/srv/uploads'],
+    description: 'A directory upload_file may read files from (repeatable); no path outside it is accepted',
+  },
+  {
+    name: 'output-dir',
+    kind: 'path',
+    placeholder: 'dir',
+    defaultText: 'a temporary folder removed at exit',
+    example: '/srv/downloads',
+    description: 'Where downloads are saved, in a folder per session',
   },
   { name: 'allow-file-urls', kind: 'boolean', default: false, description: 'Let navigate open file: URLs (off by default)' },
   { name: 'verbose', kind: 'boolean', default: false, description: 'Log every tool call on stderr' },

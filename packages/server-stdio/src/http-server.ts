@@ -10,6 +10,7 @@ import type { HttpOptions } from './http-options.js';
 import { createRequestGuard } from './http-security.js';
 import { readIdentities } from './identities.js';
 import type { SessionwrightServer } from './runtime.js';
+import { MAX_MESSAGE_BYTES } from './limits.js';
 
 /**
  * `allowUnauthenticated` is left out: it only lifts a check made before the server starts (checkListening).
@@ -20,7 +21,7 @@ export interface HttpServerOptions extends Omit<HttpOptions, 'allowUnauthenticat
   maxConnections?: number | undefined;
   /** Milliseconds between SSE keep-alive comments on every open stream (default 15 000; Python's client gives up after 300 s of silence). */
   keepAliveMs?: number;
-  /** The largest request body accepted, in bytes (default 4 MiB); larger bodies get 413. */
+  /** The largest request body accepted, in bytes (default MAX_MESSAGE_BYTES, 32 MiB); larger bodies get 413. */
   maxBodyBytes?: number;
   /**
    * A Streamable HTTP connection with no request in flight and no open stream is closed after this long
@@ -38,7 +39,7 @@ export interface HttpServerHandle {
 }
 
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;
-export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_MAX_BODY_BYTES = MAX_MESSAGE_BYTES;
 export const DEFAULT_MAX_CONNECTIONS = 100;
 
 /** The Streamable HTTP endpoint, and the path legacy SSE clients post their messages to. */

@@ -1,4 +1,5 @@
 // Builds one MCP protocol server (per client connection) over the shared SessionManager and the tool list.
+import { fileURLToPath } from 'node:url';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -10,7 +11,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger, SessionManager } from '@sessionwright/session-core';
-import { ImplicitSession, allTools, annotationsFor, runTool, sessionsProfile, type AnyTool, type Profile, type SessionAccess, type ToolContext, type ToolOptions } from '@sessionwright/tools';
+import { ImplicitSession, allTools, annotationsFor, runTool, sessionsProfile, type AllowedRoots, type AnyTool, type Profile, type SessionAccess, type ToolContext, type ToolOptions } from '@sessionwright/tools';
 import { z } from 'zod';
 import { toCallToolResult } from './serialize.js';
 import { SERVER_NAME, VERSION } from './version.js';
@@ -27,6 +28,8 @@ export interface McpServerDeps {
   profile?: Profile;
   /** The sessions profile's tools (default: every default tool); ignored with `profile`. */
   tools?: readonly AnyTool[];
+  /** The client runs on this machine (stdio): its MCP roots and the working directory are paths here. */
+  local?: boolean;
 }
 
 /** The tools/list entry of a tool: JSON Schemas made from its zod schemas, annotations from its kind. */
@@ -114,6 +117,7 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
       options: deps.toolOptions,
       vocabulary: profile.vocabulary,
       ...(implicitSession === undefined ? {} : { implicitSession }),
+      roots: () => allowedRoots(server, deps, extra.signal),
       progress(progress, total, message) {
         if (progressToken === undefined) return;
         void extra
@@ -130,4 +134,21 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
     return toCallToolResult(outcome);
   });
   return { server, notify, implicitSession };
+}
+
+/**
+ * Where upload_file may read files: --file-root when given; else, for a local client, its MCP roots (when it declared
+ * the capability and lists any) or the working directory. A remote (HTTP) client's roots name directories on its own
+ * machine, not this one, so without --file-root it gets none and sends contents inline.
+ */
+async function allowedRoots(server: Server, deps: McpServerDeps, signal: AbortSignal): Promise<AllowedRoots> {
+  const fileRoots = deps.toolOptions.fileRoots ?? [];
+  if (fileRoots.length > 0) return { directories: fileRoots, source: 'file-root' };
+  if (!deps.local) return { directories: [], source: 'none' };
+  if (server.getClientCapabilities()?.roots) {
+    const listed = await server.listRoots(undefined, { signal, timeout: 10_000 }).catch(() => ({ roots: [] }));
+    const directories = listed.roots.filter((root) => root.uri.startsWith('file://')).map((root) => fileURLToPath(root.uri));
+    if (directories.length > 0) return { directories, source: 'client-roots' };
+  }
+  return { directories: [process.cwd()], source: 'working-directory' };
 }

@@ -12,7 +12,7 @@ import {
   type BrowserSource,
   type Logger,
 } from '@sessionwright/session-core';
-import { allTools, playwrightProfile, sessionsProfile } from '@sessionwright/tools';
+import { playwrightProfile, sessionsProfile, toolsFor } from '@sessionwright/tools';
 import { createMcpServer, type McpConnection } from './mcp-server.js';
 import { DEFAULT_OPTIONS, type ServerOptions } from './options.js';
 import { scopedAccess, type CallerScope } from './session-access.js';
@@ -32,9 +32,10 @@ export interface SessionwrightServer {
   readonly connections: number;
   /**
    * Serves one MCP connection on the transport. With a client `identity` (HTTP with --auth-tokens-file) its sessions
-   * belong to that identity, across its connections; without one they are listed only to this connection.
+   * belong to that identity, across its connections; without one they are listed only to this connection. `local`: the
+   * client runs on this machine (stdio), so its MCP roots and the working directory name this machine's files for upload_file.
    */
-  connect(transport: Transport, caller?: { identity?: string | undefined }): Promise<McpConnection>;
+  connect(transport: Transport, caller?: { identity?: string | undefined; local?: boolean }): Promise<McpConnection>;
   /** Closes every connection, every session, then the browser. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -90,10 +91,12 @@ export function createServer(
     warmSessions: options.warmSessions ?? defaultWarmSessions(local?.headless ?? true),
     // A browser this process launched keeps memory after its sessions close; it is replaced once idle (IdleRecycler).
     recycleIdleBrowser: RECYCLE_IDLE_BROWSER_MS,
+    maxTabs: options.maxTabs,
+    ...(options.outputDir === undefined ? {} : { outputDir: options.outputDir }),
     logger,
   });
   let closing: Promise<void> | undefined;
-  const profile = options.profile === 'playwright' ? playwrightProfile() : sessionsProfile(allTools);
+  const profile = options.profile === 'playwright' ? playwrightProfile() : sessionsProfile(toolsFor(options.caps));
 
   /** --close-sessions-on-disconnect: a connection that ends takes the sessions it created with it. */
   const closeSessions = async (created: Set<string>) => {
@@ -115,7 +118,13 @@ export function createServer(
         caller.identity === undefined ? { owner: `connection:${randomUUID()}`, guarded: false } : { owner: `identity:${caller.identity}`, guarded: true };
       const created = new Set<string>();
       const sessions = scopedAccess(manager, scope, created);
-      const connection = createMcpServer({ sessions, logger: stderr, toolOptions: { allowFileUrls: options.allowFileUrls }, profile });
+      const connection = createMcpServer({
+        sessions,
+        logger: stderr,
+        toolOptions: { allowFileUrls: options.allowFileUrls, fileRoots: options.fileRoot ?? [] },
+        profile,
+        local: caller.local ?? false,
+      });
       connections.add(connection);
       connection.server.oninitialized = startBrowser;
       connection.server.onclose = () => {

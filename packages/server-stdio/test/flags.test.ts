@@ -177,6 +177,9 @@ describe.concurrent('bad values', () => {
     ['--no-such-flag'],
     ['--max-sessions', '2', '--max-sessions', '3'],
     ['stray-argument'],
+    ['--caps', 'network,bogus'],
+    ['--max-tabs', '0'],
+    ['--output-dir'],
   ]))('%s exits 2 with one line on stderr and nothing on stdout', async ([, args], { expect }) => {
     const result = await run(process.execPath, [CLI_PATH, ...args], { timeout: 15_000 });
     expect(result.code).toBe(2);

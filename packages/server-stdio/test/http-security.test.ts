@@ -95,8 +95,8 @@ describe('a server started with --auth-token', () => {
     await goodClientStillWorks('/pages/home');
   });
 
-  it('answers a body over 4 MiB with 413 and garbage with a JSON-RPC parse error, on both transports', async () => {
-    const big = Buffer.alloc(5 * 1024 * 1024, 'a');
+  it('answers a body over 32 MiB with 413 and garbage with a JSON-RPC parse error, on both transports', async () => {
+    const big = Buffer.alloc(33 * 1024 * 1024, 'a');
     const tooLarge = await rawRequest(server.base, { headers: { ...JSON_POST, ...AUTH }, body: big });
     expect(tooLarge.status).toBe(413);
     for (const body of ['garbage', '{"jsonrpc": "2.0", "id": 1, "method": ', '']) {

@@ -43,7 +43,8 @@ describe('README tables', () => {
     for (const tool of [...allTools, ...capabilityTools]) expect(list).toContain(`\`${tool.name}\``);
     const tools = section(toolsDoc, 'tools');
     for (const tool of [...allTools, ...capabilityTools]) {
-      expect(tools).toContain(`| \`${tool.name}\` | ${tool.title} |`);
+      const group = tool.capability ? `\`${tool.capability}\` (\`--caps ${tool.capability}\`)` : 'default';
+      expect(tools).toContain(`| \`${tool.name}\` | ${group} | ${tool.title} |`);
       expect(tools).toContain(`### \`${tool.name}\`: ${tool.title}`);
     }
     const errors = section(toolsDoc, 'errors');

@@ -70,7 +70,32 @@ export {
   type ElementTarget,
 } from './playwright-errors.js';
 export { RemoteBrowser, playwrightVersion, type RemoteBrowserOptions } from './remote-browser.js';
-export { CLOSE_TIMEOUT_MS, LET_GO_GRACE_MS, Session, type DialogRecord, type RunOptions, type SessionEvents } from './session.js';
+export {
+  CLOSE_TIMEOUT_MS,
+  DEFAULT_MAX_TABS,
+  LET_GO_GRACE_MS,
+  Session,
+  type DialogAnswer,
+  type DialogRecord,
+  type EffectiveEmulation,
+  type EmulationSettings,
+  type ModalMode,
+  type RunOptions,
+  type SessionEvents,
+  type SessionInit,
+} from './session.js';
+export {
+  COLLECTOR_CAPACITY,
+  Ring,
+  STATIC_RESOURCE_TYPES,
+  SessionCollectors,
+  atLeast,
+  consoleLevel,
+  type ConsoleEntry,
+  type ConsoleLevel,
+  type RequestEntry,
+} from './collectors.js';
+export { DownloadDirectory, isInside, safeFileName, type DownloadRecord } from './downloads.js';
 export {
   DEFAULT_CALL_TIMEOUT,
   DEFAULT_MAX_SESSIONS,

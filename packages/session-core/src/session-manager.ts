@@ -8,8 +8,9 @@ import { blockResourceTypes, hasSessionOptions, resolveSessionOptions, type Reso
 import { SessionError, browserError, isSessionError, messageOf } from './errors.js';
 import { shortId, silentLogger, type Logger } from './logger.js';
 import { chooseSource, leastLoaded } from './scheduler.js';
-import { Session, type RunOptions } from './session.js';
+import { DEFAULT_MAX_TABS, Session, type RunOptions } from './session.js';
 import { IdleRecycler } from './idle-recycler.js';
+import { DownloadDirectory } from './downloads.js';
 import { WarmPool } from './warm-pool.js';
 
 export interface SessionManagerOptions {
@@ -41,6 +42,10 @@ export interface SessionManagerOptions {
    * giving back the memory a browser keeps after its sessions closed (default: never). See IdleRecycler.
    */
   recycleIdleBrowser?: number;
+  /** Most tabs a session keeps open (default 10); the oldest background tab is closed first. */
+  maxTabs?: number;
+  /** Where downloads are saved, a folder per session (default: a temporary folder removed by shutdown). */
+  outputDir?: string;
 }
 
 /** Why an id is no longer open. */
@@ -100,6 +105,8 @@ export class SessionManager {
   private readonly creatingOn = new Map<BrowserSource, number>();
   /** Per launched browser: replaces it once idle (only with recycleIdleBrowser). */
   private readonly recyclers: IdleRecycler[] = [];
+  readonly maxTabs: number;
+  private readonly downloads: DownloadDirectory;
 
   constructor(options: SessionManagerOptions) {
     this.sources = Array.isArray(options.host) ? [...(options.host as readonly BrowserSource[])] : [options.host as BrowserSource];
@@ -120,6 +127,9 @@ export class SessionManager {
     this.timers = options.timers ?? systemTimers;
     this.logger = options.logger ?? silentLogger;
     this.contextOptions = options.contextOptions ?? {};
+    this.maxTabs = options.maxTabs ?? DEFAULT_MAX_TABS;
+    if (!Number.isInteger(this.maxTabs) || this.maxTabs < 1) throw new RangeError('maxTabs must be a positive integer');
+    this.downloads = new DownloadDirectory(options.outputDir);
     this.tombstoneLimit = options.tombstoneLimit ?? 10_000;
     this.tombstoneTtl = options.tombstoneTtl ?? 3_600_000;
     for (const source of this.sources) {
@@ -193,8 +203,11 @@ export class SessionManager {
       const { context, page } = settings
         ? await pool.work(this.openContext(browser, settings))
         : ((await pool.take(browser)) ?? (await pool.work(this.openContext(browser))));
+      const id = randomUUID();
       const session = new Session({
-        id: randomUUID(),
+        id,
+        maxTabs: this.maxTabs,
+        downloadFolder: () => this.downloads.sessionFolder(id.slice(0, 8)),
         now: this.clock.now(),
         timeout: this.sessionTimeout,
         browser,
@@ -309,6 +322,7 @@ export class SessionManager {
     await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, SHUTDOWN_CONTEXTS_TIMEOUT).unref())]);
     // Owned browsers are closed; attached ones (remote endpoints) are only disconnected from.
     await Promise.all(this.sources.map((source) => source.close()));
+    await this.downloads.dispose();
   }
 
   /** Tells the idle recyclers that sessions opened, closed or started opening. */

@@ -1,23 +1,56 @@
-// One isolated browser session: a BrowserContext, its current Page, and a FIFO queue so calls never interleave.
-import type { Browser, BrowserContext, Dialog, Page } from 'playwright';
-import type { EffectiveSessionOptions } from './context-options.js';
-import { browserError, firstLine, isSessionError, messageOf, type BrowserErrorReason, type SessionError } from './errors.js';
+// One isolated browser session: a BrowserContext, its tabs and current Page, its collectors, and a FIFO queue so calls never interleave.
+import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { Browser, BrowserContext, Dialog, Download, FileChooser, Page } from 'playwright';
+import { SessionCollectors } from './collectors.js';
+import { resolveSessionOptions, type EffectiveSessionOptions, type SessionOptions } from './context-options.js';
+import { isInside, safeFileName, uniqueName, type DownloadRecord } from './downloads.js';
+import { SessionError, browserError, firstLine, isSessionError, messageOf, type BrowserErrorReason } from './errors.js';
+import type { BrowserName } from './executable.js';
 
-/** A JavaScript dialog the session answered by itself, reported with the next result. */
+/** A JavaScript dialog the page opened, and how it was answered ('pending' while a held dialog waits for an answer). */
 export interface DialogRecord {
   type: string;
   message: string;
-  action: 'accepted' | 'dismissed';
+  action: 'accepted' | 'dismissed' | 'pending';
 }
 
-/** At most this many dialogs and tabs are remembered between two calls: a page that loops alert() cannot flood a result. */
+/** At most this many events of each kind are remembered between two calls: a page that loops alert() cannot flood a result. */
 const MAX_EVENTS = 50;
+
+/** Tabs a session keeps open by default; the oldest background tab is closed when a new one would pass it. */
+export const DEFAULT_MAX_TABS = 10;
 
 export interface SessionEvents {
   dialogs: DialogRecord[];
   /** URLs of tabs the page opened since the last call (the session switched to the newest). */
   openedTabs: string[];
+  /** URLs of background tabs closed because the session would have passed its tab limit. */
+  closedTabs: string[];
+  /** Files the pages downloaded since the last call. */
+  downloads: DownloadRecord[];
 }
+
+/**
+ * How dialogs and file choosers are handled. 'auto' (the default): a dialog is answered at once (see answerDialog) and
+ * a file chooser is left alone. 'hold': each is kept open and reported as pending until answerPendingDialog /
+ * answerPendingFileChooser answers it, as clients of the playwright profile expect.
+ */
+export type ModalMode = 'auto' | 'hold';
+
+/** How the next dialog (or, with persist, every dialog) is answered instead of the default. */
+export interface DialogAnswer {
+  accept: boolean;
+  promptText?: string;
+  persist?: boolean;
+}
+
+/** What the session's emulate call can change after creation. */
+export type EmulationSettings = Pick<SessionOptions, 'viewport' | 'colorScheme' | 'reducedMotion' | 'geolocation' | 'offline' | 'extraHTTPHeaders'>;
+export type EffectiveEmulation = Pick<EffectiveSessionOptions, 'colorScheme' | 'reducedMotion' | 'geolocation' | 'offline' | 'extraHTTPHeaders'> & {
+  viewport: { width: number; height: number } | null;
+};
 
 /** How a call may be ended from outside: the caller gives up (signal), or its time runs out (timeout). */
 export interface RunOptions {
@@ -39,6 +72,23 @@ export const LET_GO_GRACE_MS = 1_500;
 /** How long a context may take to close (or a page to open) before the session stops waiting for a browser that hangs. */
 export const CLOSE_TIMEOUT_MS = 2_000;
 
+export interface SessionInit {
+  id: string;
+  now: number;
+  timeout: number;
+  owner?: string;
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  options?: EffectiveSessionOptions;
+  /** The label of the browser source it runs on ("local", or an endpoint's scheme://host:port; never a secret). */
+  endpoint?: string;
+  /** Most tabs open at once (default 10). */
+  maxTabs?: number;
+  /** Makes the folder this session's downloads are saved in; without it downloads are reported as failed. */
+  downloadFolder?: () => Promise<string>;
+}
+
 export class Session {
   readonly id: string;
   readonly createdAt: number;
@@ -53,27 +103,31 @@ export class Session {
   readonly options: EffectiveSessionOptions;
   /** The label of the browser source it runs on ("local", or an endpoint's scheme://host:port; never a secret). */
   readonly endpoint: string;
+  readonly maxTabs: number;
+  /** Console messages, page errors and requests of every tab, in bounded rings. */
+  readonly collectors: SessionCollectors;
   private currentPage: Page;
   private tail: Promise<unknown> = Promise.resolve();
-  /** Tabs whose renderer crashed, or that did not let go of a call: never handed to a call again. */
+  /** Tabs whose renderer crashed, that did not let go of a call, or that the tab limit closed: never handed to a call again. */
   private readonly abandoned = new WeakSet<Page>();
   private readonly crashed = new WeakSet<Page>();
   private pendingCalls = 0;
-  private events: SessionEvents = { dialogs: [], openedTabs: [] };
-  /** True while the session opens a page itself to replace a closed one. */
-  private replacingPage = false;
+  private events: SessionEvents = emptyEvents();
+  /** True while the session opens a page itself (a replacement, or a tab asked for): not a tab the site opened. */
+  private openingOwnPage = false;
+  private modalMode: ModalMode = 'auto';
+  private dialogAnswer: DialogAnswer | undefined;
+  private heldDialog: { dialog: Dialog; record: DialogRecord } | undefined;
+  private heldChooser: FileChooser | undefined;
+  private readonly savingDownloads = new Set<Promise<void>>();
+  private readonly downloadNames = new Set<string>();
+  private downloadFolder: Promise<string> | undefined;
+  private readonly makeDownloadFolder: (() => Promise<string>) | undefined;
+  /** What emulate changed, applied to tabs opened later too. */
+  private emulation: { viewport?: { width: number; height: number }; media?: Pick<SessionOptions, 'colorScheme' | 'reducedMotion'> } = {};
+  private effectiveEmulation: Omit<EffectiveEmulation, 'viewport'>;
 
-  constructor(init: {
-    id: string;
-    now: number;
-    timeout: number;
-    owner?: string;
-    browser: Browser;
-    context: BrowserContext;
-    page: Page;
-    options?: EffectiveSessionOptions;
-    endpoint?: string;
-  }) {
+  constructor(init: SessionInit) {
     this.id = init.id;
     this.createdAt = init.now;
     this.lastUsedAt = init.now;
@@ -82,20 +136,27 @@ export class Session {
     this.browser = init.browser;
     this.options = init.options ?? {};
     this.endpoint = init.endpoint ?? 'local';
+    this.maxTabs = init.maxTabs ?? DEFAULT_MAX_TABS;
+    this.makeDownloadFolder = init.downloadFolder;
     this.context = init.context;
     this.currentPage = init.page;
-    this.watchPage(init.page);
+    const { colorScheme, reducedMotion, geolocation, offline, extraHTTPHeaders } = this.options;
+    this.effectiveEmulation = { ...defined({ colorScheme, reducedMotion, geolocation, offline, extraHTTPHeaders }) };
+    this.collectors = new SessionCollectors(init.context);
+    for (const page of this.context.pages()) this.watchPage(page);
     // A link with target=_blank or window.open: follow the newest tab, as a person would, and say so in the next result.
     this.context.on('page', (page) => {
-      // A page the session opens itself (livePage) is not a tab the site opened; livePage watches it.
-      if (page === this.currentPage || this.replacingPage) return;
-      this.currentPage = page;
       this.watchPage(page);
+      // A page the session opens itself is not a tab the site opened; whoever opened it decides what follows.
+      if (page === this.currentPage || this.openingOwnPage) return;
+      this.currentPage = page;
       if (this.events.openedTabs.length < MAX_EVENTS) this.events.openedTabs.push(page.url());
+      this.enforceTabLimit(page);
     });
+    this.context.on('close', () => this.collectors.dispose());
   }
 
-  /** The page calls act on (the newest tab the session opened). */
+  /** The page calls act on (the newest tab the session opened, or the one selected). */
   get page(): Page {
     return this.currentPage;
   }
@@ -157,17 +218,184 @@ export class Session {
     }
   }
 
-  /** Dialogs and new tabs seen since the last call, emptied by reading. */
+  /** Dialogs, tabs and downloads seen since the last call, emptied by reading. */
   takeEvents(): SessionEvents {
     const events = this.events;
-    this.events = { dialogs: [], openedTabs: [] };
+    this.events = emptyEvents();
     return events;
+  }
+
+  /** Waits (at most `timeout` ms) for downloads still being saved, so the result of the call that started them lists them. */
+  async settleDownloads(timeout = 30_000): Promise<void> {
+    if (this.savingDownloads.size === 0) return;
+    await Promise.race([Promise.allSettled([...this.savingDownloads]), delay(timeout, undefined)]);
   }
 
   /** Closes the context and its pages; gives up waiting after CLOSE_TIMEOUT_MS, so a browser that hangs cannot hold the caller. */
   async close(): Promise<void> {
+    this.collectors.dispose();
     await Promise.race([this.context.close().catch(() => {}), delay(CLOSE_TIMEOUT_MS, undefined)]);
   }
+
+  // Tabs ---------------------------------------------------------------------------------------------------------
+
+  /** The open tabs, oldest first; a tab's index is its position here. */
+  tabs(): Page[] {
+    return this.context.pages().filter((page) => this.usable(page));
+  }
+
+  /** Makes tab `index` the one calls act on, and brings it to the front. */
+  async selectTab(index: number): Promise<Page> {
+    const page = this.tabAt(index);
+    this.currentPage = page;
+    await page.bringToFront().catch(() => {});
+    return page;
+  }
+
+  /** Opens a blank tab and makes it current; the oldest background tab closes if the limit would be passed. */
+  async newTab(): Promise<Page> {
+    const page = await this.openPage();
+    this.currentPage = page;
+    this.enforceTabLimit(page);
+    return page;
+  }
+
+  /** Closes tab `index` (default: the current one). The newest remaining tab becomes current; the last tab is replaced by a blank one. */
+  async closeTab(index?: number): Promise<void> {
+    const page = index === undefined ? this.currentPage : this.tabAt(index);
+    const wasCurrent = page === this.currentPage;
+    await page.close({ runBeforeUnload: false }).catch(() => {});
+    if (!wasCurrent) return;
+    const rest = this.tabs();
+    this.currentPage = rest.at(-1) ?? (await this.openPage());
+  }
+
+  private tabAt(index: number): Page {
+    const tabs = this.tabs();
+    const page = tabs[index];
+    if (!Number.isInteger(index) || page === undefined) {
+      throw new SessionError('INVALID_PARAMETERS', `There is no tab ${index}: the session has ${tabs.length} tab${tabs.length === 1 ? '' : 's'} (indexes 0 to ${tabs.length - 1}).`, {
+        details: { reason: 'no_such_tab', index, tabCount: tabs.length },
+      });
+    }
+    return page;
+  }
+
+  /** Closes the oldest background tabs while more than maxTabs are open (never the current tab nor `keep`). */
+  private enforceTabLimit(keep: Page): void {
+    let tabs = this.tabs();
+    while (tabs.length > this.maxTabs) {
+      const victim = tabs.find((page) => page !== this.currentPage && page !== keep);
+      if (!victim) return;
+      if (this.events.closedTabs.length < MAX_EVENTS) this.events.closedTabs.push(victim.url());
+      // Marked unusable at once: close() lands asynchronously, and the count must drop now.
+      this.abandoned.add(victim);
+      void victim.close({ runBeforeUnload: false }).catch(() => {});
+      tabs = this.tabs();
+    }
+  }
+
+  // Dialogs and file choosers ------------------------------------------------------------------------------------
+
+  /** 'auto' answers dialogs at once (the default); 'hold' keeps dialogs and file choosers open until answered. */
+  setModalMode(mode: ModalMode): void {
+    this.modalMode = mode;
+  }
+
+  /** How the next dialog (every dialog, with persist) is answered, instead of the default. */
+  setDialogAnswer(answer: DialogAnswer): void {
+    this.dialogAnswer = { ...answer };
+  }
+
+  /** The answer set for coming dialogs, if any. */
+  get nextDialogAnswer(): DialogAnswer | undefined {
+    return this.dialogAnswer;
+  }
+
+  /** The dialog held open in hold mode, if any. */
+  get pendingDialog(): { type: string; message: string; defaultValue: string } | undefined {
+    const held = this.heldDialog;
+    if (held === undefined) return undefined;
+    const page = held.dialog.page();
+    if (page?.isClosed()) {
+      this.heldDialog = undefined;
+      return undefined;
+    }
+    return { type: held.dialog.type(), message: held.dialog.message(), defaultValue: held.dialog.defaultValue() };
+  }
+
+  /** Answers the dialog held open; INVALID_PARAMETERS (details.reason 'no_dialog') when none is. */
+  async answerPendingDialog(accept: boolean, promptText?: string): Promise<DialogRecord> {
+    const held = this.pendingDialog === undefined ? undefined : this.heldDialog;
+    if (held === undefined) throw new SessionError('INVALID_PARAMETERS', 'No dialog is open on this session.', { details: { reason: 'no_dialog' } });
+    this.heldDialog = undefined;
+    await (accept ? held.dialog.accept(promptText) : held.dialog.dismiss()).catch(() => {});
+    const record: DialogRecord = { type: held.record.type, message: held.record.message, action: accept ? 'accepted' : 'dismissed' };
+    this.pushEvent('dialogs', record);
+    return record;
+  }
+
+  /** The file chooser held open in hold mode, if any. */
+  get pendingFileChooser(): { multiple: boolean } | undefined {
+    const chooser = this.heldChooser;
+    if (chooser === undefined) return undefined;
+    if (chooser.page().isClosed()) {
+      this.heldChooser = undefined;
+      return undefined;
+    }
+    return { multiple: chooser.isMultiple() };
+  }
+
+  /** Answers the held file chooser with these files; INVALID_PARAMETERS (details.reason 'no_file_chooser') when none is open. */
+  async answerPendingFileChooser(files: Parameters<FileChooser['setFiles']>[0]): Promise<void> {
+    const chooser = this.pendingFileChooser === undefined ? undefined : this.heldChooser;
+    if (chooser === undefined) throw new SessionError('INVALID_PARAMETERS', 'No file chooser is open on this session.', { details: { reason: 'no_file_chooser' } });
+    this.heldChooser = undefined;
+    await chooser.setFiles(files);
+  }
+
+  /** Forgets a chooser that a caller answered itself (it waited for the event while clicking). */
+  releaseFileChooser(chooser: FileChooser): void {
+    if (this.heldChooser === chooser) this.heldChooser = undefined;
+  }
+
+  // Emulation ----------------------------------------------------------------------------------------------------
+
+  /**
+   * Changes the session's settings from now on (every tab, and tabs opened later); INVALID_PARAMETERS for a bad value,
+   * checked before anything changes. Answers the effective settings, secret header values hidden.
+   */
+  async emulate(settings: EmulationSettings): Promise<EffectiveEmulation> {
+    const checked = resolveSessionOptions(defined(settings), this.browser.browserType().name() as BrowserName);
+    const { viewport, colorScheme, reducedMotion, geolocation, offline, extraHTTPHeaders } = settings;
+    if (viewport !== undefined) this.emulation.viewport = viewport;
+    if (colorScheme !== undefined || reducedMotion !== undefined) {
+      this.emulation.media = { ...this.emulation.media, ...defined({ colorScheme, reducedMotion }) };
+    }
+    for (const page of this.tabs()) await this.applyEmulation(page);
+    if (geolocation !== undefined) {
+      await this.context.setGeolocation(geolocation);
+      await this.context.grantPermissions(['geolocation']);
+    }
+    if (offline !== undefined) await this.context.setOffline(offline);
+    if (extraHTTPHeaders !== undefined) await this.context.setExtraHTTPHeaders(extraHTTPHeaders);
+    const { viewport: _viewport, ...echo } = checked.echo;
+    this.effectiveEmulation = { ...this.effectiveEmulation, ...echo };
+    return this.emulationState();
+  }
+
+  /** The settings emulate can change, as they are now. */
+  emulationState(): EffectiveEmulation {
+    const page = this.currentPage;
+    return { viewport: page.isClosed() ? (this.emulation.viewport ?? null) : page.viewportSize(), ...this.effectiveEmulation };
+  }
+
+  private async applyEmulation(page: Page): Promise<void> {
+    if (this.emulation.viewport) await page.setViewportSize(this.emulation.viewport).catch(() => {});
+    if (this.emulation.media) await page.emulateMedia(this.emulation.media).catch(() => {});
+  }
+
+  // Internals ----------------------------------------------------------------------------------------------------
 
   private async livePage(): Promise<Page> {
     if (this.usable(this.currentPage)) return this.currentPage;
@@ -186,17 +414,14 @@ export class Session {
     });
   }
 
-  /** A new blank page in the session's context, which the session watches (not reported as a tab the site opened). */
+  /** A new blank page in the session's context (watched by the 'page' listener; not reported as a tab the site opened). */
   private async openPage(): Promise<Page> {
-    this.replacingPage = true;
-    let page: Page;
+    this.openingOwnPage = true;
     try {
-      page = await this.context.newPage();
+      return await this.context.newPage();
     } finally {
-      this.replacingPage = false;
+      this.openingOwnPage = false;
     }
-    this.watchPage(page);
-    return page;
   }
 
   /**
@@ -217,7 +442,12 @@ export class Session {
   }
 
   private watchPage(page: Page): void {
-    page.on('dialog', (dialog) => void this.answerDialog(dialog));
+    page.on('dialog', (dialog) => void this.onDialog(dialog));
+    page.on('download', (download) => this.saveDownload(download));
+    page.on('filechooser', (chooser) => {
+      if (this.modalMode === 'hold') this.heldChooser = chooser;
+    });
+    if (this.emulation.viewport || this.emulation.media) void this.applyEmulation(page);
     page.on('crash', () => {
       // The tab is unusable at once (a call may arrive before close() lands); the next call gets a fresh page in the same context.
       this.abandoned.add(page);
@@ -227,14 +457,55 @@ export class Session {
   }
 
   /**
-   * Alerts and beforeunload are accepted, confirm and prompt dismissed: no dialog ever blocks a session.
+   * By default alerts and beforeunload are accepted, confirm and prompt dismissed: no dialog ever blocks a session.
    * beforeunload is accepted because dismissing it cancels the navigation the caller asked for, leaving the agent stuck on the page.
+   * An answer set with setDialogAnswer overrides that; in hold mode the dialog stays open until answerPendingDialog.
    */
-  private async answerDialog(dialog: Dialog): Promise<void> {
+  private async onDialog(dialog: Dialog): Promise<void> {
     const type = dialog.type();
-    const accept = type === 'alert' || type === 'beforeunload';
-    if (this.events.dialogs.length < MAX_EVENTS) this.events.dialogs.push({ type, message: dialog.message(), action: accept ? 'accepted' : 'dismissed' });
-    await (accept ? dialog.accept() : dialog.dismiss()).catch(() => {});
+    const message = dialog.message().slice(0, 2_000);
+    if (this.modalMode === 'hold' && this.pendingDialog === undefined) {
+      const record: DialogRecord = { type, message, action: 'pending' };
+      this.heldDialog = { dialog, record };
+      this.pushEvent('dialogs', record);
+      return;
+    }
+    const answer = this.dialogAnswer;
+    if (answer && !answer.persist) this.dialogAnswer = undefined;
+    const accept = answer ? answer.accept : type === 'alert' || type === 'beforeunload';
+    this.pushEvent('dialogs', { type, message, action: accept ? 'accepted' : 'dismissed' });
+    const promptText = type === 'prompt' ? answer?.promptText : undefined;
+    await (accept ? dialog.accept(promptText) : dialog.dismiss()).catch(() => {});
+  }
+
+  private saveDownload(download: Download): void {
+    const url = download.url();
+    const suggestedFilename = download.suggestedFilename();
+    const saving = (async () => {
+      try {
+        if (!this.makeDownloadFolder) throw new Error('downloads are not saved by this session');
+        this.downloadFolder ??= this.makeDownloadFolder();
+        const folder = await this.downloadFolder;
+        const name = uniqueName(safeFileName(suggestedFilename), (candidate) => this.downloadNames.has(candidate) || existsSync(path.join(folder, candidate)));
+        this.downloadNames.add(name);
+        const target = path.join(folder, name);
+        if (!isInside(folder, target)) throw new Error('unsafe file name');
+        await download.saveAs(target);
+        const { size } = await stat(target);
+        this.pushEvent('downloads', { url, suggestedFilename, path: target, bytes: size });
+      } catch (error) {
+        const failure = (await download.failure().catch(() => null)) ?? messageOf(error).split('\n', 1)[0] ?? 'failed';
+        this.pushEvent('downloads', { url, suggestedFilename, path: '', bytes: 0, failure });
+        await download.delete().catch(() => {});
+      }
+    })();
+    this.savingDownloads.add(saving);
+    void saving.finally(() => this.savingDownloads.delete(saving));
+  }
+
+  private pushEvent<K extends keyof SessionEvents>(kind: K, event: SessionEvents[K][number]): void {
+    const list = this.events[kind] as SessionEvents[K][number][];
+    if (list.length < MAX_EVENTS) list.push(event);
   }
 }
 
@@ -283,4 +554,13 @@ function stoppedError(reason: StopReason, options: RunOptions, pageReplaced: boo
       ...(pageReplaced ? { next: 'load_page' } : {}),
     },
   });
+}
+
+function emptyEvents(): SessionEvents {
+  return { dialogs: [], openedTabs: [], closedTabs: [], downloads: [] };
+}
+
+/** The object without its undefined fields. */
+function defined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
 }

@@ -138,7 +138,7 @@ describe('the session page', () => {
       expect(await manager.run(session.id, text('#cookies'))).toBe('kept=yes');
       // The replacement page is watched like the first: a dialog there is answered too. It is not a tab the site opened.
       await manager.run(session.id, (page) => page.evaluate(() => alert('on the fresh page')));
-      expect(session.takeEvents()).toEqual({ dialogs: [{ type: 'alert', message: 'on the fresh page', action: 'accepted' }], openedTabs: [] });
+      expect(session.takeEvents()).toEqual({ dialogs: [{ type: 'alert', message: 'on the fresh page', action: 'accepted' }], openedTabs: [], closedTabs: [], downloads: [] });
     } finally {
       await manager.close(session.id);
     }
@@ -197,7 +197,7 @@ describe('the session page', () => {
         { type: 'prompt', message: 'name?', action: 'dismissed' },
       ]);
       // Reading empties the list.
-      expect(session.takeEvents()).toEqual({ dialogs: [], openedTabs: [] });
+      expect(session.takeEvents()).toEqual({ dialogs: [], openedTabs: [], closedTabs: [], downloads: [] });
     } finally {
       await manager.close(session.id);
     }

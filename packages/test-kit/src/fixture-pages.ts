@@ -224,6 +224,102 @@ const noise = htmlPage(
   '<style>body{margin:0}</style>',
 );
 
+// Pages for the agent tools: console, network, downloads, uploads, drag and drop, tabs.
+
+// Logs one line of each level on load; #flood logs ?n= lines (default 5000) in a loop; #boom throws uncaught.
+const consolePage = htmlPage(
+  'Console',
+  `<button id="flood" onclick="const n = Number(new URLSearchParams(location.search).get('n') || 5000); for (let i = 0; i < n; i++) console.log('line ' + i)">Flood</button>
+<button id="boom" onclick="setTimeout(() => { throw new Error('kaboom') })">Throw</button>
+<script>
+  console.debug('debug on load');
+  console.log('log on load');
+  console.info('info on load');
+  console.warn('warning on load');
+  console.error('error on load');
+</script>`,
+);
+
+// Fetches a JSON API, posts to an echo API, loads an image, and fails a request to a closed port; #poll fetches ?n= times.
+const network = htmlPage(
+  'Network',
+  `<img src="/image.png?tag=net" alt="pixel">
+<p id="done"></p>
+<button id="poll" onclick="(async () => { const n = Number(new URLSearchParams(location.search).get('n') || 1200); for (let i = 0; i < n; i++) await fetch('/api/json?tag=poll' + i).then((r) => r.text()); document.getElementById('done').textContent = 'polled'; })()">Poll</button>
+<script>
+  (async () => {
+    // Bodies are read, as a real page does: Chromium finishes a fetch (and keeps its body) only once it is consumed.
+    await fetch('/api/json?tag=first').then((r) => r.text());
+    await fetch('/api/echo', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ hello: 'world' }) }).then((r) => r.text());
+    await fetch('/api/binary').then((r) => r.arrayBuffer());
+    await fetch('/api/large').then((r) => r.text());
+    await fetch('/api/status/503').then((r) => r.text());
+    await fetch('/api/json?tag=unread');
+    await fetch('http://127.0.0.1:9/refused').catch(() => {});
+    document.getElementById('done').textContent = 'done';
+  })();
+</script>`,
+);
+
+const downloads = htmlPage(
+  'Downloads',
+  `<a id="csv" href="/download?name=report.csv&bytes=1234">Report</a>
+<a id="evil" href="/download?name=..%2F..%2Fevil.sh&bytes=10">Evil</a>
+<a id="dotfile" href="/download?name=.bashrc&bytes=5">Dotfile</a>`,
+);
+
+// #single takes one file, #multi several; #chooser opens a hidden input's chooser; #names shows what was chosen.
+const upload = htmlPage(
+  'Upload',
+  `<input type="file" id="single">
+<input type="file" id="multi" multiple>
+<input type="file" id="hidden-input" multiple style="display:none">
+<button id="chooser" onclick="document.getElementById('hidden-input').click()">Choose files</button>
+<button id="plain">Not a chooser</button>
+<p id="names"></p>
+<script>
+  for (const input of document.querySelectorAll('input[type=file]')) {
+    input.addEventListener('change', () => {
+      document.getElementById('names').textContent = Array.from(input.files).map((f) => f.name + ':' + f.size).join(',');
+    });
+  }
+</script>`,
+);
+
+// An HTML5 drag-and-drop pair, and a slider moved by mouse events only (value 0–100 from the pointer's x on the track).
+const drag = htmlPage(
+  'Drag',
+  `<div id="card" draggable="true" style="width:80px;height:40px;background:#cde">Card</div>
+<div id="zone" style="width:200px;height:80px;margin-top:20px;border:2px dashed #888">Drop here</div>
+<p id="dropped">nothing</p>
+<div id="track" style="position:relative;width:300px;height:20px;margin-top:20px;background:#eee">
+  <div id="thumb" style="position:absolute;left:0;top:0;width:20px;height:20px;background:#336"></div>
+  <div id="track-end" style="position:absolute;right:0;top:0;width:10px;height:20px"></div>
+</div>
+<p id="value">0</p>
+<script>
+  const zone = document.getElementById('zone');
+  document.getElementById('card').addEventListener('dragstart', (event) => event.dataTransfer.setData('text/plain', 'card'));
+  zone.addEventListener('dragover', (event) => event.preventDefault());
+  zone.addEventListener('drop', (event) => {
+    event.preventDefault();
+    document.getElementById('dropped').textContent = event.dataTransfer.getData('text/plain');
+  });
+  const track = document.getElementById('track');
+  const thumb = document.getElementById('thumb');
+  let dragging = false;
+  thumb.addEventListener('mousedown', () => (dragging = true));
+  document.addEventListener('mouseup', () => (dragging = false));
+  document.addEventListener('mousemove', (event) => {
+    if (!dragging) return;
+    const box = track.getBoundingClientRect();
+    const value = Math.round(Math.max(0, Math.min(1, (event.clientX - box.left) / box.width)) * 100);
+    thumb.style.left = (value * (box.width - 20)) / 100 + 'px';
+    document.getElementById('value').textContent = String(value);
+  });
+</script>`,
+);
+
 /** A fresh copy of the built-in pages, keyed by name. */
 export function builtinPages(): Map<string, string> {
   return new Map(
@@ -246,6 +342,11 @@ export function builtinPages(): Map<string, string> {
       beforeunload,
       'long-list': longList,
       noise,
+      console: consolePage,
+      network,
+      downloads,
+      upload,
+      drag,
     }),
   );
 }

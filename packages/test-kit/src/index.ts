@@ -11,3 +11,4 @@ export type { ForwardProxy, ForwardProxyOptions, ProxiedRequest } from './forwar
 export { BASIC_AUTH } from './identity-routes.js';
 export { startBrowserServer, startCdpBrowser, startVersionMismatchServer } from './browser-servers.js';
 export type { BrowserServer, BrowserServerOptions, CdpBrowser, VersionMismatchServer } from './browser-servers.js';
+export { LARGE_BODY_LENGTH } from './agent-routes.js';

@@ -23,6 +23,14 @@ export interface SessionAccess {
 export interface ToolOptions {
   /** Whether `navigate` may open file: URLs (off by default: an agent must not read the server's disk). */
   allowFileUrls: boolean;
+  /** `--file-root` directories: when given, the only places upload_file reads files from. */
+  fileRoots?: readonly string[];
+}
+
+/** The directories upload_file may read from, and where that list came from (said in its errors). */
+export interface AllowedRoots {
+  directories: readonly string[];
+  source: 'file-root' | 'client-roots' | 'working-directory' | 'none';
 }
 
 export interface ToolContext {
@@ -39,6 +47,12 @@ export interface ToolContext {
   implicitSession?: ImplicitSessionAccess;
   /** The result also carries the page's snapshot after the call: a profile whose actions always show the page asks for it. */
   includeSnapshot?: boolean;
+  /**
+   * The directories upload_file may read: --file-root if given, else the client's MCP roots (asked of a local client
+   * that declared the roots capability), else a local client's working directory; none for a remote client without
+   * --file-root (it sends file contents inline).
+   */
+  roots?(): Promise<AllowedRoots>;
 }
 
 /** One connection's implicit session: created on first use, closed with the connection (see ImplicitSession). */

@@ -1,5 +1,12 @@
 // Public API of @sessionwright/tools: the tool list and the pieces a server needs to serve it.
-import type { AnyTool } from './define-tool.js';
+import { consoleMessages } from './console-tools.js';
+import type { AnyTool, ToolCapability } from './define-tool.js';
+import { handleDialog } from './dialog-tools.js';
+import { emulate } from './emulate-tools.js';
+import { drag, fillForm } from './form-tools.js';
+import { networkTools } from './network-tools.js';
+import { savePdf } from './pdf-tools.js';
+import { uploadFile } from './upload-tools.js';
 import { evaluate } from './evaluate-tools.js';
 import { check, click, hover, pressKey, selectOption, type, uncheck } from './input-tools.js';
 import { goBack, goForward, navigate, reload } from './navigation-tools.js';
@@ -7,11 +14,13 @@ import { screenshot } from './screenshot-tools.js';
 import { closeSession, createSession, listSessions } from './session-tools.js';
 import { snapshot } from './snapshot-tools.js';
 import { storageTools } from './storage-tools.js';
+import { tabs } from './tab-tools.js';
 import { waitFor } from './wait-tools.js';
 
 export {
   annotationsFor,
   defineTool,
+  type AllowedRoots,
   type AnyTool,
   type SessionAccess,
   type ToolAnnotations,
@@ -24,18 +33,26 @@ export {
 } from './define-tool.js';
 export { imageSize, type ImageSize } from './image.js';
 export { SESSIONS_VOCABULARY, nextStepSentence, withNextStep, type ToolVocabulary } from './next-steps.js';
-export { ToolResponse, sessionOutput, withAttachments, type Attachment, type WithAttachments } from './response.js';
+export { ToolResponse, pendingResultFields, sessionOutput, withAttachments, type Attachment, type WithAttachments } from './response.js';
 export { onSession, runTool, type ToolOutcome } from './run-tool.js';
 export { ImplicitSession } from './implicit-session.js';
 export { PLAYWRIGHT_VOCABULARY, PROFILE_NAMES, playwrightProfile, playwrightTools, sessionsProfile, type Profile, type ProfileName } from './profiles.js';
 export { cookies, exportStorageState } from './storage-tools.js';
+export { listTabs, tabs } from './tab-tools.js';
+export { handleDialog } from './dialog-tools.js';
+export { consoleMessages } from './console-tools.js';
+export { emulate } from './emulate-tools.js';
+export { drag, fillForm } from './form-tools.js';
+export { bodyText, networkRequest, networkRequests, networkTools, urlMatcher } from './network-tools.js';
+export { pdfPageCount, requirePdfSupport, savePdf } from './pdf-tools.js';
+export { MAX_UPLOAD_BYTES, readAllowedFile, readUploads, uploadFile } from './upload-tools.js';
 export { storageTools };
 
 /**
  * Tools of the capability groups (spec §3.1 "Capabilities"), each marked with its `capability`; not in allTools.
  * A server adds the groups `--caps` asks for.
  */
-export const capabilityTools: readonly AnyTool[] = [...storageTools];
+export const capabilityTools: readonly AnyTool[] = [...networkTools, ...storageTools, savePdf];
 
 /** Every tool of the default profile, in the order clients list them: lifecycle, navigation, reading, input, waiting, evaluate. */
 export const allTools: readonly AnyTool[] = [
@@ -57,4 +74,26 @@ export const allTools: readonly AnyTool[] = [
   uncheck,
   waitFor,
   evaluate,
+  tabs,
+  fillForm,
+  uploadFile,
+  drag,
+  handleDialog,
+  consoleMessages,
+  emulate,
 ];
+
+/** The capability groups `--caps` may name (spec §3.1 "Capabilities"); `all` names every one. */
+export const CAPABILITIES: readonly ToolCapability[] = ['network', 'storage', 'pdf'];
+
+/** Every tool of the default profile, the capability groups included: what the README documents. */
+export const everyTool: readonly AnyTool[] = [...allTools, ...capabilityTools];
+
+/**
+ * The tools a server lists for these capability groups: the default list, then each asked-for group's tools.
+ * The one place the list is filtered; unknown names are the caller's to refuse (the CLI does, at start-up).
+ */
+export function toolsFor(caps: readonly string[]): AnyTool[] {
+  const wanted = new Set(caps.includes('all') ? CAPABILITIES : caps);
+  return [...allTools, ...capabilityTools.filter((tool) => tool.capability !== undefined && wanted.has(tool.capability))];
+}

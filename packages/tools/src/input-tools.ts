@@ -166,14 +166,14 @@ export const pressKey = defineTool({
   },
 });
 
-interface SelectState {
+export interface SelectState {
   isSelect: boolean;
   disabled: boolean;
   multiple: boolean;
   options: { value: string; label: string; selected: boolean }[];
 }
 
-async function readSelect(locator: Locator, timeout: number): Promise<SelectState> {
+export async function readSelect(locator: Locator, timeout: number): Promise<SelectState> {
   return locator.evaluate(
     (element) => {
       if (!(element instanceof HTMLSelectElement)) return { isSelect: false, disabled: false, multiple: false, options: [] };
@@ -238,7 +238,7 @@ export const selectOption = defineTool({
   },
 });
 
-function checkSelectable(state: SelectState, values: string[]): void {
+export function checkSelectable(state: SelectState, values: string[]): void {
   if (!state.isSelect) {
     throw new SessionError(
       'ELEMENT_NOT_EDITABLE',

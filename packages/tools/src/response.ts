@@ -45,10 +45,29 @@ export const snapshotResultFields = {
 export const sessionResultFields = {
   expiresAt: z.number().describe('When the session now expires if left idle (ms since epoch).'),
   dialogs: z
-    .array(z.object({ type: z.string(), message: z.string(), action: z.enum(['accepted', 'dismissed']) }))
+    .array(z.object({ type: z.string(), message: z.string(), action: z.enum(['accepted', 'dismissed', 'pending']) }))
     .optional()
     .describe('JavaScript dialogs the page opened since the last call, and how they were answered.'),
   openedTabs: z.array(z.string()).optional().describe('URLs of tabs the page opened since the last call; the session now acts on the newest.'),
+  closedTabs: z.array(z.string()).optional().describe('URLs of background tabs the tab limit closed.'),
+  downloads: z
+    .array(z.object({ url: z.string(), suggestedFilename: z.string(), path: z.string(), bytes: z.number(), failure: z.string().optional() }))
+    .optional()
+    .describe('Files downloaded during the call, saved in the session\'s folder of the output directory.'),
+};
+
+/**
+ * A dialog or file chooser held open (ModalMode 'hold'), as the builder reports it. Not in sessionOutput: the default
+ * profile never holds one, so its tools do not spend schema on it; a profile that holds them adds these fields.
+ */
+export const pendingResultFields = {
+  pending: z
+    .object({
+      dialog: z.object({ type: z.string(), message: z.string() }).optional(),
+      fileChooser: z.object({ multiple: z.boolean() }).optional(),
+    })
+    .optional()
+    .describe('A dialog or file chooser held open, waiting for an answer.'),
 };
 
 /**
@@ -76,6 +95,9 @@ export interface SessionResult {
   expiresAt: number;
   dialogs?: SessionEvents['dialogs'];
   openedTabs?: SessionEvents['openedTabs'];
+  closedTabs?: SessionEvents['closedTabs'];
+  downloads?: SessionEvents['downloads'];
+  pending?: { dialog?: { type: string; message: string }; fileChooser?: { multiple: boolean } };
 }
 
 /**
@@ -133,12 +155,22 @@ export class ToolResponse {
     }
   }
 
-  /** The session part: the new expiry, and the dialogs and tabs the page opened during the call. */
+  /**
+   * The session part: the new expiry; the dialogs, tabs and downloads the pages opened during the call; and a dialog
+   * or file chooser held open (hold mode only).
+   */
   static sessionResult(session: Session, events: SessionEvents): SessionResult {
+    const dialog = session.pendingDialog;
+    const fileChooser = session.pendingFileChooser;
     return {
       expiresAt: session.expiresAt,
       ...(events.dialogs.length ? { dialogs: events.dialogs } : {}),
       ...(events.openedTabs.length ? { openedTabs: events.openedTabs } : {}),
+      ...(events.closedTabs.length ? { closedTabs: events.closedTabs } : {}),
+      ...(events.downloads.length ? { downloads: events.downloads } : {}),
+      ...(dialog || fileChooser
+        ? { pending: { ...(dialog ? { dialog: { type: dialog.type, message: dialog.message } } : {}), ...(fileChooser ? { fileChooser } : {}) } }
+        : {}),
     };
   }
 

@@ -41,7 +41,7 @@ export async function onSession<T extends object>(
   options: { timeout?: number } = {},
 ): Promise<WithAttachments<T & PageResult & SessionResult> | (T & PageResult & SessionResult)> {
   let used: Session | undefined;
-  let events: SessionEvents = { dialogs: [], openedTabs: [] };
+  let events: SessionEvents = { dialogs: [], openedTabs: [], closedTabs: [], downloads: [] };
   let attachments: Attachment[] = [];
   const result = await ctx.sessions.run(
     sessionId,
@@ -53,6 +53,8 @@ export async function onSession<T extends object>(
         attachments = response.attached;
         return { ...fields, ...(await response.pageResult()) };
       } finally {
+        // A download the call started is saved before the result is assembled, so the result lists it.
+        await session.settleDownloads();
         events = session.takeEvents();
       }
     },

@@ -1,0 +1,428 @@
+// The agent tools of spec §3.1 through the built server over stdio: tabs, dialogs, console, network, uploads, drag, forms, emulation, PDF and downloads.
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { LARGE_BODY_LENGTH, startFixtureServer, type FixtureServer, type StdioConnection } from '@sessionwright/test-kit';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { call, expectError, expectSuccess, startCli } from './helpers.js';
+
+let fx: FixtureServer;
+let server: StdioConnection;
+let work: string;
+let fileRoot: string;
+let outputDir: string;
+const opened: string[] = [];
+
+beforeAll(async () => {
+  fx = await startFixtureServer();
+  work = await mkdtemp(path.join(tmpdir(), 'sw-agent-'));
+  fileRoot = path.join(work, 'root');
+  outputDir = path.join(work, 'out');
+  await mkdir(path.join(fileRoot, 'sub'), { recursive: true });
+  await writeFile(path.join(fileRoot, 'invoice.txt'), 'invoice body');
+  await writeFile(path.join(fileRoot, 'sub', 'photo.png'), Buffer.alloc(300, 1));
+  await writeFile(path.join(work, 'secret.txt'), 'outside the root');
+  await symlink(path.join(work, 'secret.txt'), path.join(fileRoot, 'link-out.txt'));
+  server = await startCli(['--caps', 'all', '--file-root', fileRoot, '--output-dir', outputDir, '--max-tabs', '4', '--max-sessions', '20']);
+});
+afterAll(async () => {
+  await server?.close();
+  await fx?.close();
+  await rm(work, { recursive: true, force: true });
+});
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((sessionId) => tool('close_session', { sessionId })));
+});
+
+const tool = (name: string, args: Record<string, unknown> = {}) => call(server.client, name, args);
+const ok = async (name: string, args: Record<string, unknown> = {}) => expectSuccess(await tool(name, args));
+
+async function sessionOn(page: string): Promise<string> {
+  const { sessionId } = await ok('create_session');
+  opened.push(sessionId);
+  await ok('navigate', { sessionId, url: fx.urlFor(`/pages/${page}`) });
+  return sessionId;
+}
+
+describe('tools/list and --caps', () => {
+  it('lists at most 26 tools by default, the agent tools among them and no capability tool', async () => {
+    const plain = await startCli();
+    try {
+      const names = (await plain.client.listTools()).tools.map((entry) => entry.name);
+      expect(names.length).toBeLessThanOrEqual(26);
+      for (const name of ['tabs', 'upload_file', 'drag', 'fill_form', 'handle_dialog', 'console_messages', 'emulate']) expect(names).toContain(name);
+      for (const name of ['network_requests', 'network_request', 'export_storage_state', 'cookies', 'save_pdf']) expect(names).not.toContain(name);
+      expectError(await call(plain.client, 'save_pdf', { sessionId: 'x' }).catch((error: Error) => ({ isError: true, json: { errorCode: 'INVALID_PARAMETERS', message: error.message } }) as never), 'INVALID_PARAMETERS');
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('adds one group with --caps network, and every group with --caps all', async () => {
+    const network = await startCli(['--caps', 'network']);
+    try {
+      const names = (await network.client.listTools()).tools.map((entry) => entry.name);
+      expect(names).toContain('network_requests');
+      expect(names).toContain('network_request');
+      expect(names).not.toContain('save_pdf');
+    } finally {
+      await network.close();
+    }
+    const names = (await server.client.listTools()).tools.map((entry) => entry.name);
+    for (const name of ['network_requests', 'network_request', 'export_storage_state', 'cookies', 'save_pdf']) expect(names).toContain(name);
+  });
+});
+
+describe('tabs', () => {
+  it('lists, opens, selects and closes tabs; closing the last leaves one blank tab', async () => {
+    const sessionId = await sessionOn('home');
+    expect(await ok('tabs', { sessionId, action: 'list' })).toMatchObject({ tabs: [{ index: 0, url: fx.urlFor('/pages/home'), title: 'Home', current: true }], current: 0 });
+    const opened = await ok('tabs', { sessionId, action: 'new', url: fx.urlFor('/pages/form') });
+    expect(opened).toMatchObject({ current: 1, url: fx.urlFor('/pages/form'), title: 'Form' });
+    expect(opened.tabs).toHaveLength(2);
+    const selected = await ok('tabs', { sessionId, action: 'select', index: 0 });
+    expect(selected).toMatchObject({ current: 0, title: 'Home' });
+    // Other tools act on the selected tab.
+    expect((await ok('snapshot', { sessionId })).title).toBe('Home');
+    expect((await ok('tabs', { sessionId, action: 'close' })).tabs).toEqual([{ index: 0, url: fx.urlFor('/pages/form'), title: 'Form', current: true }]);
+    const last = await ok('tabs', { sessionId, action: 'close', index: 0 });
+    expect(last.tabs).toEqual([{ index: 0, url: 'about:blank', title: '', current: true }]);
+  });
+
+  it('answers INVALID_PARAMETERS for an index out of range or arguments the action does not take', async () => {
+    const sessionId = await sessionOn('home');
+    const outOfRange = expectError(await tool('tabs', { sessionId, action: 'select', index: 3 }), 'INVALID_PARAMETERS', sessionId);
+    expect(outOfRange.details).toMatchObject({ index: 3, tabCount: 1 });
+    expectError(await tool('tabs', { sessionId, action: 'close', index: 1 }), 'INVALID_PARAMETERS', sessionId);
+    expectError(await tool('tabs', { sessionId, action: 'select' }), 'INVALID_PARAMETERS', sessionId);
+    expectError(await tool('tabs', { sessionId, action: 'list', url: 'https://example.com/' }), 'INVALID_PARAMETERS', sessionId);
+    expectError(await tool('tabs', { sessionId, action: 'new', url: 'file:///etc/passwd' }), 'INVALID_PARAMETERS', sessionId);
+    expectError(await tool('tabs', { sessionId, action: 'list', index: -1 }), 'INVALID_PARAMETERS', sessionId);
+    // The session is still usable.
+    expect((await ok('tabs', { sessionId, action: 'list' })).tabs).toHaveLength(1);
+  });
+
+  it('follows a tab the page opens, and keeps at most --max-tabs, closing the oldest background tab and saying so', async () => {
+    const sessionId = await sessionOn('popup');
+    const clicked = await ok('click', { sessionId, selector: '#newtab' });
+    expect(clicked.openedTabs).toEqual([expect.stringContaining('/pages/home')]);
+    expect(clicked.title).toBe('Home');
+    await ok('tabs', { sessionId, action: 'new' });
+    await ok('tabs', { sessionId, action: 'new' });
+    const fifth = await ok('tabs', { sessionId, action: 'new', url: fx.urlFor('/pages/form') });
+    expect(fifth.closedTabs).toEqual([fx.urlFor('/pages/popup')]);
+    expect(fifth.tabs).toHaveLength(4);
+    expect(fifth.tabs[0].url).toBe(fx.urlFor('/pages/home'));
+    expect(fifth.tabs[3]).toMatchObject({ url: fx.urlFor('/pages/form'), current: true });
+  });
+});
+
+describe('handle_dialog', () => {
+  it('answers only the next dialog as asked, then dialogs go back to the default; every result lists them', async () => {
+    const sessionId = await sessionOn('dialog');
+    expect((await ok('handle_dialog', { sessionId, accept: true })).message).toMatch(/next dialog will be accepted/);
+    const first = await ok('click', { sessionId, selector: '#confirm' });
+    expect(first.dialogs).toEqual([{ type: 'confirm', message: 'ok?', action: 'accepted' }]);
+    const second = await ok('click', { sessionId, selector: '#confirm' });
+    expect(second.dialogs).toEqual([{ type: 'confirm', message: 'ok?', action: 'dismissed' }]);
+    expect((await ok('evaluate', { sessionId, function: '() => document.querySelector("#confirm-result").textContent' })).result).toBe('false');
+  });
+
+  it('answers a prompt with promptText, and every dialog with persist', async () => {
+    const sessionId = await sessionOn('dialog');
+    await ok('handle_dialog', { sessionId, accept: true, promptText: 'Grace', persist: true });
+    await ok('click', { sessionId, selector: '#prompt' });
+    await ok('click', { sessionId, selector: '#confirm' });
+    const texts = await ok('evaluate', { sessionId, function: '() => [document.querySelector("#prompt-result").textContent, document.querySelector("#confirm-result").textContent]' });
+    expect(texts.result).toEqual(['Grace', 'true']);
+  });
+
+  it('waits for a dialog that never comes without blocking anything, and applies to the next one that does', async () => {
+    const sessionId = await sessionOn('dialog');
+    await ok('handle_dialog', { sessionId, accept: true });
+    const quiet = await ok('navigate', { sessionId, url: fx.urlFor('/pages/buttons') });
+    expect(quiet.dialogs).toBeUndefined();
+    await ok('click', { sessionId, selector: '#inc' });
+    await ok('navigate', { sessionId, url: fx.urlFor('/pages/dialog') });
+    expect((await ok('click', { sessionId, selector: '#confirm' })).dialogs).toEqual([{ type: 'confirm', message: 'ok?', action: 'accepted' }]);
+    expectError(await tool('handle_dialog', { sessionId }), 'INVALID_PARAMETERS', sessionId);
+  });
+});
+
+describe('console_messages', () => {
+  it('returns messages from the lowest level asked for, uncaught errors as error, and only newer ones after a cursor', async () => {
+    const sessionId = await sessionOn('console');
+    const info = await ok('console_messages', { sessionId });
+    expect(info.messages.map((message: { text: string }) => message.text)).toEqual(['log on load', 'info on load', 'warning on load', 'error on load']);
+    expect(info.messages[0]).toMatchObject({ type: 'log', url: fx.urlFor('/pages/console'), line: expect.any(Number), time: expect.any(Number) });
+    expect(info.dropped).toBe(0);
+    const errors = await ok('console_messages', { sessionId, level: 'error' });
+    expect(errors.messages.map((message: { type: string }) => message.type)).toEqual(['error']);
+    expect((await ok('console_messages', { sessionId, level: 'debug' })).messages).toHaveLength(5);
+    await ok('click', { sessionId, selector: '#boom' });
+    await expect.poll(async () => (await ok('console_messages', { sessionId, since: info.cursor })).messages).toEqual([
+      expect.objectContaining({ type: 'error', text: expect.stringContaining('kaboom') }),
+    ]);
+    expectError(await tool('console_messages', { sessionId, level: 'verbose' }), 'INVALID_PARAMETERS', sessionId);
+    expectError(await tool('console_messages', { sessionId, limit: 0 }), 'INVALID_PARAMETERS', sessionId);
+  });
+
+  it('keeps the last 1000 of 5000 lines and counts the rest as dropped', async () => {
+    const sessionId = await sessionOn('console');
+    await ok('click', { sessionId, selector: '#flood' });
+    await expect.poll(async () => (await ok('console_messages', { sessionId, level: 'debug', limit: 1000 })).messages.at(-1)?.text, { timeout: 10_000 }).toBe('line 4999');
+    const all = await ok('console_messages', { sessionId, level: 'debug', limit: 1000 });
+    expect(all.messages).toHaveLength(1000);
+    expect(all.messages.at(-1).text).toBe('line 4999');
+    expect(all.dropped).toBe(5005 - 1000);
+    const page = await ok('console_messages', { sessionId, level: 'debug', limit: 10 });
+    expect(page.messages).toHaveLength(10);
+    const next = await ok('console_messages', { sessionId, level: 'debug', limit: 10, since: page.cursor });
+    expect(next.messages[0].time).toBeGreaterThanOrEqual(page.messages[9].time);
+    expect(next.messages[0].text).not.toBe(page.messages[9].text);
+  });
+});
+
+describe('network_requests and network_request', () => {
+  it('lists the page\'s requests with status, failure and duration, leaving static resources out unless asked', async () => {
+    const sessionId = await sessionOn('network');
+    await ok('wait_for', { sessionId, selector: '#done:has-text("done")' });
+    const { requests } = await ok('network_requests', { sessionId });
+    const byUrl = (part: string) => requests.find((request: { url: string }) => request.url.includes(part));
+    expect(byUrl('/pages/network')).toMatchObject({ method: 'GET', resourceType: 'document', status: 200 });
+    expect(byUrl('/api/json?tag=first')).toMatchObject({ resourceType: 'fetch', status: 200, ms: expect.any(Number) });
+    expect(byUrl('/api/echo')).toMatchObject({ method: 'POST', status: 200 });
+    expect(byUrl('/api/status/503')).toMatchObject({ status: 503 });
+    expect(byUrl('/refused')).toMatchObject({ status: null, failure: expect.stringMatching(/ERR_/) });
+    expect(byUrl('tag=unread')).toMatchObject({ status: 200 });
+    expect(byUrl('/image.png')).toBeUndefined();
+    const withStatic = await ok('network_requests', { sessionId, includeStatic: true });
+    expect(withStatic.requests.some((request: { url: string; resourceType: string }) => request.url.includes('/image.png') && request.resourceType === 'image')).toBe(true);
+    expect((await ok('network_requests', { sessionId, filter: '/api/' })).requests).toHaveLength(6);
+    expect((await ok('network_requests', { sessionId, filter: '/status\\/5\\d\\d$/' })).requests).toHaveLength(1);
+    expect((await ok('network_requests', { sessionId, resourceTypes: ['document'] })).requests).toHaveLength(1);
+    expectError(await tool('network_requests', { sessionId, filter: '/(unclosed/' }), 'INVALID_PARAMETERS', sessionId);
+  });
+
+  it('shows one request with headers and bodies: JSON, a POST body, a binary note, a truncated large body', async () => {
+    const sessionId = await sessionOn('network');
+    await ok('wait_for', { sessionId, selector: '#done:has-text("done")' });
+    const { requests } = await ok('network_requests', { sessionId });
+    const idOf = (part: string) => requests.find((request: { url: string }) => request.url.includes(part)).id;
+    const json = await ok('network_request', { sessionId, id: idOf('/api/json') });
+    expect(json).toMatchObject({ method: 'GET', status: 200, responseBody: '{"ok":true,"tag":"first"}' });
+    expect(json.responseHeaders['content-type']).toBe('application/json');
+    expect(json.requestHeaders).toEqual(expect.any(Object));
+    const echo = await ok('network_request', { sessionId, id: idOf('/api/echo') });
+    expect(echo).toMatchObject({ method: 'POST', requestBody: '{"hello":"world"}', responseBody: '{"hello":"world"}' });
+    expect((await ok('network_request', { sessionId, id: idOf('/api/binary') })).responseBody).toMatch(/binary body, 256 bytes/);
+    const large = await ok('network_request', { sessionId, id: idOf('/api/large') });
+    expect(large.truncated).toBe(true);
+    expect(large.responseBody).toHaveLength(100_000);
+    expect(LARGE_BODY_LENGTH).toBeGreaterThan(100_000);
+    // A body the page never read is not complete in the browser: the answer says so instead of waiting for it.
+    expect((await ok('network_request', { sessionId, id: idOf('tag=unread') })).responseBody).toMatch(/not available/);
+    const never = expectError(await tool('network_request', { sessionId, id: 'r99999' }), 'INVALID_PARAMETERS', sessionId);
+    expect(never.details.reason).toBe('unknown_id');
+  });
+
+  it('keeps the last 1000 requests of a page that keeps polling, and says how many fell out', async () => {
+    const sessionId = await sessionOn('network?n=1300');
+    await ok('click', { sessionId, selector: '#poll' });
+    await ok('wait_for', { sessionId, selector: '#done:has-text("polled")', timeout: 60_000 });
+    const all = await ok('network_requests', { sessionId, includeStatic: true, limit: 1000 });
+    expect(all.requests).toHaveLength(1000);
+    expect(all.dropped).toBeGreaterThan(300);
+    expect(all.requests.at(-1).url).toContain('tag=poll1299');
+    const gone = expectError(await tool('network_request', { sessionId, id: 'r1' }), 'INVALID_PARAMETERS', sessionId);
+    expect(gone.details.reason).toBe('dropped');
+  }, 90_000);
+});
+
+describe('upload_file', () => {
+  it('uploads files from inside --file-root, by path relative or absolute, and inline content', async () => {
+    const sessionId = await sessionOn('upload');
+    const one = await ok('upload_file', { sessionId, selector: '#single', files: [{ path: 'invoice.txt' }] });
+    expect(one.files).toEqual([{ name: 'invoice.txt', bytes: 12 }]);
+    expect((await ok('evaluate', { sessionId, function: '() => document.querySelector("#names").textContent' })).result).toBe('invoice.txt:12');
+    const many = await ok('upload_file', {
+      sessionId,
+      selector: '#multi',
+      files: [{ path: path.join(fileRoot, 'sub', 'photo.png') }, { name: 'notes.txt', mimeType: 'text/plain', contentBase64: Buffer.from('hello').toString('base64') }],
+    });
+    expect(many.files).toEqual([{ name: 'photo.png', bytes: 300 }, { name: 'notes.txt', bytes: 5 }]);
+    expect((await ok('evaluate', { sessionId, function: '() => document.querySelector("#names").textContent' })).result).toBe('photo.png:300,notes.txt:5');
+  });
+
+  it('fills the file chooser that a button opens', async () => {
+    const sessionId = await sessionOn('upload');
+    await ok('upload_file', { sessionId, selector: '#chooser', files: [{ path: 'invoice.txt' }] });
+    expect((await ok('evaluate', { sessionId, function: '() => document.querySelector("#names").textContent' })).result).toBe('invoice.txt:12');
+  });
+
+  it('refuses a missing file, a path outside the root, a .. escape and a symlink escape, and leaves the input empty', async () => {
+    const sessionId = await sessionOn('upload');
+    const missing = expectError(await tool('upload_file', { sessionId, selector: '#single', files: [{ path: 'nope.txt' }] }), 'INVALID_PARAMETERS', sessionId);
+    expect(missing.details.reason).toBe('not found');
+    const outside = expectError(await tool('upload_file', { sessionId, selector: '#single', files: [{ path: path.join(work, 'secret.txt') }] }), 'INVALID_PARAMETERS', sessionId);
+    expect(outside.details.reason).toBe('outside allowed directories');
+    expect(outside.message).toContain('--file-root');
+    expectError(await tool('upload_file', { sessionId, selector: '#single', files: [{ path: '../secret.txt' }] }), 'INVALID_PARAMETERS', sessionId);
+    expectError(await tool('upload_file', { sessionId, selector: '#single', files: [{ path: 'sub/../../secret.txt' }] }), 'INVALID_PARAMETERS', sessionId);
+    const link = expectError(await tool('upload_file', { sessionId, selector: '#single', files: [{ path: 'link-out.txt' }] }), 'INVALID_PARAMETERS', sessionId);
+    expect(link.details.reason).toBe('outside allowed directories');
+    expect((await ok('evaluate', { sessionId, function: '() => document.querySelector("#single").files.length' })).result).toBe(0);
+  });
+
+  it('refuses several files for a single-file input, content over 20 MB, and an element that opens no chooser', async () => {
+    const sessionId = await sessionOn('upload');
+    const inline = (name: string) => ({ name, contentBase64: Buffer.from(name).toString('base64') });
+    expectError(await tool('upload_file', { sessionId, selector: '#single', files: [inline('a.txt'), inline('b.txt')] }), 'INVALID_PARAMETERS', sessionId);
+    const big = Buffer.alloc(21 * 1024 * 1024, 7).toString('base64');
+    const tooLarge = expectError(await tool('upload_file', { sessionId, selector: '#single', files: [{ name: 'big.bin', contentBase64: big }] }), 'INVALID_PARAMETERS', sessionId);
+    expect(tooLarge.details.reason).toBe('too large');
+    expectError(await tool('upload_file', { sessionId, selector: '#plain', files: [inline('a.txt')], timeout: 500 }), 'ELEMENT_NOT_EDITABLE', sessionId);
+    expectError(await tool('upload_file', { sessionId, selector: '#nothing', files: [inline('a.txt')], timeout: 300 }), 'ELEMENT_NOT_FOUND', sessionId);
+    expectError(await tool('upload_file', { sessionId, selector: '#single', files: [{ name: 'x', contentBase64: 'not base64!' }] }), 'INVALID_PARAMETERS', sessionId);
+  });
+});
+
+describe('drag', () => {
+  it('drags with HTML5 drag and drop and moves a mouse-driven slider', async () => {
+    const sessionId = await sessionOn('drag');
+    expect(await ok('drag', { sessionId, from: { selector: '#card' }, to: { selector: '#zone' } })).toMatchObject({ success: true, title: 'Drag' });
+    expect((await ok('evaluate', { sessionId, function: '() => document.querySelector("#dropped").textContent' })).result).toBe('card');
+    await ok('drag', { sessionId, from: { selector: '#thumb' }, to: { selector: '#track-end' } });
+    expect(Number((await ok('evaluate', { sessionId, function: '() => document.querySelector("#value").textContent' })).result)).toBeGreaterThan(90);
+  });
+
+  it('says which end is missing, and rejects an end with neither selector nor ref', async () => {
+    const sessionId = await sessionOn('drag');
+    const missing = expectError(await tool('drag', { sessionId, from: { selector: '#card' }, to: { selector: '#nowhere' }, timeout: 300 }), 'ELEMENT_NOT_FOUND', sessionId);
+    expect(missing.details.end).toBe('to');
+    expectError(await tool('drag', { sessionId, from: {}, to: { selector: '#zone' } }), 'INVALID_PARAMETERS', sessionId);
+  });
+});
+
+describe('fill_form', () => {
+  it('fills text fields, a select, a multi-select and checkboxes in one call', async () => {
+    const sessionId = await sessionOn('form');
+    const filled = await ok('fill_form', {
+      sessionId,
+      fields: [
+        { selector: '#name', value: 'Ada' },
+        { selector: '#email', value: 'ada@example.com' },
+        { selector: '#color', value: 'Green' },
+        { selector: '#agree', value: true },
+      ],
+    });
+    expect(filled.fields).toEqual([
+      { index: 0, value: 'Ada' },
+      { index: 1, value: 'ada@example.com' },
+      { index: 2, value: 'g' },
+      { index: 3, value: true },
+    ]);
+    await ok('navigate', { sessionId, url: fx.urlFor('/pages/choices') });
+    const choices = await ok('fill_form', { sessionId, fields: [{ selector: '#sizes', value: ['s', 'Large'] }, { selector: '#pro', value: true }, { selector: '#news', value: false }] });
+    expect(choices.fields).toEqual([{ index: 0, value: ['s', 'l'] }, { index: 1, value: true }, { index: 2, value: false }]);
+  });
+
+  it('stops at the first failing field with its own code and details.field, keeping the fields before it', async () => {
+    const sessionId = await sessionOn('form');
+    const failed = expectError(
+      await tool('fill_form', { sessionId, timeout: 500, fields: [{ selector: '#name', value: 'Kept' }, { selector: '#readonly', value: 'x' }, { selector: '#bio', value: 'never' }] }),
+      'ELEMENT_NOT_EDITABLE',
+      sessionId,
+    );
+    expect(failed.details.field).toBe(1);
+    const values = await ok('evaluate', { sessionId, function: '() => [document.querySelector("#name").value, document.querySelector("#bio").value]' });
+    expect(values.result).toEqual(['Kept', '']);
+    expect(expectError(await tool('fill_form', { sessionId, timeout: 300, fields: [{ selector: '#missing', value: 'x' }] }), 'ELEMENT_NOT_FOUND', sessionId).details.field).toBe(0);
+    expect(expectError(await tool('fill_form', { sessionId, fields: [{ selector: '#color', value: 'Purple' }] }), 'INVALID_PARAMETERS', sessionId).details.field).toBe(0);
+    expect(expectError(await tool('fill_form', { sessionId, fields: [{ selector: '#agree', value: 'yes' }] }), 'ELEMENT_NOT_EDITABLE', sessionId).details.field).toBe(0);
+    expectError(await tool('fill_form', { sessionId, fields: [] }), 'INVALID_PARAMETERS', sessionId);
+  });
+});
+
+describe('emulate', () => {
+  it('changes viewport, colour scheme and the network state, and answers the effective settings', async () => {
+    const sessionId = await sessionOn('home');
+    const settings = await ok('emulate', { sessionId, viewport: { width: 600, height: 500 }, colorScheme: 'dark', extraHTTPHeaders: { Authorization: 'Bearer s3cret' } });
+    expect(settings).toMatchObject({ viewport: { width: 600, height: 500 }, colorScheme: 'dark', extraHTTPHeaders: { Authorization: '(hidden)' } });
+    expect(JSON.stringify(settings)).not.toContain('s3cret');
+    const seen = await ok('evaluate', { sessionId, function: '() => [innerWidth, matchMedia("(prefers-color-scheme: dark)").matches]' });
+    expect(seen.result).toEqual([600, true]);
+    expect((await ok('emulate', { sessionId, offline: true })).offline).toBe(true);
+    expectError(await tool('navigate', { sessionId, url: fx.urlFor('/pages/form') }), 'NAVIGATION_FAILED', sessionId);
+    await ok('emulate', { sessionId, offline: false });
+    await ok('navigate', { sessionId, url: fx.urlFor('/pages/form') });
+    expectError(await tool('emulate', { sessionId, viewport: { width: 0, height: 10 } }), 'INVALID_PARAMETERS', sessionId);
+  });
+});
+
+describe('save_pdf', () => {
+  it('returns the PDF as an embedded resource after the JSON, with its size and pages', async () => {
+    const sessionId = await sessionOn('big');
+    const { result, json } = await tool('save_pdf', { sessionId, printBackground: true });
+    expect(json).toMatchObject({ bytes: expect.any(Number), pages: expect.any(Number), title: 'Big' });
+    expect(json.pages).toBeGreaterThan(1);
+    const item = result.content[1];
+    if (item?.type !== 'resource' || !('blob' in item.resource)) throw new Error('content[1] is not an embedded blob resource');
+    expect(item.resource.mimeType).toBe('application/pdf');
+    const pdf = Buffer.from(item.resource.blob, 'base64');
+    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+    expect(pdf.length).toBe(json.bytes);
+    const first = await tool('save_pdf', { sessionId, pageRanges: '1' });
+    expect(first.json.pages).toBe(1);
+    expectError(await tool('save_pdf', { sessionId, pageRanges: 'first page' }), 'INVALID_PARAMETERS', sessionId);
+    expectError(await tool('save_pdf', { sessionId, pageRanges: '900-901' }), 'INVALID_PARAMETERS', sessionId);
+  });
+});
+
+describe('downloads', () => {
+  it('saves a download the click started under --output-dir and lists it in the click\'s result', async () => {
+    const sessionId = await sessionOn('downloads');
+    const clicked = await ok('click', { sessionId, selector: '#csv' });
+    expect(clicked.downloads).toEqual([{ url: fx.urlFor('/download?name=report.csv&bytes=1234'), suggestedFilename: 'report.csv', path: expect.any(String), bytes: 1234 }]);
+    const saved: string = clicked.downloads[0].path;
+    expect(path.relative(outputDir, saved).startsWith('..')).toBe(false);
+    expect(path.basename(saved)).toBe('report.csv');
+    expect((await readFile(saved)).length).toBe(1234);
+    const evil = await ok('click', { sessionId, selector: '#evil' });
+    expect(path.dirname(evil.downloads[0].path)).toBe(path.dirname(saved));
+  });
+});
+
+describe('two sessions at once', () => {
+  it('never show one session\'s console, network, dialogs or downloads in the other', async () => {
+    const [a, b] = await Promise.all([sessionOn('console'), sessionOn('network')]);
+    await ok('wait_for', { sessionId: b, selector: '#done:has-text("done")' });
+    await ok('navigate', { sessionId: a, url: fx.urlFor('/pages/dialog') });
+    const [dialogA, downloadB] = await Promise.all([
+      ok('click', { sessionId: a, selector: '#alert' }),
+      ok('navigate', { sessionId: b, url: fx.urlFor('/pages/downloads') }).then(() => ok('click', { sessionId: b, selector: '#csv' })),
+    ]);
+    expect(dialogA.dialogs).toHaveLength(1);
+    expect(dialogA.downloads).toBeUndefined();
+    expect(downloadB.downloads).toHaveLength(1);
+    expect(downloadB.dialogs).toBeUndefined();
+    const consoleA = await ok('console_messages', { sessionId: a, level: 'debug' });
+    const consoleB = await ok('console_messages', { sessionId: b, level: 'debug' });
+    expect(consoleA.messages.length).toBe(5);
+    // The network page logs only the browser's own errors for its failed requests; nothing of the console page.
+    expect(consoleB.messages.every((message: { text: string }) => !message.text.includes('on load'))).toBe(true);
+    expect(consoleA.messages.every((message: { text: string }) => !/ERR_|503/.test(message.text))).toBe(true);
+    const networkA = await ok('network_requests', { sessionId: a, includeStatic: true });
+    const networkB = await ok('network_requests', { sessionId: b, includeStatic: true });
+    expect(networkA.requests.every((request: { url: string }) => !request.url.includes('/api/') && !request.url.includes('/download'))).toBe(true);
+    expect(networkB.requests.some((request: { url: string }) => request.url.includes('/api/json'))).toBe(true);
+    expect(networkB.requests.every((request: { url: string }) => !request.url.includes('/pages/console') && !request.url.includes('/pages/dialog'))).toBe(true);
+    // Request ids are per session: both start at r1.
+    expect(networkA.requests[0].id).toBe('r1');
+    expect(networkB.requests[0].id).toBe('r1');
+    const folders = new Set([downloadB.downloads[0].path].map((file: string) => path.dirname(file)));
+    const clickA = await ok('click', { sessionId: a, selector: '#confirm' });
+    expect(clickA.downloads).toBeUndefined();
+    expect(folders.size).toBe(1);
+  });
+});

@@ -1,0 +1,220 @@
+// Per-session collectors: console messages, page errors and network requests kept in bounded rings, read by cursor.
+import type { BrowserContext, ConsoleMessage, Request, Response, WebError } from 'playwright';
+
+/**
+ * A ring of the last `capacity` entries, each numbered in arrival order (1, 2, …). Readers pass the number they last
+ * saw (a cursor) and get what came after it; what fell out before they read it is counted, never kept.
+ */
+export class Ring<T> {
+  readonly capacity: number;
+  private readonly items: T[] = [];
+  /** Number of the oldest entry kept (1 when nothing fell out yet). */
+  private first = 1;
+
+  constructor(capacity: number) {
+    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError('capacity must be a positive integer');
+    this.capacity = capacity;
+  }
+
+  /** Number of the newest entry (0 before the first). */
+  get last(): number {
+    return this.first + this.items.length - 1;
+  }
+
+  /** How many entries fell out of the ring so far. */
+  get dropped(): number {
+    return this.first - 1;
+  }
+
+  get size(): number {
+    return this.items.length;
+  }
+
+  push(item: T): number {
+    this.items.push(item);
+    if (this.items.length > this.capacity) {
+      this.items.shift();
+      this.first += 1;
+    }
+    return this.last;
+  }
+
+  /** The entry numbered `seq`, if it is still kept. */
+  at(seq: number): T | undefined {
+    return seq >= this.first ? this.items[seq - this.first] : undefined;
+  }
+
+  /**
+   * Entries after `since` (from the oldest kept when undefined) that pass `keep`, at most `limit` of them.
+   * `cursor` is what to pass as `since` next time (it moves past entries `keep` skipped too); `dropped` is how many
+   * entries after `since` fell out of the ring before this read.
+   */
+  read(options: { since?: number; limit?: number; keep?: (item: T) => boolean } = {}): { items: T[]; cursor: number; dropped: number } {
+    const since = Math.max(0, Math.min(options.since ?? 0, this.last));
+    const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    const dropped = Math.max(0, this.first - 1 - since);
+    const items: T[] = [];
+    let cursor = since;
+    for (let seq = Math.max(since + 1, this.first); seq <= this.last; seq += 1) {
+      if (items.length >= limit) break;
+      const item = this.items[seq - this.first] as T;
+      cursor = seq;
+      if (!options.keep || options.keep(item)) items.push(item);
+    }
+    if (items.length < limit) cursor = this.last;
+    return { items, cursor, dropped };
+  }
+}
+
+/** How many console messages and requests a session keeps (spec §3.1). */
+export const COLLECTOR_CAPACITY = 1_000;
+/** A console message or error text longer than this is cut: a page that logs megabytes cannot grow the ring's memory. */
+const MAX_TEXT = 4_000;
+/** URLs longer than this are cut in the request list (data: URLs can be megabytes). */
+const MAX_URL = 2_000;
+
+export type ConsoleLevel = 'error' | 'warning' | 'info' | 'debug';
+const LEVEL_RANK: Record<ConsoleLevel, number> = { debug: 0, info: 1, warning: 2, error: 3 };
+
+export interface ConsoleEntry {
+  /** Playwright's console type (log, info, warning, error, debug, trace, …); uncaught page errors are `error`. */
+  type: string;
+  text: string;
+  url?: string;
+  line?: number;
+  /** When it was logged (ms since epoch). */
+  time: number;
+}
+
+/** The level a console type counts as, for `level` filtering. */
+export function consoleLevel(type: string): ConsoleLevel {
+  if (type === 'error' || type === 'assert') return 'error';
+  if (type === 'warning') return 'warning';
+  if (type === 'debug' || type === 'trace') return 'debug';
+  return 'info';
+}
+
+export function atLeast(level: ConsoleLevel): (entry: ConsoleEntry) => boolean {
+  const minimum = LEVEL_RANK[level];
+  return (entry) => LEVEL_RANK[consoleLevel(entry.type)] >= minimum;
+}
+
+export interface RequestEntry {
+  /** Stable within the session: r1, r2, … in the order the requests started. */
+  id: string;
+  method: string;
+  url: string;
+  resourceType: string;
+  /** The HTTP status, or null while there is no response (pending or failed). */
+  status: number | null;
+  /** Why it failed (net::ERR_…), when it did. */
+  failure?: string;
+  /** How long it took until the response ended or it failed, in ms. */
+  ms?: number;
+  time: number;
+}
+
+/** Resource types network_requests leaves out unless asked: the page's furniture, not its traffic. */
+export const STATIC_RESOURCE_TYPES: readonly string[] = ['image', 'font', 'stylesheet', 'media'];
+
+/**
+ * Collects one session's console messages, page errors and requests from its browser context, so every tab (popups
+ * too) is covered and nothing needs attaching per page. Listeners go with the context; `dispose` removes them early.
+ */
+export class SessionCollectors {
+  readonly console: Ring<ConsoleEntry>;
+  readonly requests: Ring<RequestEntry>;
+  private nextRequest = 1;
+  /** The live Playwright objects behind the entries still in the ring, for network_request's lazy details. */
+  private readonly live = new Map<string, Request>();
+  private readonly byRequest = new WeakMap<Request, RequestEntry>();
+  private readonly detach: () => void;
+
+  constructor(context: BrowserContext, capacity = COLLECTOR_CAPACITY, now: () => number = Date.now) {
+    this.console = new Ring(capacity);
+    this.requests = new Ring(capacity);
+    const onConsole = (message: ConsoleMessage) => {
+      const location = message.location();
+      this.console.push({
+        type: message.type(),
+        text: cut(message.text(), MAX_TEXT),
+        ...(location.url ? { url: cut(location.url, MAX_URL) } : {}),
+        ...(location.url ? { line: location.lineNumber + 1 } : {}),
+        time: now(),
+      });
+    };
+    const onWebError = (webError: WebError) => {
+      const error = webError.error();
+      this.console.push({ type: 'error', text: cut(`Uncaught ${error.name ? `${error.name}: ` : ''}${error.message}`, MAX_TEXT), ...pageUrl(webError), time: now() });
+    };
+    const onRequest = (request: Request) => {
+      const entry: RequestEntry = {
+        id: `r${this.nextRequest++}`,
+        method: request.method(),
+        url: cut(request.url(), MAX_URL),
+        resourceType: request.resourceType(),
+        status: null,
+        time: now(),
+      };
+      this.byRequest.set(request, entry);
+      this.live.set(entry.id, request);
+      const seq = this.requests.push(entry);
+      // The entry that just fell out takes its Request with it.
+      const gone = seq - this.requests.capacity;
+      if (gone >= 1) this.live.delete(`r${gone}`);
+    };
+    const onResponse = (response: Response) => {
+      const entry = this.byRequest.get(response.request());
+      if (entry) entry.status = response.status();
+    };
+    const onDone = (request: Request) => {
+      const entry = this.byRequest.get(request);
+      if (!entry) return;
+      const failure = request.failure();
+      if (failure) entry.failure = failure.errorText;
+      const timing = request.timing();
+      entry.ms = Math.round(timing.responseEnd >= 0 ? timing.responseEnd : now() - entry.time);
+    };
+    context.on('console', onConsole);
+    context.on('weberror', onWebError);
+    context.on('request', onRequest);
+    context.on('response', onResponse);
+    context.on('requestfinished', onDone);
+    context.on('requestfailed', onDone);
+    this.detach = () => {
+      context.off('console', onConsole);
+      context.off('weberror', onWebError);
+      context.off('request', onRequest);
+      context.off('response', onResponse);
+      context.off('requestfinished', onDone);
+      context.off('requestfailed', onDone);
+    };
+  }
+
+  /** The Playwright request behind an id, while its entry is still in the ring. */
+  request(id: string): { entry: RequestEntry; request: Request } | undefined {
+    const request = this.live.get(id);
+    const entry = request && this.byRequest.get(request);
+    return request && entry ? { entry, request } : undefined;
+  }
+
+  /** Whether `id` was ever issued in this session (it may have fallen out of the ring since). */
+  issued(id: string): boolean {
+    const match = /^r(\d+)$/.exec(id);
+    return match !== null && Number(match[1]) >= 1 && Number(match[1]) < this.nextRequest;
+  }
+
+  dispose(): void {
+    this.detach();
+    this.live.clear();
+  }
+}
+
+function pageUrl(webError: WebError): { url?: string } {
+  const page = webError.page();
+  return page && !page.isClosed() ? { url: cut(page.url(), MAX_URL) } : {};
+}
+
+function cut(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

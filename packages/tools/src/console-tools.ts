@@ -1,0 +1,61 @@
+// console_messages: what the session's pages logged, and their uncaught errors, read by cursor from the session's ring.
+import { COLLECTOR_CAPACITY, atLeast } from '@sessionwright/session-core';
+import { z } from 'zod';
+import { defineTool } from './define-tool.js';
+import { sessionOutput } from './response.js';
+import { onSession } from './run-tool.js';
+import { sessionIdSchema } from './schemas.js';
+
+export const cursorSchema = z
+  .number()
+  .int()
+  .min(0)
+  .optional()
+  .describe('The cursor of an earlier answer: only what came after it is returned (default: everything still kept).');
+
+export const limitSchema = z.number().int().min(1).max(COLLECTOR_CAPACITY).optional().describe('At most this many entries (default 100); call again with the cursor for more.');
+
+export const DEFAULT_LIMIT = 100;
+
+export const consoleMessages = defineTool({
+  name: 'console_messages',
+  title: 'Read console messages',
+  description:
+    "Returns what the session's pages logged to the console (every tab), oldest first, with uncaught page errors as type \"error\". " +
+    'Use it to find out why a page misbehaves (a failed script, a rejected fetch). level is the lowest level included (default "info"; "error" for errors only). ' +
+    'Pass the returned cursor as since next time to get only new messages. The session keeps the last 1000; dropped counts those that fell out before you read them. ' +
+    'Errors: INVALID_PARAMETERS, SESSION_NOT_FOUND / SESSION_EXPIRED.',
+  input: z.strictObject({
+    sessionId: sessionIdSchema,
+    level: z.enum(['error', 'warning', 'info', 'debug']).optional().describe('The lowest level to include: "error", "warning", "info" (default) or "debug" (everything).'),
+    since: cursorSchema,
+    limit: limitSchema,
+  }),
+  output: sessionOutput({
+    messages: z
+      .array(
+        z.object({
+          type: z.string().describe('log, info, warning, error, debug, trace, …; uncaught exceptions are "error".'),
+          text: z.string(),
+          url: z.string().optional().describe('The script or page it came from.'),
+          line: z.number().optional().describe('Line in that script (1-based).'),
+          time: z.number().describe('When it was logged (ms since epoch).'),
+        }),
+      )
+      .describe('Messages after since, oldest first.'),
+    cursor: z.number().describe('Pass as since to get only what comes after these.'),
+    dropped: z.number().describe('Messages after since that fell out of the 1000-message ring before this read.'),
+  }),
+  kind: 'read',
+  errors: ['INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
+  async handler({ sessionId, level, since, limit }, ctx) {
+    return onSession(ctx, sessionId, async (_page, response) => {
+      const { items, cursor, dropped } = response.session.collectors.console.read({
+        ...(since === undefined ? {} : { since }),
+        limit: limit ?? DEFAULT_LIMIT,
+        keep: atLeast(level ?? 'info'),
+      });
+      return { messages: items.map((entry) => ({ ...entry })), cursor, dropped };
+    });
+  },
+});

@@ -1,0 +1,41 @@
+// handle_dialog: how the session answers the page's next JavaScript dialog (alert, confirm, prompt, beforeunload).
+import { z } from 'zod';
+import { defineTool } from './define-tool.js';
+import { sessionOutput } from './response.js';
+import { onSession } from './run-tool.js';
+import { sessionIdSchema } from './schemas.js';
+
+export const handleDialog = defineTool({
+  name: 'handle_dialog',
+  title: 'Answer dialogs',
+  description:
+    'Sets how the session answers the next JavaScript dialog (alert, confirm, prompt, beforeunload): accept (OK, with promptText for a prompt) or dismiss (Cancel). ' +
+    'Call it BEFORE the action that opens the dialog, e.g. handle_dialog {accept: true} then click the "Delete" button whose confirm() you want to confirm. ' +
+    'With persist: true every dialog from now on is answered that way, until the next handle_dialog. ' +
+    'Without it, dialogs never block anyway: alerts and beforeunload are accepted, confirm and prompt dismissed. Every result lists the dialogs that came in dialogs (type, message, how answered). ' +
+    'If no dialog comes, nothing happens and the setting waits for the next one. Errors: INVALID_PARAMETERS, SESSION_NOT_FOUND / SESSION_EXPIRED.',
+  input: z.strictObject({
+    sessionId: sessionIdSchema,
+    accept: z.boolean().describe('true: press OK (accept); false: press Cancel (dismiss).'),
+    promptText: z.string().max(10_000).optional().describe('For a prompt() accepted: the text to answer with (default: the prompt\'s own default value).'),
+    persist: z.boolean().optional().describe('Answer every dialog this way from now on, not just the next one (default false).'),
+  }),
+  output: sessionOutput({ success: z.literal(true), message: z.string() }),
+  kind: 'action',
+  errors: ['INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
+  async handler({ sessionId, accept, promptText, persist }, ctx) {
+    return onSession(ctx, sessionId, async (_page, response) => {
+      const session = response.session;
+      const verb = accept ? `accepted${promptText === undefined ? '' : ` with ${JSON.stringify(promptText.slice(0, 100))}`}` : 'dismissed';
+      // A dialog held open (a profile that holds them) is answered now; otherwise the answer waits for the next dialog.
+      const open = session.pendingDialog;
+      if (open !== undefined) {
+        await session.answerPendingDialog(accept, promptText);
+        if (persist) session.setDialogAnswer({ accept, ...(promptText === undefined ? {} : { promptText }), persist: true });
+        return { success: true as const, message: `The open ${open.type} dialog was ${verb}.${persist ? ` Every later dialog will be ${verb} too.` : ''}` };
+      }
+      session.setDialogAnswer({ accept, ...(promptText === undefined ? {} : { promptText }), persist: persist ?? false });
+      return { success: true as const, message: persist ? `Every dialog from now on will be ${verb}.` : `The next dialog will be ${verb}. Now do the action that opens it.` };
+    });
+  },
+});

@@ -1,0 +1,39 @@
+// emulate: changes a session's viewport, media features, location, network state and extra headers after creation.
+import { z } from 'zod';
+import { defineTool } from './define-tool.js';
+import { sessionOutput } from './response.js';
+import { onSession } from './run-tool.js';
+import { sessionIdSchema } from './schemas.js';
+import { sessionOptionsShape } from './session-options-schema.js';
+
+export const emulate = defineTool({
+  name: 'emulate',
+  title: 'Change device settings',
+  description:
+    "Changes this session's settings from now on, for every tab: viewport (page size), colorScheme (prefers-color-scheme), reducedMotion, geolocation (also grants the page permission to read it), " +
+    'offline (cut the network, or restore it), extraHTTPHeaders (sent with every request; replaces the earlier set). Give any of them; the result is the effective settings (secret header values hidden). ' +
+    'Use it to check a responsive layout, dark mode, or a page\'s offline behaviour without a new session; to start as another device, create_session with device instead. ' +
+    'Errors: INVALID_PARAMETERS (a value out of range), SESSION_NOT_FOUND / SESSION_EXPIRED.',
+  input: z.strictObject({
+    sessionId: sessionIdSchema,
+    viewport: sessionOptionsShape.viewport,
+    colorScheme: sessionOptionsShape.colorScheme,
+    reducedMotion: sessionOptionsShape.reducedMotion,
+    geolocation: sessionOptionsShape.geolocation,
+    offline: z.boolean().optional().describe('true cuts the session off the network; false restores it.'),
+    extraHTTPHeaders: sessionOptionsShape.extraHTTPHeaders,
+  }),
+  output: sessionOutput({
+    viewport: z.object({ width: z.number(), height: z.number() }).nullable().describe('The page size now.'),
+    colorScheme: z.enum(['light', 'dark', 'no-preference']).optional(),
+    reducedMotion: z.enum(['reduce', 'no-preference']).optional(),
+    geolocation: z.object({ latitude: z.number(), longitude: z.number(), accuracy: z.number().optional() }).optional(),
+    offline: z.boolean().optional(),
+    extraHTTPHeaders: z.record(z.string(), z.string()).optional().describe('Credential values show as "(hidden)".'),
+  }),
+  kind: 'action',
+  errors: ['INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
+  async handler({ sessionId, ...settings }, ctx) {
+    return onSession(ctx, sessionId, async (_page, response) => ({ ...(await response.session.emulate(settings)) }));
+  },
+});

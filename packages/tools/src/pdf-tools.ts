@@ -1,0 +1,62 @@
+// The `pdf` capability: save_pdf prints the session's page to a PDF (Chromium only).
+import { SessionError, browserError } from '@sessionwright/session-core';
+import { z } from 'zod';
+import { defineTool } from './define-tool.js';
+import { sessionOutput } from './response.js';
+import { onSession } from './run-tool.js';
+import { sessionIdSchema } from './schemas.js';
+
+/** PDF printing exists only in Chromium; elsewhere BROWSER_ERROR with reason `unsupported`, before anything is tried. */
+export function requirePdfSupport(browserName: string): void {
+  if (browserName === 'chromium') return;
+  throw browserError('unsupported', `Saving a PDF needs Chromium; this server runs ${browserName}. Take a screenshot instead, or use a server started with --browser chromium.`, {
+    details: { browser: browserName },
+  });
+}
+
+/** How many pages a PDF has: its page objects, not the page-tree nodes (/Type /Pages). */
+export function pdfPageCount(pdf: Buffer): number {
+  return pdf.toString('latin1').match(/\/Type\s*\/Page(?![a-zA-Z])/g)?.length ?? 0;
+}
+
+export const savePdf = defineTool({
+  name: 'save_pdf',
+  title: 'Save page as PDF',
+  description:
+    "Prints the session's current page to a PDF (as for print media) and returns it as an embedded resource after the JSON (mime type application/pdf), with its size and page count. " +
+    'Use it to keep a receipt, an invoice or a report as the site prints it. Chromium only. ' +
+    'Errors: INVALID_PARAMETERS (pageRanges not like "1-3, 5", or beyond the last page), BROWSER_ERROR with details.reason "unsupported" (the server runs Firefox or WebKit), SESSION_NOT_FOUND / SESSION_EXPIRED.',
+  input: z.strictObject({
+    sessionId: sessionIdSchema,
+    landscape: z.boolean().optional().describe('Landscape orientation (default false: portrait).'),
+    printBackground: z.boolean().optional().describe('Print background colours and images (default false).'),
+    pageRanges: z
+      .string()
+      .max(200)
+      .regex(/^\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*$/, 'page ranges look like "1-3, 5"')
+      .optional()
+      .describe('Pages to include, e.g. "1-3, 5" (default: all).'),
+  }),
+  output: sessionOutput({
+    bytes: z.number().describe('Size of the PDF.'),
+    pages: z.number().optional().describe('How many pages it has.'),
+  }),
+  kind: 'read',
+  capability: 'pdf',
+  errors: ['INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
+  async handler({ sessionId, landscape, printBackground, pageRanges }, ctx) {
+    return onSession(ctx, sessionId, async (page, response) => {
+      requirePdfSupport(response.session.browser.browserType().name());
+      const pdf = await page.pdf({ landscape: landscape ?? false, printBackground: printBackground ?? false, ...(pageRanges === undefined ? {} : { pageRanges }) }).catch((error: unknown) => {
+        const message = error instanceof Error ? error.message.split('\n', 1)[0] ?? '' : String(error);
+        if (pageRanges !== undefined && /page range/i.test(message)) {
+          throw new SessionError('INVALID_PARAMETERS', `pageRanges "${pageRanges}" does not fit this document: ${message}`, { details: { pageRanges } });
+        }
+        throw browserError('unknown', `The page could not be printed to PDF: ${message}`, { details: { browserMessage: message } });
+      });
+      const pages = pdfPageCount(pdf);
+      response.attach({ type: 'resource', uri: `sessionwright://pdf/${Date.now()}.pdf`, mimeType: 'application/pdf', blob: pdf.toString('base64') });
+      return { bytes: pdf.length, ...(pages > 0 ? { pages } : {}) };
+    });
+  },
+});

@@ -1,0 +1,171 @@
+// upload_file: sets files on a file input (or the chooser an element opens), from allowed directories or inline content.
+import { realpath, readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { SessionError, isInside } from '@sessionwright/session-core';
+import type { FileChooser } from 'playwright';
+import { z } from 'zod';
+import { defineTool, type AllowedRoots } from './define-tool.js';
+import { onElement } from './page-helpers.js';
+import { sessionOutput } from './response.js';
+import { onSession } from './run-tool.js';
+import { DEFAULT_ELEMENT_TIMEOUT, elementTimeoutSchema, sessionIdSchema, targetInput } from './schemas.js';
+
+/** Most bytes one call may upload (spec §3.1). */
+export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
+
+const fileSchema = z.union([
+  z.strictObject({ path: z.string().min(1).max(4_096).describe('A file on the server machine, inside an allowed directory (--file-root, the client\'s roots, or the working directory).') }),
+  z.strictObject({
+    name: z.string().min(1).max(255).describe('The file name the page sees, e.g. "invoice.pdf".'),
+    mimeType: z.string().min(1).max(200).optional().describe('Its type, e.g. "application/pdf" (default: from the name\'s extension).'),
+    contentBase64: z.base64().max(40_000_000).describe('The file\'s content, base64-encoded (up to 20 MB in all).'),
+  }),
+]);
+
+export interface UploadPayload {
+  name: string;
+  mimeType: string;
+  buffer: Buffer;
+}
+
+export const uploadFile = defineTool({
+  name: 'upload_file',
+  title: 'Upload files',
+  description:
+    'Puts files into a file input (<input type=file>, even a hidden one), or into the file chooser that clicking an element opens (an "Upload" button), named by a selector or a ref from snapshot. ' +
+    'Each file is a path on the server machine ({path}), which must lie inside an allowed directory (--file-root, else the client\'s MCP roots, else over stdio the working directory), ' +
+    'or inline content ({name, mimeType?, contentBase64}) — the way for a remote client. Up to 20 MB per call. Next: submit the form (click its button). ' +
+    'Errors: INVALID_PARAMETERS (a missing file, a path outside the allowed directories or escaping them through .. or a symlink, too large, several files for a single-file input), ' +
+    'ELEMENT_NOT_EDITABLE (not a file input and clicking it opened no file chooser), ELEMENT_NOT_CLICKABLE (a chooser button that is hidden or covered), ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, SESSION_NOT_FOUND / SESSION_EXPIRED.',
+  input: targetInput({
+    sessionId: sessionIdSchema,
+    files: z.array(fileSchema).min(1).max(100).describe('The files: each {path} or {name, mimeType?, contentBase64}.'),
+    timeout: elementTimeoutSchema,
+  }),
+  output: sessionOutput({
+    success: z.literal(true),
+    files: z.array(z.object({ name: z.string(), bytes: z.number() })).describe('The files set, in order.'),
+  }),
+  kind: 'action',
+  errors: ['INVALID_PARAMETERS', 'ELEMENT_NOT_EDITABLE', 'ELEMENT_NOT_FOUND', 'ELEMENT_AMBIGUOUS', 'ELEMENT_NOT_CLICKABLE', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
+  async handler({ sessionId, selector, ref, files, timeout }, ctx) {
+    const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
+    const needsRoots = files.some((file) => 'path' in file) && ctx.roots !== undefined;
+    const payloads = await readUploads(files, needsRoots && ctx.roots ? await ctx.roots() : { directories: [], source: 'none' });
+    return onSession(ctx, sessionId, async (page, response) => {
+      await onElement(page, { selector, ref }, 'click', limit, async (locator) => {
+        await locator.waitFor({ state: 'attached', timeout: limit });
+        const input = await locator.evaluate((element) => (element instanceof HTMLInputElement && element.type === 'file' ? { multiple: element.multiple } : null));
+        if (input) {
+          if (!input.multiple && payloads.length > 1) throw singleFileOnly(payloads.length);
+          await locator.setInputFiles(payloads, { timeout: limit });
+          return;
+        }
+        const chooserOpened = page.waitForEvent('filechooser', { timeout: limit }).catch(() => undefined);
+        await locator.click({ timeout: limit });
+        const chooser: FileChooser | undefined = await chooserOpened;
+        if (!chooser) {
+          throw new SessionError('ELEMENT_NOT_EDITABLE', 'The element is not a file input, and clicking it opened no file chooser. Name the <input type=file> itself, or the button that opens the chooser.', {
+            details: { reason: 'no file chooser' },
+          });
+        }
+        response.session.releaseFileChooser(chooser);
+        if (!chooser.isMultiple() && payloads.length > 1) throw singleFileOnly(payloads.length);
+        await chooser.setFiles(payloads, { timeout: limit });
+      });
+      return { success: true as const, files: payloads.map((payload) => ({ name: payload.name, bytes: payload.buffer.length })) };
+    });
+  },
+});
+
+function singleFileOnly(count: number): SessionError {
+  return new SessionError('INVALID_PARAMETERS', `This file input takes one file; ${count} were given.`, { details: { reason: 'single file input', files: count } });
+}
+
+/** Reads every file (paths checked against the allowed directories first), all or nothing, within the size limit. */
+export async function readUploads(files: z.infer<typeof fileSchema>[], roots: AllowedRoots): Promise<UploadPayload[]> {
+  const payloads: UploadPayload[] = [];
+  let total = 0;
+  for (const [index, file] of files.entries()) {
+    const payload = 'path' in file ? await readAllowedFile(file.path, roots, index) : inlineFile(file);
+    total += payload.buffer.length;
+    if (total > MAX_UPLOAD_BYTES) {
+      throw new SessionError('INVALID_PARAMETERS', `The files come to more than 20 MB (${MAX_UPLOAD_BYTES} bytes), the most one call uploads.`, {
+        details: { reason: 'too large', limit: MAX_UPLOAD_BYTES, file: index },
+      });
+    }
+    payloads.push(payload);
+  }
+  return payloads;
+}
+
+function inlineFile(file: { name: string; mimeType?: string | undefined; contentBase64: string }): UploadPayload {
+  const name = path.basename(file.name.replaceAll('\\', '/')) || 'file';
+  return { name, mimeType: file.mimeType ?? mimeTypeOf(name), buffer: Buffer.from(file.contentBase64, 'base64') };
+}
+
+/**
+ * The file at `raw` if it lies inside one of the allowed directories once every symlink and `..` is resolved
+ * (relative paths are taken from the first directory); INVALID_PARAMETERS otherwise, saying which directories are allowed.
+ */
+export async function readAllowedFile(raw: string, roots: AllowedRoots, index = 0): Promise<UploadPayload> {
+  if (roots.directories.length === 0) {
+    throw new SessionError(
+      'INVALID_PARAMETERS',
+      'This server reads no files from its disk for this client: send the file inline as {name, contentBase64}, or start the server with --file-root <dir>.',
+      { details: { reason: 'no allowed directory', file: index } },
+    );
+  }
+  const base = roots.directories[0] as string;
+  const wanted = path.resolve(base, raw);
+  const where = `${roots.directories.join(', ')} (${SOURCE_WORDS[roots.source]})`;
+  let real: string;
+  try {
+    real = await realpath(wanted);
+  } catch {
+    throw new SessionError('INVALID_PARAMETERS', `No file at ${raw}. Paths are read inside ${where}.`, { details: { reason: 'not found', path: raw, file: index } });
+  }
+  const allowed = await Promise.all(roots.directories.map((directory) => realpath(directory).catch(() => path.resolve(directory))));
+  if (!allowed.some((directory) => isInside(directory, real))) {
+    throw new SessionError('INVALID_PARAMETERS', `${raw} is outside the directories files may be uploaded from: ${where}. Send it inline as {name, contentBase64} instead.`, {
+      details: { reason: 'outside allowed directories', path: raw, file: index, allowed: roots.directories },
+    });
+  }
+  const info = await stat(real);
+  if (!info.isFile()) throw new SessionError('INVALID_PARAMETERS', `${raw} is not a file.`, { details: { reason: 'not a file', path: raw, file: index } });
+  if (info.size > MAX_UPLOAD_BYTES) {
+    throw new SessionError('INVALID_PARAMETERS', `${raw} is larger than 20 MB, the most one call uploads.`, { details: { reason: 'too large', path: raw, file: index, limit: MAX_UPLOAD_BYTES } });
+  }
+  const name = path.basename(real);
+  return { name, mimeType: mimeTypeOf(name), buffer: await readFile(real) };
+}
+
+const SOURCE_WORDS: Record<AllowedRoots['source'], string> = {
+  'file-root': '--file-root',
+  'client-roots': "the client's MCP roots",
+  'working-directory': "the server's working directory",
+  none: 'none',
+};
+
+const MIME_TYPES: Record<string, string> = {
+  '.txt': 'text/plain',
+  '.csv': 'text/csv',
+  '.html': 'text/html',
+  '.json': 'application/json',
+  '.xml': 'application/xml',
+  '.pdf': 'application/pdf',
+  '.zip': 'application/zip',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.svg': 'image/svg+xml',
+  '.doc': 'application/msword',
+  '.docx': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  '.xlsx': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+};
+
+function mimeTypeOf(name: string): string {
+  return MIME_TYPES[path.extname(name).toLowerCase()] ?? 'application/octet-stream';
+}
