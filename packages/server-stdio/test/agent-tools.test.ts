@@ -52,7 +52,12 @@ describe('tools/list and --caps', () => {
       expect(names.length).toBeLessThanOrEqual(26);
       for (const name of ['tabs', 'upload_file', 'drag', 'fill_form', 'handle_dialog', 'console_messages', 'emulate']) expect(names).toContain(name);
       for (const name of ['network_requests', 'network_request', 'export_storage_state', 'cookies', 'save_pdf']) expect(names).not.toContain(name);
-      expectError(await call(plain.client, 'save_pdf', { sessionId: 'x' }).catch((error: Error) => ({ isError: true, json: { errorCode: 'INVALID_PARAMETERS', message: error.message } }) as never), 'INVALID_PARAMETERS');
+      expectError(
+        await call(plain.client, 'save_pdf', { sessionId: 'x' }).catch(
+          (error: Error) => ({ isError: true, json: { errorCode: 'INVALID_PARAMETERS', message: error.message } }) as never,
+        ),
+        'INVALID_PARAMETERS',
+      );
     } finally {
       await plain.close();
     }
@@ -76,7 +81,10 @@ describe('tools/list and --caps', () => {
 describe('tabs', () => {
   it('lists, opens, selects and closes tabs; closing the last leaves one blank tab', async () => {
     const sessionId = await sessionOn('home');
-    expect(await ok('tabs', { sessionId, action: 'list' })).toMatchObject({ tabs: [{ index: 0, url: fx.urlFor('/pages/home'), title: 'Home', current: true }], current: 0 });
+    expect(await ok('tabs', { sessionId, action: 'list' })).toMatchObject({
+      tabs: [{ index: 0, url: fx.urlFor('/pages/home'), title: 'Home', current: true }],
+      current: 0,
+    });
     const opened = await ok('tabs', { sessionId, action: 'new', url: fx.urlFor('/pages/form') });
     expect(opened).toMatchObject({ current: 1, url: fx.urlFor('/pages/form'), title: 'Form' });
     expect(opened.tabs).toHaveLength(2);
@@ -133,7 +141,10 @@ describe('handle_dialog', () => {
     await ok('handle_dialog', { sessionId, accept: true, promptText: 'Grace', persist: true });
     await ok('click', { sessionId, selector: '#prompt' });
     await ok('click', { sessionId, selector: '#confirm' });
-    const texts = await ok('evaluate', { sessionId, function: '() => [document.querySelector("#prompt-result").textContent, document.querySelector("#confirm-result").textContent]' });
+    const texts = await ok('evaluate', {
+      sessionId,
+      function: '() => [document.querySelector("#prompt-result").textContent, document.querySelector("#confirm-result").textContent]',
+    });
     expect(texts.result).toEqual(['Grace', 'true']);
   });
 
@@ -160,9 +171,9 @@ describe('console_messages', () => {
     expect(errors.messages.map((message: { type: string }) => message.type)).toEqual(['error']);
     expect((await ok('console_messages', { sessionId, level: 'debug' })).messages).toHaveLength(5);
     await ok('click', { sessionId, selector: '#boom' });
-    await expect.poll(async () => (await ok('console_messages', { sessionId, since: info.cursor })).messages).toEqual([
-      expect.objectContaining({ type: 'error', text: expect.stringContaining('kaboom') }),
-    ]);
+    await expect
+      .poll(async () => (await ok('console_messages', { sessionId, since: info.cursor })).messages)
+      .toEqual([expect.objectContaining({ type: 'error', text: expect.stringContaining('kaboom') })]);
     expectError(await tool('console_messages', { sessionId, level: 'verbose' }), 'INVALID_PARAMETERS', sessionId);
     expectError(await tool('console_messages', { sessionId, limit: 0 }), 'INVALID_PARAMETERS', sessionId);
   });
@@ -170,7 +181,9 @@ describe('console_messages', () => {
   it('keeps the last 1000 of 5000 lines and counts the rest as dropped', async () => {
     const sessionId = await sessionOn('console');
     await ok('click', { sessionId, selector: '#flood' });
-    await expect.poll(async () => (await ok('console_messages', { sessionId, level: 'debug', limit: 1000 })).messages.at(-1)?.text, { timeout: 10_000 }).toBe('line 4999');
+    await expect
+      .poll(async () => (await ok('console_messages', { sessionId, level: 'debug', limit: 1000 })).messages.at(-1)?.text, { timeout: 10_000 })
+      .toBe('line 4999');
     const all = await ok('console_messages', { sessionId, level: 'debug', limit: 1000 });
     expect(all.messages).toHaveLength(1000);
     expect(all.messages.at(-1).text).toBe('line 4999');
@@ -184,7 +197,7 @@ describe('console_messages', () => {
 });
 
 describe('network_requests and network_request', () => {
-  it('lists the page\'s requests with status, failure and duration, leaving static resources out unless asked', async () => {
+  it("lists the page's requests with status, failure and duration, leaving static resources out unless asked", async () => {
     const sessionId = await sessionOn('network');
     await ok('wait_for', { sessionId, selector: '#done:has-text("done")' });
     const { requests } = await ok('network_requests', { sessionId });
@@ -197,7 +210,9 @@ describe('network_requests and network_request', () => {
     expect(byUrl('tag=unread')).toMatchObject({ status: 200 });
     expect(byUrl('/image.png')).toBeUndefined();
     const withStatic = await ok('network_requests', { sessionId, includeStatic: true });
-    expect(withStatic.requests.some((request: { url: string; resourceType: string }) => request.url.includes('/image.png') && request.resourceType === 'image')).toBe(true);
+    expect(
+      withStatic.requests.some((request: { url: string; resourceType: string }) => request.url.includes('/image.png') && request.resourceType === 'image'),
+    ).toBe(true);
     expect((await ok('network_requests', { sessionId, filter: '/api/' })).requests).toHaveLength(6);
     expect((await ok('network_requests', { sessionId, filter: '/status\\/5\\d\\d$/' })).requests).toHaveLength(1);
     expect((await ok('network_requests', { sessionId, resourceTypes: ['document'] })).requests).toHaveLength(1);
@@ -248,9 +263,15 @@ describe('upload_file', () => {
     const many = await ok('upload_file', {
       sessionId,
       selector: '#multi',
-      files: [{ path: path.join(fileRoot, 'sub', 'photo.png') }, { name: 'notes.txt', mimeType: 'text/plain', contentBase64: Buffer.from('hello').toString('base64') }],
+      files: [
+        { path: path.join(fileRoot, 'sub', 'photo.png') },
+        { name: 'notes.txt', mimeType: 'text/plain', contentBase64: Buffer.from('hello').toString('base64') },
+      ],
     });
-    expect(many.files).toEqual([{ name: 'photo.png', bytes: 300 }, { name: 'notes.txt', bytes: 5 }]);
+    expect(many.files).toEqual([
+      { name: 'photo.png', bytes: 300 },
+      { name: 'notes.txt', bytes: 5 },
+    ]);
     expect((await ok('evaluate', { sessionId, function: '() => document.querySelector("#names").textContent' })).result).toBe('photo.png:300,notes.txt:5');
   });
 
@@ -264,7 +285,11 @@ describe('upload_file', () => {
     const sessionId = await sessionOn('upload');
     const missing = expectError(await tool('upload_file', { sessionId, selector: '#single', files: [{ path: 'nope.txt' }] }), 'INVALID_PARAMETERS', sessionId);
     expect(missing.details.reason).toBe('not found');
-    const outside = expectError(await tool('upload_file', { sessionId, selector: '#single', files: [{ path: path.join(work, 'secret.txt') }] }), 'INVALID_PARAMETERS', sessionId);
+    const outside = expectError(
+      await tool('upload_file', { sessionId, selector: '#single', files: [{ path: path.join(work, 'secret.txt') }] }),
+      'INVALID_PARAMETERS',
+      sessionId,
+    );
     expect(outside.details.reason).toBe('outside allowed directories');
     expect(outside.message).toContain('--file-root');
     expectError(await tool('upload_file', { sessionId, selector: '#single', files: [{ path: '../secret.txt' }] }), 'INVALID_PARAMETERS', sessionId);
@@ -279,11 +304,19 @@ describe('upload_file', () => {
     const inline = (name: string) => ({ name, contentBase64: Buffer.from(name).toString('base64') });
     expectError(await tool('upload_file', { sessionId, selector: '#single', files: [inline('a.txt'), inline('b.txt')] }), 'INVALID_PARAMETERS', sessionId);
     const big = Buffer.alloc(21 * 1024 * 1024, 7).toString('base64');
-    const tooLarge = expectError(await tool('upload_file', { sessionId, selector: '#single', files: [{ name: 'big.bin', contentBase64: big }] }), 'INVALID_PARAMETERS', sessionId);
+    const tooLarge = expectError(
+      await tool('upload_file', { sessionId, selector: '#single', files: [{ name: 'big.bin', contentBase64: big }] }),
+      'INVALID_PARAMETERS',
+      sessionId,
+    );
     expect(tooLarge.details.reason).toBe('too large');
     expectError(await tool('upload_file', { sessionId, selector: '#plain', files: [inline('a.txt')], timeout: 500 }), 'ELEMENT_NOT_EDITABLE', sessionId);
     expectError(await tool('upload_file', { sessionId, selector: '#nothing', files: [inline('a.txt')], timeout: 300 }), 'ELEMENT_NOT_FOUND', sessionId);
-    expectError(await tool('upload_file', { sessionId, selector: '#single', files: [{ name: 'x', contentBase64: 'not base64!' }] }), 'INVALID_PARAMETERS', sessionId);
+    expectError(
+      await tool('upload_file', { sessionId, selector: '#single', files: [{ name: 'x', contentBase64: 'not base64!' }] }),
+      'INVALID_PARAMETERS',
+      sessionId,
+    );
   });
 });
 
@@ -298,7 +331,11 @@ describe('drag', () => {
 
   it('says which end is missing, and rejects an end with neither selector nor ref', async () => {
     const sessionId = await sessionOn('drag');
-    const missing = expectError(await tool('drag', { sessionId, from: { selector: '#card' }, to: { selector: '#nowhere' }, timeout: 300 }), 'ELEMENT_NOT_FOUND', sessionId);
+    const missing = expectError(
+      await tool('drag', { sessionId, from: { selector: '#card' }, to: { selector: '#nowhere' }, timeout: 300 }),
+      'ELEMENT_NOT_FOUND',
+      sessionId,
+    );
     expect(missing.details.end).toBe('to');
     expectError(await tool('drag', { sessionId, from: {}, to: { selector: '#zone' } }), 'INVALID_PARAMETERS', sessionId);
   });
@@ -323,23 +360,49 @@ describe('fill_form', () => {
       { index: 3, value: true },
     ]);
     await ok('navigate', { sessionId, url: fx.urlFor('/pages/choices') });
-    const choices = await ok('fill_form', { sessionId, fields: [{ selector: '#sizes', value: ['s', 'Large'] }, { selector: '#pro', value: true }, { selector: '#news', value: false }] });
-    expect(choices.fields).toEqual([{ index: 0, value: ['s', 'l'] }, { index: 1, value: true }, { index: 2, value: false }]);
+    const choices = await ok('fill_form', {
+      sessionId,
+      fields: [
+        { selector: '#sizes', value: ['s', 'Large'] },
+        { selector: '#pro', value: true },
+        { selector: '#news', value: false },
+      ],
+    });
+    expect(choices.fields).toEqual([
+      { index: 0, value: ['s', 'l'] },
+      { index: 1, value: true },
+      { index: 2, value: false },
+    ]);
   });
 
   it('stops at the first failing field with its own code and details.field, keeping the fields before it', async () => {
     const sessionId = await sessionOn('form');
     const failed = expectError(
-      await tool('fill_form', { sessionId, timeout: 500, fields: [{ selector: '#name', value: 'Kept' }, { selector: '#readonly', value: 'x' }, { selector: '#bio', value: 'never' }] }),
+      await tool('fill_form', {
+        sessionId,
+        timeout: 500,
+        fields: [
+          { selector: '#name', value: 'Kept' },
+          { selector: '#readonly', value: 'x' },
+          { selector: '#bio', value: 'never' },
+        ],
+      }),
       'ELEMENT_NOT_EDITABLE',
       sessionId,
     );
     expect(failed.details.field).toBe(1);
     const values = await ok('evaluate', { sessionId, function: '() => [document.querySelector("#name").value, document.querySelector("#bio").value]' });
     expect(values.result).toEqual(['Kept', '']);
-    expect(expectError(await tool('fill_form', { sessionId, timeout: 300, fields: [{ selector: '#missing', value: 'x' }] }), 'ELEMENT_NOT_FOUND', sessionId).details.field).toBe(0);
-    expect(expectError(await tool('fill_form', { sessionId, fields: [{ selector: '#color', value: 'Purple' }] }), 'INVALID_PARAMETERS', sessionId).details.field).toBe(0);
-    expect(expectError(await tool('fill_form', { sessionId, fields: [{ selector: '#agree', value: 'yes' }] }), 'ELEMENT_NOT_EDITABLE', sessionId).details.field).toBe(0);
+    expect(
+      expectError(await tool('fill_form', { sessionId, timeout: 300, fields: [{ selector: '#missing', value: 'x' }] }), 'ELEMENT_NOT_FOUND', sessionId).details
+        .field,
+    ).toBe(0);
+    expect(
+      expectError(await tool('fill_form', { sessionId, fields: [{ selector: '#color', value: 'Purple' }] }), 'INVALID_PARAMETERS', sessionId).details.field,
+    ).toBe(0);
+    expect(
+      expectError(await tool('fill_form', { sessionId, fields: [{ selector: '#agree', value: 'yes' }] }), 'ELEMENT_NOT_EDITABLE', sessionId).details.field,
+    ).toBe(0);
     expectError(await tool('fill_form', { sessionId, fields: [] }), 'INVALID_PARAMETERS', sessionId);
   });
 });
@@ -347,7 +410,12 @@ describe('fill_form', () => {
 describe('emulate', () => {
   it('changes viewport, colour scheme and the network state, and answers the effective settings', async () => {
     const sessionId = await sessionOn('home');
-    const settings = await ok('emulate', { sessionId, viewport: { width: 600, height: 500 }, colorScheme: 'dark', extraHTTPHeaders: { Authorization: 'Bearer s3cret' } });
+    const settings = await ok('emulate', {
+      sessionId,
+      viewport: { width: 600, height: 500 },
+      colorScheme: 'dark',
+      extraHTTPHeaders: { Authorization: 'Bearer s3cret' },
+    });
     expect(settings).toMatchObject({ viewport: { width: 600, height: 500 }, colorScheme: 'dark', extraHTTPHeaders: { Authorization: '(hidden)' } });
     expect(JSON.stringify(settings)).not.toContain('s3cret');
     const seen = await ok('evaluate', { sessionId, function: '() => [innerWidth, matchMedia("(prefers-color-scheme: dark)").matches]' });
@@ -380,10 +448,12 @@ describe('save_pdf', () => {
 });
 
 describe('downloads', () => {
-  it('saves a download the click started under --output-dir and lists it in the click\'s result', async () => {
+  it("saves a download the click started under --output-dir and lists it in the click's result", async () => {
     const sessionId = await sessionOn('downloads');
     const clicked = await ok('click', { sessionId, selector: '#csv' });
-    expect(clicked.downloads).toEqual([{ url: fx.urlFor('/download?name=report.csv&bytes=1234'), suggestedFilename: 'report.csv', path: expect.any(String), bytes: 1234 }]);
+    expect(clicked.downloads).toEqual([
+      { url: fx.urlFor('/download?name=report.csv&bytes=1234'), suggestedFilename: 'report.csv', path: expect.any(String), bytes: 1234 },
+    ]);
     const saved: string = clicked.downloads[0].path;
     expect(path.relative(outputDir, saved).startsWith('..')).toBe(false);
     expect(path.basename(saved)).toBe('report.csv');
@@ -394,7 +464,7 @@ describe('downloads', () => {
 });
 
 describe('two sessions at once', () => {
-  it('never show one session\'s console, network, dialogs or downloads in the other', async () => {
+  it("never show one session's console, network, dialogs or downloads in the other", async () => {
     const [a, b] = await Promise.all([sessionOn('console'), sessionOn('network')]);
     await ok('wait_for', { sessionId: b, selector: '#done:has-text("done")' });
     await ok('navigate', { sessionId: a, url: fx.urlFor('/pages/dialog') });

@@ -33,7 +33,8 @@ afterAll(async () => {
 async function connect(roots?: string[]): Promise<{ client: Client; close: () => Promise<void> }> {
   const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_PATH, '--headless'], cwd, stderr: 'pipe' });
   const client = new Client({ name: 'roots-test', version: '0.0.0' }, roots ? { capabilities: { roots: { listChanged: false } } } : {});
-  if (roots) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((dir) => ({ uri: pathToFileURL(dir).href, name: path.basename(dir) })) }));
+  if (roots)
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((dir) => ({ uri: pathToFileURL(dir).href, name: path.basename(dir) })) }));
   await client.connect(transport);
   await client.listTools();
   return { client, close: () => client.close() };
@@ -50,8 +51,14 @@ describe('upload_file without --file-root', () => {
     const { client, close } = await connect();
     try {
       const sessionId = await uploadPage(client);
-      expect(expectSuccess(await call(client, 'upload_file', { sessionId, selector: '#single', files: [{ path: 'in-cwd.txt' }] })).files).toEqual([{ name: 'in-cwd.txt', bytes: 8 }]);
-      const outside = expectError(await call(client, 'upload_file', { sessionId, selector: '#single', files: [{ path: path.join(rootDir, 'in-root.txt') }] }), 'INVALID_PARAMETERS', sessionId);
+      expect(expectSuccess(await call(client, 'upload_file', { sessionId, selector: '#single', files: [{ path: 'in-cwd.txt' }] })).files).toEqual([
+        { name: 'in-cwd.txt', bytes: 8 },
+      ]);
+      const outside = expectError(
+        await call(client, 'upload_file', { sessionId, selector: '#single', files: [{ path: path.join(rootDir, 'in-root.txt') }] }),
+        'INVALID_PARAMETERS',
+        sessionId,
+      );
       expect(outside.message).toContain('working directory');
     } finally {
       await close();
@@ -62,10 +69,14 @@ describe('upload_file without --file-root', () => {
     const { client, close } = await connect([rootDir]);
     try {
       const sessionId = await uploadPage(client);
-      expect(expectSuccess(await call(client, 'upload_file', { sessionId, selector: '#single', files: [{ path: path.join(rootDir, 'in-root.txt') }] })).files).toEqual([
-        { name: 'in-root.txt', bytes: 9 },
-      ]);
-      const cwdFile = expectError(await call(client, 'upload_file', { sessionId, selector: '#single', files: [{ path: path.join(cwd, 'in-cwd.txt') }] }), 'INVALID_PARAMETERS', sessionId);
+      expect(
+        expectSuccess(await call(client, 'upload_file', { sessionId, selector: '#single', files: [{ path: path.join(rootDir, 'in-root.txt') }] })).files,
+      ).toEqual([{ name: 'in-root.txt', bytes: 9 }]);
+      const cwdFile = expectError(
+        await call(client, 'upload_file', { sessionId, selector: '#single', files: [{ path: path.join(cwd, 'in-cwd.txt') }] }),
+        'INVALID_PARAMETERS',
+        sessionId,
+      );
       expect(cwdFile.message).toContain("client's MCP roots");
     } finally {
       await close();

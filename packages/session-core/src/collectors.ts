@@ -145,7 +145,12 @@ export class SessionCollectors {
     };
     const onWebError = (webError: WebError) => {
       const error = webError.error();
-      this.console.push({ type: 'error', text: cut(`Uncaught ${error.name ? `${error.name}: ` : ''}${error.message}`, MAX_TEXT), ...pageUrl(webError), time: now() });
+      this.console.push({
+        type: 'error',
+        text: cut(`Uncaught ${error.name ? `${error.name}: ` : ''}${error.message}`, MAX_TEXT),
+        ...pageUrl(webError),
+        time: now(),
+      });
     };
     const onRequest = (request: Request) => {
       const entry: RequestEntry = {

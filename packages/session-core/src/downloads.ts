@@ -23,8 +23,11 @@ const MAX_NAME = 120;
  */
 export function safeFileName(suggested: string): string {
   const base = suggested.split(/[\\/]/).pop() ?? '';
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is removed.
-  let name = base.replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_').replace(/^[.\s]+/, '').replace(/[.\s]+$/, '');
+  let name = base
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what is removed.
+    .replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_')
+    .replace(/^[.\s]+/, '')
+    .replace(/[.\s]+$/, '');
   if (/^(con|prn|aux|nul|com\d|lpt\d)(\..*)?$/i.test(name)) name = `_${name}`;
   if (name === '') name = 'download';
   if (name.length > MAX_NAME) {
@@ -49,7 +52,10 @@ export class DownloadDirectory {
 
   /** Makes and returns a new folder for one session. */
   async sessionFolder(label: string): Promise<string> {
-    this.root ??= this.given === undefined ? mkdtemp(path.join(tmpdir(), 'sessionwright-downloads-')) : mkdir(this.given, { recursive: true }).then(() => this.given as string);
+    this.root ??=
+      this.given === undefined
+        ? mkdtemp(path.join(tmpdir(), 'sessionwright-downloads-'))
+        : mkdir(this.given, { recursive: true }).then(() => this.given as string);
     const folder = path.join(await this.root, `session-${label.replace(/[^a-zA-Z0-9-]/g, '')}-${randomBytes(4).toString('hex')}`);
     await mkdir(folder, { recursive: true });
     return folder;

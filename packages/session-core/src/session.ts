@@ -182,11 +182,10 @@ export class Session {
     });
     // The next call waits for this one to let go, and (if this one was cancelled while queued) for the one before it.
     this.tail = previous.then(() => released);
-    return this.execute(previous, fn, options)
-      .finally(() => {
-        letGo();
-        this.pendingCalls -= 1;
-      });
+    return this.execute(previous, fn, options).finally(() => {
+      letGo();
+      this.pendingCalls -= 1;
+    });
   }
 
   private async execute<T>(previous: Promise<unknown>, fn: (page: Page) => Promise<T>, options: RunOptions): Promise<T> {
@@ -204,12 +203,24 @@ export class Session {
     signal?.addEventListener('abort', onAbort, { once: true });
     const timer = options.timeout === undefined ? undefined : setTimeout(() => stop?.('call_timeout'), options.timeout);
     try {
-      const first = await Promise.race([work.then(() => undefined, () => undefined), stopped]);
+      const first = await Promise.race([
+        work.then(
+          () => undefined,
+          () => undefined,
+        ),
+        stopped,
+      ]);
       if (first === undefined) return await work.catch((error: unknown) => Promise.reject(this.crashError(page, error)));
       // Told to stop: ask the page to stop loading, then give the call a moment to end by itself.
       work.catch(() => {});
       void stopLoading(page);
-      const ended = await Promise.race([work.then(() => true, () => true), delay(LET_GO_GRACE_MS, false)]);
+      const ended = await Promise.race([
+        work.then(
+          () => true,
+          () => true,
+        ),
+        delay(LET_GO_GRACE_MS, false),
+      ]);
       if (!ended) await this.replacePage(page);
       throw stoppedError(first, options, !ended);
     } finally {
@@ -274,9 +285,13 @@ export class Session {
     const tabs = this.tabs();
     const page = tabs[index];
     if (!Number.isInteger(index) || page === undefined) {
-      throw new SessionError('INVALID_PARAMETERS', `There is no tab ${index}: the session has ${tabs.length} tab${tabs.length === 1 ? '' : 's'} (indexes 0 to ${tabs.length - 1}).`, {
-        details: { reason: 'no_such_tab', index, tabCount: tabs.length },
-      });
+      throw new SessionError(
+        'INVALID_PARAMETERS',
+        `There is no tab ${index}: the session has ${tabs.length} tab${tabs.length === 1 ? '' : 's'} (indexes 0 to ${tabs.length - 1}).`,
+        {
+          details: { reason: 'no_such_tab', index, tabCount: tabs.length },
+        },
+      );
     }
     return page;
   }
@@ -349,7 +364,8 @@ export class Session {
   /** Answers the held file chooser with these files; INVALID_PARAMETERS (details.reason 'no_file_chooser') when none is open. */
   async answerPendingFileChooser(files: Parameters<FileChooser['setFiles']>[0]): Promise<void> {
     const chooser = this.pendingFileChooser === undefined ? undefined : this.heldChooser;
-    if (chooser === undefined) throw new SessionError('INVALID_PARAMETERS', 'No file chooser is open on this session.', { details: { reason: 'no_file_chooser' } });
+    if (chooser === undefined)
+      throw new SessionError('INVALID_PARAMETERS', 'No file chooser is open on this session.', { details: { reason: 'no_file_chooser' } });
     this.heldChooser = undefined;
     await chooser.setFiles(files);
   }
@@ -543,7 +559,8 @@ async function stopLoading(page: Page): Promise<void> {
 }
 
 function stoppedError(reason: StopReason, options: RunOptions, pageReplaced: boolean): SessionError {
-  const what = reason === 'cancelled' ? 'The call was cancelled before it finished.' : `The call did not finish within its time limit of ${options.timeout} ms.`;
+  const what =
+    reason === 'cancelled' ? 'The call was cancelled before it finished.' : `The call did not finish within its time limit of ${options.timeout} ms.`;
   const after = pageReplaced
     ? ' The page did not stop in time, so the session replaced it with a fresh blank page in the same context: cookies and storage are kept, the page itself (its URL, its state) is lost.'
     : ' The session is ready for the next call.';

@@ -220,8 +220,14 @@ describe('Session in a real browser', () => {
 
   it('emulates viewport and colour scheme on every tab, also tabs opened later', async () => {
     const session = await sessionOn('home');
-    const settings = await manager.run(session.id, () => session.emulate({ viewport: { width: 500, height: 400 }, colorScheme: 'dark', extraHTTPHeaders: { 'X-Api-Key': 'secret', 'X-Team': 'qa' } }));
-    expect(settings).toMatchObject({ viewport: { width: 500, height: 400 }, colorScheme: 'dark', extraHTTPHeaders: { 'X-Api-Key': '(hidden)', 'X-Team': 'qa' } });
+    const settings = await manager.run(session.id, () =>
+      session.emulate({ viewport: { width: 500, height: 400 }, colorScheme: 'dark', extraHTTPHeaders: { 'X-Api-Key': 'secret', 'X-Team': 'qa' } }),
+    );
+    expect(settings).toMatchObject({
+      viewport: { width: 500, height: 400 },
+      colorScheme: 'dark',
+      extraHTTPHeaders: { 'X-Api-Key': '(hidden)', 'X-Team': 'qa' },
+    });
     const popup = await manager.run(session.id, async (page) => {
       await page.evaluate(() => window.open('/pages/home'));
       await expect.poll(() => session.tabs().length).toBe(2);

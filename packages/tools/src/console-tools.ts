@@ -13,7 +13,13 @@ export const cursorSchema = z
   .optional()
   .describe('The cursor of an earlier answer: only what came after it is returned (default: everything still kept).');
 
-export const limitSchema = z.number().int().min(1).max(COLLECTOR_CAPACITY).optional().describe('At most this many entries (default 100); call again with the cursor for more.');
+export const limitSchema = z
+  .number()
+  .int()
+  .min(1)
+  .max(COLLECTOR_CAPACITY)
+  .optional()
+  .describe('At most this many entries (default 100); call again with the cursor for more.');
 
 export const DEFAULT_LIMIT = 100;
 
@@ -21,13 +27,16 @@ export const consoleMessages = defineTool({
   name: 'console_messages',
   title: 'Read console messages',
   description:
-    "Returns what the session's pages logged to the console (every tab), oldest first, with uncaught page errors as type \"error\". " +
+    'Returns what the session\'s pages logged to the console (every tab), oldest first, with uncaught page errors as type "error". ' +
     'Use it to find out why a page misbehaves (a failed script, a rejected fetch). level is the lowest level included (default "info"; "error" for errors only). ' +
     'Pass the returned cursor as since next time to get only new messages. The session keeps the last 1000; dropped counts those that fell out before you read them. ' +
     'Errors: INVALID_PARAMETERS, SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({
     sessionId: sessionIdSchema,
-    level: z.enum(['error', 'warning', 'info', 'debug']).optional().describe('The lowest level to include: "error", "warning", "info" (default) or "debug" (everything).'),
+    level: z
+      .enum(['error', 'warning', 'info', 'debug'])
+      .optional()
+      .describe('The lowest level to include: "error", "warning", "info" (default) or "debug" (everything).'),
     since: cursorSchema,
     limit: limitSchema,
   }),

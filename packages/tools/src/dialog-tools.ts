@@ -17,7 +17,7 @@ export const handleDialog = defineTool({
   input: z.strictObject({
     sessionId: sessionIdSchema,
     accept: z.boolean().describe('true: press OK (accept); false: press Cancel (dismiss).'),
-    promptText: z.string().max(10_000).optional().describe('For a prompt() accepted: the text to answer with (default: the prompt\'s own default value).'),
+    promptText: z.string().max(10_000).optional().describe("For a prompt() accepted: the text to answer with (default: the prompt's own default value)."),
     persist: z.boolean().optional().describe('Answer every dialog this way from now on, not just the next one (default false).'),
   }),
   output: sessionOutput({ success: z.literal(true), message: z.string() }),
@@ -35,7 +35,10 @@ export const handleDialog = defineTool({
         return { success: true as const, message: `The open ${open.type} dialog was ${verb}.${persist ? ` Every later dialog will be ${verb} too.` : ''}` };
       }
       session.setDialogAnswer({ accept, ...(promptText === undefined ? {} : { promptText }), persist: persist ?? false });
-      return { success: true as const, message: persist ? `Every dialog from now on will be ${verb}.` : `The next dialog will be ${verb}. Now do the action that opens it.` };
+      return {
+        success: true as const,
+        message: persist ? `Every dialog from now on will be ${verb}.` : `The next dialog will be ${verb}. Now do the action that opens it.`,
+      };
     });
   },
 });

@@ -12,7 +12,7 @@ export const emulate = defineTool({
   description:
     "Changes this session's settings from now on, for every tab: viewport (page size), colorScheme (prefers-color-scheme), reducedMotion, geolocation (also grants the page permission to read it), " +
     'offline (cut the network, or restore it), extraHTTPHeaders (sent with every request; replaces the earlier set). Give any of them; the result is the effective settings (secret header values hidden). ' +
-    'Use it to check a responsive layout, dark mode, or a page\'s offline behaviour without a new session; to start as another device, create_session with device instead. ' +
+    "Use it to check a responsive layout, dark mode, or a page's offline behaviour without a new session; to start as another device, create_session with device instead. " +
     'Errors: INVALID_PARAMETERS (a value out of range), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({
     sessionId: sessionIdSchema,

@@ -23,15 +23,17 @@ function elementSchema<Shape extends z.ZodRawShape>(shape: Shape, description: s
 
 const fieldValueSchema = z
   .union([z.string().max(100_000), z.array(z.string().max(10_000)).max(1_000), z.boolean()])
-  .describe('Text for a text field, an option (value or label) of a select, a list of options for a multi-select, or true/false for a checkbox or radio button.');
+  .describe(
+    'Text for a text field, an option (value or label) of a select, a list of options for a multi-select, or true/false for a checkbox or radio button.',
+  );
 
 export const fillForm = defineTool({
   name: 'fill_form',
   title: 'Fill form fields',
   description:
-    'Fills several form fields in one call, in order: each is named by a selector or a ref from snapshot and gets a value — a string for a text field (its content is replaced) or a select (an option\'s value or label), ' +
-    'a list of strings for a multi-select, true/false for a checkbox or radio button. Returns each field\'s value afterwards. It does not submit: click the submit button next. ' +
-    'A field that fails stops the call with that field\'s own error code and details.field (its index); the fields before it stay filled. ' +
+    "Fills several form fields in one call, in order: each is named by a selector or a ref from snapshot and gets a value — a string for a text field (its content is replaced) or a select (an option's value or label), " +
+    "a list of strings for a multi-select, true/false for a checkbox or radio button. Returns each field's value afterwards. It does not submit: click the submit button next. " +
+    "A field that fails stops the call with that field's own error code and details.field (its index); the fields before it stay filled. " +
     'Errors: ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, ELEMENT_NOT_EDITABLE (disabled or readonly, or a value of the wrong kind for the field), ELEMENT_NOT_CLICKABLE (hidden), INVALID_PARAMETERS (an option that does not exist), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({
     sessionId: sessionIdSchema,
@@ -48,12 +50,21 @@ export const fillForm = defineTool({
       success: z.literal(true),
       fields: z
         .array(z.object({ index: z.number(), value: z.union([z.string(), z.array(z.string()), z.boolean()]) }))
-        .describe('Each field\'s value after filling: its text, the selected option values, or whether it is checked.'),
+        .describe("Each field's value after filling: its text, the selected option values, or whether it is checked."),
     },
     { snapshot: true },
   ),
   kind: 'action',
-  errors: ['ELEMENT_NOT_FOUND', 'ELEMENT_AMBIGUOUS', 'ELEMENT_NOT_EDITABLE', 'ELEMENT_NOT_CLICKABLE', 'INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
+  errors: [
+    'ELEMENT_NOT_FOUND',
+    'ELEMENT_AMBIGUOUS',
+    'ELEMENT_NOT_EDITABLE',
+    'ELEMENT_NOT_CLICKABLE',
+    'INVALID_PARAMETERS',
+    'SESSION_NOT_FOUND',
+    'SESSION_EXPIRED',
+    'BROWSER_ERROR',
+  ],
   async handler({ sessionId, fields, timeout, includeSnapshot }, ctx) {
     const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
     return onSession(ctx, sessionId, async (page, response) => {
@@ -90,8 +101,17 @@ async function fieldKind(locator: Locator, timeout: number): Promise<FieldKind> 
 }
 
 function wrongKind(kind: FieldKind, value: unknown): SessionError {
-  const expected = kind === 'checkbox' || kind === 'radio' ? 'true or false' : kind === 'multi-select' ? 'a list of options' : kind === 'file' ? 'upload_file (not fill_form)' : 'a string';
-  return new SessionError('ELEMENT_NOT_EDITABLE', `This field is a ${kind}; give it ${expected}, not ${JSON.stringify(value)}.`, { details: { reason: 'wrong value kind', kind } });
+  const expected =
+    kind === 'checkbox' || kind === 'radio'
+      ? 'true or false'
+      : kind === 'multi-select'
+        ? 'a list of options'
+        : kind === 'file'
+          ? 'upload_file (not fill_form)'
+          : 'a string';
+  return new SessionError('ELEMENT_NOT_EDITABLE', `This field is a ${kind}; give it ${expected}, not ${JSON.stringify(value)}.`, {
+    details: { reason: 'wrong value kind', kind },
+  });
 }
 
 /** Fills one field by its kind and returns its value afterwards. */
@@ -102,7 +122,10 @@ async function fillField(page: Page, target: ElementTarget, value: string | stri
     if (kind === 'file') throw wrongKind(kind, value);
     if (typeof value === 'boolean') {
       if (kind !== 'checkbox' && kind !== 'radio') throw wrongKind(kind, value);
-      if (kind === 'radio' && !value) throw new SessionError('ELEMENT_NOT_EDITABLE', 'A radio button cannot be unchecked; set another option of its group to true.', { details: { reason: 'radio' } });
+      if (kind === 'radio' && !value)
+        throw new SessionError('ELEMENT_NOT_EDITABLE', 'A radio button cannot be unchecked; set another option of its group to true.', {
+          details: { reason: 'radio' },
+        });
       await actAndSettle(page, SETTLE_TIMEOUT, () => locator.setChecked(value, { timeout }));
       return locator.isChecked({ timeout: 1_000 }).catch(() => value);
     }
@@ -147,7 +170,9 @@ export const drag = defineTool({
       const target: ElementTarget = { selector: to.selector, ref: to.ref };
       await labelled('to', () => onElement(page, target, 'hover', limit, (locator) => locator.waitFor({ state: 'visible', timeout: limit })));
       await labelled('from', () =>
-        onElement(page, source, 'click', limit, (locator) => actAndSettle(page, SETTLE_TIMEOUT, () => locator.dragTo(locate(page, target), { timeout: limit }))),
+        onElement(page, source, 'click', limit, (locator) =>
+          actAndSettle(page, SETTLE_TIMEOUT, () => locator.dragTo(locate(page, target), { timeout: limit })),
+        ),
       );
       response.includeSnapshot(includeSnapshot);
       return { success: true as const, message: 'Dragged the element onto the target.' };
@@ -161,6 +186,8 @@ async function labelled<T>(end: 'from' | 'to', step: () => Promise<T>): Promise<
     return await step();
   } catch (error) {
     const failure = isSessionError(error) ? error : playwrightError(error);
-    throw new SessionError(failure.code, `${end === 'from' ? 'The element to drag' : 'The drop target'}: ${failure.message}`, { details: { ...failure.details, end } });
+    throw new SessionError(failure.code, `${end === 'from' ? 'The element to drag' : 'The drop target'}: ${failure.message}`, {
+      details: { ...failure.details, end },
+    });
   }
 }

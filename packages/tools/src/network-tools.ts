@@ -21,7 +21,12 @@ export const networkRequests = defineTool({
     'The session keeps the last 1000 requests; dropped counts those that fell out before you read them. Errors: INVALID_PARAMETERS (a bad /regex/), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({
     sessionId: sessionIdSchema,
-    filter: z.string().min(1).max(1_000).optional().describe('Keep URLs that contain this text, or match it as a regular expression when written /like this/i.'),
+    filter: z
+      .string()
+      .min(1)
+      .max(1_000)
+      .optional()
+      .describe('Keep URLs that contain this text, or match it as a regular expression when written /like this/i.'),
     resourceTypes: z
       .array(z.string().min(1))
       .max(20)
@@ -119,7 +124,11 @@ const DETAIL_WAIT_MS = 3_000;
 
 async function describeRequest(entry: RequestEntry, request: Request) {
   // A pending request has no response yet, and a body still streaming is not complete: neither may hold the call.
-  const answer = await within(request.response().catch(() => null), entry.status === null ? 0 : DETAIL_WAIT_MS, null);
+  const answer = await within(
+    request.response().catch(() => null),
+    entry.status === null ? 0 : DETAIL_WAIT_MS,
+    null,
+  );
   const requestHeaders = hideCredentials(await within(request.allHeaders(), DETAIL_WAIT_MS, request.headers()).catch(() => request.headers()));
   const responseHeaders = answer ? hideCredentials(await within(answer.allHeaders(), DETAIL_WAIT_MS, answer.headers()).catch(() => answer.headers())) : {};
   const posted = request.postDataBuffer();
@@ -188,9 +197,13 @@ export function urlMatcher(filter: string | undefined): (url: string) => boolean
   try {
     pattern = new RegExp(literal[1] as string, (literal[2] ?? '').replace('g', ''));
   } catch (error) {
-    throw new SessionError('INVALID_PARAMETERS', `filter ${filter} is not a valid regular expression: ${error instanceof Error ? error.message : String(error)}.`, {
-      details: { filter },
-    });
+    throw new SessionError(
+      'INVALID_PARAMETERS',
+      `filter ${filter} is not a valid regular expression: ${error instanceof Error ? error.message : String(error)}.`,
+      {
+        details: { filter },
+      },
+    );
   }
   return (url) => pattern.test(url);
 }

@@ -9,9 +9,13 @@ import { sessionIdSchema } from './schemas.js';
 /** PDF printing exists only in Chromium; elsewhere BROWSER_ERROR with reason `unsupported`, before anything is tried. */
 export function requirePdfSupport(browserName: string): void {
   if (browserName === 'chromium') return;
-  throw browserError('unsupported', `Saving a PDF needs Chromium; this server runs ${browserName}. Take a screenshot instead, or use a server started with --browser chromium.`, {
-    details: { browser: browserName },
-  });
+  throw browserError(
+    'unsupported',
+    `Saving a PDF needs Chromium; this server runs ${browserName}. Take a screenshot instead, or use a server started with --browser chromium.`,
+    {
+      details: { browser: browserName },
+    },
+  );
 }
 
 /** How many pages a PDF has: its page objects, not the page-tree nodes (/Type /Pages). */
@@ -47,13 +51,15 @@ export const savePdf = defineTool({
   async handler({ sessionId, landscape, printBackground, pageRanges }, ctx) {
     return onSession(ctx, sessionId, async (page, response) => {
       requirePdfSupport(response.session.browser.browserType().name());
-      const pdf = await page.pdf({ landscape: landscape ?? false, printBackground: printBackground ?? false, ...(pageRanges === undefined ? {} : { pageRanges }) }).catch((error: unknown) => {
-        const message = error instanceof Error ? error.message.split('\n', 1)[0] ?? '' : String(error);
-        if (pageRanges !== undefined && /page range/i.test(message)) {
-          throw new SessionError('INVALID_PARAMETERS', `pageRanges "${pageRanges}" does not fit this document: ${message}`, { details: { pageRanges } });
-        }
-        throw browserError('unknown', `The page could not be printed to PDF: ${message}`, { details: { browserMessage: message } });
-      });
+      const pdf = await page
+        .pdf({ landscape: landscape ?? false, printBackground: printBackground ?? false, ...(pageRanges === undefined ? {} : { pageRanges }) })
+        .catch((error: unknown) => {
+          const message = error instanceof Error ? (error.message.split('\n', 1)[0] ?? '') : String(error);
+          if (pageRanges !== undefined && /page range/i.test(message)) {
+            throw new SessionError('INVALID_PARAMETERS', `pageRanges "${pageRanges}" does not fit this document: ${message}`, { details: { pageRanges } });
+          }
+          throw browserError('unknown', `The page could not be printed to PDF: ${message}`, { details: { browserMessage: message } });
+        });
       const pages = pdfPageCount(pdf);
       response.attach({ type: 'resource', uri: `sessionwright://pdf/${Date.now()}.pdf`, mimeType: 'application/pdf', blob: pdf.toString('base64') });
       return { bytes: pdf.length, ...(pages > 0 ? { pages } : {}) };

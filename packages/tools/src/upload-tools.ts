@@ -14,11 +14,17 @@ import { DEFAULT_ELEMENT_TIMEOUT, elementTimeoutSchema, sessionIdSchema, targetI
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 
 const fileSchema = z.union([
-  z.strictObject({ path: z.string().min(1).max(4_096).describe('A file on the server machine, inside an allowed directory (--file-root, the client\'s roots, or the working directory).') }),
+  z.strictObject({
+    path: z
+      .string()
+      .min(1)
+      .max(4_096)
+      .describe("A file on the server machine, inside an allowed directory (--file-root, the client's roots, or the working directory)."),
+  }),
   z.strictObject({
     name: z.string().min(1).max(255).describe('The file name the page sees, e.g. "invoice.pdf".'),
     mimeType: z.string().min(1).max(200).optional().describe('Its type, e.g. "application/pdf" (default: from the name\'s extension).'),
-    contentBase64: z.base64().max(40_000_000).describe('The file\'s content, base64-encoded (up to 20 MB in all).'),
+    contentBase64: z.base64().max(40_000_000).describe("The file's content, base64-encoded (up to 20 MB in all)."),
   }),
 ]);
 
@@ -33,7 +39,7 @@ export const uploadFile = defineTool({
   title: 'Upload files',
   description:
     'Puts files into a file input (<input type=file>, even a hidden one), or into the file chooser that clicking an element opens (an "Upload" button), named by a selector or a ref from snapshot. ' +
-    'Each file is a path on the server machine ({path}), which must lie inside an allowed directory (--file-root, else the client\'s MCP roots, else over stdio the working directory), ' +
+    "Each file is a path on the server machine ({path}), which must lie inside an allowed directory (--file-root, else the client's MCP roots, else over stdio the working directory), " +
     'or inline content ({name, mimeType?, contentBase64}) — the way for a remote client. Up to 20 MB per call. Next: submit the form (click its button). ' +
     'Errors: INVALID_PARAMETERS (a missing file, a path outside the allowed directories or escaping them through .. or a symlink, too large, several files for a single-file input), ' +
     'ELEMENT_NOT_EDITABLE (not a file input and clicking it opened no file chooser), ELEMENT_NOT_CLICKABLE (a chooser button that is hidden or covered), ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, SESSION_NOT_FOUND / SESSION_EXPIRED.',
@@ -47,7 +53,16 @@ export const uploadFile = defineTool({
     files: z.array(z.object({ name: z.string(), bytes: z.number() })).describe('The files set, in order.'),
   }),
   kind: 'action',
-  errors: ['INVALID_PARAMETERS', 'ELEMENT_NOT_EDITABLE', 'ELEMENT_NOT_FOUND', 'ELEMENT_AMBIGUOUS', 'ELEMENT_NOT_CLICKABLE', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
+  errors: [
+    'INVALID_PARAMETERS',
+    'ELEMENT_NOT_EDITABLE',
+    'ELEMENT_NOT_FOUND',
+    'ELEMENT_AMBIGUOUS',
+    'ELEMENT_NOT_CLICKABLE',
+    'SESSION_NOT_FOUND',
+    'SESSION_EXPIRED',
+    'BROWSER_ERROR',
+  ],
   async handler({ sessionId, selector, ref, files, timeout }, ctx) {
     const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
     const needsRoots = files.some((file) => 'path' in file) && ctx.roots !== undefined;
@@ -55,7 +70,9 @@ export const uploadFile = defineTool({
     return onSession(ctx, sessionId, async (page, response) => {
       await onElement(page, { selector, ref }, 'click', limit, async (locator) => {
         await locator.waitFor({ state: 'attached', timeout: limit });
-        const input = await locator.evaluate((element) => (element instanceof HTMLInputElement && element.type === 'file' ? { multiple: element.multiple } : null));
+        const input = await locator.evaluate((element) =>
+          element instanceof HTMLInputElement && element.type === 'file' ? { multiple: element.multiple } : null,
+        );
         if (input) {
           if (!input.multiple && payloads.length > 1) throw singleFileOnly(payloads.length);
           await locator.setInputFiles(payloads, { timeout: limit });
@@ -65,9 +82,13 @@ export const uploadFile = defineTool({
         await locator.click({ timeout: limit });
         const chooser: FileChooser | undefined = await chooserOpened;
         if (!chooser) {
-          throw new SessionError('ELEMENT_NOT_EDITABLE', 'The element is not a file input, and clicking it opened no file chooser. Name the <input type=file> itself, or the button that opens the chooser.', {
-            details: { reason: 'no file chooser' },
-          });
+          throw new SessionError(
+            'ELEMENT_NOT_EDITABLE',
+            'The element is not a file input, and clicking it opened no file chooser. Name the <input type=file> itself, or the button that opens the chooser.',
+            {
+              details: { reason: 'no file chooser' },
+            },
+          );
         }
         response.session.releaseFileChooser(chooser);
         if (!chooser.isMultiple() && payloads.length > 1) throw singleFileOnly(payloads.length);
@@ -79,7 +100,9 @@ export const uploadFile = defineTool({
 });
 
 function singleFileOnly(count: number): SessionError {
-  return new SessionError('INVALID_PARAMETERS', `This file input takes one file; ${count} were given.`, { details: { reason: 'single file input', files: count } });
+  return new SessionError('INVALID_PARAMETERS', `This file input takes one file; ${count} were given.`, {
+    details: { reason: 'single file input', files: count },
+  });
 }
 
 /** Reads every file (paths checked against the allowed directories first), all or nothing, within the size limit. */
@@ -123,18 +146,26 @@ export async function readAllowedFile(raw: string, roots: AllowedRoots, index = 
   try {
     real = await realpath(wanted);
   } catch {
-    throw new SessionError('INVALID_PARAMETERS', `No file at ${raw}. Paths are read inside ${where}.`, { details: { reason: 'not found', path: raw, file: index } });
+    throw new SessionError('INVALID_PARAMETERS', `No file at ${raw}. Paths are read inside ${where}.`, {
+      details: { reason: 'not found', path: raw, file: index },
+    });
   }
   const allowed = await Promise.all(roots.directories.map((directory) => realpath(directory).catch(() => path.resolve(directory))));
   if (!allowed.some((directory) => isInside(directory, real))) {
-    throw new SessionError('INVALID_PARAMETERS', `${raw} is outside the directories files may be uploaded from: ${where}. Send it inline as {name, contentBase64} instead.`, {
-      details: { reason: 'outside allowed directories', path: raw, file: index, allowed: roots.directories },
-    });
+    throw new SessionError(
+      'INVALID_PARAMETERS',
+      `${raw} is outside the directories files may be uploaded from: ${where}. Send it inline as {name, contentBase64} instead.`,
+      {
+        details: { reason: 'outside allowed directories', path: raw, file: index, allowed: roots.directories },
+      },
+    );
   }
   const info = await stat(real);
   if (!info.isFile()) throw new SessionError('INVALID_PARAMETERS', `${raw} is not a file.`, { details: { reason: 'not a file', path: raw, file: index } });
   if (info.size > MAX_UPLOAD_BYTES) {
-    throw new SessionError('INVALID_PARAMETERS', `${raw} is larger than 20 MB, the most one call uploads.`, { details: { reason: 'too large', path: raw, file: index, limit: MAX_UPLOAD_BYTES } });
+    throw new SessionError('INVALID_PARAMETERS', `${raw} is larger than 20 MB, the most one call uploads.`, {
+      details: { reason: 'too large', path: raw, file: index, limit: MAX_UPLOAD_BYTES },
+    });
   }
   const name = path.basename(real);
   return { name, mimeType: mimeTypeOf(name), buffer: await readFile(real) };

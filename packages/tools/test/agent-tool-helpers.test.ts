@@ -17,7 +17,10 @@ function errorOf(fn: () => unknown): SessionError {
 }
 
 async function rejectionOf(promise: Promise<unknown>): Promise<SessionError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(SessionError);
   return error as SessionError;
 }
@@ -79,9 +82,18 @@ describe('upload paths', () => {
 
   it('refuses missing files, directories, .. and symlink escapes, and any path when no directory is allowed', async () => {
     const reasons = await Promise.all(
-      ['nope.txt', 'inner', '../outside.txt', 'inner/../../outside.txt', 'escape.txt', path.join(dir, 'outside.txt')].map(async (file) => (await rejectionOf(readAllowedFile(file, roots()))).details?.reason),
+      ['nope.txt', 'inner', '../outside.txt', 'inner/../../outside.txt', 'escape.txt', path.join(dir, 'outside.txt')].map(
+        async (file) => (await rejectionOf(readAllowedFile(file, roots()))).details?.reason,
+      ),
     );
-    expect(reasons).toEqual(['not found', 'not a file', 'outside allowed directories', 'outside allowed directories', 'outside allowed directories', 'outside allowed directories']);
+    expect(reasons).toEqual([
+      'not found',
+      'not a file',
+      'outside allowed directories',
+      'outside allowed directories',
+      'outside allowed directories',
+      'outside allowed directories',
+    ]);
     const none = await rejectionOf(readAllowedFile('inner/ok.csv', { directories: [], source: 'none' }));
     expect(none.details?.reason).toBe('no allowed directory');
     expect(none.message).toMatch(/contentBase64/);
@@ -91,7 +103,15 @@ describe('upload paths', () => {
     const [file] = await readUploads([{ name: '../../a.txt', contentBase64: Buffer.from('hi').toString('base64') }], { directories: [], source: 'none' });
     expect(file).toMatchObject({ name: 'a.txt', mimeType: 'text/plain' });
     const half = Buffer.alloc(11 * 1024 * 1024).toString('base64');
-    const error = await rejectionOf(readUploads([{ name: 'a', contentBase64: half }, { name: 'b', contentBase64: half }], { directories: [], source: 'none' }));
+    const error = await rejectionOf(
+      readUploads(
+        [
+          { name: 'a', contentBase64: half },
+          { name: 'b', contentBase64: half },
+        ],
+        { directories: [], source: 'none' },
+      ),
+    );
     expect(error.details).toMatchObject({ reason: 'too large', file: 1 });
   });
 });
