@@ -303,13 +303,15 @@ describe('upload_file', () => {
     const sessionId = await sessionOn('upload');
     const inline = (name: string) => ({ name, contentBase64: Buffer.from(name).toString('base64') });
     expectError(await tool('upload_file', { sessionId, selector: '#single', files: [inline('a.txt'), inline('b.txt')] }), 'INVALID_PARAMETERS', sessionId);
-    const big = Buffer.alloc(21 * 1024 * 1024, 7).toString('base64');
-    const tooLarge = expectError(
-      await tool('upload_file', { sessionId, selector: '#single', files: [{ name: 'big.bin', contentBase64: big }] }),
-      'INVALID_PARAMETERS',
-      sessionId,
-    );
+    // Over 20 MB is refused before anything is set (by path here: the inline limit is checked in the tools' own tests).
+    await writeFile(path.join(fileRoot, 'huge.bin'), Buffer.alloc(21 * 1024 * 1024, 7));
+    const tooLarge = expectError(await tool('upload_file', { sessionId, selector: '#single', files: [{ path: 'huge.bin' }] }), 'INVALID_PARAMETERS', sessionId);
     expect(tooLarge.details.reason).toBe('too large');
+    // A message over the SDK's 10 MiB stdio default still arrives: 8.5 MB of content is about 11.3 MB of base64.
+    const eightAndAHalf = Buffer.alloc(8.5 * 1024 * 1024, 7).toString('base64');
+    expect(
+      expectSuccess(await tool('upload_file', { sessionId, selector: '#single', files: [{ name: 'big.bin', contentBase64: eightAndAHalf }] })).files,
+    ).toEqual([{ name: 'big.bin', bytes: 8.5 * 1024 * 1024 }]);
     expectError(await tool('upload_file', { sessionId, selector: '#plain', files: [inline('a.txt')], timeout: 500 }), 'ELEMENT_NOT_EDITABLE', sessionId);
     expectError(await tool('upload_file', { sessionId, selector: '#nothing', files: [inline('a.txt')], timeout: 300 }), 'ELEMENT_NOT_FOUND', sessionId);
     expectError(

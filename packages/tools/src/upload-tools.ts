@@ -10,6 +10,9 @@ import { sessionOutput } from './response.js';
 import { onSession } from './run-tool.js';
 import { DEFAULT_ELEMENT_TIMEOUT, elementTimeoutSchema, sessionIdSchema, targetInput } from './schemas.js';
 
+/** How long handing the files to the page may take once the element is there: megabytes cross the browser's protocol. */
+const TRANSFER_TIMEOUT = 60_000;
+
 /** Most bytes one call may upload (spec §3.1). */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 
@@ -75,7 +78,7 @@ export const uploadFile = defineTool({
         );
         if (input) {
           if (!input.multiple && payloads.length > 1) throw singleFileOnly(payloads.length);
-          await locator.setInputFiles(payloads, { timeout: limit });
+          await locator.setInputFiles(payloads, { timeout: TRANSFER_TIMEOUT });
           return;
         }
         const chooserOpened = page.waitForEvent('filechooser', { timeout: limit }).catch(() => undefined);
@@ -92,7 +95,7 @@ export const uploadFile = defineTool({
         }
         response.session.releaseFileChooser(chooser);
         if (!chooser.isMultiple() && payloads.length > 1) throw singleFileOnly(payloads.length);
-        await chooser.setFiles(payloads, { timeout: limit });
+        await chooser.setFiles(payloads, { timeout: TRANSFER_TIMEOUT });
       });
       return { success: true as const, files: payloads.map((payload) => ({ name: payload.name, bytes: payload.buffer.length })) };
     });
