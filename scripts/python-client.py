@@ -1,12 +1,14 @@
 # A client for the playwright profile built on the official Python MCP SDK, behaving as agent frameworks' PlaywrightSession does.
 #
-# Usage: python python-client.py <page-url> stdio <command> [args...]
-#        python python-client.py <page-url> sse <server-url>
+# Usage: python python-client.py <page-url> [--dialog <dialog-page-url>] stdio <command> [args...]
+#        python python-client.py <page-url> [--dialog <dialog-page-url>] sse <server-url>
 #
 # It connects lazily on the first call (stdio_client, or sse_client on the URL it is given), calls browser_navigate
 # {url} and browser_snapshot {} without a session id, reads only content[0].text, and json.loads the snapshot's
 # text for url and title, as such frameworks document. Then it opens two sessions with create_session and drives them
-# in parallel through sessionId. It prints one JSON line with what it saw and exits 0, or exits 1 saying what failed.
+# in parallel through sessionId. With --dialog (a page whose #confirm button calls confirm() and writes the answer into
+# #confirm-result), it clicks that button, reads the modalState the click returns, and accepts the dialog with
+# browser_handle_dialog. It prints one JSON line with what it saw and exits 0, or exits 1 saying what failed.
 import asyncio
 import json
 import sys
@@ -60,7 +62,21 @@ def check(condition, what):
         raise AssertionError(what)
 
 
-async def run(page_url, server_params):
+async def answer_confirm(session, dialog_url):
+    """Clicks #confirm, which opens a confirm(); the click returns saying so, and browser_handle_dialog accepts it."""
+    await session.call_tool("browser_navigate", {"url": dialog_url})
+    clicked = json.loads(await session.call_tool("browser_click", {"element": "Confirm button", "target": "#confirm"}))
+    modal = clicked.get("modalState") or {}
+    check(modal.get("type") == "dialog" and modal.get("dialogType") == "confirm", f"the click answered {clicked!r}")
+    check("browser_handle_dialog" in clicked.get("message", ""), "the click's message does not name browser_handle_dialog")
+    answered = json.loads(await session.call_tool("browser_handle_dialog", {"accept": True}))
+    check(answered.get("url") == dialog_url, f"browser_handle_dialog answered {answered!r}")
+    shown = json.loads(await session.call_tool("browser_evaluate", {"function": "() => document.getElementById('confirm-result').textContent"}))
+    check(shown.get("result") == "true", f"the page saw {shown!r}")
+    return modal["dialogType"]
+
+
+async def run(page_url, server_params, dialog_url=None):
     session = PlaywrightSession(server_params)
     try:
         await session.call_tool("browser_navigate", {"url": page_url})
@@ -85,19 +101,26 @@ async def run(page_url, server_params):
         missing = json.loads(await session.call_tool("browser_click", {"element": "nothing", "target": "#no-such-element-here"}))
         check(missing.get("errorCode") == "ELEMENT_NOT_FOUND", f"a missing element answered {missing!r}")
         listed = json.loads(await session.call_tool("list_sessions", {}))
-        print(json.dumps({"url": data["url"], "title": data["title"], "refs": True, "sessions": len(listed["sessions"])}), flush=True)
+        summary = {"url": data["url"], "title": data["title"], "refs": True, "sessions": len(listed["sessions"])}
+        if dialog_url is not None:
+            summary["dialog"] = await answer_confirm(session, dialog_url)
+        print(json.dumps(summary), flush=True)
     finally:
         await session.close()
 
 
 def main(argv):
+    dialog_url = None
+    if len(argv) >= 3 and argv[1] == "--dialog":
+        dialog_url = argv[2]
+        argv = [argv[0], *argv[3:]]
     if len(argv) < 3 or argv[1] not in ("stdio", "sse"):
-        print(__doc__ or "usage: python-client.py <page-url> stdio <command> [args...] | sse <server-url>", file=sys.stderr)
+        print("usage: python-client.py <page-url> [--dialog <dialog-page-url>] stdio <command> [args...] | sse <server-url>", file=sys.stderr)
         return 2
     page_url, mode = argv[0], argv[1]
     params = StdioServerParameters(command=argv[2], args=argv[3:]) if mode == "stdio" else argv[2]
     try:
-        asyncio.run(run(page_url, params))
+        asyncio.run(run(page_url, params, dialog_url))
     except AssertionError as error:
         print(f"python-client: FAIL: {error}", file=sys.stderr)
         return 1

@@ -37,16 +37,19 @@ function runPythonClient(args: string[]): Promise<{ code: number | null; stdout:
 function summaryOf(run: { code: number | null; stdout: string; stderr: string }) {
   expect(run.code, `python client failed:\n${run.stderr}`).toBe(0);
   const line = run.stdout.trim().split('\n').at(-1) ?? '';
-  return JSON.parse(line) as { url: string; title: string; refs: boolean; sessions: number };
+  return JSON.parse(line) as { url: string; title: string; refs: boolean; sessions: number; dialog?: string };
 }
 
 describe('the Python MCP SDK client (PlaywrightSession)', () => {
   it(
-    'over stdio: browser_navigate, browser_snapshot read as JSON, two sessions by sessionId',
+    'over stdio: browser_navigate, browser_snapshot read as JSON, two sessions by sessionId, a confirm answered with browser_handle_dialog',
     async () => {
       const page = fixture.urlFor('/pages/home');
-      const summary = summaryOf(await runPythonClient([page, 'stdio', process.execPath, CLI_PATH, '--headless', '--profile', 'playwright']));
-      expect(summary).toEqual({ url: page, title: 'Home', refs: true, sessions: 3 });
+      const dialog = fixture.urlFor('/pages/dialog');
+      const summary = summaryOf(
+        await runPythonClient([page, '--dialog', dialog, 'stdio', process.execPath, CLI_PATH, '--headless', '--profile', 'playwright']),
+      );
+      expect(summary).toEqual({ url: page, title: 'Home', refs: true, sessions: 3, dialog: 'confirm' });
     },
     FIRST_RUN_TIMEOUT,
   );

@@ -1,14 +1,23 @@
 // The playwright profile's tools: @playwright/mcp's names and argument shapes, each a thin adapter over a default tool's handler.
+import { SessionError } from '@sessionwright/session-core';
 import { z } from 'zod';
+import { consoleMessages } from './console-tools.js';
 import { defineTool } from './define-tool.js';
+import { handleDialog } from './dialog-tools.js';
+import { emulate } from './emulate-tools.js';
 import { evaluate } from './evaluate-tools.js';
+import { drag, fillForm } from './form-tools.js';
 import { click, hover, pressKey, selectOption, type } from './input-tools.js';
+import { FILE_UPLOAD_TOOL, HANDLE_DIALOG_TOOL } from './modal-state.js';
 import { goBack, navigate } from './navigation-tools.js';
-import { adapt, elementCount, elementFields, onSessionOrImplicit, optionalSessionIdSchema, toTarget } from './profile-adapter.js';
+import { networkRequests } from './network-tools.js';
+import { adapt, elementCount, elementFields, onSessionOrImplicit, optionalSessionIdSchema, playwrightOutput, toTarget } from './profile-adapter.js';
 import { sessionOutput } from './response.js';
 import { onSession } from './run-tool.js';
 import { screenshot } from './screenshot-tools.js';
 import { snapshot } from './snapshot-tools.js';
+import { tabs } from './tab-tools.js';
+import { readUploads, uploadFile } from './upload-tools.js';
 import { waitFor } from './wait-tools.js';
 
 /** An input that names exactly one element (ref, target or selector), plus the tool's own fields and the optional sessionId. */
@@ -216,24 +225,29 @@ export const browserWaitFor = defineTool({
       message: 'give "time", "text" or "textGone"',
       path: ['time'],
     }),
-  output: waitOutput,
+  output: playwrightOutput(waitOutput),
   kind: 'read',
   errors: waitFor.errors,
   async handler({ time, text, textGone, sessionId }, ctx) {
-    return onSessionOrImplicit(ctx, sessionId, async (id, context) => {
-      const started = Date.now();
-      let result = await onSession(context, id, async () => {
-        const ms = Math.min(time ?? 0, MAX_TIME_WAIT_S) * 1_000;
-        await sleep(ms, context.signal);
-        return { success: true as const, message: `Waited ${ms / 1_000} s.`, waitedMs: ms };
-      });
-      // The default tool waits for one condition at a time.
-      for (const condition of [textGone === undefined ? undefined : { textGone }, text === undefined ? undefined : { text }]) {
-        if (condition === undefined) continue;
-        result = await waitFor.handler({ sessionId: id, ...condition }, context);
-      }
-      return { ...result, waitedMs: Date.now() - started };
-    });
+    return onSessionOrImplicit(
+      ctx,
+      sessionId,
+      async (id, context) => {
+        const started = Date.now();
+        let result = await onSession(context, id, async () => {
+          const ms = Math.min(time ?? 0, MAX_TIME_WAIT_S) * 1_000;
+          await sleep(ms, context.signal);
+          return { success: true as const, message: `Waited ${ms / 1_000} s.`, waitedMs: ms };
+        });
+        // The default tool waits for one condition at a time.
+        for (const condition of [textGone === undefined ? undefined : { textGone }, text === undefined ? undefined : { text }]) {
+          if (condition === undefined) continue;
+          result = await waitFor.handler({ sessionId: id, ...condition }, context);
+        }
+        return { ...result, waitedMs: Date.now() - started };
+      },
+      { tool: 'browser_wait_for', policy: 'refuse' },
+    );
   },
 });
 
@@ -274,4 +288,233 @@ export const browserClose = defineTool({
     const had = (await ctx.implicitSession?.close()) ?? false;
     return { ...closed, message: had ? 'Browser page closed. The next browser_* call opens a new one.' : 'No browser page was open.' };
   },
+});
+
+/** One end of a drag: its ref or target, under the names @playwright/mcp gives each end. */
+function dragEnd(args: { ref?: string | undefined; target?: string | undefined }) {
+  return toTarget(args);
+}
+
+export const browserDrag = adapt({
+  name: 'browser_drag',
+  title: 'Drag mouse',
+  description:
+    'Drags one element onto another with the mouse (HTML5 drag and drop, sortable lists, sliders): the start element by startRef (from browser_snapshot) or startTarget (a ref or a selector), the drop target by endRef or endTarget. ' +
+    `${SNAPSHOT_NOTE} ${SESSION_NOTE} ${ELEMENT_ERRORS_NOTE}, ELEMENT_NOT_CLICKABLE (hidden or covered); details.end says which end failed.`,
+  input: z
+    .strictObject({
+      startElement: elementFields.element.describe('A human-readable description of the element to drag.'),
+      startRef: elementFields.ref.describe('The ref of the element to drag, from the latest browser_snapshot.'),
+      startTarget: elementFields.target.describe('The element to drag: a ref, or else a Playwright selector.'),
+      endElement: elementFields.element.describe('A human-readable description of the element to drop onto.'),
+      endRef: elementFields.ref.describe('The ref of the element to drop onto, from the latest browser_snapshot.'),
+      endTarget: elementFields.target.describe('The element to drop onto: a ref, or else a Playwright selector.'),
+      sessionId: optionalSessionIdSchema,
+    })
+    .refine((args) => (args.startRef === undefined) !== (args.startTarget === undefined), {
+      message: 'name the element to drag with one of "startRef" or "startTarget"',
+      path: ['startRef'],
+    })
+    .refine((args) => (args.endRef === undefined) !== (args.endTarget === undefined), {
+      message: 'name the element to drop onto with one of "endRef" or "endTarget"',
+      path: ['endRef'],
+    }),
+  base: drag,
+  snapshot: true,
+  toBase: ({ startRef, startTarget, endRef, endTarget }) => ({
+    from: dragEnd({ ref: startRef, target: startTarget }),
+    to: dragEnd({ ref: endRef, target: endTarget }),
+  }),
+});
+
+/** The field kinds of @playwright/mcp's browser_fill_form; checkboxes and radio buttons take "true" or "false". */
+const FIELD_TYPES = ['textbox', 'checkbox', 'radio', 'combobox', 'slider'] as const;
+const BOOLEAN_FIELDS: ReadonlySet<string> = new Set(['checkbox', 'radio']);
+
+const formFieldSchema = z
+  .strictObject({
+    name: z.string().max(1_000).describe('A human-readable name of the field, e.g. "Email".'),
+    type: z.enum(FIELD_TYPES).describe('The kind of field: textbox, checkbox, radio, combobox (a <select>) or slider.'),
+    ref: elementFields.ref,
+    target: elementFields.target,
+    value: z
+      .string()
+      .max(100_000)
+      .describe('The value: text for a textbox or slider, "true" or "false" for a checkbox or radio button, the option\'s label (or value) for a combobox.'),
+  })
+  .refine((field) => (field.ref === undefined) !== (field.target === undefined), {
+    message: 'name the field with one of "ref" (from browser_snapshot) or "target" (a ref or a selector)',
+    path: ['ref'],
+  })
+  .refine((field) => !BOOLEAN_FIELDS.has(field.type) || field.value === 'true' || field.value === 'false', {
+    message: 'a checkbox or radio field takes "true" or "false"',
+    path: ['value'],
+  });
+
+export const browserFillForm = adapt({
+  name: 'browser_fill_form',
+  title: 'Fill form',
+  description:
+    'Fills several form fields in one call, in order: each names its field by ref (from browser_snapshot) or target, its type (textbox, checkbox, radio, combobox, slider) and its value ' +
+    '("true"/"false" for a checkbox or radio button, the option for a combobox). It does not submit: click the submit button next. A field that fails stops the call; details.field is its index. ' +
+    `${SNAPSHOT_NOTE} ${SESSION_NOTE} ${ELEMENT_ERRORS_NOTE}, ELEMENT_NOT_EDITABLE (disabled, readonly, or not that kind of field), INVALID_PARAMETERS (an option that does not exist).`,
+  input: z.strictObject({
+    fields: z.array(formFieldSchema).min(1).max(200).describe('The fields to fill, in order.'),
+    sessionId: optionalSessionIdSchema,
+  }),
+  base: fillForm,
+  snapshot: true,
+  toBase: ({ fields }) => ({
+    fields: fields.map(({ type, ref, target, value }) => ({ ...toTarget({ ref, target }), value: BOOLEAN_FIELDS.has(type) ? value === 'true' : value })),
+  }),
+});
+
+export const browserHandleDialog = adapt({
+  name: HANDLE_DIALOG_TOOL,
+  title: 'Handle a dialog',
+  description:
+    'Answers the JavaScript dialog (alert, confirm, prompt, beforeunload) the page holds open: accept: true presses OK (with promptText for a prompt), accept: false presses Cancel. ' +
+    'An action whose page opened a dialog returns at once with modalState saying so; until it is answered, other calls refuse to run. ' +
+    `${SNAPSHOT_NOTE} ${SESSION_NOTE} Errors: INVALID_PARAMETERS when no dialog is open (details.reason "no_dialog").`,
+  input: z.strictObject({
+    accept: z.boolean().describe('true: accept the dialog (OK); false: dismiss it (Cancel).'),
+    promptText: z.string().max(10_000).optional().describe('For a prompt: the text to answer with.'),
+    sessionId: optionalSessionIdSchema,
+  }),
+  base: handleDialog,
+  snapshot: true,
+  modal: 'answers-dialog',
+  toBase: ({ accept, promptText }) => ({ accept, promptText }),
+});
+
+const uploadOutput = sessionOutput(
+  {
+    success: z.literal(true),
+    message: z.string(),
+    files: z.array(z.object({ name: z.string(), bytes: z.number() })).describe('The files given to the page, in order; empty when the chooser was cancelled.'),
+  },
+  { snapshot: true },
+);
+
+/**
+ * Not an adapter over upload_file: that tool opens the chooser itself (it clicks an element), while here the chooser
+ * is already open and held by the session. It reads the files with upload_file's own reader (the same allowed
+ * directories and limits) and hands them to the held chooser.
+ */
+export const browserFileUpload = defineTool({
+  name: FILE_UPLOAD_TOOL,
+  title: 'Upload files',
+  description:
+    'Answers the file chooser the page holds open (after a click on an "Upload" button or a file input, whose result carries modalState): paths are the files to give it, ' +
+    "which must lie inside an allowed directory (--file-root, else the client's MCP roots, else over stdio the working directory). Without paths the chooser is cancelled. " +
+    `${SNAPSHOT_NOTE} ${SESSION_NOTE} Errors: INVALID_PARAMETERS (no file chooser open, a missing file, a path outside the allowed directories, over 20 MB, several files for a single-file chooser).`,
+  input: z.strictObject({
+    paths: z
+      .array(z.string().min(1).max(4_096))
+      .max(100)
+      .optional()
+      .describe('Absolute paths of the files to upload, one or several. Leave it out to cancel the file chooser.'),
+    sessionId: optionalSessionIdSchema,
+  }),
+  output: playwrightOutput(uploadOutput),
+  kind: 'action',
+  errors: uploadFile.errors,
+  async handler({ paths, sessionId }, ctx) {
+    const wanted = paths ?? [];
+    const roots = async () => (ctx.roots ? ctx.roots() : { directories: [], source: 'none' as const });
+    const payloads =
+      wanted.length === 0
+        ? []
+        : await readUploads(
+            wanted.map((path) => ({ path })),
+            await roots(),
+          );
+    const answer = (id: string, context: typeof ctx) =>
+      onSession({ ...context, includeSnapshot: true }, id, async (_page, response) => {
+        const chooser = response.session.pendingFileChooser;
+        if (chooser !== undefined && !chooser.multiple && payloads.length > 1) {
+          throw new SessionError('INVALID_PARAMETERS', `This file chooser takes one file; ${payloads.length} were given.`, {
+            details: { reason: 'single file input', files: payloads.length },
+          });
+        }
+        await response.session.answerPendingFileChooser(payloads);
+        const files = payloads.map((payload) => ({ name: payload.name, bytes: payload.buffer.length }));
+        return {
+          success: true as const,
+          message: files.length === 0 ? 'The file chooser was cancelled.' : `Gave ${files.length} file${files.length === 1 ? '' : 's'} to the file chooser.`,
+          files,
+        };
+      });
+    return (await onSessionOrImplicit(ctx, sessionId, answer, { tool: FILE_UPLOAD_TOOL, policy: 'answers-file-chooser' })) as z.infer<typeof uploadOutput>;
+  },
+});
+
+export const browserConsoleMessages = adapt({
+  name: 'browser_console_messages',
+  title: 'Get console messages',
+  description:
+    'Returns the console messages of the page (every tab of the session), uncaught exceptions included as errors, oldest first: level is the lowest level to include ' +
+    '("error", "warning", "info" by default, or "debug" for everything); onlyErrors: true is level "error". ' +
+    `${SESSION_NOTE}`,
+  input: z
+    .strictObject({
+      level: z
+        .enum(['error', 'warning', 'info', 'debug'])
+        .optional()
+        .describe('The lowest level to include; each level includes the more severe ones. Default "info".'),
+      onlyErrors: z.boolean().optional().describe('Only errors (the same as level "error").'),
+      filename: z
+        .string()
+        .max(1_000)
+        .optional()
+        .describe('Accepted for compatibility and ignored: the messages are returned in the result, never written to a file.'),
+      sessionId: optionalSessionIdSchema,
+    })
+    .refine((args) => args.level === undefined || args.onlyErrors === undefined, { message: 'give "level" or "onlyErrors", not both', path: ['onlyErrors'] }),
+  base: consoleMessages,
+  toBase: ({ level, onlyErrors }) => ({ level: onlyErrors ? 'error' : level }),
+});
+
+export const browserNetworkRequests = adapt({
+  name: 'browser_network_requests',
+  title: 'List network requests',
+  description:
+    'Lists the requests the page (every tab of the session) made, oldest first: method, url, resource type, status (null while pending or when it failed) and failure. ' +
+    `Images, fonts, stylesheets and media are left out unless includeStatic: true. ${SESSION_NOTE}`,
+  input: z.strictObject({
+    includeStatic: z.boolean().optional().describe('Also list images, fonts, stylesheets and media (default false).'),
+    filename: z.string().max(1_000).optional().describe('Accepted for compatibility and ignored: the list is returned in the result, never written to a file.'),
+    sessionId: optionalSessionIdSchema,
+  }),
+  base: networkRequests,
+  toBase: ({ includeStatic }) => ({ includeStatic }),
+});
+
+export const browserTabs = adapt({
+  name: 'browser_tabs',
+  title: 'Manage tabs',
+  description:
+    'Lists, opens, selects or closes the browser tabs: action "list"; "new" opens a blank tab and acts on it (then browser_navigate); "select" with index acts on that tab; "close" closes the tab at index (default the current one). ' +
+    `The result lists the tabs (index, url, title, current). After new, select and close it carries the current tab's snapshot. ${SESSION_NOTE} Errors: INVALID_PARAMETERS (no tab at that index, select without index).`,
+  input: z.strictObject({
+    action: z.enum(['list', 'new', 'select', 'close']).describe('"list", "new", "select" (needs index) or "close" (index, default the current tab).'),
+    index: z.number().int().min(0).max(10_000).optional().describe("For select and close: the tab's index from the list."),
+    sessionId: optionalSessionIdSchema,
+  }),
+  base: tabs,
+  snapshot: ({ action }) => action !== 'list',
+  toBase: ({ action, index }) => ({ action, index }),
+});
+
+export const browserResize = adapt({
+  name: 'browser_resize',
+  title: 'Resize browser window',
+  description: `Resizes the page's viewport to width × height CSS pixels (for every tab of the session, and those opened later). ${SESSION_NOTE} Errors: INVALID_PARAMETERS (a size out of range).`,
+  input: z.strictObject({
+    width: z.number().int().describe('Width in CSS pixels.'),
+    height: z.number().int().describe('Height in CSS pixels.'),
+    sessionId: optionalSessionIdSchema,
+  }),
+  base: emulate,
+  toBase: ({ width, height }) => ({ viewport: { width, height } }),
 });

@@ -2,7 +2,8 @@
 import { SessionError, isSessionError } from '@sessionwright/session-core';
 import { z } from 'zod';
 import { defineTool, type AnyTool, type SessionAccess, type ToolContext, type ToolDefinition, type ToolKind } from './define-tool.js';
-import { snapshotResultFields } from './response.js';
+import { holdingModals, interruptedResult, modalResultFields, modalSentence, modalStateOf, type ModalPolicy, type ModalWatch } from './modal-state.js';
+import { attachmentsOf, pageResultFields, snapshotResultFields, withAttachments } from './response.js';
 import { refSchema, sessionIdSchema } from './schemas.js';
 
 /** The optional sessionId of every adapted tool: without it, the call acts on the connection's own session. */
@@ -63,10 +64,25 @@ export interface AdapterSpec<Input extends z.ZodObject, Output extends z.ZodObje
   base: AnyTool;
   /** Arguments of the base tool (without sessionId) from the adapter's; checked with the base tool's own schema. */
   toBase(args: Omit<z.infer<Input>, 'sessionId'>): Record<string, unknown>;
-  /** The result also carries the page's snapshot after the call, as @playwright/mcp's actions do. */
-  snapshot?: boolean;
+  /** The result also carries the page's snapshot after the call, as @playwright/mcp's actions do (for some arguments only, with a function). */
+  snapshot?: boolean | ((args: Omit<z.infer<Input>, 'sessionId'>) => boolean);
   output?: Output;
   kind?: ToolKind;
+  /** What the call does about a dialog or file chooser held open (default: refuses to run while one is). */
+  modal?: ModalPolicy;
+}
+
+/**
+ * The output of a playwright-profile tool over `base`: the base tool's fields, any of which may be missing when a
+ * dialog interrupted the action (the result then says what is open, in modalState and message); url and title always.
+ */
+export function playwrightOutput(base: z.ZodObject, options: { snapshot?: boolean } = {}): z.ZodObject {
+  const fields = options.snapshot ? base.extend(snapshotResultFields) : base;
+  return fields.partial().extend({
+    ...pageResultFields,
+    message: z.string().optional().describe('What happened, and what to do about a dialog or file chooser left open.'),
+    ...modalResultFields,
+  });
 }
 
 /**
@@ -76,7 +92,7 @@ export interface AdapterSpec<Input extends z.ZodObject, Output extends z.ZodObje
  */
 export function adapt<Input extends z.ZodObject, Output extends z.ZodObject>(spec: AdapterSpec<Input, Output>): ToolDefinition<Input, z.ZodObject> {
   const { base } = spec;
-  const output: z.ZodObject = spec.output ?? (spec.snapshot ? (base.output as z.ZodObject).extend(snapshotResultFields) : (base.output as z.ZodObject));
+  const output: z.ZodObject = spec.output ?? playwrightOutput(base.output as z.ZodObject, { snapshot: spec.snapshot !== undefined && spec.snapshot !== false });
   return defineTool({
     name: spec.name,
     title: spec.title,
@@ -87,10 +103,16 @@ export function adapt<Input extends z.ZodObject, Output extends z.ZodObject>(spe
     errors: base.errors,
     async handler(args, ctx) {
       const { sessionId, ...rest } = args as z.infer<Input> & { sessionId?: string };
-      const mapped = baseArguments(spec.name, base, spec.toBase(rest as Omit<z.infer<Input>, 'sessionId'>));
+      const own = rest as Omit<z.infer<Input>, 'sessionId'>;
+      const mapped = baseArguments(spec.name, base, spec.toBase(own));
+      const withSnapshot = typeof spec.snapshot === 'function' ? spec.snapshot(own) : spec.snapshot === true;
       const call = (id: string, context: ToolContext) =>
-        base.handler({ ...mapped, sessionId: id }, spec.snapshot ? { ...context, includeSnapshot: true } : context);
-      return (await onSessionOrImplicit(ctx, sessionId, call)) as z.infer<z.ZodObject>;
+        base.handler({ ...mapped, sessionId: id }, withSnapshot ? { ...context, includeSnapshot: true } : context);
+      return (await onSessionOrImplicit(ctx, sessionId, call, {
+        tool: spec.name,
+        policy: spec.modal ?? 'refuse',
+        acts: (spec.kind ?? base.kind) === 'action',
+      })) as z.infer<z.ZodObject>;
     },
   });
 }
@@ -108,16 +130,52 @@ function baseArguments(adapterName: string, base: AnyTool, mapped: Record<string
   throw new SessionError('INVALID_PARAMETERS', `Invalid arguments for ${adapterName}: ${problems.join('; ')}.`, { details: { issues: problems } });
 }
 
+/** Which tool a call is, and what it does about a dialog or file chooser held open. */
+export interface ModalHandling {
+  tool: string;
+  policy: ModalPolicy;
+  /** The call acts on the page (it may open a file chooser), as opposed to reading it. */
+  acts?: boolean;
+}
+
+/**
+ * Runs `call` on the named session, or on the connection's implicit session, holding dialogs and file choosers open
+ * as @playwright/mcp does (see holdingModals): a call during which a dialog opened returns at once with the page and
+ * modalState; a result after which a dialog or file chooser is open says so too.
+ */
+export async function onSessionOrImplicit<T extends object>(
+  ctx: ToolContext,
+  sessionId: string | undefined,
+  call: (sessionId: string, ctx: ToolContext) => Promise<T>,
+  modal: ModalHandling,
+): Promise<T | Record<string, unknown>> {
+  const watched = async (id: string, context: ToolContext): Promise<T | Record<string, unknown>> => {
+    const seen: ModalWatch = {};
+    const sessions = holdingModals(context.sessions, { tool: modal.tool, policy: modal.policy, acts: modal.acts === true }, seen);
+    let result: T;
+    try {
+      result = await call(id, { ...context, sessions });
+    } catch (error) {
+      if (seen.opened !== undefined) return interruptedResult(seen.opened);
+      throw error;
+    }
+    const state = seen.session === undefined ? undefined : modalStateOf(seen.session);
+    // The builder's own `pending` says the same as modalState, which is what this profile's clients read.
+    const { data, attachments } = attachmentsOf(result as Record<string, unknown>);
+    const { pending: _sameAsModalState, ...fields } = data;
+    if (state === undefined) return withAttachments(fields, attachments) as Record<string, unknown>;
+    const said = typeof fields.message === 'string' ? `${fields.message} ` : '';
+    return withAttachments({ ...fields, message: `${said}${modalSentence(state)}`, modalState: state }, attachments) as Record<string, unknown>;
+  };
+  return onImplicitOrNamed(ctx, sessionId, watched);
+}
+
 /**
  * Runs `call` on the named session, or on the connection's implicit session. An implicit session that ended (idle
  * expiry, close_session, a browser that died) is replaced by a new one, as a one-page server opens a new page: the call
  * is retried on it only when it had not started on the old one, so nothing is done twice.
  */
-export async function onSessionOrImplicit<T>(
-  ctx: ToolContext,
-  sessionId: string | undefined,
-  call: (sessionId: string, ctx: ToolContext) => Promise<T>,
-): Promise<T> {
+async function onImplicitOrNamed<T>(ctx: ToolContext, sessionId: string | undefined, call: (sessionId: string, ctx: ToolContext) => Promise<T>): Promise<T> {
   if (sessionId !== undefined) return call(sessionId, ctx);
   const implicit = ctx.implicitSession;
   if (implicit === undefined) {
