@@ -22,7 +22,7 @@ const dist = {
   cli: path.join(root, 'packages/server-stdio/dist/cli.js'),
 };
 
-/** When each error code is answered: spec §2's table, plus WAIT_TIMEOUT. Every code in ERROR_CODES needs a line here. */
+/** When each error code is answered: the contract's table, plus WAIT_TIMEOUT. Every code in ERROR_CODES needs a line here. */
 const ERROR_WHEN = {
   INVALID_PARAMETERS:
     'arguments missing, of the wrong type, out of range, or unknown (the message lists the accepted ones); an unparsable or disallowed URL; a selector that does not parse',
@@ -40,7 +40,7 @@ const ERROR_WHEN = {
   BROWSER_ERROR: 'the browser failed in any other way; `details.reason` says how (see below)',
 };
 
-/** What each BROWSER_ERROR reason means (spec §2). Every reason in BROWSER_ERROR_REASONS needs a line here. */
+/** What each BROWSER_ERROR reason means (README: Results). Every reason in BROWSER_ERROR_REASONS needs a line here. */
 const REASON_WHEN = {
   cancelled:
     'the client cancelled the call (`notifications/cancelled`). SDK clients drop the answer to a cancelled request; what counts is that the session is free again',

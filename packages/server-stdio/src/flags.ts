@@ -1,4 +1,4 @@
-// The one table of settings (spec §4): each flag's command-line spelling, environment variable, config-file key, check and help line come from its entry.
+// The one table of settings (docs/configuration.md): each flag's command-line spelling, environment variable, config-file key, check and help line come from its entry.
 import { BROWSER_NAMES, DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_SESSIONS, DEFAULT_MAX_TABS, DEFAULT_SESSION_TIMEOUT, isSessionError, parseEndpoint } from '@sessionwright/session-core';
 import { CAPABILITIES, PROFILE_NAMES } from '@sessionwright/tools';
 

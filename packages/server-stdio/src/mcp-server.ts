@@ -58,7 +58,7 @@ const SEVERITY = new Map(LoggingLevelSchema.options.map((level, index) => [level
 /**
  * One MCP server for one connection. Tools are served through the SDK's low-level Server rather than
  * McpServer.registerTool, because registerTool validates arguments itself and answers failures in plain text,
- * while every failure here must be the JSON error object of spec §2 with INVALID_PARAMETERS.
+ * while every failure here must be the JSON error object of the result contract (README: Results) with INVALID_PARAMETERS.
  */
 export function createMcpServer(deps: McpServerDeps): McpConnection {
   const profile = deps.profile ?? sessionsProfile(deps.tools ?? allTools);

@@ -1,4 +1,4 @@
-// The command line of spec §4: settings from flags, SESSIONWRIGHT_* variables and --config, plus --help, --version and --print-config.
+// The command line (docs/configuration.md): settings from flags, SESSIONWRIGHT_* variables and --config, plus --help, --version and --print-config.
 import { cac } from 'cac';
 import { CONFIG_ENV, readCommandLine, resolveConfig, type ResolvedConfig } from './config.js';
 import { FLAG_DEFINITIONS, camelCase, defaultText, envVarName, flagUsage, type FlagValue, type GeneralFlagValues } from './flags.js';

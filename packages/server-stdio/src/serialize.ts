@@ -1,4 +1,4 @@
-// The one place a tool outcome becomes an MCP CallToolResult (spec §2).
+// The one place a tool outcome becomes an MCP CallToolResult (README: Results).
 import type { ToolOutcome } from '@sessionwright/tools';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 

@@ -1,4 +1,4 @@
-// The agent tools of spec §3.1 through the built server over stdio: tabs, dialogs, console, network, uploads, drag, forms, emulation, PDF and downloads.
+// The agent tools (docs/agent-tools.md) through the built server over stdio: tabs, dialogs, console, network, uploads, drag, forms, emulation, PDF and downloads.
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

@@ -5,7 +5,7 @@ import { expectError, expectSuccess, expectWellFormed, useServerWithFixture } fr
 const CALL_TIMEOUT = 3_000;
 const server = useServerWithFixture(['--max-sessions', '20', '--call-timeout', String(CALL_TIMEOUT)]);
 
-/** Calls a tool through the spec §2 shape checks (every BROWSER_ERROR has a reason from the closed set). */
+/** Calls a tool through the result-shape checks (every BROWSER_ERROR has a reason from the closed set). */
 async function call(name: string, args: Record<string, unknown>) {
   const outcome = await server.call(name, args);
   expectWellFormed(outcome, args);

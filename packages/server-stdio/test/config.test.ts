@@ -1,4 +1,4 @@
-// Settings from SESSIONWRIGHT_* variables and --config <file.json> (spec §4): precedence, the same checks as the flags, --print-config, and real servers configured each way.
+// Settings from SESSIONWRIGHT_* variables and --config <file.json> (docs/configuration.md): precedence, the same checks as the flags, --print-config, and real servers configured each way.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

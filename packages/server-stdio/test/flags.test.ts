@@ -1,4 +1,4 @@
-// Each command-line flag changes what the server does (spec §4), and bad values stop it before anything starts.
+// Each command-line flag changes what the server does (docs/configuration.md), and bad values stop it before anything starts.
 import { readFileSync } from 'node:fs';
 import { browserProcesses, connectStdio, type ProcInfo, type StdioConnection } from '@sessionwright/test-kit';
 import { afterEach, describe, expect, it } from 'vitest';

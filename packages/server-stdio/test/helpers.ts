@@ -1,4 +1,4 @@
-// Shared helpers for the server-stdio tests: start the built CLI, run it to completion, and check results against spec §2.
+// Shared helpers for the server-stdio tests: start the built CLI, run it to completion, and check results against the result contract (README: Results).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -31,7 +31,7 @@ export async function startCli(flags: string[] = [], options: { env?: Record<str
   return connection;
 }
 
-/** Calls a tool and checks the result's shape whatever it is (spec §2); returns it for the caller's own checks. */
+/** Calls a tool and checks the result's shape whatever it is (README: Results); returns it for the caller's own checks. */
 export async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<JsonToolResult> {
   const result = await callJson(client, name, args);
   expectWellFormed(result, args);

@@ -1,4 +1,4 @@
-// Property tests of the error contract under arbitrary input, against one real server process (spec §2: no call crashes or hangs it).
+// Property tests of the error contract under arbitrary input, against one real server process (no call crashes or hangs it).
 import { CallToolResultSchema, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ERROR_CODES } from '@sessionwright/session-core';
 import { allTools } from '@sessionwright/tools';
@@ -41,7 +41,7 @@ const VALID_REST: Record<(typeof SESSION_TOOLS)[number], Record<string, unknown>
 };
 
 /**
- * Checks a result against spec §2 and the tool's own declared error codes; closes a session the call created, so
+ * Checks a result against the result contract and the tool's own declared error codes; closes a session the call created, so
  * arbitrary input can never use up the server's sessions.
  */
 async function checkAndCleanUp(name: string, args: unknown, outcome: JsonToolResult): Promise<void> {

@@ -6,6 +6,7 @@ import { browserError, firstLine, isSessionError, messageOf } from './errors.js'
 import { resolveExecutable, resolveHeadless, type BrowserName, type ResolvedExecutable } from './executable.js';
 import { playwright } from './load-playwright.js';
 import { silentLogger, type Logger } from './logger.js';
+import { orAfter } from './clock.js';
 
 export interface BrowserHostOptions {
   browser?: BrowserName;
@@ -144,13 +145,14 @@ export class BrowserHost implements BrowserSource {
   }
 
   private async closeOrKill(browser: Browser): Promise<void> {
-    const closed = await Promise.race([
+    const closed = await orAfter(
       browser.close().then(
         () => true,
         () => true,
       ),
-      new Promise<boolean>((resolve) => setTimeout(resolve, CLOSE_BROWSER_TIMEOUT_MS, false).unref()),
-    ]);
+      CLOSE_BROWSER_TIMEOUT_MS,
+      false,
+    );
     if (closed) return;
     const pids = this.processIds.get(browser) ?? [];
     this.logger.warn(`the browser did not close within ${CLOSE_BROWSER_TIMEOUT_MS} ms; killing it${pids.length ? ` (pid ${pids.join(', ')})` : ''}`);

@@ -25,3 +25,20 @@ export const systemTimers: Timers = {
     clearTimeout(handle as NodeJS.Timeout);
   },
 };
+
+/**
+ * The promise's value, or `fallback` once `ms` have passed, whichever comes first: the one way a call here stops waiting
+ * on a browser that may never answer. The timer is cleared when the promise wins and never keeps the process alive.
+ */
+export async function orAfter<T, F>(promise: Promise<T>, ms: number, fallback: F): Promise<T | F> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const gaveUp = new Promise<F>((resolve) => {
+    timer = setTimeout(resolve, ms, fallback);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([promise, gaveUp]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -66,7 +66,7 @@ export class Ring<T> {
   }
 }
 
-/** How many console messages and requests a session keeps (spec §3.1). */
+/** How many console messages and requests a session keeps (docs/agent-tools.md). */
 export const COLLECTOR_CAPACITY = 1_000;
 /** A console message or error text longer than this is cut: a page that logs megabytes cannot grow the ring's memory. */
 const MAX_TEXT = 4_000;

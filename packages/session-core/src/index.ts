@@ -12,7 +12,7 @@ export {
   type SourceFailure,
   type SourceFailureReason,
 } from './browser-source.js';
-export { systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
+export { orAfter, systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
 export {
   BLOCKABLE_RESOURCES,
   HIDDEN,

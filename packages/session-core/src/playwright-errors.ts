@@ -2,6 +2,7 @@
 import type { Locator, Page } from 'playwright';
 import { SessionError, browserError, firstLine, isSessionError, messageOf } from './errors.js';
 import { isTimeoutError } from './load-playwright.js';
+import { orAfter } from './clock.js';
 
 /** Exactly one of the two names the element an action is about. */
 export interface ElementTarget {
@@ -151,15 +152,7 @@ export async function elementError(
 /** Whether the page still runs script (false once it crashed or closed); bounded, so a wedged page cannot hang an error report. */
 async function pageAnswers(page: Page): Promise<boolean> {
   if (page.isClosed()) return false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const gaveUp = new Promise<boolean>((resolve) => {
-    timer = setTimeout(resolve, 2_000, false);
-  });
-  try {
-    return await Promise.race([page.evaluate(() => true).catch(() => false), gaveUp]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return orAfter(page.evaluate(() => true).catch(() => false), 2_000, false);
 }
 
 /** NAVIGATION_FAILED with the browser's reason (net::ERR_…, a timeout, an abort). */

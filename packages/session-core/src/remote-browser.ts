@@ -2,7 +2,7 @@
 import { createRequire } from 'node:module';
 import type { Browser } from 'playwright';
 import { parseEndpoint, redactUrls, type BrowserSource, type SourceFailure } from './browser-source.js';
-import { systemTimers, type TimerHandle, type Timers } from './clock.js';
+import { orAfter, systemTimers, type TimerHandle, type Timers } from './clock.js';
 import { browserError, firstLine, messageOf, type SessionError } from './errors.js';
 import type { BrowserName } from './executable.js';
 import { playwright } from './load-playwright.js';
@@ -126,7 +126,7 @@ export class RemoteBrowser implements BrowserSource {
     const pending = this.connecting;
     // A remote end that stops answering must not hold up shutdown: the socket is dropped with the process anyway.
     const disconnecting = Promise.all([browser?.close(), pending?.then((late) => late?.close())]).catch(() => {});
-    await Promise.race([disconnecting, new Promise((resolve) => setTimeout(resolve, DISCONNECT_TIMEOUT_MS).unref())]);
+    await orAfter(disconnecting, DISCONNECT_TIMEOUT_MS, undefined);
   }
 
   /** The error a caller gets while this endpoint is down, named by its label. */

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContextOptions, Page } from 'playwright';
 import { BrowserHost } from './browser-host.js';
 import type { BrowserSource } from './browser-source.js';
-import { systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
+import { orAfter, systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
 import { blockResourceTypes, hasSessionOptions, resolveSessionOptions, type ResolvedSessionOptions, type SessionOptions } from './context-options.js';
 import { SessionError, browserError, isSessionError, messageOf } from './errors.js';
 import { shortId, silentLogger, type Logger } from './logger.js';
@@ -319,7 +319,7 @@ export class SessionManager {
     ]);
     // Closing the browser closes every context anyway: a browser that does not close them promptly is not waited for,
     // so shutdown ends in a few seconds, before a supervisor's SIGKILL could orphan the browser.
-    await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, SHUTDOWN_CONTEXTS_TIMEOUT).unref())]);
+    await orAfter(closing, SHUTDOWN_CONTEXTS_TIMEOUT, undefined);
     // Owned browsers are closed; attached ones (remote endpoints) are only disconnected from.
     await Promise.all(this.sources.map((source) => source.close()));
     await this.downloads.dispose();
@@ -497,5 +497,5 @@ function disconnectsWithin(browser: Browser, ms: number): Promise<boolean> {
 
 async function titleOf(page: Page): Promise<string> {
   if (page.isClosed()) return '';
-  return Promise.race([page.title(), new Promise<string>((resolve) => setTimeout(resolve, 500, '').unref())]).catch(() => '');
+  return orAfter(page.title().catch(() => ''), 500, '');
 }

@@ -8,6 +8,7 @@ import { resolveSessionOptions, type EffectiveSessionOptions, type SessionOption
 import { isInside, safeFileName, uniqueName, type DownloadRecord } from './downloads.js';
 import { SessionError, browserError, firstLine, isSessionError, messageOf, type BrowserErrorReason } from './errors.js';
 import type { BrowserName } from './executable.js';
+import { orAfter } from './clock.js';
 
 /** A JavaScript dialog the page opened, and how it was answered ('pending' while a held dialog waits for an answer). */
 export interface DialogRecord {
@@ -214,13 +215,14 @@ export class Session {
       // Told to stop: ask the page to stop loading, then give the call a moment to end by itself.
       work.catch(() => {});
       void stopLoading(page);
-      const ended = await Promise.race([
+      const ended = await orAfter(
         work.then(
           () => true,
           () => true,
         ),
-        delay(LET_GO_GRACE_MS, false),
-      ]);
+        LET_GO_GRACE_MS,
+        false,
+      );
       if (!ended) await this.replacePage(page);
       throw stoppedError(first, options, !ended);
     } finally {
@@ -239,13 +241,13 @@ export class Session {
   /** Waits (at most `timeout` ms) for downloads still being saved, so the result of the call that started them lists them. */
   async settleDownloads(timeout = 30_000): Promise<void> {
     if (this.savingDownloads.size === 0) return;
-    await Promise.race([Promise.allSettled([...this.savingDownloads]), delay(timeout, undefined)]);
+    await orAfter(Promise.allSettled([...this.savingDownloads]), timeout, undefined);
   }
 
   /** Closes the context and its pages; gives up waiting after CLOSE_TIMEOUT_MS, so a browser that hangs cannot hold the caller. */
   async close(): Promise<void> {
     this.collectors.dispose();
-    await Promise.race([this.context.close().catch(() => {}), delay(CLOSE_TIMEOUT_MS, undefined)]);
+    await orAfter(this.context.close().catch(() => {}), CLOSE_TIMEOUT_MS, undefined);
   }
 
   // Tabs ---------------------------------------------------------------------------------------------------------
@@ -448,7 +450,7 @@ export class Session {
     this.abandoned.add(stuck);
     void stuck.close({ runBeforeUnload: false }).catch(() => {});
     if (this.currentPage !== stuck) return;
-    const fresh = await Promise.race([this.openPage().catch(() => undefined), delay(CLOSE_TIMEOUT_MS, undefined)]);
+    const fresh = await orAfter(this.openPage().catch(() => undefined), CLOSE_TIMEOUT_MS, undefined);
     // If the browser cannot even open a page now, the next call tries again (livePage).
     if (fresh) this.currentPage = fresh;
   }
@@ -525,9 +527,6 @@ export class Session {
   }
 }
 
-function delay<T>(ms: number, value: T): Promise<T> {
-  return new Promise((resolve) => setTimeout(resolve, ms, value).unref());
-}
 
 /** Waits for `turn`, or until the signal aborts, whichever comes first. */
 function untilAborted(turn: Promise<unknown>, signal: AbortSignal | undefined): Promise<unknown> {

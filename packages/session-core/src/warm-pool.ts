@@ -1,6 +1,6 @@
 // Keeps a few blank contexts+pages open ahead of time, so creating a session hands one out at once and refills in the background.
 import type { Browser, BrowserContext, Page } from 'playwright';
-import { systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
+import { orAfter, systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
 import { messageOf } from './errors.js';
 import { silentLogger, type Logger } from './logger.js';
 import { CLOSE_TIMEOUT_MS } from './session.js';
@@ -212,5 +212,5 @@ function unlessDisconnected<T>(promise: Promise<T | undefined>, browser: Browser
 /** Closes a pooled context; gives up waiting after a few seconds, so a browser that hangs cannot hold shutdown. */
 async function closeQuietly(opened: OpenedContext | undefined): Promise<void> {
   if (!opened) return;
-  await Promise.race([opened.context.close().catch(() => {}), new Promise((resolve) => setTimeout(resolve, CLOSE_TIMEOUT_MS).unref())]);
+  await orAfter(opened.context.close().catch(() => {}), CLOSE_TIMEOUT_MS, undefined);
 }

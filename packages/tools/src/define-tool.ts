@@ -90,7 +90,7 @@ export function annotationsFor(kind: ToolKind): ToolAnnotations {
   }
 }
 
-/** An optional group of tools served only when `--caps` asks for it (spec §3.1 "Capabilities"); without one a tool is in the default list. */
+/** An optional group of tools served only when `--caps` asks for it (docs/agent-tools.md); without one a tool is in the default list. */
 export type ToolCapability = 'network' | 'storage' | 'pdf';
 
 export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Output extends z.ZodObject = z.ZodObject> {
@@ -116,5 +116,5 @@ export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject
 }
 
 /** A list of tools of different schemas, as the server sees them. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: a handler's argument type is contravariant, so only `any` lets tools of different schemas share one list; each tool is checked where defineTool infers it.
 export type AnyTool = ToolDefinition<any, any>;

@@ -49,7 +49,7 @@ export { MAX_UPLOAD_BYTES, readAllowedFile, readUploads, uploadFile } from './up
 export { storageTools };
 
 /**
- * Tools of the capability groups (spec §3.1 "Capabilities"), each marked with its `capability`; not in allTools.
+ * Tools of the capability groups (docs/agent-tools.md), each marked with its `capability`; not in allTools.
  * A server adds the groups `--caps` asks for.
  */
 export const capabilityTools: readonly AnyTool[] = [...networkTools, ...storageTools, savePdf];
@@ -83,7 +83,7 @@ export const allTools: readonly AnyTool[] = [
   emulate,
 ];
 
-/** The capability groups `--caps` may name (spec §3.1 "Capabilities"); `all` names every one. */
+/** The capability groups `--caps` may name (docs/agent-tools.md); `all` names every one. */
 export const CAPABILITIES: readonly ToolCapability[] = ['network', 'storage', 'pdf'];
 
 /** Every tool of the default profile, the capability groups included: what the README documents. */

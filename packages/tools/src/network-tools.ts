@@ -1,5 +1,5 @@
 // The `network` capability: network_requests lists a session's requests from its ring; network_request shows one in full.
-import { SessionError, STATIC_RESOURCE_TYPES, type RequestEntry } from '@sessionwright/session-core';
+import { SessionError, STATIC_RESOURCE_TYPES, orAfter, type RequestEntry } from '@sessionwright/session-core';
 import type { Request } from 'playwright';
 import { z } from 'zod';
 import { cursorSchema, DEFAULT_LIMIT, limitSchema } from './console-tools.js';
@@ -8,7 +8,7 @@ import { sessionOutput } from './response.js';
 import { onSession } from './run-tool.js';
 import { sessionIdSchema } from './schemas.js';
 
-/** Bodies longer than this many characters are cut (spec §3.1). */
+/** Bodies longer than this many characters are cut (docs/agent-tools.md). */
 export const MAX_BODY_CHARS = 100_000;
 
 export const networkRequests = defineTool({
@@ -124,18 +124,18 @@ const DETAIL_WAIT_MS = 3_000;
 
 async function describeRequest(entry: RequestEntry, request: Request) {
   // A pending request has no response yet, and a body still streaming is not complete: neither may hold the call.
-  const answer = await within(
+  const answer = await orAfter(
     request.response().catch(() => null),
     entry.status === null ? 0 : DETAIL_WAIT_MS,
     null,
   );
-  const requestHeaders = hideCredentials(await within(request.allHeaders(), DETAIL_WAIT_MS, request.headers()).catch(() => request.headers()));
-  const responseHeaders = answer ? hideCredentials(await within(answer.allHeaders(), DETAIL_WAIT_MS, answer.headers()).catch(() => answer.headers())) : {};
+  const requestHeaders = hideCredentials(await orAfter(request.allHeaders(), DETAIL_WAIT_MS, request.headers()).catch(() => request.headers()));
+  const responseHeaders = answer ? hideCredentials(await orAfter(answer.allHeaders(), DETAIL_WAIT_MS, answer.headers()).catch(() => answer.headers())) : {};
   const posted = request.postDataBuffer();
   const requestBody = posted ? bodyText(posted, requestHeaders['content-type']) : undefined;
   let responseBody: { text: string; truncated: boolean } | undefined;
   if (answer) {
-    const body = await within(
+    const body = await orAfter(
       answer.body().then(
         (buffer) => bodyText(buffer, responseHeaders['content-type']),
         (error: unknown) => ({ text: `(body not available: ${error instanceof Error ? error.message.split('\n', 1)[0] : String(error)})`, truncated: false }),
@@ -160,16 +160,6 @@ async function describeRequest(entry: RequestEntry, request: Request) {
   };
 }
 
-/** The promise's value, or `fallback` once `ms` have passed (0: only if it has already settled). */
-async function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  promise.catch(() => {});
-  try {
-    return await Promise.race([promise, new Promise<T>((resolve) => (timer = setTimeout(resolve, ms, fallback)))]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 const TEXT_TYPE = /^(text\/|application\/([\w.+-]*\+)?(json|xml|javascript|ecmascript|x-www-form-urlencoded|graphql)|image\/svg\+xml)/i;
 

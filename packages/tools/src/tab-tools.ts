@@ -1,5 +1,5 @@
 // tabs: list, open, select and close the tabs of one session.
-import { SessionError, navigationError, type Session } from '@sessionwright/session-core';
+import { SessionError, navigationError, orAfter, type Session } from '@sessionwright/session-core';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { checkUrl } from './navigation-tools.js';
@@ -76,12 +76,7 @@ export async function listTabs(session: Session): Promise<{ tabs: z.infer<typeof
 
 /** A busy or held-up tab answers an empty title rather than holding the call. */
 async function titleWithin(page: import('playwright').Page): Promise<string> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([page.title().catch(() => ''), new Promise<string>((resolve) => (timer = setTimeout(resolve, 1_000, '')))]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return orAfter(page.title().catch(() => ''), 1_000, '');
 }
 
 function invalid(message: string): SessionError {

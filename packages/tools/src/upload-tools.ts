@@ -13,7 +13,7 @@ import { DEFAULT_ELEMENT_TIMEOUT, elementTimeoutSchema, sessionIdSchema, targetI
 /** How long handing the files to the page may take once the element is there: megabytes cross the browser's protocol. */
 const TRANSFER_TIMEOUT = 60_000;
 
-/** Most bytes one call may upload (spec §3.1). */
+/** Most bytes one call may upload (docs/agent-tools.md). */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 
 const fileSchema = z.union([
