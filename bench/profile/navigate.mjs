@@ -13,7 +13,11 @@ const cli = path.join(path.dirname(fileURLToPath(import.meta.resolve('@sessionwr
 const executable = resolveExecutable({ browser: 'chromium', headless: true }).executablePath ?? '';
 const page = `<!doctype html><title>Bench app</title><h1>Orders</h1><button id="inc">Increment</button><input id="note">`;
 const fixture = await startFixtureServer({ pages: { app: page } });
-const transport = new StdioClientTransport({ command: process.execPath, args: [cli, '--headless', '--verbose', '--executable-path', executable], stderr: 'pipe' });
+const transport = new StdioClientTransport({
+  command: process.execPath,
+  args: [cli, '--headless', '--verbose', '--executable-path', executable],
+  stderr: 'pipe',
+});
 let stderr = '';
 transport.stderr?.on('data', (chunk) => (stderr += chunk));
 const client = new Client({ name: 'profile', version: '0' });
@@ -40,7 +44,8 @@ for (let i = 0; i < iterations; i += 1) {
 }
 samples['sessionwright navigate, handler time (its log)'] = [...stderr.matchAll(/navigate ok in (\d+) ms/g)].map((match) => Number(match[1]));
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-for (const [name, values] of Object.entries(samples)) console.log(`${name.padEnd(48)} ${median(values).toFixed(1).padStart(6)} ms (median of ${values.length})`);
+for (const [name, values] of Object.entries(samples))
+  console.log(`${name.padEnd(48)} ${median(values).toFixed(1).padStart(6)} ms (median of ${values.length})`);
 await client.close();
 await browser.close();
 await fixture.close();

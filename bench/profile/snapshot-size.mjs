@@ -22,7 +22,11 @@ const connect = async (args) => {
 };
 const sw = await connect([sessionwright, '--headless', '--executable-path', executable]);
 const pw = await connect([playwrightMcp, '--headless', '--isolated', '--no-sandbox', '--executable-path', executable]);
-const text = (result) => result.content.filter((item) => item.type === 'text').map((item) => item.text).join('\n');
+const text = (result) =>
+  result.content
+    .filter((item) => item.type === 'text')
+    .map((item) => item.text)
+    .join('\n');
 const sessionId = JSON.parse(text(await sw.callTool({ name: 'create_session', arguments: {} }))).sessionId;
 const totals = { ours: 0, theirs: 0, trimmed: 0 };
 console.log('page          ours  theirs  ratio  escapes(\\n, \\")  trimmed ratio');
@@ -38,9 +42,13 @@ for (const page of ['home', 'form', 'buttons', 'list', 'choices', 'big']) {
   totals.ours += ours.length;
   totals.theirs += theirs.length;
   totals.trimmed += trimmed.length;
-  console.log(`${page.padEnd(12)} ${String(ours.length).padStart(6)} ${String(theirs.length).padStart(7)}  ${(ours.length / theirs.length).toFixed(2)}  ${String(escapes).padStart(15)}  ${(trimmed.length / theirs.length).toFixed(2)}`);
+  console.log(
+    `${page.padEnd(12)} ${String(ours.length).padStart(6)} ${String(theirs.length).padStart(7)}  ${(ours.length / theirs.length).toFixed(2)}  ${String(escapes).padStart(15)}  ${(trimmed.length / theirs.length).toFixed(2)}`,
+  );
 }
-console.log(`all          ${String(totals.ours).padStart(6)} ${String(totals.theirs).padStart(7)}  ${(totals.ours / totals.theirs).toFixed(2)}  ${''.padStart(15)}  ${(totals.trimmed / totals.theirs).toFixed(2)}`);
+console.log(
+  `all          ${String(totals.ours).padStart(6)} ${String(totals.theirs).padStart(7)}  ${(totals.ours / totals.theirs).toFixed(2)}  ${''.padStart(15)}  ${(totals.trimmed / totals.theirs).toFixed(2)}`,
+);
 await sw.close();
 await pw.close();
 await fixture.close();

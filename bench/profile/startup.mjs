@@ -38,7 +38,12 @@ function initialize(args) {
       child.stdin.end();
       child.once('exit', () => resolve({ wall, cpu }));
     });
-    const request = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'profile', version: '0' } } };
+    const request = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'profile', version: '0' } },
+    };
     child.stdin.write(`${JSON.stringify(request)}\n`);
   });
 }
@@ -61,7 +66,9 @@ for (let i = 0; i < iterations + 1; i += 1) {
 }
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 for (const [name, { wall, cpu }] of Object.entries(results)) {
-  console.log(`${name.padEnd(22)} spawn → initialize ${median(wall).toFixed(0).padStart(5)} ms wall, ${median(cpu).toFixed(0).padStart(5)} ms CPU (median of ${iterations})`);
+  console.log(
+    `${name.padEnd(22)} spawn → initialize ${median(wall).toFixed(0).padStart(5)} ms wall, ${median(cpu).toFixed(0).padStart(5)} ms CPU (median of ${iterations})`,
+  );
 }
 
 // Where sessionwright's start-up goes: each import in turn, in a fresh process, with its CPU time.

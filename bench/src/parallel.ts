@@ -3,16 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { descendants, treePss } from '@sessionwright/test-kit';
 import type { BenchContext } from './context.js';
 import { summarize, type Summary } from './stats.js';
-import {
-  connectHttp,
-  connectStdio,
-  jsonOf,
-  playwrightMcpArgs,
-  sessionwrightArgs,
-  startPlaywrightMcpHttp,
-  timedCall,
-  type Connection,
-} from './systems.js';
+import { connectHttp, connectStdio, jsonOf, playwrightMcpArgs, sessionwrightArgs, startPlaywrightMcpHttp, timedCall, type Connection } from './systems.js';
 
 export type ParallelVariant = 'sw' | 'pwStdio' | 'pwHttp';
 

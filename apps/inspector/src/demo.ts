@@ -73,7 +73,10 @@ async function main(): Promise<number> {
       site = await startDemoSite();
       line('demo site', site.url);
       link = await connectStdioServer(serverArgs).catch((error: unknown) => {
-        throw new DemoFailure('could not start the sessionwright server', [messageOf(error), 'Run `pnpm build` first if packages/server-stdio/dist is missing.']);
+        throw new DemoFailure('could not start the sessionwright server', [
+          messageOf(error),
+          'Run `pnpm build` first if packages/server-stdio/dist is missing.',
+        ]);
       });
       line('server', `${link.serverName} (${link.target})`);
       const tools = (await link.listTools()).map((tool) => tool.name);
@@ -163,9 +166,7 @@ async function play(link: ServerLink, site: DemoSite, users: readonly DemoUser[]
     run.url = String(page['url']);
     run.title = String(page['title']);
     if (run.title !== welcomeTitle(run.user)) {
-      throw new DemoFailure(`isolation broken: the session of ${run.user.username} sees "${run.title}"`, [
-        `expected "${welcomeTitle(run.user)}"`,
-      ]);
+      throw new DemoFailure(`isolation broken: the session of ${run.user.username} sees "${run.title}"`, [`expected "${welcomeTitle(run.user)}"`]);
     }
   });
   if (!canScreenshot) return;
@@ -217,7 +218,14 @@ function callFailure(headline: string, outcome: CallOutcome): DemoFailure {
 function reportFailure(error: unknown, link: ServerLink | undefined): void {
   const lines = error instanceof DemoFailure ? [error.message, ...error.lines.map((text) => `  ${text}`)] : [messageOf(error)];
   const stderr = link?.stderrText().trim();
-  if (stderr) lines.push('  server stderr (last lines):', ...stderr.split('\n').slice(-5).map((text) => `    ${text}`));
+  if (stderr)
+    lines.push(
+      '  server stderr (last lines):',
+      ...stderr
+        .split('\n')
+        .slice(-5)
+        .map((text) => `    ${text}`),
+    );
   process.stderr.write(`\ndemo failed: ${lines.join('\n')}\n`);
 }
 

@@ -67,7 +67,8 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
   let nextId = 1;
   const thumbnails = new Map<string, { dataUrl: string; at: number }>();
   const hasScreenshot = () => tools.some((tool) => tool.name === 'screenshot');
-  const takesDevice = () => tools.some((tool) => tool.name === 'create_session' && isRecord(tool.inputSchema.properties) && 'device' in tool.inputSchema.properties);
+  const takesDevice = () =>
+    tools.some((tool) => tool.name === 'create_session' && isRecord(tool.inputSchema.properties) && 'device' in tool.inputSchema.properties);
   const dressed = new Map<string, Record<string, unknown>>();
 
   /** Arguments for a small, cheap thumbnail: JPEG when the screenshot tool offers it. */
@@ -91,8 +92,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     const at = Date.now();
     const outcome = await link.call(request.tool, request.arguments);
     const named = typeof request.arguments['sessionId'] === 'string' ? request.arguments['sessionId'] : undefined;
-    const created =
-      request.tool === 'create_session' && !outcome.isError ? (outcome.json as { sessionId?: unknown } | undefined)?.sessionId : undefined;
+    const created = request.tool === 'create_session' && !outcome.isError ? (outcome.json as { sessionId?: unknown } | undefined)?.sessionId : undefined;
     const sessionId = named ?? (typeof created === 'string' ? created : undefined);
     const entry: LogEntry = {
       id: nextId++,

@@ -43,11 +43,7 @@ async function main(): Promise<void> {
     process.stderr.write(`inspector: --port must be a port number (got "${flags.port}")\n`);
     process.exit(2);
   }
-  const serverArgs = [
-    '--headless',
-    flags.headed ? 'false' : 'true',
-    ...(flags['executable-path'] ? ['--executable-path', flags['executable-path']] : []),
-  ];
+  const serverArgs = ['--headless', flags.headed ? 'false' : 'true', ...(flags['executable-path'] ? ['--executable-path', flags['executable-path']] : [])];
   const url = flags.url;
 
   const site = await startDemoSite();
@@ -68,7 +64,9 @@ async function main(): Promise<void> {
     uiDir: new URL('./ui/', import.meta.url),
     port,
   });
-  process.stdout.write(`sessionwright inspector\n\n  inspector  ${inspector.url}\n  demo site  ${site.url}/\n  server     ${url ?? 'started over stdio'}\n\nCtrl+C to stop\n`);
+  process.stdout.write(
+    `sessionwright inspector\n\n  inspector  ${inspector.url}\n  demo site  ${site.url}/\n  server     ${url ?? 'started over stdio'}\n\nCtrl+C to stop\n`,
+  );
 
   let stopping = false;
   const stop = () => {

@@ -72,11 +72,17 @@ export async function connectHttpServer(url: string): Promise<ServerLink> {
     await transport.close().catch(() => {});
     throw new Error(`could not connect to ${url}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
-  return linkOver(client, 'http', url, () => '', async () => {
-    // Ends the MCP session on the server too, so its sessions are not left waiting for their idle timeout.
-    await transport.terminateSession().catch(() => {});
-    await client.close();
-  });
+  return linkOver(
+    client,
+    'http',
+    url,
+    () => '',
+    async () => {
+      // Ends the MCP session on the server too, so its sessions are not left waiting for their idle timeout.
+      await transport.terminateSession().catch(() => {});
+      await client.close();
+    },
+  );
 }
 
 function linkOver(client: Client, kind: 'stdio' | 'http', target: string, stderrText: () => string, closeClient: () => Promise<void>): ServerLink {

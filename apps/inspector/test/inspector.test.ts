@@ -97,7 +97,11 @@ describe('inspector page', () => {
     expect(await navigated.locator('.badge').textContent()).toBe('ok');
     expect(await navigated.locator('.duration').textContent()).toMatch(/^\d+ ms$/);
     expect(JSON.parse((await navigated.locator('pre.request').textContent()) ?? '')).toEqual({ sessionId, url: loginUrl });
-    expect(JSON.parse((await navigated.locator('pre.response').textContent()) ?? '')).toMatchObject({ success: true, status: 200, title: 'Sign in · Teahouse' });
+    expect(JSON.parse((await navigated.locator('pre.response').textContent()) ?? '')).toMatchObject({
+      success: true,
+      status: 200,
+      title: 'Sign in · Teahouse',
+    });
 
     await eventually(() => card.locator('.title').textContent()).toBe('Sign in · Teahouse');
     expect(await card.locator('.url').textContent()).toBe(loginUrl);
@@ -129,7 +133,9 @@ describe('inspector page', () => {
               : schema.type === 'integer' || schema.type === 'number'
                 ? 'input:number'
                 : schema.type === 'string'
-                  ? name === 'function' ? 'textarea' : 'input:text'
+                  ? name === 'function'
+                    ? 'textarea'
+                    : 'input:text'
                   : 'textarea';
         expect(`${tool.name}.${name}: ${tag}${tag === 'input' ? `:${type}` : ''}`).toBe(`${tool.name}.${name}: ${expected}`);
       }
@@ -178,7 +184,10 @@ describe('inspector page', () => {
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({
           tool: 'evaluate',
-          arguments: { sessionId, function: "() => [navigator.language, Intl.DateTimeFormat().resolvedOptions().timeZone, matchMedia('(prefers-color-scheme: dark)').matches]" },
+          arguments: {
+            sessionId,
+            function: "() => [navigator.language, Intl.DateTimeFormat().resolvedOptions().timeZone, matchMedia('(prefers-color-scheme: dark)').matches]",
+          },
         }),
       });
       return ((await response.json()) as { response: { result: unknown } }).response.result;
@@ -211,7 +220,10 @@ describe('inspector page', () => {
     await card.locator('.go input').fill(`${info.demoSite?.url}/login`);
     await card.locator('.go button').click();
     await eventually(() => card.locator('.title').textContent()).toBe('Sign in · Teahouse');
-    for (const [selector, text] of [['#username', 'bob'], ['#password', 'builder']] as const) {
+    for (const [selector, text] of [
+      ['#username', 'bob'],
+      ['#password', 'builder'],
+    ] as const) {
       await page.click('#tool-list button[data-tool="type"]');
       await page.fill('#tool-form [name="selector"]', selector);
       await page.fill('#tool-form [name="text"]', text);

@@ -97,7 +97,10 @@ export function readCommandLine(argv: readonly string[], flags: readonly FlagDef
 export function resolveConfig(line: CommandLine, env: Record<string, string | undefined>, flags: readonly FlagDefinition[] = FLAG_DEFINITIONS): ResolvedConfig {
   const fromCli = new Map<FlagDefinition, FlagValue>();
   for (const [flag, occurrences] of line.given) {
-    const items = occurrences.map(({ spelling, value }) => ({ where: value === undefined ? spelling : `${spelling} ${flag.secret ? '***' : value}`, text: value }));
+    const items = occurrences.map(({ spelling, value }) => ({
+      where: value === undefined ? spelling : `${spelling} ${flag.secret ? '***' : value}`,
+      text: value,
+    }));
     fromCli.set(flag, readOccurrences(flag, items));
   }
 
@@ -109,12 +112,19 @@ export function resolveConfig(line: CommandLine, env: Record<string, string | un
     if (text === undefined || text === '') continue;
     const where = `${name}=${flag.secret ? '***' : text}`;
     // The environment's form of a repeatable flag is a comma-separated list of its values.
-    const items = flag.repeatable && flag.kind !== 'list' ? text.split(',').filter((item) => item.trim() !== '').map((item) => ({ where, text: item })) : [{ where, text }];
+    const items =
+      flag.repeatable && flag.kind !== 'list'
+        ? text
+            .split(',')
+            .filter((item) => item.trim() !== '')
+            .map((item) => ({ where, text: item }))
+        : [{ where, text }];
     fromEnv.set(flag, readOccurrences(flag, items));
   }
 
   const envConfig = env[CONFIG_ENV];
-  const configFile = line.config !== undefined ? { path: line.config, source: 'cli' as const } : envConfig ? { path: envConfig, source: 'env' as const } : undefined;
+  const configFile =
+    line.config !== undefined ? { path: line.config, source: 'cli' as const } : envConfig ? { path: envConfig, source: 'env' as const } : undefined;
   const fromFile = configFile === undefined ? new Map<FlagDefinition, FlagValue>() : readConfigFile(configFile.path, flags);
 
   const values = new Map<string, ResolvedValue>();
@@ -149,7 +159,9 @@ function readConfigFile(file: string, flags: readonly FlagDefinition[]): Map<Fla
     text = readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(`${file}: cannot read the config file (${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? String(error))})`);
+    throw new UsageError(
+      `${file}: cannot read the config file (${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? String(error))})`,
+    );
   }
   let json: unknown;
   try {

@@ -1,5 +1,13 @@
 // The one table of settings (docs/configuration.md): each flag's command-line spelling, environment variable, config-file key, check and help line come from its entry.
-import { BROWSER_NAMES, DEFAULT_CALL_TIMEOUT, DEFAULT_MAX_SESSIONS, DEFAULT_MAX_TABS, DEFAULT_SESSION_TIMEOUT, isSessionError, parseEndpoint } from '@sessionwright/session-core';
+import {
+  BROWSER_NAMES,
+  DEFAULT_CALL_TIMEOUT,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_MAX_TABS,
+  DEFAULT_SESSION_TIMEOUT,
+  isSessionError,
+  parseEndpoint,
+} from '@sessionwright/session-core';
 import { CAPABILITIES, PROFILE_NAMES } from '@sessionwright/tools';
 
 export type FlagKind = 'integer' | 'boolean' | 'string' | 'list' | 'enum' | 'path';
@@ -56,7 +64,14 @@ export class BadValue extends Error {
  * typed from `kind` (undefined when it has no `default`); then run `pnpm build && pnpm readme`.
  */
 export const FLAGS = [
-  { name: 'browser', kind: 'enum', placeholder: 'name', choices: BROWSER_NAMES, default: 'chromium', description: 'Browser to launch: chromium, firefox or webkit' },
+  {
+    name: 'browser',
+    kind: 'enum',
+    placeholder: 'name',
+    choices: BROWSER_NAMES,
+    default: 'chromium',
+    description: 'Browser to launch: chromium, firefox or webkit',
+  },
   {
     name: 'headless',
     kind: 'boolean',
@@ -65,7 +80,14 @@ export const FLAGS = [
     example: true,
     description: 'Run without a window',
   },
-  { name: 'session-timeout', kind: 'integer', placeholder: 'ms', min: 1, default: DEFAULT_SESSION_TIMEOUT, description: 'Idle time in ms after which a session expires' },
+  {
+    name: 'session-timeout',
+    kind: 'integer',
+    placeholder: 'ms',
+    min: 1,
+    default: DEFAULT_SESSION_TIMEOUT,
+    description: 'Idle time in ms after which a session expires',
+  },
   { name: 'max-sessions', kind: 'integer', placeholder: 'n', min: 1, default: DEFAULT_MAX_SESSIONS, description: 'How many sessions may be open at once' },
   {
     name: 'call-timeout',
@@ -107,7 +129,8 @@ export const FLAGS = [
     placeholder: 'name',
     choices: PROFILE_NAMES,
     default: 'sessions',
-    description: "Tool names and shapes: sessions (create_session, navigate…) or playwright (@playwright/mcp's browser_* tools, one implicit session per connection)",
+    description:
+      "Tool names and shapes: sessions (create_session, navigate…) or playwright (@playwright/mcp's browser_* tools, one implicit session per connection)",
   },
   {
     name: 'caps',
@@ -115,13 +138,21 @@ export const FLAGS = [
     placeholder: 'list',
     default: [],
     check: (cap) => {
-      if (cap !== 'all' && !(CAPABILITIES as readonly string[]).includes(cap)) throw new BadValue(`"${cap}" is not a capability; use ${[...CAPABILITIES, 'all'].join(', ')}`);
+      if (cap !== 'all' && !(CAPABILITIES as readonly string[]).includes(cap))
+        throw new BadValue(`"${cap}" is not a capability; use ${[...CAPABILITIES, 'all'].join(', ')}`);
       return cap;
     },
     example: ['network', 'pdf'],
     description: `Comma-separated tool groups to add to the default list: ${CAPABILITIES.join(', ')}, or all`,
   },
-  { name: 'max-tabs', kind: 'integer', placeholder: 'n', min: 1, default: DEFAULT_MAX_TABS, description: 'Most tabs one session keeps open; past it the oldest background tab is closed' },
+  {
+    name: 'max-tabs',
+    kind: 'integer',
+    placeholder: 'n',
+    min: 1,
+    default: DEFAULT_MAX_TABS,
+    description: 'Most tabs one session keeps open; past it the oldest background tab is closed',
+  },
   {
     name: 'file-root',
     kind: 'path',
@@ -199,7 +230,8 @@ export const FLAGS = [
     placeholder: 'path',
     httpOnly: true,
     excludes: ['auth-token'],
-    description: 'A file of "name token" lines, one client identity each: every request needs one of the tokens, and a session belongs to the identity that created it',
+    description:
+      'A file of "name token" lines, one client identity each: every request needs one of the tokens, and a session belongs to the identity that created it',
   },
   {
     name: 'max-connections',
@@ -311,7 +343,8 @@ function checkOrigin(origin: string): string {
   } catch {
     url = undefined;
   }
-  const bare = url !== undefined && (url.protocol === 'http:' || url.protocol === 'https:') && url.pathname === '/' && !url.search && !url.hash && !url.username;
+  const bare =
+    url !== undefined && (url.protocol === 'http:' || url.protocol === 'https:') && url.pathname === '/' && !url.search && !url.hash && !url.username;
   if (url === undefined || !bare) throw new BadValue(`"${origin}" is not an origin such as https://app.example.com (scheme, host and port only)`);
   return url.origin;
 }

@@ -120,7 +120,9 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
       case '/':
         // The bare URL serves legacy SSE too: clients such as Python's sse_client are given only http://host:port.
         if (req.method === 'GET') return full() ? refuseFull(res) : openLegacyStream(req, res);
-        return sendError(res, 405, -32000, `Method not allowed: GET ${url.pathname} opens a legacy SSE stream; Streamable HTTP is at ${MCP_PATH}.`, { Allow: 'GET' });
+        return sendError(res, 405, -32000, `Method not allowed: GET ${url.pathname} opens a legacy SSE stream; Streamable HTTP is at ${MCP_PATH}.`, {
+          Allow: 'GET',
+        });
       case MESSAGES_PATH:
         if (req.method === 'POST') return postLegacyMessage(req, res, url.searchParams.get('sessionId'));
         return sendError(res, 405, -32000, `Method not allowed: POST to ${MESSAGES_PATH}.`, { Allow: 'POST' });
@@ -135,7 +137,8 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
       const body = await readJson(req, res);
       if (id !== undefined) return forward(id, req, res, body);
       const initializing = Array.isArray(body) ? body.some((message) => isInitializeRequest(message)) : isInitializeRequest(body);
-      if (!initializing) return sendError(res, 400, -32000, 'Bad Request: send initialize first; every later request needs the Mcp-Session-Id header it returned.');
+      if (!initializing)
+        return sendError(res, 400, -32000, 'Bad Request: send initialize first; every later request needs the Mcp-Session-Id header it returned.');
       if (full()) return refuseFull(res);
       opening += 1;
       try {

@@ -1,6 +1,18 @@
 // Public API of @sessionwright/playwright-mcp: build the server in your own process, or parse its command line.
 export { CONFIG_ENV, type ValueSource } from './config.js';
-export { COMBINABLE_FLAGS, ENV_PREFIX, FLAG_DEFINITIONS, camelCase, defaultText, envVarName, exampleValue, flagUsage, type FlagDefinition, type FlagKind, type FlagValue } from './flags.js';
+export {
+  COMBINABLE_FLAGS,
+  ENV_PREFIX,
+  FLAG_DEFINITIONS,
+  camelCase,
+  defaultText,
+  envVarName,
+  exampleValue,
+  flagUsage,
+  type FlagDefinition,
+  type FlagKind,
+  type FlagValue,
+} from './flags.js';
 export { AUTH_TOKEN_ENV, isLoopback, type HttpOptions } from './http-options.js';
 export { DEFAULT_KEEP_ALIVE_MS, DEFAULT_MAX_BODY_BYTES, startHttpServer, type HttpServerHandle, type HttpServerOptions } from './http-server.js';
 export { createMcpServer, describeTool, type McpConnection, type McpServerDeps } from './mcp-server.js';

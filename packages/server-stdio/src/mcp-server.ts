@@ -11,7 +11,19 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger, SessionManager } from '@sessionwright/session-core';
-import { ImplicitSession, allTools, annotationsFor, runTool, sessionsProfile, type AllowedRoots, type AnyTool, type Profile, type SessionAccess, type ToolContext, type ToolOptions } from '@sessionwright/tools';
+import {
+  ImplicitSession,
+  allTools,
+  annotationsFor,
+  runTool,
+  sessionsProfile,
+  type AllowedRoots,
+  type AnyTool,
+  type Profile,
+  type SessionAccess,
+  type ToolContext,
+  type ToolOptions,
+} from '@sessionwright/tools';
 import { z } from 'zod';
 import { toCallToolResult } from './serialize.js';
 import { SERVER_NAME, VERSION } from './version.js';

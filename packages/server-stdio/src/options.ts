@@ -41,7 +41,9 @@ function buildCli() {
     cli.option(flagUsage(flag), `${flag.description}${byDefault ? ` (default: ${byDefault})` : ''}`);
   }
   for (const meta of META_FLAGS) cli.option(meta.usage, meta.description);
-  cli.usage(`[options]\n\n  Every flag can also be set as ${envVarName('<flag>')} (--max-sessions: ${envVarName('max-sessions')}) or as a camelCase key in --config <file>; the command line wins over the environment, which wins over the file.`);
+  cli.usage(
+    `[options]\n\n  Every flag can also be set as ${envVarName('<flag>')} (--max-sessions: ${envVarName('max-sessions')}) or as a camelCase key in --config <file>; the command line wins over the environment, which wins over the file.`,
+  );
   cli.help();
   cli.version(VERSION);
   return cli;

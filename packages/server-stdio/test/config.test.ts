@@ -56,7 +56,12 @@ describe('precedence: command line, then environment, then file, then defaults',
       expected: { cli: ['https://cli.example'], env: ['https://env.example', 'https://env2.example'], file: ['https://file.example'], default: [] },
     },
     verbose: { cli: ['--verbose'], env: ['SESSIONWRIGHT_VERBOSE', 'false'], file: true, expected: { cli: true, env: false, file: true, default: false } },
-    browser: { cli: ['--browser=webkit'], env: ['SESSIONWRIGHT_BROWSER', 'firefox'], file: 'webkit', expected: { cli: 'webkit', env: 'firefox', file: 'webkit', default: 'chromium' } },
+    browser: {
+      cli: ['--browser=webkit'],
+      env: ['SESSIONWRIGHT_BROWSER', 'firefox'],
+      file: 'webkit',
+      expected: { cli: 'webkit', env: 'firefox', file: 'webkit', default: 'chromium' },
+    },
   } as const;
   const SOURCES = ['cli', 'env', 'file'] as const;
   // Every combination of the three sources: the highest one present wins, for every flag at once.
@@ -201,8 +206,16 @@ describe.concurrent('bad values: exit 2 and one line naming the source, before a
     ['--maxSessions abc', { args: ['--maxSessions', 'abc'] }, 'sessionwright: --maxSessions abc: must be a whole number of at least 1'],
     ['--max-sessions -5', { args: ['--max-sessions', '-5'] }, 'sessionwright: --max-sessions -5: must be at least 1'],
     ['SESSIONWRIGHT_MAX_SESSIONS=0', { env: { SESSIONWRIGHT_MAX_SESSIONS: '0' } }, 'sessionwright: SESSIONWRIGHT_MAX_SESSIONS=0: must be at least 1'],
-    ['SESSIONWRIGHT_SESSION_TIMEOUT=soon', { env: { SESSIONWRIGHT_SESSION_TIMEOUT: 'soon' } }, 'sessionwright: SESSIONWRIGHT_SESSION_TIMEOUT=soon: must be a whole number of at least 1'],
-    ['SESSIONWRIGHT_BROWSER=safari', { env: { SESSIONWRIGHT_BROWSER: 'safari' } }, 'sessionwright: SESSIONWRIGHT_BROWSER=safari: must be one of chromium, firefox, webkit'],
+    [
+      'SESSIONWRIGHT_SESSION_TIMEOUT=soon',
+      { env: { SESSIONWRIGHT_SESSION_TIMEOUT: 'soon' } },
+      'sessionwright: SESSIONWRIGHT_SESSION_TIMEOUT=soon: must be a whole number of at least 1',
+    ],
+    [
+      'SESSIONWRIGHT_BROWSER=safari',
+      { env: { SESSIONWRIGHT_BROWSER: 'safari' } },
+      'sessionwright: SESSIONWRIGHT_BROWSER=safari: must be one of chromium, firefox, webkit',
+    ],
     ['SESSIONWRIGHT_HEADLESS=maybe', { env: { SESSIONWRIGHT_HEADLESS: 'maybe' } }, 'sessionwright: SESSIONWRIGHT_HEADLESS=maybe: must be true or false'],
     ['SESSIONWRIGHT_PORT=70000', { env: { SESSIONWRIGHT_PORT: '70000' } }, 'sessionwright: SESSIONWRIGHT_PORT=70000: must be a port number from 0 to 65535'],
     [
@@ -211,7 +224,11 @@ describe.concurrent('bad values: exit 2 and one line naming the source, before a
       /^sessionwright: SESSIONWRIGHT_ALLOWED_ORIGINS=https:\/\/a\.example,https:\/\/b\.example\/app: "https:\/\/b\.example\/app" is not an origin/,
     ],
     // A bad value is a mistake even where a higher source overrides it.
-    ['SESSIONWRIGHT_MAX_SESSIONS=0 under --max-sessions 2', { args: ['--max-sessions', '2'], env: { SESSIONWRIGHT_MAX_SESSIONS: '0' } }, 'sessionwright: SESSIONWRIGHT_MAX_SESSIONS=0: must be at least 1'],
+    [
+      'SESSIONWRIGHT_MAX_SESSIONS=0 under --max-sessions 2',
+      { args: ['--max-sessions', '2'], env: { SESSIONWRIGHT_MAX_SESSIONS: '0' } },
+      'sessionwright: SESSIONWRIGHT_MAX_SESSIONS=0: must be at least 1',
+    ],
     ['file maxSessions 0', { file: { maxSessions: 0 } }, /^sessionwright: \S+\.json: maxSessions must be at least 1 \(got 0\)$/],
     ['file maxSessions "5"', { file: { maxSessions: '5' } }, /^sessionwright: \S+\.json: maxSessions must be a whole number of at least 1 \(got "5"\)$/],
     ['file sessionTimeout 1.5', { file: { sessionTimeout: 1.5 } }, /: sessionTimeout must be a whole number of at least 1 \(got 1\.5\)$/],
@@ -224,11 +241,23 @@ describe.concurrent('bad values: exit 2 and one line naming the source, before a
     ['file not JSON', { file: '{"maxSessions": 3,' }, /^sessionwright: \S+\.json: not valid JSON \(.+\)$/],
     ['file an array', { file: '[{"maxSessions": 3}]' }, /^sessionwright: \S+\.json: must hold a JSON object of settings/],
     ['file null', { file: 'null' }, /\.json: must hold a JSON object of settings/],
-    ['--config of a missing file', { args: ['--config', '/nonexistent/sessionwright.json'] }, 'sessionwright: /nonexistent/sessionwright.json: cannot read the config file (no such file)'],
-    ['SESSIONWRIGHT_CONFIG of a directory', { env: { SESSIONWRIGHT_CONFIG: tmpdir() } }, `sessionwright: ${tmpdir()}: cannot read the config file (it is a directory)`],
+    [
+      '--config of a missing file',
+      { args: ['--config', '/nonexistent/sessionwright.json'] },
+      'sessionwright: /nonexistent/sessionwright.json: cannot read the config file (no such file)',
+    ],
+    [
+      'SESSIONWRIGHT_CONFIG of a directory',
+      { env: { SESSIONWRIGHT_CONFIG: tmpdir() } },
+      `sessionwright: ${tmpdir()}: cannot read the config file (it is a directory)`,
+    ],
     ['--config without a path', { args: ['--config'] }, 'sessionwright: --config needs the path of a JSON file'],
     ['--auth-token without --port', { args: ['--auth-token', 's3cret-cli'] }, 'sessionwright: --auth-token applies only to HTTP mode; add --port <n>'],
-    ['unknown flag near a known one', { args: ['--max-session', '3'] }, 'sessionwright: unknown option --max-session; did you mean --max-sessions? (see --help)'],
+    [
+      'unknown flag near a known one',
+      { args: ['--max-session', '3'] },
+      'sessionwright: unknown option --max-session; did you mean --max-sessions? (see --help)',
+    ],
   ];
 
   it.for(rows)('%s', async ([, { args = [], env = {}, file }, expected], { expect }) => {
@@ -347,7 +376,12 @@ describe('a real server configured each way behaves as the same flags would', ()
   }
 
   it('only environment variables', async () => {
-    const server = await startWith([], { SESSIONWRIGHT_HEADLESS: 'true', SESSIONWRIGHT_MAX_SESSIONS: '2', SESSIONWRIGHT_SESSION_TIMEOUT: '4321', SESSIONWRIGHT_WARM_SESSIONS: '0' });
+    const server = await startWith([], {
+      SESSIONWRIGHT_HEADLESS: 'true',
+      SESSIONWRIGHT_MAX_SESSIONS: '2',
+      SESSIONWRIGHT_SESSION_TIMEOUT: '4321',
+      SESSIONWRIGHT_WARM_SESSIONS: '0',
+    });
     await expectLimits(server, 2, 4321);
   });
 
@@ -359,7 +393,11 @@ describe('a real server configured each way behaves as the same flags would', ()
 
   it('a mix: the command line over the environment over the file', async () => {
     const file = configFile({ headless: true, maxSessions: 9, sessionTimeout: 9999, warmSessions: 0 });
-    const server = await startWith(['--session-timeout', '6543'], { SESSIONWRIGHT_CONFIG: file, SESSIONWRIGHT_MAX_SESSIONS: '2', SESSIONWRIGHT_SESSION_TIMEOUT: '7777' });
+    const server = await startWith(['--session-timeout', '6543'], {
+      SESSIONWRIGHT_CONFIG: file,
+      SESSIONWRIGHT_MAX_SESSIONS: '2',
+      SESSIONWRIGHT_SESSION_TIMEOUT: '7777',
+    });
     await expectLimits(server, 2, 6543);
   });
 
@@ -367,7 +405,13 @@ describe('a real server configured each way behaves as the same flags would', ()
     const token = 'env-only-token-3141';
     const server = await startHttpCli([], {
       onlyFlags: true,
-      env: envWith({ SESSIONWRIGHT_PORT: '0', SESSIONWRIGHT_HEADLESS: 'true', SESSIONWRIGHT_AUTH_TOKEN: token, SESSIONWRIGHT_VERBOSE: 'true', SESSIONWRIGHT_MAX_SESSIONS: '1' }),
+      env: envWith({
+        SESSIONWRIGHT_PORT: '0',
+        SESSIONWRIGHT_HEADLESS: 'true',
+        SESSIONWRIGHT_AUTH_TOKEN: token,
+        SESSIONWRIGHT_VERBOSE: 'true',
+        SESSIONWRIGHT_MAX_SESSIONS: '1',
+      }),
     });
     httpServers.push(server);
     expect((await rawRequest(server.base, { headers: JSON_POST, body: INITIALIZE })).status).toBe(401);

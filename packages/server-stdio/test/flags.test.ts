@@ -32,17 +32,20 @@ async function mainBrowserProcess(pid: number): Promise<ProcInfo> {
 const switches = (info: ProcInfo) => info.cmdline.split(' ').filter((arg) => arg.startsWith('--'));
 
 describe('--max-sessions', () => {
-  it.each(named([['--max-sessions', '2'], ['--maxSessions', '2'], ['--max-sessions=2']]))('%s: the third create_session answers MAX_SESSIONS_REACHED with details.maxSessions 2', async (_, flags) => {
-    const server = await start(flags);
-    const ids = [];
-    for (let i = 0; i < 2; i++) ids.push(expectSuccess(await call(server.client, 'create_session')).sessionId);
-    const full = expectError(await call(server.client, 'create_session'), 'MAX_SESSIONS_REACHED');
-    expect(full.details).toMatchObject({ maxSessions: 2 });
-    expect(expectSuccess(await call(server.client, 'list_sessions')).maxSessions).toBe(2);
-    // A closed session frees its slot.
-    expectSuccess(await call(server.client, 'close_session', { sessionId: ids[0] }));
-    expectSuccess(await call(server.client, 'create_session'));
-  });
+  it.each(named([['--max-sessions', '2'], ['--maxSessions', '2'], ['--max-sessions=2']]))(
+    '%s: the third create_session answers MAX_SESSIONS_REACHED with details.maxSessions 2',
+    async (_, flags) => {
+      const server = await start(flags);
+      const ids = [];
+      for (let i = 0; i < 2; i++) ids.push(expectSuccess(await call(server.client, 'create_session')).sessionId);
+      const full = expectError(await call(server.client, 'create_session'), 'MAX_SESSIONS_REACHED');
+      expect(full.details).toMatchObject({ maxSessions: 2 });
+      expect(expectSuccess(await call(server.client, 'list_sessions')).maxSessions).toBe(2);
+      // A closed session frees its slot.
+      expectSuccess(await call(server.client, 'close_session', { sessionId: ids[0] }));
+      expectSuccess(await call(server.client, 'create_session'));
+    },
+  );
 
   it('defaults to 10', async () => {
     const server = await start([]);
@@ -65,7 +68,11 @@ describe('--session-timeout', () => {
     }
     // It did not go before its idle time was up.
     expect(Date.now()).toBeGreaterThanOrEqual(created.expiresAt);
-    const expired = expectError(await call(server.client, 'navigate', { sessionId: created.sessionId, url: 'about:blank' }), 'SESSION_EXPIRED', created.sessionId);
+    const expired = expectError(
+      await call(server.client, 'navigate', { sessionId: created.sessionId, url: 'about:blank' }),
+      'SESSION_EXPIRED',
+      created.sessionId,
+    );
     expect(expired.details).toMatchObject({ reason: 'expired', sessionTimeout: 1000 });
   });
 
@@ -163,24 +170,26 @@ describe('--executable-path', () => {
 
 // These start no browser, so they run side by side.
 describe.concurrent('bad values', () => {
-  it.for(named([
-    ['--max-sessions', '0'],
-    ['--max-sessions', 'abc'],
-    ['--max-sessions', '1.5'],
-    ['--maxSessions', '0'],
-    ['--session-timeout', 'abc'],
-    ['--session-timeout', '0'],
-    ['--sessionTimeout', 'soon'],
-    ['--browser', 'safari'],
-    ['--headless', 'maybe'],
-    ['--executable-path'],
-    ['--no-such-flag'],
-    ['--max-sessions', '2', '--max-sessions', '3'],
-    ['stray-argument'],
-    ['--caps', 'network,bogus'],
-    ['--max-tabs', '0'],
-    ['--output-dir'],
-  ]))('%s exits 2 with one line on stderr and nothing on stdout', async ([, args], { expect }) => {
+  it.for(
+    named([
+      ['--max-sessions', '0'],
+      ['--max-sessions', 'abc'],
+      ['--max-sessions', '1.5'],
+      ['--maxSessions', '0'],
+      ['--session-timeout', 'abc'],
+      ['--session-timeout', '0'],
+      ['--sessionTimeout', 'soon'],
+      ['--browser', 'safari'],
+      ['--headless', 'maybe'],
+      ['--executable-path'],
+      ['--no-such-flag'],
+      ['--max-sessions', '2', '--max-sessions', '3'],
+      ['stray-argument'],
+      ['--caps', 'network,bogus'],
+      ['--max-tabs', '0'],
+      ['--output-dir'],
+    ]),
+  )('%s exits 2 with one line on stderr and nothing on stdout', async ([, args], { expect }) => {
     const result = await run(process.execPath, [CLI_PATH, ...args], { timeout: 15_000 });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');

@@ -22,7 +22,10 @@ export interface HttpCli {
  * Starts `cli.js --port 0 --headless …` and waits for the URL it prints on stderr. `onlyFlags`: start `cli.js …` with
  * just the flags given (for a server configured through the environment or a file).
  */
-export async function startHttpCli(flags: string[] = [], options: { env?: NodeJS.ProcessEnv; stdin?: 'pipe' | 'ignore'; onlyFlags?: boolean } = {}): Promise<HttpCli> {
+export async function startHttpCli(
+  flags: string[] = [],
+  options: { env?: NodeJS.ProcessEnv; stdin?: 'pipe' | 'ignore'; onlyFlags?: boolean } = {},
+): Promise<HttpCli> {
   const child = spawn(process.execPath, [CLI_PATH, ...(options.onlyFlags ? [] : ['--port', '0', '--headless']), ...flags], {
     env: options.env ?? process.env,
     stdio: [options.stdin ?? 'ignore', 'ignore', 'pipe'],

@@ -89,7 +89,10 @@ describe('a server started with --auth-token', () => {
       expect(allowed.headers['access-control-expose-headers']).toMatch(/Mcp-Session-Id/);
     }
     // A browser's preflight carries no token and is answered anyway.
-    const preflight = await rawRequest(server.base, { method: 'OPTIONS', headers: { Origin: 'http://localhost:3000', 'Access-Control-Request-Method': 'POST' } });
+    const preflight = await rawRequest(server.base, {
+      method: 'OPTIONS',
+      headers: { Origin: 'http://localhost:3000', 'Access-Control-Request-Method': 'POST' },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers['access-control-allow-headers']).toMatch(/Authorization/);
     await goodClientStillWorks('/pages/home');
@@ -119,7 +122,11 @@ describe('a server started with --auth-token', () => {
     } finally {
       stream.close();
     }
-    const unknown = await rawRequest(server.base, { path: '/messages?sessionId=no-such-stream', headers: { 'Content-Type': 'application/json', ...AUTH }, body: '{}' });
+    const unknown = await rawRequest(server.base, {
+      path: '/messages?sessionId=no-such-stream',
+      headers: { 'Content-Type': 'application/json', ...AUTH },
+      body: '{}',
+    });
     expect(unknown.status).toBe(404);
     await goodClientStillWorks('/pages/form');
   });
@@ -160,7 +167,10 @@ describe('refusing to start unsafe, and the HTTP flags', () => {
   });
 
   it('parses the HTTP flags, keeps the token verbatim, and reads it from SESSIONWRIGHT_AUTH_TOKEN', () => {
-    const parsed = parseArgs(['--port', '8931', '--auth-token', '0x10', '--allowed-hosts', 'a.example, b.example', '--allowed-origins=https://app.example.com'], {});
+    const parsed = parseArgs(
+      ['--port', '8931', '--auth-token', '0x10', '--allowed-hosts', 'a.example, b.example', '--allowed-origins=https://app.example.com'],
+      {},
+    );
     expect(parsed).toMatchObject({
       kind: 'run',
       options: {

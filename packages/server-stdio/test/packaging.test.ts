@@ -50,11 +50,9 @@ afterAll(async () => {
 
 describe('the packed packages', () => {
   it('are three tarballs that ship dist and package.json only, with no workspace: ranges left', async () => {
-    expect(tarballs.map((file) => path.basename(file)).sort()).toEqual([
-      'sessionwright-playwright-mcp-0.1.0.tgz',
-      'sessionwright-session-core-0.1.0.tgz',
-      'sessionwright-tools-0.1.0.tgz',
-    ].sort());
+    expect(tarballs.map((file) => path.basename(file)).sort()).toEqual(
+      ['sessionwright-playwright-mcp-0.1.0.tgz', 'sessionwright-session-core-0.1.0.tgz', 'sessionwright-tools-0.1.0.tgz'].sort(),
+    );
     for (const tarball of tarballs) {
       const listing = await run('tar', ['tzf', tarball]);
       ok(listing, `tar tzf ${tarball}`);
@@ -62,7 +60,10 @@ describe('the packed packages', () => {
       expect(files).toContain('package/package.json');
       expect(files).toContain('package/dist/index.js');
       expect(files).toContain('package/dist/index.d.ts');
-      expect(files.filter((file) => !/^package\/(dist\/|package\.json$|README\.md$|LICENSE$)/.test(file)), tarball).toEqual([]);
+      expect(
+        files.filter((file) => !/^package\/(dist\/|package\.json$|README\.md$|LICENSE$)/.test(file)),
+        tarball,
+      ).toEqual([]);
       const manifest = JSON.parse((await run('tar', ['xzf', tarball, '-O', 'package/package.json'])).stdout);
       expect(JSON.stringify(manifest)).not.toContain('workspace:');
     }

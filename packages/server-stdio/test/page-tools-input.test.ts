@@ -31,7 +31,7 @@ describe('press_key', () => {
     expect(await read(sessionId, "() => document.querySelector('#name').value")).toBe('a');
   });
 
-  it('waits for the navigation Enter starts, and can include the new page\'s snapshot', async () => {
+  it("waits for the navigation Enter starts, and can include the new page's snapshot", async () => {
     const sessionId = await sessionOn('form');
     await call('type', { sessionId, selector: '#name', text: 'Key' });
     const posts = server.fixture().posts.length;

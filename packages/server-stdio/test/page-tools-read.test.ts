@@ -57,7 +57,9 @@ describe('screenshot', () => {
     const sessionId = await sessionOn('buttons');
     const snap: string = (await call('snapshot', { sessionId })).json.snapshot;
     const ref = /button "Increment" \[ref=([^\]]+)\]/.exec(snap)?.[1];
-    const box = (await call('evaluate', { sessionId, selector: '#inc', function: '(el) => { const r = el.getBoundingClientRect(); return [r.width, r.height]; }' })).json.result;
+    const box = (
+      await call('evaluate', { sessionId, selector: '#inc', function: '(el) => { const r = el.getBoundingClientRect(); return [r.width, r.height]; }' })
+    ).json.result;
     const byRef = await screenshotOf({ sessionId, ref });
     expect(Math.abs(byRef.json.width - box[0])).toBeLessThanOrEqual(1);
     expect(Math.abs(byRef.json.height - box[1])).toBeLessThanOrEqual(1);
@@ -108,7 +110,8 @@ describe('wait_for', () => {
     const sessionId = await sessionOn('changes');
     await call('evaluate', {
       sessionId,
-      function: "() => { setTimeout(() => { const p = document.createElement('p'); p.id = 'late'; p.textContent = 'Arrived late'; document.body.append(p); }, 500); }",
+      function:
+        "() => { setTimeout(() => { const p = document.createElement('p'); p.id = 'late'; p.textContent = 'Arrived late'; document.body.append(p); }, 500); }",
     });
     const appeared = await call('wait_for', { sessionId, text: 'arrived LATE' });
     expect(appeared.isError, JSON.stringify(appeared.json)).toBe(false);
@@ -183,7 +186,9 @@ describe('evaluate', () => {
     const snap: string = (await call('snapshot', { sessionId })).json.snapshot;
     const ref = /list \[ref=([^\]]+)\]/.exec(snap)?.[1];
     expect((await call('evaluate', { sessionId, ref, function: '(el) => el.children.length' })).json.result).toBe(5);
-    expect((await call('evaluate', { sessionId, function: 'async () => { await new Promise((r) => setTimeout(r, 50)); return { ok: true }; }' })).json.result).toEqual({ ok: true });
+    expect(
+      (await call('evaluate', { sessionId, function: 'async () => { await new Promise((r) => setTimeout(r, 50)); return { ok: true }; }' })).json.result,
+    ).toEqual({ ok: true });
     expect((await call('evaluate', { sessionId, function: 'document.querySelectorAll("li").length' })).json.result).toBe(5);
     const special = await call('evaluate', { sessionId, function: '() => ({ when: new Date(0), nan: NaN, nothing: undefined, big: 10n })' });
     expect(special.json.result).toEqual({ when: '1970-01-01T00:00:00.000Z', nan: 'NaN', big: '10' });
@@ -214,7 +219,7 @@ describe('evaluate', () => {
     expect(fits.json.result).toHaveLength(19_000);
   });
 
-  it('answers BROWSER_ERROR with the page\'s message when the function throws', async () => {
+  it("answers BROWSER_ERROR with the page's message when the function throws", async () => {
     const sessionId = await sessionOn('home');
     const thrown = await call('evaluate', { sessionId, function: "() => { throw new TypeError('boom here'); }" });
     expect(thrown.isError).toBe(true);

@@ -17,7 +17,20 @@ describe('tools/list', () => {
   it('lists the page tools in order, each with a title, a description, described strict inputs, an output schema and annotations', async () => {
     const { tools } = await server.connection().client.listTools();
     const names = tools.map((tool) => tool.name);
-    const pageTools = ['go_back', 'go_forward', 'reload', 'snapshot', 'screenshot', 'press_key', 'hover', 'select_option', 'check', 'uncheck', 'wait_for', 'evaluate'];
+    const pageTools = [
+      'go_back',
+      'go_forward',
+      'reload',
+      'snapshot',
+      'screenshot',
+      'press_key',
+      'hover',
+      'select_option',
+      'check',
+      'uncheck',
+      'wait_for',
+      'evaluate',
+    ];
     for (const name of pageTools) expect(names).toContain(name);
     // Lifecycle, navigation, reading, input, waiting, evaluate.
     const order = ['create_session', 'navigate', 'go_back', 'snapshot', 'screenshot', 'click', 'press_key', 'select_option', 'wait_for', 'evaluate'];
@@ -47,7 +60,7 @@ describe('tools/list', () => {
 });
 
 describe('snapshot', () => {
-  it('shows the form page\'s roles, names and refs, and the result has the contract\'s shape', async () => {
+  it("shows the form page's roles, names and refs, and the result has the contract's shape", async () => {
     const sessionId = await sessionOn('form');
     const { isError, json, result } = await call('snapshot', { sessionId });
     expect(isError).toBe(false);
@@ -70,7 +83,7 @@ describe('snapshot', () => {
     expect(refs.length).toBeGreaterThanOrEqual(10);
   });
 
-  it('gives each of the list\'s repeated buttons its own ref, and a ref clicks exactly that one', async () => {
+  it("gives each of the list's repeated buttons its own ref, and a ref clicks exactly that one", async () => {
     const sessionId = await sessionOn('list');
     const text: string = (await call('snapshot', { sessionId })).json.snapshot;
     const buyRefs = [...text.matchAll(/button "Buy" \[ref=([^\]]+)\]/g)].map((match) => match[1]);
@@ -84,7 +97,8 @@ describe('snapshot', () => {
     expect(ambiguous.json.errorCode).toBe('ELEMENT_AMBIGUOUS');
     const marked = await call('evaluate', {
       sessionId,
-      function: "() => { document.querySelectorAll('button.buy').forEach((b, i) => b.addEventListener('click', () => { document.title = 'bought ' + i; })); return true; }",
+      function:
+        "() => { document.querySelectorAll('button.buy').forEach((b, i) => b.addEventListener('click', () => { document.title = 'bought ' + i; })); return true; }",
     });
     expect(marked.isError).toBe(false);
     const clicked = await call('click', { sessionId, ref: buyRefs[2] });

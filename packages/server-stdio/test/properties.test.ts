@@ -76,9 +76,13 @@ describe('ids that were never issued', () => {
 describe('arbitrary JSON arguments', () => {
   /** Objects mixing the tool's own argument names (so validation gets past the first key) with any other names. */
   const argumentsFor = (tool: Tool) =>
-    fc.dictionary(fc.oneof(fc.constantFrom(...Object.keys(tool.inputSchema.properties ?? {}), 'sessionId'), fc.string({ maxLength: 12 })), fc.jsonValue({ maxDepth: 3 }), {
-      maxKeys: 6,
-    });
+    fc.dictionary(
+      fc.oneof(fc.constantFrom(...Object.keys(tool.inputSchema.properties ?? {}), 'sessionId'), fc.string({ maxLength: 12 })),
+      fc.jsonValue({ maxDepth: 3 }),
+      {
+        maxKeys: 6,
+      },
+    );
 
   it('answer every listed tool with a well-formed result or a well-formed error with a known code', async () => {
     expect(tools.length).toBeGreaterThanOrEqual(CORE_TOOLS.length);
@@ -98,13 +102,12 @@ describe('arbitrary JSON arguments', () => {
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...CORE_TOOLS), fc.jsonValue({ maxDepth: 2 }), async (name, args) => {
         fc.pre(typeof args !== 'object' || args === null || Array.isArray(args));
-        const outcome = await server.client.request(
-          { method: 'tools/call', params: { name, arguments: args as unknown as Record<string, unknown> } },
-          CallToolResultSchema,
-        ).then(
-          (result) => ({ result }),
-          (error: unknown) => ({ error }),
-        );
+        const outcome = await server.client
+          .request({ method: 'tools/call', params: { name, arguments: args as unknown as Record<string, unknown> } }, CallToolResultSchema)
+          .then(
+            (result) => ({ result }),
+            (error: unknown) => ({ error }),
+          );
         if ('error' in outcome) {
           // The SDK validates tools/call params before our handler runs, and answers a bad shape with -32603 (not -32602).
           expect(outcome.error).toBeInstanceOf(McpError);
@@ -129,7 +132,24 @@ describe('arbitrary values on a live session', () => {
   /** Element timeouts that are small or invalid: a valid large one would only make the run slow. 0 means no limit, so never 0. */
   const timeout = fc.oneof(fc.integer({ min: 1, max: 300 }), fc.constantFrom(-1, 1.5, '100', null, true, 120_001));
   const selector = fc.oneof(
-    fc.constantFrom('#inc', '#name', '#bio', '.dup', '#hidden', '#disabled', '#covered', '#readonly', '#not-editable', 'input', 'body', '//button[@id="inc"]', 'text=Same', '##bad[', 'xpath=//*[', '#missing'),
+    fc.constantFrom(
+      '#inc',
+      '#name',
+      '#bio',
+      '.dup',
+      '#hidden',
+      '#disabled',
+      '#covered',
+      '#readonly',
+      '#not-editable',
+      'input',
+      'body',
+      '//button[@id="inc"]',
+      'text=Same',
+      '##bad[',
+      'xpath=//*[',
+      '#missing',
+    ),
     fc.string({ maxLength: 20 }),
     anyJson,
   );

@@ -71,7 +71,9 @@ describe('README tables', () => {
       const current = readFileSync(page, 'utf8');
       const handWritten = (text: string) => text.replace(/(<!-- (tools|errors):start -->)[\s\S]*?(<!-- \2:end -->)/g, '$1$3');
       expect(handWritten(current)).toBe(handWritten(readFileSync(TOOLS_DOC, 'utf8')));
-      const stale = current.replace(/(<!-- tools:start -->\n)[\s\S]*?(<!-- tools:end -->)/, '$1| stale |\n$2').replace('| `WAIT_TIMEOUT` |', '| `WAIT_TIMEOUT_OLD` |');
+      const stale = current
+        .replace(/(<!-- tools:start -->\n)[\s\S]*?(<!-- tools:end -->)/, '$1| stale |\n$2')
+        .replace('| `WAIT_TIMEOUT` |', '| `WAIT_TIMEOUT_OLD` |');
       expect(stale).not.toBe(current);
       writeFileSync(page, stale);
 

@@ -56,7 +56,12 @@ describe('create_session options over stdio', () => {
     ]);
     const phoneResult = expectSuccess(phone);
     const deskResult = expectSuccess(desk);
-    expect(phoneResult).toMatchObject({ sessionId: expect.any(String), createdAt: expect.any(Number), expiresAt: expect.any(Number), message: expect.any(String) });
+    expect(phoneResult).toMatchObject({
+      sessionId: expect.any(String),
+      createdAt: expect.any(Number),
+      expiresAt: expect.any(Number),
+      message: expect.any(String),
+    });
     expect(phoneResult.options).toMatchObject({
       device: 'Pixel 7',
       viewport: { width: 412, height: 839 },
@@ -78,19 +83,29 @@ describe('create_session options over stdio', () => {
     });
 
     // Each page sees its own identity (the phone's width is left out: without a viewport meta tag a phone lays out 980 px wide).
-    const identity = "() => [Intl.DateTimeFormat().resolvedOptions().timeZone, navigator.language, matchMedia('(prefers-color-scheme: dark)').matches, innerWidth]";
+    const identity =
+      "() => [Intl.DateTimeFormat().resolvedOptions().timeZone, navigator.language, matchMedia('(prefers-color-scheme: dark)').matches, innerWidth]";
     await Promise.all([phoneResult.sessionId, deskResult.sessionId].map((sessionId) => tool('navigate', { sessionId, url: fixture.urlFor('/pages/home') })));
     expect((await evaluate(phoneResult.sessionId, identity)).slice(0, 3)).toEqual(['Asia/Tokyo', 'ja-JP', true]);
     expect(await evaluate(deskResult.sessionId, identity)).toEqual(['Europe/London', 'en-GB', false, 1000]);
     expectSuccess(await tool('navigate', { sessionId: phoneResult.sessionId, url: 'http://only-via-proxy.test/echo-headers.json' }));
     const phoneHeaders = JSON.parse(await evaluate(phoneResult.sessionId, '() => document.body.innerText'));
-    expect(phoneHeaders).toMatchObject({ 'accept-language': expect.stringMatching(/^ja-JP/), 'x-team': 'mobile', 'user-agent': expect.stringContaining('Pixel 7') });
+    expect(phoneHeaders).toMatchObject({
+      'accept-language': expect.stringMatching(/^ja-JP/),
+      'x-team': 'mobile',
+      'user-agent': expect.stringContaining('Pixel 7'),
+    });
     const navigated = await tool('navigate', { sessionId: deskResult.sessionId, url: 'http://only-via-proxy.test/echo-headers.json', timeout: 15_000 });
     expectError(navigated, 'NAVIGATION_FAILED', deskResult.sessionId);
 
     const listed = expectSuccess(await tool('list_sessions'));
     const byId = new Map(listed.sessions.map((entry: { sessionId: string }) => [entry.sessionId, entry]));
-    expect(byId.get(phoneResult.sessionId)).toMatchObject({ device: 'Pixel 7', viewport: { width: 412, height: 839 }, url: expect.any(String), title: expect.any(String) });
+    expect(byId.get(phoneResult.sessionId)).toMatchObject({
+      device: 'Pixel 7',
+      viewport: { width: 412, height: 839 },
+      url: expect.any(String),
+      title: expect.any(String),
+    });
     expect(byId.get(deskResult.sessionId)).toMatchObject({ viewport: { width: 1000, height: 640 } });
     expect(byId.get(deskResult.sessionId)).not.toHaveProperty('device');
 
@@ -138,7 +153,12 @@ describe('storage tools (export_storage_state, cookies) through an MCP client', 
     host = new BrowserHost({ headless: true }).start();
     manager = new SessionManager({ host, maxSessions: 5 });
     // The storage capability is not in the default list; a server serves it when asked (--caps).
-    const connection = createMcpServer({ sessions: manager, logger: silentLogger, toolOptions: { allowFileUrls: false }, tools: [...allTools, ...storageTools] });
+    const connection = createMcpServer({
+      sessions: manager,
+      logger: silentLogger,
+      toolOptions: { allowFileUrls: false },
+      tools: [...allTools, ...storageTools],
+    });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await connection.server.connect(serverSide);
     client = new Client({ name: 'storage-test', version: '0.0.0' });

@@ -187,7 +187,12 @@ const ERROR_CASES: ErrorCase[] = [
     }),
   ),
   { tool: 'navigate', code: 'INVALID_PARAMETERS', when: 'url is missing', args: (c) => ({ sessionId: c.sid }) },
-  { tool: 'navigate', code: 'INVALID_PARAMETERS', when: 'waitUntil is not one of the four', args: (c) => ({ sessionId: c.sid, url: 'about:blank', waitUntil: 'idle' }) },
+  {
+    tool: 'navigate',
+    code: 'INVALID_PARAMETERS',
+    when: 'waitUntil is not one of the four',
+    args: (c) => ({ sessionId: c.sid, url: 'about:blank', waitUntil: 'idle' }),
+  },
   { tool: 'navigate', code: 'INVALID_PARAMETERS', when: 'timeout is negative', args: (c) => ({ sessionId: c.sid, url: 'about:blank', timeout: -1 }) },
   {
     tool: 'navigate',
@@ -402,7 +407,8 @@ describe('error codes, table-driven', () => {
       const sessionId = row.server === 'one' ? ctx.oneSid : ctx.sid;
       const url = ctx.fx.urlFor(row.page);
       // On `one` a renderer may have just been killed: the first call after a crash can still meet the dying page.
-      if (row.server === 'one') await waitFor(async () => !(await call(server.client, 'navigate', { sessionId, url })).isError, { timeout: 10_000, interval: 200 });
+      if (row.server === 'one')
+        await waitFor(async () => !(await call(server.client, 'navigate', { sessionId, url })).isError, { timeout: 10_000, interval: 200 });
       else expectSuccess(await call(server.client, 'navigate', { sessionId, url }));
     }
     const args = row.args(ctx);
@@ -441,7 +447,7 @@ describe('a session survives the errors above', () => {
 });
 
 describe('sessions belong to their server process', () => {
-  it('another server neither lists nor accepts this server\'s session', async () => {
+  it("another server neither lists nor accepts this server's session", async () => {
     const other = ctx.servers.noBrowser.client;
     expect(expectSuccess(await call(other, 'list_sessions')).sessions).toEqual([]);
     expectError(await call(other, 'navigate', { sessionId: ctx.sid, url: 'about:blank' }), 'SESSION_NOT_FOUND', ctx.sid);

@@ -96,7 +96,7 @@ describe('close_session', () => {
 });
 
 describe('list_sessions', () => {
-  it('lists this connection\'s open sessions with url, title and times, and maxSessions', async () => {
+  it("lists this connection's open sessions with url, title and times, and maxSessions", async () => {
     await open('/pages/form');
     const other = expectSuccess(await tool('create_session')).sessionId as string;
     try {
@@ -105,7 +105,15 @@ describe('list_sessions', () => {
       expect(listed.maxSessions).toBe(10);
       const byId = new Map(listed.sessions.map((entry: { sessionId: string }) => [entry.sessionId, entry]));
       expect([...byId.keys()].sort()).toEqual([sid, other].sort());
-      expect(byId.get(sid)).toEqual({ sessionId: sid, createdAt: expect.any(Number), expiresAt: expect.any(Number), url: fx.urlFor('/pages/form'), title: 'Form', viewport: { width: 1280, height: 720 }, endpoint: 'local' });
+      expect(byId.get(sid)).toEqual({
+        sessionId: sid,
+        createdAt: expect.any(Number),
+        expiresAt: expect.any(Number),
+        url: fx.urlFor('/pages/form'),
+        title: 'Form',
+        viewport: { width: 1280, height: 720 },
+        endpoint: 'local',
+      });
       expect(byId.get(other)).toMatchObject({ sessionId: other, url: 'about:blank', title: '' });
     } finally {
       expectSuccess(await tool('close_session', { sessionId: other }));
@@ -186,7 +194,7 @@ describe('click', () => {
     expect(await clickProbe({ selector: '#covered', force: true })).toEqual({ overlay: 1 });
   });
 
-  it('answers a click that follows a link with the new page\'s URL and title', async () => {
+  it("answers a click that follows a link with the new page's URL and title", async () => {
     await open('/pages/buttons');
     const result = expectSuccess(await tool('click', { sessionId: sid, selector: '#nav' }));
     expect(result).toMatchObject({ success: true, url: fx.urlFor('/pages/home'), title: 'Home' });
@@ -201,7 +209,7 @@ describe('click', () => {
 });
 
 describe('type', () => {
-  it('appends at the end by default and answers the field\'s value', async () => {
+  it("appends at the end by default and answers the field's value", async () => {
     await open('/pages/form');
     expect(expectSuccess(await tool('type', { sessionId: sid, selector: '#name', text: 'Ada' }))).toEqual({
       success: true,

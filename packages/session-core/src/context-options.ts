@@ -213,9 +213,13 @@ function deviceDescriptor(name: string): DeviceSettings {
 
 function unknownDevice(name: string): SessionError {
   const suggestions = closeNames(name, deviceNames(), 5);
-  return invalid('device', `Unknown device "${name}". Close names: ${suggestions.map((s) => `"${s}"`).join(', ')}. Use a name from Playwright's device list, as written.`, {
-    suggestions,
-  });
+  return invalid(
+    'device',
+    `Unknown device "${name}". Close names: ${suggestions.map((s) => `"${s}"`).join(', ')}. Use a name from Playwright's device list, as written.`,
+    {
+      suggestions,
+    },
+  );
 }
 
 /** The `count` names nearest to `wanted`, by edit distance on lower case; landscape variants only if asked for. */
@@ -438,7 +442,8 @@ function storedCookieOf(value: unknown, index: number): StoredCookie {
   const sameSite = value.sameSite ?? 'Lax';
   if (sameSite !== 'Strict' && sameSite !== 'Lax' && sameSite !== 'None') throw invalid('storageState', `${where}.sameSite must be "Strict", "Lax" or "None".`);
   const expires = value.expires ?? -1;
-  if (typeof expires !== 'number' || !Number.isFinite(expires)) throw invalid('storageState', `${where}.expires must be a number (seconds since epoch, -1 for a session cookie).`);
+  if (typeof expires !== 'number' || !Number.isFinite(expires))
+    throw invalid('storageState', `${where}.expires must be a number (seconds since epoch, -1 for a session cookie).`);
   const flag = (key: 'httpOnly' | 'secure') => {
     const flagValue = value[key] ?? false;
     if (typeof flagValue !== 'boolean') throw invalid('storageState', `${where}.${key} must be true or false.`);

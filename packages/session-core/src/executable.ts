@@ -41,11 +41,7 @@ export function resolveHeadless(
 }
 
 /** The usual places a system Chromium or Chrome lives, lightest first. */
-export function systemChromiumCandidates(
-  headless: boolean,
-  platform: NodeJS.Platform = process.platform,
-  env: NodeJS.ProcessEnv = process.env,
-): string[] {
+export function systemChromiumCandidates(headless: boolean, platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): string[] {
   if (platform === 'linux') {
     // The real binaries under /usr/lib come before the /usr/bin wrapper scripts, so no shell process sits between us and the browser.
     const shells = ['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium-headless-shell'];

@@ -53,11 +53,13 @@ export async function inspectElement(locator: Locator): Promise<ElementState | {
     return { invalid: messageOf(error) };
   }
   const matches = await locator
-    .evaluateAll((elements) => elements.slice(0, 3).map((element) => {
-      const id = element.id ? `#${element.id}` : '';
-      const text = (element.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40);
-      return `<${element.tagName.toLowerCase()}${id}>${text ? ` "${text}"` : ''}`;
-    }))
+    .evaluateAll((elements) =>
+      elements.slice(0, 3).map((element) => {
+        const id = element.id ? `#${element.id}` : '';
+        const text = (element.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40);
+        return `<${element.tagName.toLowerCase()}${id}>${text ? ` "${text}"` : ''}`;
+      }),
+    )
     .catch(() => [] as string[]);
   if (count !== 1) return { count, visible: false, enabled: false, editable: false, matches };
   const one = locator.first();
@@ -99,9 +101,13 @@ export async function elementError(
     // A page that crashed or closed under the action rejects every query, whatever the selector or ref: that is the
     // browser failing, not the caller. Only a page that still answers may blame the selector or ref.
     if (!(await pageAnswers(locator.page()))) {
-      return browserError('page_crashed', `The page crashed or was closed during the ${action} on ${what}. The session opens a fresh blank page for the next call; load the page again, then retry.`, {
-        details: { ...base, browserMessage: firstLine(state.invalid), next: 'load_page' },
-      });
+      return browserError(
+        'page_crashed',
+        `The page crashed or was closed during the ${action} on ${what}. The session opens a fresh blank page for the next call; load the page again, then retry.`,
+        {
+          details: { ...base, browserMessage: firstLine(state.invalid), next: 'load_page' },
+        },
+      );
     }
     if (target.ref !== undefined) {
       return new SessionError('ELEMENT_NOT_FOUND', `No element has ${what} on the current page: refs change when the page changes.`, {
@@ -119,9 +125,13 @@ export async function elementError(
     });
   }
   if (state.count > 1) {
-    return new SessionError('ELEMENT_AMBIGUOUS', `${capitalize(what)} matches ${state.count} elements; make it match exactly one (add an id or :nth-match(), or use a ref).`, {
-      details: { ...base, count: state.count, matches: state.matches, next: 'new_snapshot' },
-    });
+    return new SessionError(
+      'ELEMENT_AMBIGUOUS',
+      `${capitalize(what)} matches ${state.count} elements; make it match exactly one (add an id or :nth-match(), or use a ref).`,
+      {
+        details: { ...base, count: state.count, matches: state.matches, next: 'new_snapshot' },
+      },
+    );
   }
   if (action === 'edit' && !state.editable) {
     const reason = !state.enabled ? 'disabled' : state.visible ? 'not an editable field (or readonly)' : 'hidden';
@@ -142,9 +152,13 @@ export async function elementError(
     });
   }
   if (isTimeoutError(error)) {
-    return new SessionError('ELEMENT_NOT_CLICKABLE', `The element ${state.matches[0] ?? what} did not become ready for ${action} within ${context.timeout ?? 'the'} ms (it may be moving or re-rendering).`, {
-      details: { ...base, reason: 'not stable', element: state.matches[0], browserMessage },
-    });
+    return new SessionError(
+      'ELEMENT_NOT_CLICKABLE',
+      `The element ${state.matches[0] ?? what} did not become ready for ${action} within ${context.timeout ?? 'the'} ms (it may be moving or re-rendering).`,
+      {
+        details: { ...base, reason: 'not stable', element: state.matches[0], browserMessage },
+      },
+    );
   }
   return playwrightError(error);
 }
@@ -152,7 +166,11 @@ export async function elementError(
 /** Whether the page still runs script (false once it crashed or closed); bounded, so a wedged page cannot hang an error report. */
 async function pageAnswers(page: Page): Promise<boolean> {
   if (page.isClosed()) return false;
-  return orAfter(page.evaluate(() => true).catch(() => false), 2_000, false);
+  return orAfter(
+    page.evaluate(() => true).catch(() => false),
+    2_000,
+    false,
+  );
 }
 
 /** NAVIGATION_FAILED with the browser's reason (net::ERR_…, a timeout, an abort). */
@@ -160,7 +178,7 @@ export function navigationError(error: unknown, context: { url: string; timeout?
   if (isSessionError(error)) return error;
   const browserMessage = firstLine(messageOf(error));
   const timedOut = isTimeoutError(error);
-  const reason = timedOut ? 'timeout' : /net::(ERR_[A-Z_]+)/.exec(browserMessage)?.[1] ?? 'navigation failed';
+  const reason = timedOut ? 'timeout' : (/net::(ERR_[A-Z_]+)/.exec(browserMessage)?.[1] ?? 'navigation failed');
   const message = timedOut
     ? `Loading ${context.url} did not finish within ${context.timeout} ms. Try a larger timeout or waitUntil "domcontentloaded".`
     : `Could not load ${context.url}: ${reason}. Check the URL and that the site is reachable.`;

@@ -247,7 +247,11 @@ export class Session {
   /** Closes the context and its pages; gives up waiting after CLOSE_TIMEOUT_MS, so a browser that hangs cannot hold the caller. */
   async close(): Promise<void> {
     this.collectors.dispose();
-    await orAfter(this.context.close().catch(() => {}), CLOSE_TIMEOUT_MS, undefined);
+    await orAfter(
+      this.context.close().catch(() => {}),
+      CLOSE_TIMEOUT_MS,
+      undefined,
+    );
   }
 
   // Tabs ---------------------------------------------------------------------------------------------------------
@@ -450,7 +454,11 @@ export class Session {
     this.abandoned.add(stuck);
     void stuck.close({ runBeforeUnload: false }).catch(() => {});
     if (this.currentPage !== stuck) return;
-    const fresh = await orAfter(this.openPage().catch(() => undefined), CLOSE_TIMEOUT_MS, undefined);
+    const fresh = await orAfter(
+      this.openPage().catch(() => undefined),
+      CLOSE_TIMEOUT_MS,
+      undefined,
+    );
     // If the browser cannot even open a page now, the next call tries again (livePage).
     if (fresh) this.currentPage = fresh;
   }
@@ -526,7 +534,6 @@ export class Session {
     if (list.length < MAX_EVENTS) list.push(event);
   }
 }
-
 
 /** Waits for `turn`, or until the signal aborts, whichever comes first. */
 function untilAborted(turn: Promise<unknown>, signal: AbortSignal | undefined): Promise<unknown> {

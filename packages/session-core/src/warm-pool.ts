@@ -212,5 +212,9 @@ function unlessDisconnected<T>(promise: Promise<T | undefined>, browser: Browser
 /** Closes a pooled context; gives up waiting after a few seconds, so a browser that hangs cannot hold shutdown. */
 async function closeQuietly(opened: OpenedContext | undefined): Promise<void> {
   if (!opened) return;
-  await orAfter(opened.context.close().catch(() => {}), CLOSE_TIMEOUT_MS, undefined);
+  await orAfter(
+    opened.context.close().catch(() => {}),
+    CLOSE_TIMEOUT_MS,
+    undefined,
+  );
 }

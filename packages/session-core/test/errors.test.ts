@@ -66,7 +66,12 @@ describe('SessionError', () => {
     expect(Object.keys(bare.toJSON())).toEqual(['errorCode', 'message']);
 
     const full = new SessionError('MAX_SESSIONS_REACHED', 'All 2 sessions are in use.', { sessionId: 'abc', details: { maxSessions: 2 } });
-    expect(JSON.parse(JSON.stringify(full))).toEqual({ errorCode: 'MAX_SESSIONS_REACHED', message: 'All 2 sessions are in use.', sessionId: 'abc', details: { maxSessions: 2 } });
+    expect(JSON.parse(JSON.stringify(full))).toEqual({
+      errorCode: 'MAX_SESSIONS_REACHED',
+      message: 'All 2 sessions are in use.',
+      sessionId: 'abc',
+      details: { maxSessions: 2 },
+    });
     expect(full).toBeInstanceOf(Error);
     expect(full.name).toBe('SessionError');
     expect(isSessionError(full)).toBe(true);

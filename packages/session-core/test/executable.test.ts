@@ -6,7 +6,10 @@ import { SessionError, installHint, resolveExecutable, resolveHeadless, systemCh
 
 const SHELL = '/usr/lib/chromium/chromium-headless-shell';
 const FULL = '/usr/lib/chromium/chromium';
-const only = (...files: string[]) => (file: string) => files.includes(file);
+const only =
+  (...files: string[]) =>
+  (file: string) =>
+    files.includes(file);
 
 function failure(options: ResolveExecutableOptions): SessionError {
   try {
@@ -55,7 +58,7 @@ describe('resolveExecutable', () => {
     expect(checked).toEqual(['/nope/chrome']);
   });
 
-  it("lets Playwright pick its own build when that is installed", () => {
+  it('lets Playwright pick its own build when that is installed', () => {
     const bundled = chromium.executablePath();
     const resolved = resolveExecutable({ browser: 'chromium', headless: true, exists: only(bundled, SHELL, FULL), platform: 'linux' });
     expect(resolved).toMatchObject({ source: 'playwright', executablePath: undefined, headlessShell: false });
@@ -113,7 +116,13 @@ describe('resolveExecutable', () => {
       'C:\\Program Files\\Microsoft\\Edge\\Application\\msedge.exe',
     ]);
     expect(systemChromiumCandidates(true, 'freebsd')).toEqual([]);
-    const resolved = resolveExecutable({ browser: 'chromium', headless: false, platform: 'darwin', env: { HOME: '/Users/me' }, exists: only('/Applications/Chromium.app/Contents/MacOS/Chromium') });
+    const resolved = resolveExecutable({
+      browser: 'chromium',
+      headless: false,
+      platform: 'darwin',
+      env: { HOME: '/Users/me' },
+      exists: only('/Applications/Chromium.app/Contents/MacOS/Chromium'),
+    });
     expect(resolved.executablePath).toBe('/Applications/Chromium.app/Contents/MacOS/Chromium');
     expect(installHint('chromium', 'darwin')).toBe('npx playwright install chromium, install Google Chrome, or pass --executable-path');
   });

@@ -107,7 +107,10 @@ describe('a timer that fires early', () => {
   it('is re-armed for the rest of the time instead of expiring the session', async () => {
     const time = new FakeTime();
     // Timers that fire after half the time asked for, as an imprecise timer source might.
-    const early = { setTimeout: (callback: () => void, ms: number) => time.setTimeout(callback, Math.ceil(ms / 2)), clearTimeout: (handle: unknown) => time.clearTimeout(handle) };
+    const early = {
+      setTimeout: (callback: () => void, ms: number) => time.setTimeout(callback, Math.ceil(ms / 2)),
+      clearTimeout: (handle: unknown) => time.clearTimeout(handle),
+    };
     const manager = new SessionManager({ host, sessionTimeout: TIMEOUT, clock: time, timers: early });
     const session = await manager.create();
     time.advance(TIMEOUT / 2);

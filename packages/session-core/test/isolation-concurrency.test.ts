@@ -138,7 +138,12 @@ describe('the session page', () => {
       expect(await manager.run(session.id, text('#cookies'))).toBe('kept=yes');
       // The replacement page is watched like the first: a dialog there is answered too. It is not a tab the site opened.
       await manager.run(session.id, (page) => page.evaluate(() => alert('on the fresh page')));
-      expect(session.takeEvents()).toEqual({ dialogs: [{ type: 'alert', message: 'on the fresh page', action: 'accepted' }], openedTabs: [], closedTabs: [], downloads: [] });
+      expect(session.takeEvents()).toEqual({
+        dialogs: [{ type: 'alert', message: 'on the fresh page', action: 'accepted' }],
+        openedTabs: [],
+        closedTabs: [],
+        downloads: [],
+      });
     } finally {
       await manager.close(session.id);
     }
@@ -206,9 +211,11 @@ describe('the session page', () => {
   it('remembers at most 50 dialogs between two reads, so a page that loops alert() cannot flood a result', async () => {
     const session = await manager.create();
     try {
-      await manager.run(session.id, (page) => page.evaluate(() => {
-        for (let i = 0; i < 80; i += 1) alert(`n${i}`);
-      }));
+      await manager.run(session.id, (page) =>
+        page.evaluate(() => {
+          for (let i = 0; i < 80; i += 1) alert(`n${i}`);
+        }),
+      );
       const { dialogs } = session.takeEvents();
       expect(dialogs).toHaveLength(50);
       expect(dialogs[0]).toEqual({ type: 'alert', message: 'n0', action: 'accepted' });
@@ -225,7 +232,17 @@ describe('listing', () => {
     try {
       await manager.run(mine.id, (page) => page.goto(server.urlFor('/pages/home')));
       const listed = await manager.list({ owner: 'conn-1' });
-      expect(listed).toEqual([{ sessionId: mine.id, createdAt: mine.createdAt, expiresAt: mine.expiresAt, url: server.urlFor('/pages/home'), title: 'Home', viewport: { width: 1280, height: 720 }, endpoint: 'local' }]);
+      expect(listed).toEqual([
+        {
+          sessionId: mine.id,
+          createdAt: mine.createdAt,
+          expiresAt: mine.expiresAt,
+          url: server.urlFor('/pages/home'),
+          title: 'Home',
+          viewport: { width: 1280, height: 720 },
+          endpoint: 'local',
+        },
+      ]);
       expect((await manager.list()).map((info) => info.sessionId)).toEqual([mine.id, theirs.id]);
       expect(manager.idsOf('conn-2')).toEqual([theirs.id]);
       expect(manager.idsOf('nobody')).toEqual([]);

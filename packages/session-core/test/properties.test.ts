@@ -143,7 +143,6 @@ describe('SessionManager properties', () => {
       RUNS,
     );
   });
-
 });
 
 describe('creations in flight', () => {

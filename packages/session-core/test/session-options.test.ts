@@ -17,7 +17,10 @@ const opened: Session[] = [];
 beforeAll(async () => {
   fixture = await startFixtureServer();
   // A page that sizes itself to the device, as real mobile sites do (without it a phone lays out 980 px wide).
-  fixture.addPage('fit', '<!doctype html><html><head><meta name="viewport" content="width=device-width, initial-scale=1"><title>Fit</title></head><body>fit</body></html>');
+  fixture.addPage(
+    'fit',
+    '<!doctype html><html><head><meta name="viewport" content="width=device-width, initial-scale=1"><title>Fit</title></head><body>fit</body></html>',
+  );
   fixture.addPage('script', '<!doctype html><html><head><title>static</title></head><body><script>document.title = "script ran"</script></body></html>');
   proxy = await startForwardProxy({ hosts: { 'only-via-proxy.test': fixture.url }, credentials: PROXY_CREDENTIALS });
   host = new BrowserHost({ headless: true }).start();
@@ -147,7 +150,13 @@ describe('two differently-dressed sessions side by side in one browser', () => {
 
   it('lets explicit options override what the device set, and echoes the effective options', async () => {
     const session = await create({ device: 'Pixel 7', viewport: { width: 500, height: 800 }, userAgent: 'custom-agent' });
-    expect(session.options).toMatchObject({ device: 'Pixel 7', viewport: { width: 500, height: 800 }, userAgent: 'custom-agent', isMobile: true, hasTouch: true });
+    expect(session.options).toMatchObject({
+      device: 'Pixel 7',
+      viewport: { width: 500, height: 800 },
+      userAgent: 'custom-agent',
+      isMobile: true,
+      hasTouch: true,
+    });
     const seen = await on(session, async (page) => {
       await page.goto(fixture.urlFor('/pages/fit'));
       return page.evaluate(() => [innerWidth, navigator.userAgent, navigator.maxTouchPoints > 0]);
@@ -160,7 +169,8 @@ describe('two differently-dressed sessions side by side in one browser', () => {
     const where = await on(located, async (page) => {
       await page.goto(fixture.urlFor('/pages/home'));
       return page.evaluate(
-        () => new Promise<number[]>((resolve, reject) => navigator.geolocation.getCurrentPosition((p) => resolve([p.coords.latitude, p.coords.longitude]), reject)),
+        () =>
+          new Promise<number[]>((resolve, reject) => navigator.geolocation.getCurrentPosition((p) => resolve([p.coords.latitude, p.coords.longitude]), reject)),
       );
     });
     expect(where).toEqual([52.52, 13.4]);

@@ -149,9 +149,7 @@ function parseFields(contentType: string, body: string): Record<string, string> 
       return {};
     }
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
-    return Object.fromEntries(
-      Object.entries(parsed).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
-    );
+    return Object.fromEntries(Object.entries(parsed).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
   }
   return {};
 }

@@ -40,7 +40,9 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 export async function startForwardProxy(options: ForwardProxyOptions): Promise<ForwardProxy> {
   const requests: ProxiedRequest[] = [];
   const expected =
-    options.credentials === undefined ? undefined : `Basic ${Buffer.from(`${options.credentials.username}:${options.credentials.password}`).toString('base64')}`;
+    options.credentials === undefined
+      ? undefined
+      : `Basic ${Buffer.from(`${options.credentials.username}:${options.credentials.password}`).toString('base64')}`;
 
   function forward(req: IncomingMessage, res: ServerResponse): void {
     let target: URL;

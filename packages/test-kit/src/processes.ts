@@ -46,10 +46,12 @@ async function readProcFile(pid: number, name: string): Promise<string | undefin
 export async function descendants(pid: number): Promise<ProcInfo[]> {
   const entries = await readdir('/proc');
   const stats = await Promise.all(
-    entries.filter((e) => /^\d+$/.test(e)).map(async (e) => {
-      const text = await readProcFile(Number(e), 'stat');
-      return text === undefined ? undefined : parseStat(text);
-    }),
+    entries
+      .filter((e) => /^\d+$/.test(e))
+      .map(async (e) => {
+        const text = await readProcFile(Number(e), 'stat');
+        return text === undefined ? undefined : parseStat(text);
+      }),
   );
   const children = new Map<number, Stat[]>();
   for (const stat of stats) {

@@ -109,9 +109,7 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Output 
 }
 
 /** Identity at run time; it exists so each tool's handler gets its argument and result types inferred. */
-export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject>(
-  definition: ToolDefinition<Input, Output>,
-): ToolDefinition<Input, Output> {
+export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject>(definition: ToolDefinition<Input, Output>): ToolDefinition<Input, Output> {
   return definition;
 }
 

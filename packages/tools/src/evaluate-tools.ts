@@ -22,9 +22,13 @@ function checkSyntax(source: string): void {
   try {
     new AsyncFunction('element', `return (${source}\n);`);
   } catch (error) {
-    throw new SessionError('INVALID_PARAMETERS', `The function does not parse: ${error instanceof Error ? error.message : String(error)}. Give a function such as "() => document.title" or "(el) => el.textContent".`, {
-      details: { function: source.slice(0, 500) },
-    });
+    throw new SessionError(
+      'INVALID_PARAMETERS',
+      `The function does not parse: ${error instanceof Error ? error.message : String(error)}. Give a function such as "() => document.title" or "(el) => el.textContent".`,
+      {
+        details: { function: source.slice(0, 500) },
+      },
+    );
   }
 }
 
@@ -77,15 +81,17 @@ async function settleWithin<T>(page: Page, work: Promise<T>, timeout: number): P
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
-      page.evaluate(() => true).then(
-        () =>
-          reject(
-            browserError('call_timeout', `The function did not finish within ${timeout} ms; it was left waiting in the page, which is kept as it is.`, {
-              details: { timeout, pageReplaced: false },
-            }),
-          ),
-        () => {},
-      );
+      page
+        .evaluate(() => true)
+        .then(
+          () =>
+            reject(
+              browserError('call_timeout', `The function did not finish within ${timeout} ms; it was left waiting in the page, which is kept as it is.`, {
+                details: { timeout, pageReplaced: false },
+              }),
+            ),
+          () => {},
+        );
     }, timeout);
   });
   try {
@@ -124,7 +130,7 @@ export const evaluate = defineTool({
       .describe(`How long the function may run, in ms (default ${DEFAULT_EVALUATE_TIMEOUT}; never longer than the server's call ceiling).`),
   }),
   output: sessionOutput({
-    result: z.unknown().describe('The function\'s return value as JSON; when truncated, the first characters of its JSON text.'),
+    result: z.unknown().describe("The function's return value as JSON; when truncated, the first characters of its JSON text."),
     type: z.string().describe('What the function returned in the page: string, number, boolean, object, array, null or undefined.'),
     truncated: z.boolean().optional().describe(`True when the result's JSON was longer than ${MAX_RESULT_CHARS} characters and was cut.`),
     note: z.string().optional().describe('When truncated: how long the full result was and how to get less.'),
@@ -135,30 +141,39 @@ export const evaluate = defineTool({
     checkSyntax(source);
     const limit = timeout ?? DEFAULT_EVALUATE_TIMEOUT;
     const fn = pageFunction(source);
-    return onSession(ctx, sessionId, async (page) => {
-      const outcome = await runWatchingNavigation(page, async () => {
-        if (selector === undefined && ref === undefined) return settleWithin(page, page.evaluate(fn) as Promise<PageOutcome>, limit);
-        return onElement(page, { selector, ref }, 'read', DEFAULT_ELEMENT_TIMEOUT, async (locator) => {
-          await locator.waitFor({ state: 'attached', timeout: DEFAULT_ELEMENT_TIMEOUT });
-          return settleWithin(page, locator.evaluate(fn) as Promise<PageOutcome>, limit);
+    return onSession(
+      ctx,
+      sessionId,
+      async (page) => {
+        const outcome = await runWatchingNavigation(page, async () => {
+          if (selector === undefined && ref === undefined) return settleWithin(page, page.evaluate(fn) as Promise<PageOutcome>, limit);
+          return onElement(page, { selector, ref }, 'read', DEFAULT_ELEMENT_TIMEOUT, async (locator) => {
+            await locator.waitFor({ state: 'attached', timeout: DEFAULT_ELEMENT_TIMEOUT });
+            return settleWithin(page, locator.evaluate(fn) as Promise<PageOutcome>, limit);
+          });
         });
-      });
-      if (outcome.threw) {
-        const shown = outcome.name && outcome.name !== 'string' ? `${outcome.name}: ${outcome.message}` : outcome.message;
-        throw browserError('script_error', `The function threw in the page: ${firstLine(shown)}. Fix the function and run it again.`, {
-          details: { pageMessage: outcome.message.slice(0, 2_000), errorName: outcome.name, ...(outcome.stack ? { stack: outcome.stack.slice(0, 1_000) } : {}) },
-        });
-      }
-      const value = toJsonValue(outcome.value);
-      const json = JSON.stringify(value);
-      if (json.length <= MAX_RESULT_CHARS) return { result: value, type: outcome.type };
-      return {
-        result: json.slice(0, MAX_RESULT_CHARS),
-        type: outcome.type,
-        truncated: true,
-        note: `The result's JSON is ${json.length} characters; result holds its first ${MAX_RESULT_CHARS} as text. Return less (filter, slice, or pick fields) to get it whole.`,
-      };
-    }, { timeout: limit });
+        if (outcome.threw) {
+          const shown = outcome.name && outcome.name !== 'string' ? `${outcome.name}: ${outcome.message}` : outcome.message;
+          throw browserError('script_error', `The function threw in the page: ${firstLine(shown)}. Fix the function and run it again.`, {
+            details: {
+              pageMessage: outcome.message.slice(0, 2_000),
+              errorName: outcome.name,
+              ...(outcome.stack ? { stack: outcome.stack.slice(0, 1_000) } : {}),
+            },
+          });
+        }
+        const value = toJsonValue(outcome.value);
+        const json = JSON.stringify(value);
+        if (json.length <= MAX_RESULT_CHARS) return { result: value, type: outcome.type };
+        return {
+          result: json.slice(0, MAX_RESULT_CHARS),
+          type: outcome.type,
+          truncated: true,
+          note: `The result's JSON is ${json.length} characters; result holds its first ${MAX_RESULT_CHARS} as text. Return less (filter, slice, or pick fields) to get it whole.`,
+        };
+      },
+      { timeout: limit },
+    );
   },
 });
 

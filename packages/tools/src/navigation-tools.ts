@@ -12,7 +12,9 @@ const DEFAULT_NAVIGATION_TIMEOUT = 30_000;
 const waitUntilSchema = z
   .enum(['load', 'domcontentloaded', 'networkidle', 'commit'])
   .optional()
-  .describe('When to consider the page loaded: "load" (default), "domcontentloaded" (faster), "networkidle" (no requests for 500 ms), or "commit" (response received).');
+  .describe(
+    'When to consider the page loaded: "load" (default), "domcontentloaded" (faster), "networkidle" (no requests for 500 ms), or "commit" (response received).',
+  );
 
 const navigationTimeoutSchema = z
   .number()
@@ -48,7 +50,7 @@ export const navigate = defineTool({
   name: 'navigate',
   title: 'Navigate to URL',
   description:
-    'Loads a URL in the session\'s page and waits until it has loaded. Returns the final URL (after redirects), the title and the HTTP status. ' +
+    "Loads a URL in the session's page and waits until it has loaded. Returns the final URL (after redirects), the title and the HTTP status. " +
     'An HTTP error page (404, 500) is a success with that status. Next: snapshot to read the page (or pass includeSnapshot: true to get it in this result), then click/type to act on it. ' +
     'A page that asks before being left (beforeunload) is left anyway, and the result lists that dialog in dialogs. ' +
     'Errors: NAVIGATION_FAILED (unreachable host, refused connection, TLS error, timeout; details.reason says which), ' +
@@ -102,7 +104,12 @@ type HistoryMove = 'back' | 'forward' | 'reload';
 const historyOutput = sessionOutput({
   success: z.literal(true),
   message: z.string().describe('What happened, including "nothing to go back to" when the history has no such entry.'),
-  status: z.number().nullable().describe('The HTTP status of the document loaded, or null when none was loaded (no history entry, a same-document step, or a page from the back/forward cache).'),
+  status: z
+    .number()
+    .nullable()
+    .describe(
+      'The HTTP status of the document loaded, or null when none was loaded (no history entry, a same-document step, or a page from the back/forward cache).',
+    ),
 });
 
 async function moveInHistory(page: Page, move: HistoryMove, options: { waitUntil: 'load' | 'domcontentloaded' | 'networkidle' | 'commit'; timeout: number }) {
@@ -130,7 +137,7 @@ function historyTool(move: HistoryMove) {
   const [name, title] = names[move];
   const what =
     move === 'reload'
-      ? 'Reloads the current page and waits until it has loaded, like the browser\'s reload button. Refs from older snapshots are stale afterwards. '
+      ? "Reloads the current page and waits until it has loaded, like the browser's reload button. Refs from older snapshots are stale afterwards. "
       : `Goes ${move} one page in the session's history, like the browser's ${move} button, and waits until it has loaded. ` +
         `With nothing to go ${move} to it succeeds without changing the page, says so in message, and status is null. Refs from older snapshots are stale afterwards. `;
   return defineTool({

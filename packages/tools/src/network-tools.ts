@@ -160,7 +160,6 @@ async function describeRequest(entry: RequestEntry, request: Request) {
   };
 }
 
-
 const TEXT_TYPE = /^(text\/|application\/([\w.+-]*\+)?(json|xml|javascript|ecmascript|x-www-form-urlencoded|graphql)|image\/svg\+xml)/i;
 
 /** Text bodies decoded and capped; anything else as a note with its size and type. */

@@ -80,9 +80,13 @@ export async function readSnapshot(
       text = await page.ariaSnapshot(snapshotOptions);
     } catch (error) {
       if (isTimeoutError(error)) {
-        throw browserError('unknown', `The page did not produce a snapshot within ${SNAPSHOT_TIMEOUT} ms (a script may be keeping it busy). Try again, or take a screenshot.`, {
-          details: { timeout: SNAPSHOT_TIMEOUT, browserMessage: firstLine(messageOf(error)) },
-        });
+        throw browserError(
+          'unknown',
+          `The page did not produce a snapshot within ${SNAPSHOT_TIMEOUT} ms (a script may be keeping it busy). Try again, or take a screenshot.`,
+          {
+            details: { timeout: SNAPSHOT_TIMEOUT, browserMessage: firstLine(messageOf(error)) },
+          },
+        );
       }
       throw playwrightError(error);
     }
@@ -91,7 +95,10 @@ export async function readSnapshot(
   // costs a model tokens on every such line.
   text = text.replace(/^(\s*- (?:link|button)\b.*?) \[cursor=pointer\]/gm, '$1');
   if (text.trim() === '') {
-    return { snapshot: '', note: 'The page (or element) has no accessible content. If the page is blank, navigate to a URL first; if it is still loading, wait for it.' };
+    return {
+      snapshot: '',
+      note: 'The page (or element) has no accessible content. If the page is blank, navigate to a URL first; if it is still loading, wait for it.',
+    };
   }
   return capSnapshot(text, options.maxChars ?? DEFAULT_SNAPSHOT_MAX_CHARS);
 }

@@ -53,7 +53,7 @@ export const sessionResultFields = {
   downloads: z
     .array(z.object({ url: z.string(), suggestedFilename: z.string(), path: z.string(), bytes: z.number(), failure: z.string().optional() }))
     .optional()
-    .describe('Files downloaded during the call, saved in the session\'s folder of the output directory.'),
+    .describe("Files downloaded during the call, saved in the session's folder of the output directory."),
 };
 
 /**

@@ -6,9 +6,7 @@ import type { AnyTool, ToolContext } from './define-tool.js';
 import { SESSIONS_VOCABULARY, withNextStep } from './next-steps.js';
 import { ToolResponse, attachmentsOf, withAttachments, type Attachment, type PageResult, type SessionResult, type WithAttachments } from './response.js';
 
-export type ToolOutcome =
-  | { ok: true; data: Record<string, unknown>; attachments: Attachment[] }
-  | { ok: false; error: SessionError };
+export type ToolOutcome = { ok: true; data: Record<string, unknown>; attachments: Attachment[] } | { ok: false; error: SessionError };
 
 /** Never throws: whatever goes wrong comes back as an error outcome with a code. */
 export async function runTool(tool: AnyTool, rawArgs: unknown, ctx: ToolContext): Promise<ToolOutcome> {
@@ -107,4 +105,3 @@ function sessionIdOf(rawArgs: unknown): string | undefined {
   const value = (rawArgs as Record<string, unknown>).sessionId;
   return typeof value === 'string' && value.length > 0 ? value : undefined;
 }
-

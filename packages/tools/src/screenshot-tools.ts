@@ -64,7 +64,10 @@ async function captureFullPageScaled(page: Page, format: ImageFormat, quality: n
   }
 }
 
-async function capture(page: Page, options: { fullPage: boolean; selector?: string | undefined; ref?: string | undefined; format: ImageFormat; quality: number }) {
+async function capture(
+  page: Page,
+  options: { fullPage: boolean; selector?: string | undefined; ref?: string | undefined; format: ImageFormat; quality: number },
+) {
   const shot = { type: options.format, scale: 'css' as const, timeout: CAPTURE_TIMEOUT, ...(options.format === 'jpeg' ? { quality: options.quality } : {}) };
   if (options.selector !== undefined || options.ref !== undefined) {
     return onElement(page, { selector: options.selector, ref: options.ref }, 'hover', DEFAULT_ELEMENT_TIMEOUT, async (locator) => {
@@ -125,7 +128,9 @@ export const screenshot = defineTool({
       try {
         fitted = fitImage(raw, type, jpegQuality);
       } catch (error) {
-        throw browserError('unknown', `The browser returned an image that could not be read: ${messageOf(error)}`, { details: { browserMessage: messageOf(error) } });
+        throw browserError('unknown', `The browser returned an image that could not be read: ${messageOf(error)}`, {
+          details: { browserMessage: messageOf(error) },
+        });
       }
       const { data, width, height } = fitted;
       const original = prescaled?.original ?? fitted.original;

@@ -48,16 +48,17 @@ export const sessionOptionsShape = {
     .string()
     .min(1)
     .optional()
-    .describe('A Playwright device name, e.g. "iPhone 15", "Pixel 7", "iPad Mini", "Desktop Chrome": sets viewport, user agent, scale factor, mobile and touch. The options below override it.'),
+    .describe(
+      'A Playwright device name, e.g. "iPhone 15", "Pixel 7", "iPad Mini", "Desktop Chrome": sets viewport, user agent, scale factor, mobile and touch. The options below override it.',
+    ),
   viewport: viewportSchema.optional().describe('Page size in CSS pixels, e.g. {"width": 1440, "height": 900}.'),
   userAgent: z.string().min(1).optional().describe('The User-Agent header and navigator.userAgent.'),
   locale: z.string().min(1).optional().describe('A BCP 47 language tag, e.g. "de-DE": navigator.language, Accept-Language, number and date formats.'),
   timezoneId: z.string().min(1).optional().describe('An IANA time zone, e.g. "Europe/Berlin", "America/New_York".'),
-  geolocation: geolocationSchema.optional().describe('Where navigator.geolocation says the device is; also grant "geolocation" in permissions so pages may read it.'),
-  permissions: z
-    .array(z.string())
+  geolocation: geolocationSchema
     .optional()
-    .describe('Browser permissions granted to every page, e.g. ["geolocation", "notifications", "clipboard-read"].'),
+    .describe('Where navigator.geolocation says the device is; also grant "geolocation" in permissions so pages may read it.'),
+  permissions: z.array(z.string()).optional().describe('Browser permissions granted to every page, e.g. ["geolocation", "notifications", "clipboard-read"].'),
   colorScheme: colorSchemeSchema.optional().describe('What prefers-color-scheme matches.'),
   reducedMotion: reducedMotionSchema.optional().describe('What prefers-reduced-motion matches.'),
   extraHTTPHeaders: z.record(z.string(), z.string()).optional().describe('Headers sent with every request of this session, e.g. {"X-Team": "qa"}.'),
@@ -77,10 +78,10 @@ export const sessionOptionsShape = {
     })
     .optional()
     .describe("This session's traffic, and only this session's, goes through this proxy."),
-  storageState: storageStateSchema.optional().describe('A state from export_storage_state: the session starts with those cookies and localStorage, e.g. signed in.'),
-  blockResources: blockResourcesSchema
+  storageState: storageStateSchema
     .optional()
-    .describe('Resource types this session never loads, e.g. ["image", "font", "media"]: faster crawling.'),
+    .describe('A state from export_storage_state: the session starts with those cookies and localStorage, e.g. signed in.'),
+  blockResources: blockResourcesSchema.optional().describe('Resource types this session never loads, e.g. ["image", "font", "media"]: faster crawling.'),
 };
 
 /** The effective options echoed by create_session: device values filled in, passwords and cookie values left out. */

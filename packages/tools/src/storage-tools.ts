@@ -56,7 +56,7 @@ export const cookies = defineTool({
   name: 'cookies',
   title: 'List, set or clear cookies',
   description:
-    "Reads or changes the session's cookies (this session's only). action \"list\" returns them (urls narrows to the cookies those URLs would send); " +
+    'Reads or changes the session\'s cookies (this session\'s only). action "list" returns them (urls narrows to the cookies those URLs would send); ' +
     '"set" adds or replaces the given cookies (each with a url, or a domain and path); "clear" removes all cookies, or with urls only those the URLs would send. ' +
     'The result is the cookie list after the action. Use export_storage_state to copy a whole sign-in (cookies and localStorage) to another session. ' +
     'Errors: INVALID_PARAMETERS (set without cookies, a cookie with neither url nor domain and path, a URL that is not http/https), SESSION_NOT_FOUND / SESSION_EXPIRED.',

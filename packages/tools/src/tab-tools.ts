@@ -76,7 +76,11 @@ export async function listTabs(session: Session): Promise<{ tabs: z.infer<typeof
 
 /** A busy or held-up tab answers an empty title rather than holding the call. */
 async function titleWithin(page: import('playwright').Page): Promise<string> {
-  return orAfter(page.title().catch(() => ''), 1_000, '');
+  return orAfter(
+    page.title().catch(() => ''),
+    1_000,
+    '',
+  );
 }
 
 function invalid(message: string): SessionError {

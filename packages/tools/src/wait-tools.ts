@@ -81,18 +81,17 @@ export const waitFor = defineTool({
         .enum(['visible', 'hidden', 'attached', 'detached'])
         .optional()
         .describe('With selector or ref: the state to wait for (default "visible"). "hidden" and "detached" are also true for an element that is not there.'),
-      timeout: z
-        .number()
-        .int()
-        .min(1)
-        .max(300_000)
-        .optional()
-        .describe(`How long to wait at most, in ms (default ${DEFAULT_WAIT_TIMEOUT}).`),
+      timeout: z.number().int().min(1).max(300_000).optional().describe(`How long to wait at most, in ms (default ${DEFAULT_WAIT_TIMEOUT}).`),
     })
-    .refine((args) => [args.text, args.textGone, args.selector ?? args.ref].filter((value) => value !== undefined).length === 1 && !(args.selector !== undefined && args.ref !== undefined), {
-      message: 'give exactly one condition: "text", "textGone", or an element ("selector" or "ref")',
-      path: ['text'],
-    })
+    .refine(
+      (args) =>
+        [args.text, args.textGone, args.selector ?? args.ref].filter((value) => value !== undefined).length === 1 &&
+        !(args.selector !== undefined && args.ref !== undefined),
+      {
+        message: 'give exactly one condition: "text", "textGone", or an element ("selector" or "ref")',
+        path: ['text'],
+      },
+    )
     .refine((args) => args.state === undefined || args.selector !== undefined || args.ref !== undefined, {
       message: '"state" applies only with "selector" or "ref"',
       path: ['state'],
@@ -140,6 +139,15 @@ async function waitTimeout(
   return new SessionError(
     'WAIT_TIMEOUT',
     `The element ${describeTarget(target)} was not ${condition.state} after ${timeout} ms (it matches ${count} element${count === 1 ? '' : 's'} now). Take a snapshot to see the page, or wait longer.`,
-    { details: { ...(target.ref !== undefined ? { ref: target.ref } : { selector: target.selector }), state: condition.state, timeout, waitedMs, matches: count, url } },
+    {
+      details: {
+        ...(target.ref !== undefined ? { ref: target.ref } : { selector: target.selector }),
+        state: condition.state,
+        timeout,
+        waitedMs,
+        matches: count,
+        url,
+      },
+    },
   );
 }

@@ -14,7 +14,9 @@ describe.each(everyTool.map((tool) => [tool.name, tool] as const))('%s', (_name,
 
   it('describes every input field, and rejects unknown ones', () => {
     const schema = z.toJSONSchema(tool.input, { io: 'input' }) as { properties?: Record<string, { description?: string }>; additionalProperties?: unknown };
-    const undescribed = Object.entries(schema.properties ?? {}).filter(([, field]) => !field.description).map(([key]) => key);
+    const undescribed = Object.entries(schema.properties ?? {})
+      .filter(([, field]) => !field.description)
+      .map(([key]) => key);
     expect(undescribed).toEqual([]);
     expect(schema.additionalProperties).toBe(false);
   });

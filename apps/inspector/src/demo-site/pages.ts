@@ -43,12 +43,7 @@ export const TEAS: readonly { name: string; origin: string; kind: string }[] = [
 ];
 
 export function escapeHtml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
 }
 
 /** A whole page: `title` is escaped, `body` is trusted HTML. `accent` colours the header bar. */
@@ -98,9 +93,7 @@ export function homePage(user: DemoUser | undefined): string {
 
 export function loginPage(options: { error?: string; username?: string } = {}): string {
   const error = options.error ? `<p class="error" id="error" role="alert">${escapeHtml(options.error)}</p>` : '';
-  const rows = DEMO_USERS.map(
-    (u) => `<tr><td><code>${u.username}</code></td><td><code>${u.password}</code></td></tr>`,
-  ).join('');
+  const rows = DEMO_USERS.map((u) => `<tr><td><code>${u.username}</code></td><td><code>${u.password}</code></td></tr>`).join('');
   return layout(
     `Sign in · ${SITE_NAME}`,
     `<h1>Sign in</h1>

@@ -17,7 +17,11 @@ const state = {
 type Child = Node | string | null | undefined | false;
 
 /** Creates an element; attributes set with setAttribute (booleans as presence), children appended in order. */
-function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string | number | boolean | undefined> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | number | boolean | undefined> = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
     if (value === undefined || value === false) continue;
@@ -50,7 +54,8 @@ const hasTool = (name: string) => state.info?.tools.some((tool) => tool.name ===
 function countdown(expiresAt: number): { text: string; soon: boolean; gone: boolean } {
   const left = Math.round((expiresAt - (Date.now() + state.clockOffset)) / 1000);
   if (left <= 0) return { text: 'expired', soon: true, gone: true };
-  const text = left >= 3600 ? `${Math.floor(left / 3600)}h ${Math.floor((left % 3600) / 60)}m` : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+  const text =
+    left >= 3600 ? `${Math.floor(left / 3600)}h ${Math.floor((left % 3600) / 60)}m` : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
   return { text: `expires in ${text}`, soon: left <= 30, gone: false };
 }
 
