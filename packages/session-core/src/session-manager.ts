@@ -497,5 +497,9 @@ function disconnectsWithin(browser: Browser, ms: number): Promise<boolean> {
 
 async function titleOf(page: Page): Promise<string> {
   if (page.isClosed()) return '';
-  return orAfter(page.title().catch(() => ''), 500, '');
+  return orAfter(
+    page.title().catch(() => ''),
+    500,
+    '',
+  );
 }
