@@ -107,6 +107,9 @@ export class SessionManager {
   private readonly recyclers: IdleRecycler[] = [];
   readonly maxTabs: number;
   private readonly downloads: DownloadDirectory;
+  /** Contexts being opened now, and the opens waiting for their turn (see openTurn). */
+  private openingContexts = 0;
+  private readonly openWaiters: Array<() => void> = [];
 
   constructor(options: SessionManagerOptions) {
     this.sources = Array.isArray(options.host) ? [...(options.host as readonly BrowserSource[])] : [options.host as BrowserSource];
@@ -345,6 +348,32 @@ export class SessionManager {
 
   /** Opens a context+page with the manager's defaults, and the session's own options over them when given. */
   private async openContext(browser: Browser, settings?: ResolvedSessionOptions) {
+    // A burst of creations waits its turn here rather than asking the browser for a thousand contexts at once (each
+    // open would then take longer than its timeout); the timeout counts from the turn.
+    const release = await this.openTurn();
+    try {
+      return await this.openContextNow(browser, settings);
+    } finally {
+      release();
+    }
+  }
+
+  /** Waits until fewer than MAX_CONCURRENT_OPENS contexts are being opened; the function returned frees the turn. */
+  private async openTurn(): Promise<() => void> {
+    if (this.openingContexts < MAX_CONCURRENT_OPENS) this.openingContexts += 1;
+    // The turn is handed over by the one that frees it, so no newcomer can slip in between.
+    else await new Promise<void>((resolve) => this.openWaiters.push(resolve));
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.openWaiters.shift();
+      if (next) next();
+      else this.openingContexts -= 1;
+    };
+  }
+
+  private async openContextNow(browser: Browser, settings?: ResolvedSessionOptions) {
     const opening = (async () => {
       const context = await browser.newContext(settings ? { ...this.contextOptions, ...settings.contextOptions } : this.contextOptions);
       try {
@@ -462,6 +491,8 @@ const SHUTDOWN_CONTEXTS_TIMEOUT = 1_000;
 
 /** How long opening a context and its page may take before creating a session answers BROWSER_ERROR. */
 const OPEN_CONTEXT_TIMEOUT = 30_000;
+/** Contexts opened at once; more keep a two-core machine no busier but make every open slower. */
+const MAX_CONCURRENT_OPENS = 8;
 
 /** The promise's value, unless the browser disconnects or the time runs out first (then it rejects). */
 function settleWithin<T>(promise: Promise<T>, browser: Browser, timeout: number): Promise<T> {
