@@ -21,7 +21,8 @@ export function prepareTitle(page: Page): void {
 }
 
 /**
- * The page's title. Right after a load the page's renderer answers slowly (its post-load work comes first: ~6–20 ms),
+ * The page's title. With `afterLoad` (the default; false when the caller knows no load happened, so the page answers
+ * as fast): right after a load the page's renderer answers slowly (its post-load work comes first: ~6–20 ms),
  * while the browser process answers in about a millisecond. The browser's copy is trusted only when it cannot be stale
  * or stand for something else: it must describe the document the page is on (same URL), and must not be the URL that
  * Chromium shows in place of a missing title. Otherwise, and outside Chromium, the page itself is asked.
@@ -30,9 +31,9 @@ export function prepareTitle(page: Page): void {
  * it, on the same channel and before the message that ends what the caller waited for (the load event of a navigation,
  * the input acknowledgement of a click, the reply of an evaluate), so the browser has it by the time the call ends.
  */
-export async function readTitle(page: Page): Promise<string> {
+export async function readTitle(page: Page, options: { afterLoad: boolean } = { afterLoad: true }): Promise<string> {
   if (page.isClosed()) return '';
-  const target = await browserTarget(page);
+  const target = options.afterLoad ? await browserTarget(page) : null;
   if (target) {
     try {
       const { targetInfo } = await target.cdp.send('Target.getTargetInfo', { targetId: target.targetId });

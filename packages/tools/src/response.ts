@@ -112,9 +112,23 @@ export class ToolResponse {
 
   constructor(session: Session) {
     this.session = session;
-    // The title is read from the browser process at the end of the call; finding the page there overlaps the call.
+    this.firstPage = session.page;
+    // After a load the title is read from the browser process; finding the page there overlaps the call.
     prepareTitle(session.page);
+    this.watchLoads(session.page);
   }
+
+  /** Pages (the session's, or a tab it opened) whose document finished loading during the call. */
+  private readonly loaded = new WeakSet<Page>();
+
+  private watchLoads(page: Page): void {
+    const onLoad = () => this.loaded.add(page);
+    page.once('load', onLoad);
+    this.stopWatching = () => page.off('load', onLoad);
+  }
+
+  private stopWatching: () => void = () => {};
+  private readonly firstPage: Page;
 
   /** Adds the page's snapshot (capped) after the action, for tools called with includeSnapshot. */
   includeSnapshot(include: boolean | undefined): this {
@@ -133,14 +147,17 @@ export class ToolResponse {
    */
   pageSettled(): this {
     const page = this.session.page;
-    this.earlyTitle = { page, title: readTitle(page) };
+    this.earlyTitle = { page, title: readTitle(page, { afterLoad: false }) };
     return this;
   }
 
   /** The page part of the result: url and title of the session's page now, and the snapshot when asked for. */
   async pageResult(): Promise<PageResult> {
     const page = this.session.page;
-    const title = this.earlyTitle?.page === page ? this.earlyTitle.title : readTitle(page);
+    this.stopWatching();
+    // Right after a load the page's renderer answers slowly, and the browser's copy of the title is known to be current
+    // (see readTitle); otherwise the page itself is asked, which is then as fast.
+    const title = this.earlyTitle?.page === page ? this.earlyTitle.title : readTitle(page, { afterLoad: this.loaded.has(page) || page !== this.firstPage });
     const state = { url: page.url(), title: await title };
     if (!this.snapshotWanted) return state;
     try {
