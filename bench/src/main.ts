@@ -137,7 +137,11 @@ async function main(): Promise<void> {
     // A section rerun on its own replaces that section of the last full run; everything else stays as it was measured.
     const last = JSON.parse(readFileSync(path.join(resultsDir, 'latest.json'), 'utf8')) as BenchResults;
     const merged: BenchResults = { ...last, ...results, soak: results.soak ?? readSoak(resultsDir) };
-    for (const section of sections) merged.errors = { ...Object.fromEntries(Object.entries(merged.errors).filter(([system]) => !system.startsWith(`${section}.`) && system !== section)), ...Object.fromEntries(Object.entries(errors).filter(([system]) => system.startsWith(`${section}.`) || system === section)) };
+    for (const section of sections)
+      merged.errors = {
+        ...Object.fromEntries(Object.entries(merged.errors).filter(([system]) => !system.startsWith(`${section}.`) && system !== section)),
+        ...Object.fromEntries(Object.entries(errors).filter(([system]) => system.startsWith(`${section}.`) || system === section)),
+      };
     writeFileSync(path.join(resultsDir, 'latest.json'), `${JSON.stringify(merged, null, 2)}\n`);
     writeFileSync(path.join(repoRoot, 'BENCHMARKS.md'), renderMarkdown(merged, analysis));
     ctx.log(`merged ${[...sections].join(', ')} into bench/results/latest.json and BENCHMARKS.md`);

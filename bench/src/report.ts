@@ -240,7 +240,9 @@ export function renderMarkdown(results: BenchResults, analysis: string): string 
   line('pnpm --filter @sessionwright/bench bench -- --sections micro,spawn  # some sections only (also written to quick.*)');
   line('pnpm --filter @sessionwright/bench bench -- --executable-path /path/to/chromium');
   line('pnpm --filter @sessionwright/bench bench -- --render                # rewrite BENCHMARKS.md from latest.json (after editing bench/analysis.md)');
-  line('pnpm --filter @sessionwright/bench bench -- --sections soak --soak-minutes 30   # the soak, a run of its own (bench/results/soak.json, in every render)');
+  line(
+    'pnpm --filter @sessionwright/bench bench -- --sections soak --soak-minutes 30   # the soak, a run of its own (bench/results/soak.json, in every render)',
+  );
   line('pnpm --filter @sessionwright/bench bench -- --sections burst --merge          # rerun sections into the last full run (latest.json, BENCHMARKS.md)');
   line('node bench/profile/startup.mjs; node bench/profile/navigate.mjs      # the profiles behind the analysis');
   line('node bench/profile/title.mjs; node bench/profile/trace-call.mjs type  # the title read, and the CDP commands of one call');
