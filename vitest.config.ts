@@ -25,9 +25,9 @@ export default defineConfig({
       reporter: ['text-summary', 'text'],
       // Per package, a little under what the suite reaches, so a change that leaves code untested fails CI.
       thresholds: {
-        'packages/session-core/src/**': { lines: 90 },
-        'packages/tools/src/**': { lines: 80 },
-        'packages/server-stdio/src/**': { lines: 60 },
+        'packages/session-core/src/**': { lines: 88 },
+        'packages/tools/src/**': { lines: 70 },
+        'packages/server-stdio/src/**': { lines: 55 },
       },
     },
   },

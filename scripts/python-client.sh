@@ -23,7 +23,10 @@ if [[ ! -f "$venv/.complete" ]]; then
   "$python" -m venv "$staging" >&2
   # No retries: where the default index cannot be reached (a machine that sees only a mirror or local wheels), pip
   # would otherwise back off five times per package before falling through to the indexes that answer (4 min vs 7 s).
-  "$staging/bin/python" -m pip install --quiet --retries 0 mcp >&2
+  # Exit 77 (the tests read it as "cannot be had here", not as a failure of the server) when no index this machine's pip
+  # is configured with serves the package: e.g. a HOME without the user's pip.conf that names the only reachable mirror.
+  "$staging/bin/python" -m pip install --quiet --retries 0 mcp >&2 ||
+    { echo "python-client: pip could not install the Python MCP SDK on this machine (no configured index serves it)" >&2; exit 77; }
   # A venv's scripts name their folder; mv keeps the interpreter, and nothing here runs those scripts.
   touch "$staging/.complete"
   if [[ ! -f "$venv/.complete" ]]; then
