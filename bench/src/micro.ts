@@ -1,11 +1,15 @@
 // Per-call latency, interleaved: raw Playwright, sessionwright (warm pool on, and off) and @playwright/mcp on the same page.
-import { chromium, type Browser } from 'playwright';
+import { chromium, type Browser, type Page } from 'playwright';
 import { rotate, type BenchContext } from './context.js';
 import { Samples } from './stats.js';
 import { connectStdio, jsonOf, playwrightMcpArgs, sessionwrightArgs, timedCall, type Connection } from './systems.js';
 
 export interface MicroResult {
-  /** Milliseconds per call, keyed `system.operation`. */
+  /**
+   * Milliseconds per call, keyed `system.operation`. `raw`, `sw` and `pw` are the steady state: each system keeps one
+   * page (one session) across iterations, as an agent does during a task. `rawFresh` and `swFresh` are the first calls
+   * in a context opened for the iteration (a new renderer process). `*.create` / `*.close` open and close one.
+   */
   samples: Record<string, number[]>;
   /** Length of the text a model reads from each call's result, keyed the same way. */
   responseChars: Record<string, number[]>;
@@ -15,6 +19,8 @@ export interface MicroResult {
 
 const TYPED = 'hello';
 const SETTLE_BETWEEN_SYSTEMS_MS = 200;
+
+type Record_ = (operation: string, timed: { ms: number; text: string }) => void;
 
 export async function runMicro(ctx: BenchContext): Promise<MicroResult> {
   const samples = new Samples();
@@ -26,15 +32,36 @@ export async function runMicro(ctx: BenchContext): Promise<MicroResult> {
   try {
     const tools = await sw.client.listTools();
     const snapshotTool = tools.tools.some((tool) => tool.name === 'snapshot');
-    // Both servers launch their browser before the measured loop: @playwright/mcp does it on the first call.
+    // Every system's long-lived page; @playwright/mcp launches its browser on the first call.
+    const rawPage = await (await raw.newContext()).newPage();
+    const swSession = String(jsonOf(await timedCall(sw.client, 'create_session')).sessionId);
     await timedCall(pw.client, 'browser_navigate', { url: ctx.appUrl(-1) });
     await waitForWarmPool();
 
+    const recorder =
+      (system: string, record: boolean): Record_ =>
+      (operation, timed) => {
+        if (!record) return;
+        samples.add(`${system}.${operation}`, timed.ms);
+        if (system === 'sw' || system === 'pw') chars.add(`${system}.${operation}`, timed.text.length);
+      };
     const steps: Array<[string, (record: boolean, i: number) => Promise<void>]> = [
-      ['raw', (record, i) => rawIteration(ctx, raw, i, record ? samples : undefined)],
-      ['sw', (record, i) => swIteration(ctx, sw, i, snapshotTool, record ? samples : undefined, record ? chars : undefined, 'sw')],
-      ['swNoPool', (record, i) => swIteration(ctx, swNoPool, i, snapshotTool, record ? samples : undefined, undefined, 'swNoPool')],
-      ['pw', (record, i) => pwIteration(ctx, pw, i, record ? samples : undefined, record ? chars : undefined)],
+      [
+        'raw',
+        async (record, i) => {
+          await rawCalls(ctx, rawPage, i, recorder('raw', record));
+          await rawFresh(ctx, raw, i, recorder('rawFresh', record), recorder('raw', record));
+        },
+      ],
+      [
+        'sw',
+        async (record, i) => {
+          await swCalls(ctx, sw, swSession, i, snapshotTool, recorder('sw', record));
+          await swFresh(ctx, sw, i, snapshotTool, recorder('swFresh', record), recorder('sw', record));
+        },
+      ],
+      ['swNoPool', async (record) => swOpenClose(swNoPool, recorder('swNoPool', record))],
+      ['pw', async (record, i) => pwCalls(ctx, pw, i, recorder('pw', record))],
     ];
     const total = ctx.config.warmup + ctx.config.iterations;
     for (let i = 0; i < total; i += 1) {
@@ -62,75 +89,78 @@ async function waitForWarmPool(): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 1_000));
 }
 
-async function rawIteration(ctx: BenchContext, browser: Browser, i: number, samples: Samples | undefined): Promise<void> {
-  let t = performance.now();
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  samples?.add('raw.create', performance.now() - t);
+/** Times `fn` as a call whose result text is not counted. */
+async function timed(fn: () => Promise<unknown>): Promise<{ ms: number; text: string }> {
+  const started = performance.now();
+  await fn();
+  return { ms: performance.now() - started, text: '' };
+}
+
+/** navigate, click, fill on a page; `navigateTitle` adds the title read that sessionwright's navigate answers with. */
+async function rawCalls(ctx: BenchContext, page: Page, i: number, record: Record_): Promise<void> {
+  const started = performance.now();
+  record('navigate', await timed(() => page.goto(ctx.appUrl(i))));
+  await page.title();
+  record('navigateTitle', { ms: performance.now() - started, text: '' });
+  record('click', await timed(() => page.click('#inc')));
+  record('type', await timed(() => page.fill('#note', TYPED)));
+  if ((await page.textContent('#count')) !== '1') throw new Error('raw: the click did not count');
+}
+
+async function rawFresh(ctx: BenchContext, browser: Browser, i: number, record: Record_, openClose: Record_): Promise<void> {
+  let page: Page | undefined;
+  openClose(
+    'create',
+    await timed(async () => {
+      page = await (await browser.newContext()).newPage();
+    }),
+  );
+  if (!page) return;
+  const opened = page;
   try {
-    t = performance.now();
-    await page.goto(ctx.appUrl(i));
-    samples?.add('raw.navigate', performance.now() - t);
-    // What sessionwright's navigate answers with besides the load: the title (the first read after a load waits for the renderer).
-    await page.title();
-    samples?.add('raw.navigateTitle', performance.now() - t);
-    t = performance.now();
-    await page.click('#inc');
-    samples?.add('raw.click', performance.now() - t);
-    t = performance.now();
-    await page.fill('#note', TYPED);
-    samples?.add('raw.type', performance.now() - t);
-    if ((await page.textContent('#count')) !== '1') throw new Error('raw: the click did not count');
+    await rawCalls(ctx, opened, i, record);
   } finally {
-    t = performance.now();
-    await context.close();
-    samples?.add('raw.close', performance.now() - t);
+    openClose('close', await timed(() => opened.context().close()));
   }
 }
 
-async function swIteration(
-  ctx: BenchContext,
-  connection: Connection,
-  i: number,
-  snapshotTool: boolean,
-  samples: Samples | undefined,
-  chars: Samples | undefined,
-  name: string,
-): Promise<void> {
-  const { client } = connection;
-  const record = (operation: string, timed: { ms: number; text: string }) => {
-    samples?.add(`${name}.${operation}`, timed.ms);
-    chars?.add(`${name}.${operation}`, timed.text.length);
-  };
-  const created = await timedCall(client, 'create_session');
-  record('create', created);
+/** navigate, click, type, type with clear, snapshot in one session. */
+async function swCalls(ctx: BenchContext, { client }: Connection, sessionId: string, i: number, snapshotTool: boolean, record: Record_) {
+  record('navigate', await timedCall(client, 'navigate', { sessionId, url: ctx.appUrl(i) }));
+  record('click', await timedCall(client, 'click', { sessionId, selector: '#inc' }));
+  const typed = await timedCall(client, 'type', { sessionId, selector: '#note', text: TYPED });
+  record('type', typed);
+  if (jsonOf(typed).value !== TYPED) throw new Error(`sessionwright: type answered value ${String(jsonOf(typed).value)}`);
+  // The same field again, emptied first: what @playwright/mcp's browser_type (a fill) always does.
+  const cleared = await timedCall(client, 'type', { sessionId, selector: '#note', text: TYPED, clear: true });
+  record('typeClear', cleared);
+  if (jsonOf(cleared).value !== TYPED) throw new Error(`sessionwright: type with clear answered value ${String(jsonOf(cleared).value)}`);
+  if (snapshotTool) {
+    const snapshot = await timedCall(client, 'snapshot', { sessionId });
+    record('snapshot', snapshot);
+    if (!snapshot.text.includes('Count')) throw new Error('sessionwright: the snapshot misses the page text');
+  }
+}
+
+/** A session opened for the iteration: create, the calls, close. */
+async function swFresh(ctx: BenchContext, connection: Connection, i: number, snapshotTool: boolean, record: Record_, openClose: Record_) {
+  const created = await timedCall(connection.client, 'create_session');
+  openClose('create', created);
   const sessionId = String(jsonOf(created).sessionId);
   try {
-    record('navigate', await timedCall(client, 'navigate', { sessionId, url: ctx.appUrl(i) }));
-    record('click', await timedCall(client, 'click', { sessionId, selector: '#inc' }));
-    const typed = await timedCall(client, 'type', { sessionId, selector: '#note', text: TYPED });
-    record('type', typed);
-    if (jsonOf(typed).value !== TYPED) throw new Error(`${name}: type answered value ${String(jsonOf(typed).value)}`);
-    // The same field again, emptied first: what @playwright/mcp's browser_type (a fill) always does.
-    const cleared = await timedCall(client, 'type', { sessionId, selector: '#note', text: TYPED, clear: true });
-    record('typeClear', cleared);
-    if (jsonOf(cleared).value !== TYPED) throw new Error(`${name}: type with clear answered value ${String(jsonOf(cleared).value)}`);
-    if (snapshotTool) {
-      const snapshot = await timedCall(client, 'snapshot', { sessionId });
-      record('snapshot', snapshot);
-      if (!snapshot.text.includes('Count')) throw new Error(`${name}: the snapshot misses the page text`);
-    }
+    await swCalls(ctx, connection, sessionId, i, snapshotTool, record);
   } finally {
-    record('close', await timedCall(client, 'close_session', { sessionId }));
+    openClose('close', await timedCall(connection.client, 'close_session', { sessionId }));
   }
 }
 
-async function pwIteration(ctx: BenchContext, connection: Connection, i: number, samples: Samples | undefined, chars: Samples | undefined) {
-  const { client } = connection;
-  const record = (operation: string, timed: { ms: number; text: string }) => {
-    samples?.add(`pw.${operation}`, timed.ms);
-    chars?.add(`pw.${operation}`, timed.text.length);
-  };
+async function swOpenClose({ client }: Connection, record: Record_): Promise<void> {
+  const created = await timedCall(client, 'create_session');
+  record('create', created);
+  record('close', await timedCall(client, 'close_session', { sessionId: String(jsonOf(created).sessionId) }));
+}
+
+async function pwCalls(ctx: BenchContext, { client }: Connection, i: number, record: Record_): Promise<void> {
   record('navigate', await timedCall(client, 'browser_navigate', { url: ctx.appUrl(i) }));
   record('click', await timedCall(client, 'browser_click', { element: 'Increment button', target: '#inc' }));
   record('type', await timedCall(client, 'browser_type', { element: 'Note input', target: '#note', text: TYPED }));

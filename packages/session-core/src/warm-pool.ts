@@ -109,8 +109,10 @@ export class WarmPool {
     const [slot] = this.slots.splice(Math.max(index, 0), 1);
     this.fillWhenIdle();
     if (!slot) return undefined;
-    // Playwright may never settle a newPage() whose browser was killed: stop waiting when the browser goes.
-    const opened = await unlessDisconnected(slot.promise, browser);
+    // Playwright may never settle a newPage() whose browser was killed: stop waiting when the browser goes. Waiting for
+    // a context still opening counts as work, so the refill does not open a second one beside it (on a browser that
+    // just started, two opens at once make the first take three times as long).
+    const opened = await this.work(unlessDisconnected(slot.promise, browser));
     if (usable(opened, browser)) return opened;
     void slot.promise.then(closeQuietly);
     return undefined;

@@ -64,6 +64,16 @@ describe('warm pool', () => {
     expect(second.context).not.toBe(session.context);
   });
 
+  it('does not open a second context beside the one a create() is waiting for', async () => {
+    // Right after the launch the pooled context is still opening; two opens at once would slow the first session down.
+    const { host, manager } = start({ warmSessions: 1 });
+    const session = await manager.create();
+    const browser = await host.browser();
+    expect(browser.contexts()).toEqual([session.context]);
+    // The refill comes once the creation is over.
+    await contextsReach(browser, 2);
+  });
+
   it('works as a plain session: navigate and act on the pooled page', async () => {
     const { host, manager } = start({ warmSessions: 1 });
     await contextsReach(await host.browser(), 1);
