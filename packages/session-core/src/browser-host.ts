@@ -43,8 +43,10 @@ export class BrowserHost implements BrowserSource {
   private launchedOnce = false;
   private readonly disconnectListeners = new Set<(browser: Browser) => void>();
   private readonly launchListeners = new Set<(browser: Browser) => void>();
-  /** Browsers closed on purpose by recycle(): their going away is not a crash. */
+  /** Browsers closed on purpose by recycle() or retire(): their going away is not a crash. */
   private readonly retired = new WeakSet<Browser>();
+  /** Browsers rotate() set aside that are not retired yet: closed with the host too. */
+  private readonly setAside = new Set<Browser>();
   /** The process ids each launched browser started as (Linux), to kill it if it hangs on close. */
   private readonly processIds = new WeakMap<Browser, number[]>();
 
@@ -122,12 +124,29 @@ export class BrowserHost implements BrowserSource {
    * is open in it closes. A caller that asks for the browser meanwhile gets the new one.
    */
   async recycle(): Promise<void> {
+    const old = this.rotate();
+    if (old) await this.retire(old);
+  }
+
+  /**
+   * Starts a fresh browser in the background for whoever asks for the browser from now on, and returns the current one,
+   * which keeps serving what is open in it until the caller hands it to retire(). Undefined when there is nothing to
+   * replace (no browser up, a launch in flight, or closed).
+   */
+  rotate(): Browser | undefined {
     const old = this.current;
-    if (this.closed || this.launching || !old) return;
-    this.retired.add(old);
+    if (this.closed || this.launching || !old) return undefined;
     this.current = undefined;
-    await this.closeOrKill(old);
-    if (!this.closed) this.start();
+    this.setAside.add(old);
+    this.start();
+    return old;
+  }
+
+  /** Closes a browser rotate() set aside (every process it started); its going away is not reported as a crash. */
+  async retire(browser: Browser): Promise<void> {
+    this.setAside.delete(browser);
+    this.retired.add(browser);
+    await this.closeOrKill(browser);
   }
 
   /**
@@ -137,9 +156,10 @@ export class BrowserHost implements BrowserSource {
   async close(): Promise<void> {
     this.closed = true;
     const pending = this.launching;
-    const browser = this.current;
+    const browsers = [this.current, ...this.setAside].filter((browser) => browser !== undefined);
     this.current = undefined;
-    if (browser) await this.closeOrKill(browser);
+    this.setAside.clear();
+    await Promise.all(browsers.map((browser) => this.closeOrKill(browser)));
     // A launch still in flight is closed as soon as it lands, so it cannot outlive us.
     if (pending) await pending.then((late) => this.closeOrKill(late)).catch(() => {});
   }
@@ -207,6 +227,7 @@ export class BrowserHost implements BrowserSource {
     );
     browser.on('disconnected', () => {
       if (this.current === browser) this.current = undefined;
+      this.setAside.delete(browser);
       if (this.closed || this.retired.has(browser)) return;
       this.logger.warn('the browser disconnected; its sessions are gone and the next new session starts a new browser');
       for (const listener of this.disconnectListeners) listener(browser);

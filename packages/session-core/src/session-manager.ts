@@ -9,7 +9,7 @@ import { SessionError, browserError, isSessionError, messageOf } from './errors.
 import { shortId, silentLogger, type Logger } from './logger.js';
 import { chooseSource, leastLoaded } from './scheduler.js';
 import { DEFAULT_MAX_TABS, Session, type RunOptions } from './session.js';
-import { IdleRecycler } from './idle-recycler.js';
+import { BrowserRecycler } from './browser-recycler.js';
 import { DownloadDirectory } from './downloads.js';
 import { WarmPool } from './warm-pool.js';
 
@@ -39,9 +39,14 @@ export interface SessionManagerOptions {
   warmSessions?: number;
   /**
    * Replace the launched browser by a fresh one once it has served sessions and none has been open for this many ms,
-   * giving back the memory a browser keeps after its sessions closed (default: never). See IdleRecycler.
+   * giving back the memory a browser keeps after its sessions closed (default: never). See BrowserRecycler.
    */
   recycleIdleBrowser?: number;
+  /**
+   * With recycleIdleBrowser: after this many sessions, new sessions open in a fresh launched browser while the old one
+   * serves those still open in it and closes after the last (default: never). See BrowserRecycler.
+   */
+  rotateBrowserAfter?: number;
   /** Most tabs a session keeps open (default 10); the oldest background tab is closed first. */
   maxTabs?: number;
   /** Where downloads are saved, a folder per session (default: a temporary folder removed by shutdown). */
@@ -103,8 +108,8 @@ export class SessionManager {
   private readonly pools = new Map<BrowserSource, WarmPool>();
   private readonly sourceOf = new WeakMap<Session, BrowserSource>();
   private readonly creatingOn = new Map<BrowserSource, number>();
-  /** Per launched browser: replaces it once idle (only with recycleIdleBrowser). */
-  private readonly recyclers: IdleRecycler[] = [];
+  /** Per launched browser: replaces it once idle, or after many sessions (only with recycleIdleBrowser). */
+  private readonly recyclers = new Map<BrowserSource, BrowserRecycler>();
   readonly maxTabs: number;
   private readonly downloads: DownloadDirectory;
   /** Contexts being opened now, and the opens waiting for their turn (see openTurn). */
@@ -151,13 +156,20 @@ export class SessionManager {
     }
     const idleMs = options.recycleIdleBrowser;
     if (idleMs !== undefined && (!Number.isFinite(idleMs) || idleMs < 0)) throw new RangeError('recycleIdleBrowser must be a number of ms of at least 0');
+    const rotateAfter = options.rotateBrowserAfter;
+    if (rotateAfter !== undefined && (!Number.isInteger(rotateAfter) || rotateAfter < 1)) throw new RangeError('rotateBrowserAfter must be a positive integer');
     // Only a browser this process launched is ours to replace; a remote one (an endpoint) is left as it is.
     for (const source of this.sources) {
       if (idleMs === undefined || !(source instanceof BrowserHost)) continue;
       const pool = this.poolOf(source);
       // Any creation in flight counts, even one that has not picked its source yet.
       const openSessions = () => this.load(source) + this.creating;
-      this.recyclers.push(new IdleRecycler({ host: source, pool, openSessions, idleMs, timers: this.timers, logger: this.logger }));
+      // A creation in flight may be opening in the old browser still: nothing is retired while one runs.
+      const openIn = (browser: Browser) => [...this.sessions.values()].filter((session) => session.browser === browser).length + this.creating;
+      this.recyclers.set(
+        source,
+        new BrowserRecycler({ host: source, pool, openSessions, openIn, idleMs, rotateAfter, timers: this.timers, logger: this.logger }),
+      );
     }
   }
 
@@ -230,6 +242,7 @@ export class SessionManager {
             });
       }
       this.sessions.set(session.id, session);
+      this.recyclers.get(source)?.sessionOpened();
       this.schedule(session);
       this.logger.debug(
         `session ${shortId(session.id)} created (${this.sessions.size}/${this.maxSessions})${settings ? ` with ${Object.keys(settings.echo).join(', ')}` : ''}`,
@@ -315,7 +328,7 @@ export class SessionManager {
   /** Closes every session, then the browser. New creations are refused from the first moment. */
   async shutdown(): Promise<void> {
     this.shuttingDown = true;
-    for (const recycler of this.recyclers) recycler.stop();
+    for (const recycler of this.recyclers.values()) recycler.stop();
     const closing = Promise.all([
       ...[...this.pools.values()].map((pool) => pool.close()),
       ...[...this.sessions.values()].map((session) => this.end(session, 'closed')),
@@ -328,9 +341,9 @@ export class SessionManager {
     await this.downloads.dispose();
   }
 
-  /** Tells the idle recyclers that sessions opened, closed or started opening. */
+  /** Tells the recyclers that sessions opened, closed or started opening. */
   private sessionsChanged(): void {
-    for (const recycler of this.recyclers) recycler.sessionsChanged();
+    for (const recycler of this.recyclers.values()) recycler.sessionsChanged();
   }
 
   /** Open sessions plus creations in flight on one source: what the scheduler balances. */

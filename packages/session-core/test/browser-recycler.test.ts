@@ -1,5 +1,6 @@
-// Recycling an idle browser: a browser that served sessions and has none open for the delay is replaced by a fresh one,
-// quietly (no crash reported), with its warm pool refilled there; never while a session is open or being created.
+// Recycling the launched browser: one that served sessions and has none open for the delay is replaced by a fresh one,
+// quietly (no crash reported), with its warm pool refilled there, never while a session is open or being created; and
+// after many sessions new ones open in a fresh browser while the old one drains.
 import { createRequire } from 'node:module';
 import { startBrowserServer, startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
 import type { Browser } from 'playwright';
@@ -21,10 +22,10 @@ afterAll(async () => {
   await server.close();
 });
 
-function start() {
+function start(options: { rotateBrowserAfter?: number } = {}) {
   const host = new BrowserHost({ headless: true });
   const time = new FakeTime();
-  const manager = new SessionManager({ host, warmSessions: 1, recycleIdleBrowser: IDLE_MS, clock: time, timers: time });
+  const manager = new SessionManager({ host, warmSessions: 1, recycleIdleBrowser: IDLE_MS, clock: time, timers: time, ...options });
   managers.push(manager);
   const crashes: Browser[] = [];
   host.onDisconnected((browser) => crashes.push(browser));
@@ -131,5 +132,42 @@ describe('idle browser recycling', () => {
       await Promise.all(managers.splice(0).map((manager) => manager.shutdown()));
       await served.kill();
     }
+  });
+});
+
+describe('browser rotation after many sessions', () => {
+  it('opens new sessions in a fresh browser while the old one serves its open sessions, and closes it after the last', async () => {
+    const { host, manager, crashes } = start({ rotateBrowserAfter: 2 });
+    const first = await host.browser();
+    const one = await manager.create();
+    const two = await manager.create();
+    const three = await manager.create();
+    expect([one.browser, two.browser]).toEqual([first, first]);
+    expect(three.browser).not.toBe(first);
+    // The old browser keeps serving what is open in it.
+    await manager.run(one.id, (page) => page.goto(server.urlFor('/pages/home')));
+    expect(await manager.run(one.id, (page) => page.title())).toBe('Home');
+    await manager.close(one.id);
+    expect(first.isConnected()).toBe(true);
+    await manager.close(two.id);
+    await waitFor(() => !first.isConnected(), { timeout: 15_000 });
+    expect(crashes).toEqual([]);
+    expect(three.browser.isConnected()).toBe(true);
+    expect(manager.size).toBe(1);
+  });
+
+  it('drains one old browser at a time, and shutdown closes a draining one', async () => {
+    const { host, manager } = start({ rotateBrowserAfter: 1 });
+    const first = await host.browser();
+    const kept = await manager.create();
+    const second = await manager.create();
+    expect(second.browser).not.toBe(first);
+    // The first browser still drains (kept is open), so the second is not set aside yet.
+    const third = await manager.create();
+    expect(third.browser).toBe(second.browser);
+    expect(kept.browser).toBe(first);
+    await manager.shutdown();
+    expect(first.isConnected()).toBe(false);
+    expect(second.browser.isConnected()).toBe(false);
   });
 });
