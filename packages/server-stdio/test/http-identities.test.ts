@@ -1,4 +1,4 @@
-// Spec §7 over real HTTP: client identities from --auth-tokens-file own their sessions, per-client quotas, a bound on connections.
+// Client identities and quotas (docs/limits.md) over real HTTP: client identities from --auth-tokens-file own their sessions, per-client quotas, a bound on connections.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';

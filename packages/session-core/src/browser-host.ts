@@ -1,7 +1,7 @@
 // Owns the one shared Browser: launches it in the background, relaunches it after a crash, closes it on shutdown.
 import { readFileSync, readdirSync } from 'node:fs';
 import type { Browser, LaunchOptions } from 'playwright';
-import type { BrowserSource, SourceFailure } from './browser-source.js';
+import { BrowserListeners, type BrowserSource, type SourceFailure } from './browser-source.js';
 import { browserError, firstLine, isSessionError, messageOf } from './errors.js';
 import { resolveExecutable, resolveHeadless, type BrowserName, type ResolvedExecutable } from './executable.js';
 import { playwright } from './load-playwright.js';
@@ -41,8 +41,7 @@ export class BrowserHost implements BrowserSource {
   private current: Browser | undefined;
   private closed = false;
   private launchedOnce = false;
-  private readonly disconnectListeners = new Set<(browser: Browser) => void>();
-  private readonly launchListeners = new Set<(browser: Browser) => void>();
+  private readonly listeners = new BrowserListeners();
   /** Browsers closed on purpose by recycle() or retire(): their going away is not a crash. */
   private readonly retired = new WeakSet<Browser>();
   /** Browsers rotate() set aside that are not retired yet: closed with the host too. */
@@ -106,15 +105,12 @@ export class BrowserHost implements BrowserSource {
 
   /** Called with each browser launched (the first, and each one after a crash); at once if one is up already. */
   onLaunched(listener: (browser: Browser) => void): () => void {
-    this.launchListeners.add(listener);
-    if (this.current?.isConnected()) listener(this.current);
-    return () => this.launchListeners.delete(listener);
+    return this.listeners.onLaunched(listener, this.current);
   }
 
   /** Called when the browser goes away without being asked to (crash, killed process). */
   onDisconnected(listener: (browser: Browser) => void): () => void {
-    this.disconnectListeners.add(listener);
-    return () => this.disconnectListeners.delete(listener);
+    return this.listeners.onDisconnected(listener);
   }
 
   /**
@@ -221,7 +217,7 @@ export class BrowserHost implements BrowserSource {
     }
     this.current = browser;
     this.launchedOnce = true;
-    for (const listener of this.launchListeners) listener(browser);
+    this.listeners.launch(browser);
     this.logger.info(
       `browser ready: ${executable.description}, ${this.headless ? 'headless' : 'headed'}, version ${browser.version()}, in ${Date.now() - started} ms`,
     );
@@ -230,7 +226,7 @@ export class BrowserHost implements BrowserSource {
       this.setAside.delete(browser);
       if (this.closed || this.retired.has(browser)) return;
       this.logger.warn('the browser disconnected; its sessions are gone and the next new session starts a new browser');
-      for (const listener of this.disconnectListeners) listener(browser);
+      this.listeners.disconnect(browser);
     });
     return browser;
   }

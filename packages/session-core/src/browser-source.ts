@@ -54,6 +54,32 @@ export interface BrowserSource {
   close(): Promise<void>;
 }
 
+/** The launch and disconnect listeners of one source: what its onLaunched and onDisconnected register, and how it tells them. */
+export class BrowserListeners {
+  private readonly launched = new Set<(browser: Browser) => void>();
+  private readonly disconnected = new Set<(browser: Browser) => void>();
+
+  /** Registers a launch listener, called at once with `current` when that one is up; returns the unsubscribe. */
+  onLaunched(listener: (browser: Browser) => void, current: Browser | undefined): () => void {
+    this.launched.add(listener);
+    if (current?.isConnected()) listener(current);
+    return () => this.launched.delete(listener);
+  }
+
+  onDisconnected(listener: (browser: Browser) => void): () => void {
+    this.disconnected.add(listener);
+    return () => this.disconnected.delete(listener);
+  }
+
+  launch(browser: Browser): void {
+    for (const listener of this.launched) listener(browser);
+  }
+
+  disconnect(browser: Browser): void {
+    for (const listener of this.disconnected) listener(browser);
+  }
+}
+
 export interface ParsedEndpoint {
   /** The URL to connect to, the fragment removed; it may hold secrets and is never shown. */
   url: string;

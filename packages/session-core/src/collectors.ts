@@ -180,20 +180,16 @@ export class SessionCollectors {
       const timing = request.timing();
       entry.ms = Math.round(timing.responseEnd >= 0 ? timing.responseEnd : now() - entry.time);
     };
-    context.on('console', onConsole);
-    context.on('weberror', onWebError);
-    context.on('request', onRequest);
-    context.on('response', onResponse);
-    context.on('requestfinished', onDone);
-    context.on('requestfailed', onDone);
-    this.detach = () => {
-      context.off('console', onConsole);
-      context.off('weberror', onWebError);
-      context.off('request', onRequest);
-      context.off('response', onResponse);
-      context.off('requestfinished', onDone);
-      context.off('requestfailed', onDone);
+    const listen = (method: 'on' | 'off') => {
+      context[method]('console', onConsole);
+      context[method]('weberror', onWebError);
+      context[method]('request', onRequest);
+      context[method]('response', onResponse);
+      context[method]('requestfinished', onDone);
+      context[method]('requestfailed', onDone);
     };
+    listen('on');
+    this.detach = () => listen('off');
   }
 
   /** The Playwright request behind an id, while its entry is still in the ring. */

@@ -42,26 +42,14 @@ export interface SessionOptions {
 }
 
 /** The options a session runs with, as results and lists may show them: device values filled in, secrets left out. */
-export interface EffectiveSessionOptions {
-  device?: string;
-  viewport?: { width: number; height: number };
-  userAgent?: string;
+export interface EffectiveSessionOptions extends Omit<SessionOptions, 'extraHTTPHeaders' | 'httpCredentials' | 'proxy' | 'storageState'> {
   deviceScaleFactor?: number;
   isMobile?: boolean;
   hasTouch?: boolean;
-  locale?: string;
-  timezoneId?: string;
-  geolocation?: { latitude: number; longitude: number; accuracy?: number };
-  permissions?: string[];
-  colorScheme?: 'light' | 'dark' | 'no-preference';
-  reducedMotion?: 'reduce' | 'no-preference';
   /** Values of headers that carry credentials (Authorization, Cookie, tokens, keys) are replaced by HIDDEN. */
   extraHTTPHeaders?: Record<string, string>;
   /** The password is left out. */
   httpCredentials?: { username: string };
-  offline?: boolean;
-  javaScriptEnabled?: boolean;
-  ignoreHTTPSErrors?: boolean;
   /** Username and password are left out. */
   proxy?: { server: string; bypass?: string };
   /** Which cookies and localStorage keys the session started with; no values. */
@@ -69,7 +57,6 @@ export interface EffectiveSessionOptions {
     cookies: Omit<StoredCookie, 'value'>[];
     origins: { origin: string; localStorage: { name: string }[] }[];
   };
-  blockResources?: BlockableResource[];
 }
 
 /** Options checked and turned into what Playwright takes. */

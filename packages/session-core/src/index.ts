@@ -58,17 +58,8 @@ export {
 } from './executable.js';
 export { isTimeoutError } from './load-playwright.js';
 export { shortId, silentLogger, stderrLogger, type Logger } from './logger.js';
-export {
-  describeTarget,
-  elementError,
-  inspectElement,
-  locate,
-  navigationError,
-  playwrightError,
-  type ElementAction,
-  type ElementState,
-  type ElementTarget,
-} from './playwright-errors.js';
+export { describeTarget, inspectElement, locate, type ElementAction, type ElementState, type ElementTarget } from './element.js';
+export { elementError, navigationError, playwrightError } from './playwright-errors.js';
 export { RemoteBrowser, playwrightVersion, type RemoteBrowserOptions } from './remote-browser.js';
 export {
   CLOSE_TIMEOUT_MS,

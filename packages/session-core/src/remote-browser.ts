@@ -1,7 +1,7 @@
 // A browser that runs elsewhere (a Playwright browser server or a CDP endpoint): connected in the background, reconnected with backoff, never closed.
 import { createRequire } from 'node:module';
 import type { Browser } from 'playwright';
-import { parseEndpoint, redactUrls, type BrowserSource, type SourceFailure } from './browser-source.js';
+import { BrowserListeners, parseEndpoint, redactUrls, type BrowserSource, type SourceFailure } from './browser-source.js';
 import { orAfter, systemTimers, type TimerHandle, type Timers } from './clock.js';
 import { browserError, firstLine, messageOf, type SessionError } from './errors.js';
 import type { BrowserName } from './executable.js';
@@ -53,8 +53,7 @@ export class RemoteBrowser implements BrowserSource {
   private closed = false;
   private lastFailure: SourceFailure | undefined;
   private connectedOnce = false;
-  private readonly disconnectListeners = new Set<(browser: Browser) => void>();
-  private readonly launchListeners = new Set<(browser: Browser) => void>();
+  private readonly listeners = new BrowserListeners();
 
   constructor(options: RemoteBrowserOptions) {
     const parsed = parseEndpoint(options.endpoint);
@@ -103,14 +102,11 @@ export class RemoteBrowser implements BrowserSource {
   }
 
   onLaunched(listener: (browser: Browser) => void): () => void {
-    this.launchListeners.add(listener);
-    if (this.current?.isConnected()) listener(this.current);
-    return () => this.launchListeners.delete(listener);
+    return this.listeners.onLaunched(listener, this.current);
   }
 
   onDisconnected(listener: (browser: Browser) => void): () => void {
-    this.disconnectListeners.add(listener);
-    return () => this.disconnectListeners.delete(listener);
+    return this.listeners.onDisconnected(listener);
   }
 
   /**
@@ -173,7 +169,7 @@ export class RemoteBrowser implements BrowserSource {
     this.retryDelay = this.retryInitial;
     browser.on('disconnected', () => this.lost(browser));
     this.logger.info(`browser endpoint ${this.label} connected (${this.kind === 'cdp' ? 'CDP' : 'Playwright protocol'}, version ${browser.version()})`);
-    for (const listener of this.launchListeners) listener(browser);
+    this.listeners.launch(browser);
     return browser;
   }
 
@@ -182,7 +178,7 @@ export class RemoteBrowser implements BrowserSource {
     if (this.closed) return;
     this.lastFailure = { reason: 'browser_disconnected', message: 'the connection to the browser was lost' };
     this.logger.warn(`browser endpoint ${this.label} disconnected; its sessions are gone, new sessions go to other endpoints while it is retried`);
-    for (const listener of this.disconnectListeners) listener(browser);
+    this.listeners.disconnect(browser);
     this.scheduleRetry();
   }
 

@@ -3,7 +3,7 @@ import { COLLECTOR_CAPACITY, atLeast } from '@sessionwright/session-core';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { sessionOutput } from './response.js';
-import { onSession } from './run-tool.js';
+import { onSession } from './on-session.js';
 import { sessionIdSchema } from './schemas.js';
 
 export const cursorSchema = z

@@ -17,7 +17,26 @@ export interface SessionAccess {
   /** The caller's open sessions. */
   list(): Promise<SessionInfo[]>;
   /** Runs `fn` in the session's queue; it ends when `options.signal` aborts and at the call ceiling (or `options.timeout`). */
-  run<T>(sessionId: string, fn: (page: Page, session: Session) => Promise<T>, options?: RunOptions): Promise<T>;
+  run<T>(sessionId: string, fn: SessionWork<T>, options?: RunOptions): Promise<T>;
+}
+
+/** What runs in a session's queue: a handler's work on the page. */
+export type SessionWork<T> = (page: Page, session: Session) => Promise<T>;
+
+/**
+ * The same session access, with `around` in the queue in place of each call's work; it runs the work itself. How a
+ * profile watches or guards the calls of handlers it reuses, without their knowing.
+ */
+export function aroundRuns(sessions: SessionAccess, around: <T>(work: SessionWork<T>, page: Page, session: Session) => Promise<T>): SessionAccess {
+  return {
+    get maxSessions() {
+      return sessions.maxSessions;
+    },
+    create: (request) => sessions.create(request),
+    close: (sessionId) => sessions.close(sessionId),
+    list: () => sessions.list(),
+    run: (sessionId, work, options) => sessions.run(sessionId, (page, session) => around(work, page, session), options),
+  };
 }
 
 export interface ToolOptions {

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { sessionOutput } from './response.js';
-import { onSession } from './run-tool.js';
+import { onSession } from './on-session.js';
 import { sessionIdSchema } from './schemas.js';
 import { sessionOptionsShape } from './session-options-schema.js';
 

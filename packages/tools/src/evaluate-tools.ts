@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { frameOf, onElement } from './page-helpers.js';
 import { sessionOutput } from './response.js';
-import { onSession } from './run-tool.js';
+import { onSession } from './on-session.js';
 import { DEFAULT_ELEMENT_TIMEOUT, optionalTargetInput, sessionIdSchema } from './schemas.js';
 
 /** The most characters of JSON a result may take; a longer one comes back as the start of its JSON text. */

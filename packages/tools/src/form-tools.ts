@@ -6,7 +6,7 @@ import { defineTool } from './define-tool.js';
 import { checkSelectable, readSelect } from './input-tools.js';
 import { actAndSettle, onElement } from './page-helpers.js';
 import { sessionOutput } from './response.js';
-import { onSession } from './run-tool.js';
+import { onSession } from './on-session.js';
 import { DEFAULT_ELEMENT_TIMEOUT, elementTimeoutSchema, includeSnapshotSchema, refSchema, selectorSchema, sessionIdSchema } from './schemas.js';
 
 const SETTLE_TIMEOUT = 30_000;

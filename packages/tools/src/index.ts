@@ -34,7 +34,8 @@ export {
 export { imageSize, type ImageSize } from './image.js';
 export { SESSIONS_VOCABULARY, nextStepSentence, withNextStep, type ToolVocabulary } from './next-steps.js';
 export { ToolResponse, pendingResultFields, sessionOutput, withAttachments, type Attachment, type WithAttachments } from './response.js';
-export { onSession, runTool, type ToolOutcome } from './run-tool.js';
+export { onSession } from './on-session.js';
+export { runTool, type ToolOutcome } from './run-tool.js';
 export { ImplicitSession } from './implicit-session.js';
 export { PLAYWRIGHT_VOCABULARY, PROFILE_NAMES, playwrightProfile, playwrightTools, sessionsProfile, type Profile, type ProfileName } from './profiles.js';
 export { cookies, exportStorageState } from './storage-tools.js';

@@ -6,7 +6,7 @@ import { defineTool } from './define-tool.js';
 import { normalizeKey } from './key-names.js';
 import { actAndSettle, onElement } from './page-helpers.js';
 import { sessionOutput, type ToolResponse } from './response.js';
-import { onSession } from './run-tool.js';
+import { onSession } from './on-session.js';
 import { DEFAULT_ELEMENT_TIMEOUT, elementTimeoutSchema, includeSnapshotSchema, optionalTargetInput, sessionIdSchema, targetInput } from './schemas.js';
 
 const ELEMENT_ERRORS = ['ELEMENT_NOT_FOUND', 'ELEMENT_AMBIGUOUS', 'INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'] as const;

@@ -1,7 +1,7 @@
 // Dialogs and file choosers held open, as @playwright/mcp has them: an action that opens one returns and says so, other calls refuse until it is answered.
 import { SessionError, type Session } from '@sessionwright/session-core';
 import { z } from 'zod';
-import type { SessionAccess } from './define-tool.js';
+import { aroundRuns, type SessionAccess } from './define-tool.js';
 import { readTitle } from './page-title.js';
 
 /** What a call may do about a dialog or file chooser held open: refuse to run, or be the call that answers it. */
@@ -107,28 +107,15 @@ export function holdingModals(
   { tool: toolName, policy, acts }: { tool: string; policy: ModalPolicy; acts: boolean },
   seen: ModalWatch,
 ): SessionAccess {
-  return {
-    get maxSessions() {
-      return sessions.maxSessions;
-    },
-    create: (request) => sessions.create(request),
-    close: (sessionId) => sessions.close(sessionId),
-    list: () => sessions.list(),
-    run: (sessionId, fn, options) =>
-      sessions.run(
-        sessionId,
-        async (page, session) => {
-          seen.session = session;
-          session.setModalMode('hold');
-          checkModal(session, toolName, policy);
-          if (policy === 'refuse') await settleInterrupted(session);
-          const result = await raceDialogs(session, fn(page, session), seen);
-          if (acts && modalStateOf(session) === undefined) await letFileChooserArrive(session);
-          return result;
-        },
-        options,
-      ),
-  };
+  return aroundRuns(sessions, async (work, page, session) => {
+    seen.session = session;
+    session.setModalMode('hold');
+    checkModal(session, toolName, policy);
+    if (policy === 'refuse') await settleInterrupted(session);
+    const result = await raceDialogs(session, work(page, session), seen);
+    if (acts && modalStateOf(session) === undefined) await letFileChooserArrive(session);
+    return result;
+  });
 }
 
 /** Refuses a call that cannot run while a dialog or file chooser is open, and an answer when nothing is open to answer. */
@@ -213,7 +200,7 @@ function raceDialogs<T>(session: Session, action: Promise<T>, seen: ModalWatch):
   });
 }
 
-/** The result of a call a dialog interrupted: the page it is on and what is open (§2: url and title always). */
+/** The result of a call a dialog interrupted: the page it is on and what is open (url and title, as every result has). */
 export async function interruptedResult(opened: ModalOpened): Promise<Record<string, unknown>> {
   const { session, state } = opened;
   const page = session.page;

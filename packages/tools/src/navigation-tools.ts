@@ -4,7 +4,7 @@ import type { Frame, Page, Response } from 'playwright';
 import { z } from 'zod';
 import { defineTool, type ToolOptions } from './define-tool.js';
 import { sessionOutput } from './response.js';
-import { onSession } from './run-tool.js';
+import { onSession } from './on-session.js';
 import { includeSnapshotSchema, sessionIdSchema } from './schemas.js';
 
 const DEFAULT_NAVIGATION_TIMEOUT = 30_000;

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { cursorSchema, DEFAULT_LIMIT, limitSchema } from './console-tools.js';
 import { defineTool, type AnyTool } from './define-tool.js';
 import { sessionOutput } from './response.js';
-import { onSession } from './run-tool.js';
+import { onSession } from './on-session.js';
 import { sessionIdSchema } from './schemas.js';
 
 /** Bodies longer than this many characters are cut (docs/agent-tools.md). */

@@ -13,7 +13,7 @@ import { goBack, navigate } from './navigation-tools.js';
 import { networkRequests } from './network-tools.js';
 import { adapt, elementCount, elementFields, onSessionOrImplicit, optionalSessionIdSchema, playwrightOutput, toTarget } from './profile-adapter.js';
 import { sessionOutput } from './response.js';
-import { onSession } from './run-tool.js';
+import { onSession } from './on-session.js';
 import { screenshot } from './screenshot-tools.js';
 import { snapshot } from './snapshot-tools.js';
 import { tabs } from './tab-tools.js';

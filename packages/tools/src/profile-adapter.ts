@@ -1,7 +1,7 @@
 // How a profile serves another vocabulary over the same handlers: an adapter maps its arguments onto a default tool's and resolves the implicit session.
 import { SessionError, isSessionError } from '@sessionwright/session-core';
 import { z } from 'zod';
-import { defineTool, type AnyTool, type SessionAccess, type ToolContext, type ToolDefinition, type ToolKind } from './define-tool.js';
+import { aroundRuns, defineTool, type AnyTool, type ToolContext, type ToolDefinition, type ToolKind } from './define-tool.js';
 import { holdingModals, interruptedResult, modalResultFields, modalSentence, modalStateOf, type ModalPolicy, type ModalWatch } from './modal-state.js';
 import { attachmentsOf, pageResultFields, snapshotResultFields, withAttachments } from './response.js';
 import { refSchema, sessionIdSchema } from './schemas.js';
@@ -184,8 +184,9 @@ async function onImplicitOrNamed<T>(ctx: ToolContext, sessionId: string | undefi
   for (let attempt = 0; ; attempt += 1) {
     const id = await implicit.resolve();
     let started = false;
-    const sessions = watchStart(ctx.sessions, () => {
+    const sessions = aroundRuns(ctx.sessions, (work, page, session) => {
       started = true;
+      return work(page, session);
     });
     try {
       return await call(id, { ...ctx, sessions });
@@ -196,25 +197,4 @@ async function onImplicitOrNamed<T>(ctx: ToolContext, sessionId: string | undefi
       if (started || attempt > 0) throw error;
     }
   }
-}
-
-/** The same session access, telling `onStart` when a call begins to run on a page. */
-function watchStart(sessions: SessionAccess, onStart: () => void): SessionAccess {
-  return {
-    get maxSessions() {
-      return sessions.maxSessions;
-    },
-    create: (request) => sessions.create(request),
-    close: (sessionId) => sessions.close(sessionId),
-    list: () => sessions.list(),
-    run: (sessionId, fn, options) =>
-      sessions.run(
-        sessionId,
-        (page, session) => {
-          onStart();
-          return fn(page, session);
-        },
-        options,
-      ),
-  };
 }

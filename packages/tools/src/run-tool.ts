@@ -1,10 +1,9 @@
 // Runs one tool call: strict argument validation, the handler, and every failure turned into a SessionError.
-import { SessionError, playwrightError, type Session, type SessionEvents } from '@sessionwright/session-core';
-import type { Page } from 'playwright';
+import { SessionError, playwrightError } from '@sessionwright/session-core';
 import type { z } from 'zod';
 import type { AnyTool, ToolContext } from './define-tool.js';
 import { SESSIONS_VOCABULARY, withNextStep } from './next-steps.js';
-import { ToolResponse, attachmentsOf, withAttachments, type Attachment, type PageResult, type SessionResult, type WithAttachments } from './response.js';
+import { attachmentsOf, type Attachment } from './response.js';
 
 export type ToolOutcome = { ok: true; data: Record<string, unknown>; attachments: Attachment[] } | { ok: false; error: SessionError };
 
@@ -22,64 +21,6 @@ export async function runTool(tool: AnyTool, rawArgs: unknown, ctx: ToolContext)
     // Anything not already a SessionError is BROWSER_ERROR reason unknown, with the browser's own message.
     const mapped = withNextStep(playwrightError(error, tool.name), ctx.vocabulary ?? SESSIONS_VOCABULARY);
     return { ok: false, error: sessionId === undefined || mapped.sessionId !== undefined ? mapped : mapped.withSession(sessionId) };
-  }
-}
-
-/**
- * Runs `fn` in the session's queue and assembles its result with the one response builder: the tool's own fields, then
- * the url and title of the tab the session is on after the call (and the snapshot when the tool asked for it), the new
- * `expiresAt`, and the dialogs and tabs the page opened meanwhile; attachments come after the JSON. The call ends when
- * the client cancels it (ctx.signal) and at the call ceiling, or at `options.timeout` if that is shorter (session-core's
- * Session.run does both).
- */
-export async function onSession<T extends object>(
-  ctx: ToolContext,
-  sessionId: string,
-  fn: (page: Page, response: ToolResponse) => Promise<T>,
-  options: { timeout?: number } = {},
-): Promise<WithAttachments<T & PageResult & SessionResult> | (T & PageResult & SessionResult)> {
-  let used: Session | undefined;
-  let events: SessionEvents = { dialogs: [], openedTabs: [], closedTabs: [], downloads: [] };
-  let attachments: Attachment[] = [];
-  const result = await ctx.sessions.run(
-    sessionId,
-    async (page, session) => {
-      used = session;
-      const response = new ToolResponse(session).includeSnapshot(ctx.includeSnapshot);
-      try {
-        const fields = await fn(page, response);
-        attachments = response.attached;
-        return { ...fields, ...(await response.pageResult()) };
-      } finally {
-        // A download the call started is saved before the result is assembled, so the result lists it.
-        await session.settleDownloads();
-        events = session.takeEvents();
-      }
-    },
-    { signal: ctx.signal, ...(options.timeout === undefined ? {} : { timeout: options.timeout }) },
-  );
-  // The session part is read after run() settled: the manager marks the session used again when the call ends.
-  const data = { ...result, ...(used ? ToolResponse.sessionResult(used, events) : { expiresAt: 0 }) };
-  return withAttachments(data, attachments);
-}
-
-/**
- * Runs a wait on the page, sending progress once a second to a client that asked for it:
- * progress is the time waited and total the timeout (none when the timeout is 0, no limit), both in ms.
- */
-export async function reportWaiting<T>(ctx: ToolContext, timeout: number, wait: () => Promise<T>): Promise<T> {
-  const started = Date.now();
-  const total = timeout > 0 ? timeout : undefined;
-  const report = () => {
-    const waited = Date.now() - started;
-    ctx.progress(waited, total, `Waited ${Math.round(waited / 1000)} s${total === undefined ? '' : ` of ${Math.round(total / 1000)} s`}`);
-  };
-  report();
-  const ticker = setInterval(report, 1_000);
-  try {
-    return await wait();
-  } finally {
-    clearInterval(ticker);
   }
 }
 

@@ -6,7 +6,7 @@ import { defineTool } from './define-tool.js';
 import { imageSize, scaleImage, type ImageFormat, type ImageSize } from './image.js';
 import { onElement } from './page-helpers.js';
 import { sessionOutput } from './response.js';
-import { onSession } from './run-tool.js';
+import { onSession } from './on-session.js';
 import { DEFAULT_ELEMENT_TIMEOUT, optionalTargetInput, sessionIdSchema } from './schemas.js';
 
 /** The longest side a returned image may have, in pixels; larger captures are scaled down to it. */

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { DEFAULT_SNAPSHOT_MAX_CHARS, MAX_SNAPSHOT_MAX_CHARS, readSnapshot } from './page-snapshot.js';
 import { sessionOutput } from './response.js';
-import { onSession } from './run-tool.js';
+import { onSession } from './on-session.js';
 import { optionalTargetInput, sessionIdSchema } from './schemas.js';
 
 export const snapshot = defineTool({

@@ -4,7 +4,7 @@ import type { BrowserContext } from 'playwright';
 import { z } from 'zod';
 import { defineTool, type AnyTool } from './define-tool.js';
 import { sessionOutput } from './response.js';
-import { onSession } from './run-tool.js';
+import { onSession } from './on-session.js';
 import { sessionIdSchema } from './schemas.js';
 import { storageStateSchema } from './session-options-schema.js';
 

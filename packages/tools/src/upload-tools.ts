@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { defineTool, type AllowedRoots } from './define-tool.js';
 import { onElement } from './page-helpers.js';
 import { sessionOutput } from './response.js';
-import { onSession } from './run-tool.js';
+import { onSession } from './on-session.js';
 import { DEFAULT_ELEMENT_TIMEOUT, elementTimeoutSchema, sessionIdSchema, targetInput } from './schemas.js';
 
 /** How long handing the files to the page may take once the element is there: megabytes cross the browser's protocol. */

@@ -2,9 +2,9 @@
 import { SessionError, describeTarget, elementError, inspectElement, isTimeoutError, locate, type ElementTarget } from '@sessionwright/session-core';
 import type { Locator, Page } from 'playwright';
 import { z } from 'zod';
-import { defineTool } from './define-tool.js';
+import { defineTool, type ToolContext } from './define-tool.js';
 import { sessionOutput } from './response.js';
-import { onSession, reportWaiting } from './run-tool.js';
+import { onSession } from './on-session.js';
 import { refSchema, selectorSchema, sessionIdSchema } from './schemas.js';
 
 const DEFAULT_WAIT_TIMEOUT = 10_000;
@@ -150,4 +150,24 @@ async function waitTimeout(
       },
     },
   );
+}
+
+/**
+ * Runs a wait on the page, sending progress once a second to a client that asked for it:
+ * progress is the time waited and total the timeout (none when the timeout is 0, no limit), both in ms.
+ */
+async function reportWaiting<T>(ctx: ToolContext, timeout: number, wait: () => Promise<T>): Promise<T> {
+  const started = Date.now();
+  const total = timeout > 0 ? timeout : undefined;
+  const report = () => {
+    const waited = Date.now() - started;
+    ctx.progress(waited, total, `Waited ${Math.round(waited / 1000)} s${total === undefined ? '' : ` of ${Math.round(total / 1000)} s`}`);
+  };
+  report();
+  const ticker = setInterval(report, 1_000);
+  try {
+    return await wait();
+  } finally {
+    clearInterval(ticker);
+  }
 }
