@@ -1,20 +1,11 @@
 // A stopped browser (SIGSTOP) behind the real CLI: close_session answers in seconds, and shutdown leaves no browser process.
-import { browserProcesses, isAlive, waitFor } from '@sessionwright/test-kit';
+import { browserProcesses, forceKill, isAlive, waitFor } from '@sessionwright/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { call, expectSuccess, startCli } from './helpers.js';
 
 const touched: number[] = [];
-afterAll(() => {
-  for (const pid of touched) {
-    for (const signal of ['SIGCONT', 'SIGKILL'] as const) {
-      try {
-        process.kill(pid, signal);
-      } catch {
-        // Already gone, as the test expects.
-      }
-    }
-  }
-});
+// Whatever happened, leave nothing stopped or running behind.
+afterAll(() => forceKill(touched));
 
 describe('a browser that stops answering, behind the CLI', () => {
   it('close_session answers within seconds, and when stdin closes the server exits and no browser process remains', async () => {

@@ -1,21 +1,11 @@
 // A browser that hangs (stopped with SIGSTOP): closing a session and shutting down still end in a few seconds, and no browser process is left.
-import { browserProcesses, isAlive, waitFor } from '@sessionwright/test-kit';
+import { browserProcesses, forceKill, isAlive, waitFor } from '@sessionwright/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BrowserHost, SessionManager } from '../src/index.js';
 
 const stopped: number[] = [];
-afterAll(() => {
-  // Whatever happened, leave nothing stopped or running behind.
-  for (const pid of stopped) {
-    for (const signal of ['SIGCONT', 'SIGKILL'] as const) {
-      try {
-        process.kill(pid, signal);
-      } catch {
-        // Already gone: what the test expects.
-      }
-    }
-  }
-});
+// Whatever happened, leave nothing stopped or running behind.
+afterAll(() => forceKill(stopped));
 
 describe('a browser that stops answering', () => {
   it('lets close and shutdown return within seconds, and leaves no browser process', async () => {

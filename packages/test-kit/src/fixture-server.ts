@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { builtinPages, escapeHtml, htmlPage } from './fixture-pages.js';
 import { agentRoutes } from './agent-routes.js';
 import { identityRoutes } from './identity-routes.js';
-import { send, startLocalServer } from './local-server.js';
+import { send, startLocalServer } from '@sessionwright/loopback';
 
 /** One POST to /submit or /beacon, as the server received it. */
 export interface RecordedPost {

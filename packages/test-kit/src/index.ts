@@ -1,11 +1,11 @@
 // Public API of @sessionwright/test-kit: fixture web server, process-tree helpers, MCP client helpers.
 export { startFixtureServer } from './fixture-server.js';
-export { send, startLocalServer, type LocalServer } from './local-server.js';
 export type { FixtureServer, FixtureServerOptions, RecordedPost } from './fixture-server.js';
-export { descendants, isAlive, browserProcesses, pss, treePss, waitFor } from './processes.js';
+export { descendants, forceKill, isAlive, browserProcesses, pss, treePss, waitFor } from './processes.js';
 export type { ProcInfo } from './processes.js';
-export { connectStdio, callJson } from './mcp-client.js';
-export type { ConnectStdioOptions, StdioConnection, JsonToolResult } from './mcp-client.js';
+export { callJson, type JsonToolResult } from './mcp-client.js';
+// The generic client lives in @sessionwright/loopback (the inspector uses it too); tests and the bench take it from here.
+export { connectStdio, type ConnectStdioOptions, type StdioConnection } from '@sessionwright/loopback';
 export { startForwardProxy } from './forward-proxy.js';
 export type { ForwardProxy, ForwardProxyOptions, ProxiedRequest } from './forward-proxy.js';
 export { BASIC_AUTH } from './identity-routes.js';

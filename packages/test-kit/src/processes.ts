@@ -86,6 +86,19 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+/** Wakes and kills each process (SIGCONT, then SIGKILL), passing over those already gone: the cleanup after a test that stopped one. */
+export function forceKill(pids: Iterable<number>): void {
+  for (const pid of pids) {
+    for (const signal of ['SIGCONT', 'SIGKILL'] as const) {
+      try {
+        process.kill(pid, signal);
+      } catch {
+        // Already gone, as the test expects.
+      }
+    }
+  }
+}
+
 const BROWSER = /chrom(e|ium)|headless_shell|firefox|webkit/i;
 
 /**
