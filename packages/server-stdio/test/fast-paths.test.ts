@@ -1,8 +1,7 @@
 // What the fast paths keep: every result's title is never stale (it comes from the browser process when that is safe),
 // and type, with fewer trips to the page, still types at the caret, appends, clears, reads the value back and refuses.
-import { startFixtureServer, type FixtureServer, type StdioConnection } from '@sessionwright/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, expectError, expectSuccess, startCli } from './helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, expectError, expectSuccess, useServerWithFixture } from './helpers.js';
 
 const page = (title: string, body: string) => `<!doctype html><html><head><meta charset="utf-8">${title}</head><body>${body}</body></html>`;
 
@@ -36,22 +35,14 @@ line two</textarea>
   ),
 };
 
-let fx: FixtureServer;
-let server: StdioConnection;
+const server = useServerWithFixture(undefined, { pages: PAGES });
+const tool = (name: string, args: Record<string, unknown> = {}) => call(server.connection().client, name, args);
 let sid: string;
-
 beforeAll(async () => {
-  fx = await startFixtureServer({ pages: PAGES });
-  server = await startCli();
-  sid = expectSuccess(await call(server.client, 'create_session')).sessionId;
+  // One session for the whole file (useServerWithFixture closes only the sessions its createSession opened).
+  sid = expectSuccess(await tool('create_session')).sessionId;
 });
-afterAll(async () => {
-  await server?.close();
-  await fx?.close();
-});
-
-const tool = (name: string, args: Record<string, unknown> = {}) => call(server.client, name, args);
-const navigate = async (path: string) => expectSuccess(await tool('navigate', { sessionId: sid, url: fx.urlFor(path) }));
+const navigate = async (path: string) => expectSuccess(await tool('navigate', { sessionId: sid, url: server.fixture().urlFor(path) }));
 const evaluate = async (fn: string) => expectSuccess(await tool('evaluate', { sessionId: sid, function: fn })).result;
 const type = async (args: Record<string, unknown>) => expectSuccess(await tool('type', { sessionId: sid, ...args }));
 

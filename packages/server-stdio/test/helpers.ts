@@ -1,11 +1,20 @@
 // Shared helpers for the server-stdio tests: start the built CLI, run it to completion, and check results against the result contract (README: Results).
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { BROWSER_ERROR_REASONS, ERROR_CODES, type ErrorCode } from '@sessionwright/session-core';
-import { callJson, connectStdio, startFixtureServer, type FixtureServer, type JsonToolResult, type StdioConnection } from '@sessionwright/test-kit';
+import {
+  callJson,
+  connectStdio,
+  startFixtureServer,
+  type FixtureServer,
+  type FixtureServerOptions,
+  type JsonToolResult,
+  type StdioConnection,
+} from '@sessionwright/test-kit';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { parseArgs } from '../src/options.js';
 import { createServer } from '../src/runtime.js';
@@ -24,7 +33,7 @@ export const SESSION_TOOLS = ['close_session', 'navigate', 'click', 'type'] as c
  * Starts the built CLI over a real stdio pipe and lists its tools, so the SDK client checks every
  * structuredContent against the tool's outputSchema from then on. Headless unless the flags say otherwise.
  */
-export async function startCli(flags: string[] = [], options: { env?: Record<string, string> } = {}): Promise<StdioConnection> {
+export async function startCli(flags: string[] = [], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<StdioConnection> {
   const headless = flags.some((flag) => flag.startsWith('--headless')) ? [] : ['--headless'];
   const connection = await connectStdio({ command: process.execPath, args: [CLI_PATH, ...headless, ...flags], ...options });
   await connection.client.listTools();
@@ -39,7 +48,7 @@ export async function call(client: Client, name: string, args: Record<string, un
 }
 
 /**
- * Spec §2 for any result: a success has structuredContent equal to content[0].text as JSON; a failure has only the
+ * The result contract (README: Results) for any result: a success has structuredContent equal to content[0].text as JSON; a failure has only the
  * error JSON, with a known code, a message, the sessionId when the call named one, and no stack trace.
  */
 export function expectWellFormed(outcome: JsonToolResult, args: unknown): void {
@@ -58,7 +67,7 @@ export function expectWellFormed(outcome: JsonToolResult, args: unknown): void {
   expect(json.message.trim()).not.toBe('');
   expect((first as { text: string }).text).not.toContain('    at ');
   if (json.details !== undefined) expect(typeof json.details).toBe('object');
-  // Spec §2: every BROWSER_ERROR carries a reason from the closed set; `unknown` carries the browser's own message.
+  // Every BROWSER_ERROR carries a reason from the closed set; `unknown` carries the browser's own message.
   if (json.errorCode === 'BROWSER_ERROR') {
     expect(BROWSER_ERROR_REASONS).toContain(json.details?.reason);
     if (json.details.reason === 'unknown') expect(typeof json.details.browserMessage).toBe('string');
@@ -115,20 +124,29 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 /** A UUID v4, the shape of every sessionId. */
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
+/** A client connected to a server in this process (see connectInProcess). */
+export type InProcessConnection = Pick<StdioConnection, 'client' | 'close' | 'stderrText'>;
+
 /**
  * A server built from these flags in this process, reached by the SDK client over its in-memory transport: the tools and
- * the server code run where coverage sees them. The stdio pipe itself is tested by the files that use startCli.
+ * the server code run where coverage sees them. The stdio pipe itself is tested by the files that use startCli. The
+ * client counts as local, as over stdio; given `roots`, it declares the roots capability and lists those directories.
+ * Its tools are listed first, so the client checks every structuredContent against the tool's outputSchema.
  */
-export async function connectInProcess(flags: string[]): Promise<Pick<StdioConnection, 'client' | 'close' | 'stderrText'>> {
+export async function connectInProcess(flags: string[], { roots }: { roots?: string[] } = {}): Promise<InProcessConnection> {
   const command = parseArgs(flags, {});
   if (command.kind !== 'run') throw new Error(`connectInProcess: ${flags.join(' ')} does not start a server`);
   const lines: string[] = [];
   const log = (message: string) => void lines.push(message);
   const server = createServer(command.options, { info: log, warn: log, debug: log });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'sessionwright-in-process-test', version: '0.0.0' });
+  await server.connect(serverSide, { local: true });
+  const client = new Client({ name: 'sessionwright-in-process-test', version: '0.0.0' }, roots ? { capabilities: { roots: { listChanged: false } } } : {});
+  if (roots) {
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((dir) => ({ uri: pathToFileURL(dir).href, name: path.basename(dir) })) }));
+  }
   await client.connect(clientSide);
+  await client.listTools();
   let closing: Promise<void> | undefined;
   return {
     client,
@@ -141,12 +159,12 @@ export async function connectInProcess(flags: string[]): Promise<Pick<StdioConne
  * One headless server (in process) and one fixture server for a whole test file, with helpers that open sessions on fixture pages.
  * Each test's sessions are closed after it, so the tests never run into --max-sessions.
  */
-export function useServerWithFixture(flags: string[] = ['--max-sessions', '20']) {
+export function useServerWithFixture(flags: string[] = ['--max-sessions', '20'], fixtureOptions: FixtureServerOptions = {}) {
   let fixture: FixtureServer | undefined;
-  let conn: Awaited<ReturnType<typeof connectInProcess>> | undefined;
+  let conn: InProcessConnection | undefined;
   const opened: string[] = [];
   beforeAll(async () => {
-    fixture = await startFixtureServer();
+    fixture = await startFixtureServer(fixtureOptions);
     conn = await connectInProcess(['--headless', ...flags]);
   });
   afterAll(async () => {

@@ -1,4 +1,4 @@
-// --profile playwright: @playwright/mcp's tool names and shapes over stdio, the implicit session per connection, and sessionId for parallel sessions.
+// --profile playwright: @playwright/mcp's tool names and shapes (over stdio, and in process where coverage sees them), the implicit session per connection, and sessionId for parallel sessions.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -9,7 +9,7 @@ import { playwrightTools } from '@sessionwright/tools';
 import { callJson, startFixtureServer, waitFor, type FixtureServer, type StdioConnection } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, startHttpServer, type HttpServerHandle, type SessionwrightServer } from '../src/index.js';
-import { call, expectError, expectSuccess, startCli } from './helpers.js';
+import { call, connectInProcess, expectError, expectSuccess, startCli, type InProcessConnection } from './helpers.js';
 import { connectSse, connectStreamable } from './http-helpers.js';
 
 let fixture: FixtureServer;
@@ -183,14 +183,14 @@ describe('--profile playwright over stdio, as an @playwright/mcp client uses it'
   });
 });
 
-describe('--profile playwright: dialogs and file choosers held open, and the rest of the core tools', () => {
-  let server: StdioConnection;
+describe('--profile playwright in process: dialogs and file choosers held open, and the rest of the core tools', () => {
+  let server: InProcessConnection;
   let uploads: string;
   beforeAll(async () => {
     uploads = await mkdtemp(path.join(tmpdir(), 'sessionwright-uploads-'));
     await writeFile(path.join(uploads, 'a.txt'), 'hello');
     await writeFile(path.join(uploads, 'b.txt'), 'abc');
-    server = await startCli(['--profile', 'playwright', '--file-root', uploads]);
+    server = await connectInProcess(['--headless', '--profile', 'playwright', '--file-root', uploads]);
   });
   afterAll(async () => {
     await server?.close();

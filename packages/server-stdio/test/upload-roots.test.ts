@@ -1,14 +1,11 @@
-// Where upload_file may read files when no --file-root is given: the client's MCP roots, else (stdio) the working directory.
+// Where upload_file may read files when no --file-root is given: the client's MCP roots, else (stdio) the working directory; and a large upload over stdio.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_PATH, call, expectError, expectSuccess } from './helpers.js';
+import { call, connectInProcess, expectError, expectSuccess, startCli } from './helpers.js';
 
 let fx: FixtureServer;
 let work: string;
@@ -29,17 +26,6 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-/** The built CLI over stdio in `cwd`, with a client that declares the roots capability when given roots. */
-async function connect(roots?: string[]): Promise<{ client: Client; close: () => Promise<void> }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_PATH, '--headless'], cwd, stderr: 'pipe' });
-  const client = new Client({ name: 'roots-test', version: '0.0.0' }, roots ? { capabilities: { roots: { listChanged: false } } } : {});
-  if (roots)
-    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((dir) => ({ uri: pathToFileURL(dir).href, name: path.basename(dir) })) }));
-  await client.connect(transport);
-  await client.listTools();
-  return { client, close: () => client.close() };
-}
-
 async function uploadPage(client: Client): Promise<string> {
   const { sessionId } = expectSuccess(await call(client, 'create_session'));
   expectSuccess(await call(client, 'navigate', { sessionId, url: fx.urlFor('/pages/upload') }));
@@ -48,7 +34,7 @@ async function uploadPage(client: Client): Promise<string> {
 
 describe('upload_file without --file-root', () => {
   it('reads from the working directory over stdio when the client has no roots', async () => {
-    const { client, close } = await connect();
+    const { client, close } = await startCli([], { cwd });
     try {
       const sessionId = await uploadPage(client);
       expect(expectSuccess(await call(client, 'upload_file', { sessionId, selector: '#single', files: [{ path: 'in-cwd.txt' }] })).files).toEqual([
@@ -66,7 +52,7 @@ describe('upload_file without --file-root', () => {
   });
 
   it("reads from the client's MCP roots when it declares them, and no longer from the working directory", async () => {
-    const { client, close } = await connect([rootDir]);
+    const { client, close } = await connectInProcess(['--headless'], { roots: [rootDir] });
     try {
       const sessionId = await uploadPage(client);
       expect(
@@ -78,6 +64,20 @@ describe('upload_file without --file-root', () => {
         sessionId,
       );
       expect(cwdFile.message).toContain("client's MCP roots");
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('upload_file over stdio', () => {
+  it("takes inline content in a message over the SDK's 10 MiB stdio default (8.5 MB of content is about 11.3 MB of base64)", async () => {
+    const { client, close } = await startCli([], { cwd });
+    try {
+      const sessionId = await uploadPage(client);
+      const eightAndAHalf = Buffer.alloc(8.5 * 1024 * 1024, 7).toString('base64');
+      const uploaded = await call(client, 'upload_file', { sessionId, selector: '#single', files: [{ name: 'big.bin', contentBase64: eightAndAHalf }] });
+      expect(expectSuccess(uploaded).files).toEqual([{ name: 'big.bin', bytes: 8.5 * 1024 * 1024 }]);
     } finally {
       await close();
     }
