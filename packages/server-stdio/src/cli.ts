@@ -10,11 +10,6 @@ import { createServer } from './runtime.js';
 import { PACKAGE_NAME, VERSION } from './version.js';
 import { MAX_MESSAGE_BYTES } from './limits.js';
 
-// Under steady churn V8 let this process's heap grow to several times what is live (40 MB), ending at 140–250 MiB of PSS
-// that grew over a soak; sizing the heap for memory keeps it near 110 MiB at no throughput cost the bench could see.
-// This process is ours to tune; a program that embeds session-core keeps its own settings.
-v8.setFlagsFromString('--optimize-for-size');
-
 /** How long shutdown may take before the process exits anyway (Playwright kills its browsers on exit). */
 const SHUTDOWN_BACKSTOP_MS = 5_000;
 
@@ -45,6 +40,7 @@ async function main(): Promise<void> {
   }
 
   const server = createServer(command.options);
+  sizeHeapForMemoryOnceUp(server.host);
   let http: HttpServerHandle | undefined;
   let exiting = false;
   const shutdown = (why: string) => {
@@ -118,3 +114,17 @@ main().catch((error: unknown) => {
   process.stderr.write(`sessionwright: ${messageOf(error)}\n`);
   process.exit(1);
 });
+
+/**
+ * Under steady churn V8 let this process's heap grow to several times what is live (40 MB), ending at 140–250 MiB of PSS
+ * that grew over a soak; sized for memory (--optimize-for-size) it stays near 110 MiB at no throughput cost the bench
+ * could see. Set once the browser is up: before, the flag slows loading Playwright (mostly compiling) by ~200 ms. This
+ * process is ours to tune; a program that embeds session-core keeps its own settings.
+ */
+function sizeHeapForMemoryOnceUp(host: { onLaunched(listener: () => void): () => void }): void {
+  let done = false;
+  host.onLaunched(() => {
+    if (!done) v8.setFlagsFromString('--optimize-for-size');
+    done = true;
+  });
+}
