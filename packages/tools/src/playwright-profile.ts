@@ -290,11 +290,6 @@ export const browserClose = defineTool({
   },
 });
 
-/** One end of a drag: its ref or target, under the names @playwright/mcp gives each end. */
-function dragEnd(args: { ref?: string | undefined; target?: string | undefined }) {
-  return toTarget(args);
-}
-
 export const browserDrag = adapt({
   name: 'browser_drag',
   title: 'Drag mouse',
@@ -322,8 +317,8 @@ export const browserDrag = adapt({
   base: drag,
   snapshot: true,
   toBase: ({ startRef, startTarget, endRef, endTarget }) => ({
-    from: dragEnd({ ref: startRef, target: startTarget }),
-    to: dragEnd({ ref: endRef, target: endTarget }),
+    from: toTarget({ ref: startRef, target: startTarget }),
+    to: toTarget({ ref: endRef, target: endTarget }),
   }),
 });
 
