@@ -31,6 +31,7 @@ line two</textarea>
 <div id="editable" contenteditable="true">Hello</div>
 <input id="disabled" disabled value="no">
 <input id="number" type="number">
+<input id="date" type="date">
 <button id="button">Not a field</button>`,
   ),
 };
@@ -104,6 +105,21 @@ describe('type keeps its meaning', () => {
     await navigate('/pages/typing');
     expect((await type({ selector: '#number', text: 'abc' })).value).toBe('');
     expect((await type({ selector: '#number', text: '42' })).value).toBe('42');
+  });
+
+  it('types into an empty field that has the focus (as after a click) and one emptied by clear: true, in one step', async () => {
+    await navigate('/pages/typing');
+    await evaluate('() => document.querySelector("#upper").focus()');
+    expect((await type({ selector: '#upper', text: 'first' })).value).toBe('FIRST');
+    expect((await type({ selector: '#upper', text: 'then' })).value).toBe('FIRSTTHEN');
+    expect((await type({ selector: '#upper', text: 'again', clear: true })).value).toBe('AGAIN');
+    expect((await type({ selector: '#number', text: 'abc', clear: true })).value).toBe('');
+  });
+
+  it('gives an empty date field a date it is given as text; anything else is typed as keys, as into any field', async () => {
+    await navigate('/pages/typing');
+    expect((await type({ selector: '#date', text: 'soon' })).value).toBe('');
+    expect((await type({ selector: '#date', text: '2026-11-23' })).value).toBe('2026-11-23');
   });
 
   it('answers the value the page made of the text', async () => {

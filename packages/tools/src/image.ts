@@ -1,6 +1,5 @@
 // Reading the pixel size of a PNG or JPEG from its header, and scaling a capture down in Node (pure JS codecs, any browser).
-import jpeg from 'jpeg-js';
-import { PNG } from 'pngjs';
+import type { PNG as PngClass } from 'pngjs';
 
 export type ImageFormat = 'png' | 'jpeg';
 
@@ -41,8 +40,17 @@ export function imageSize(data: Buffer): ImageSize {
   throw new Error('not a PNG or JPEG image');
 }
 
+/** The codecs, loaded by the first capture that needs scaling: ~130 KB of JavaScript that start-up need not load. */
+let codecs: Promise<{ PNG: typeof PngClass; jpeg: typeof import('jpeg-js') }> | undefined;
+
+function loadCodecs() {
+  codecs ??= Promise.all([import('pngjs'), import('jpeg-js')]).then(([png, jpeg]) => ({ PNG: png.PNG, jpeg: jpeg.default }));
+  return codecs;
+}
+
 /** Decodes, shrinks by `factor` (0 < factor < 1) with an area average, and encodes again in the same format. */
-export function scaleImage(data: Buffer, format: ImageFormat, factor: number, quality: number): Buffer {
+export async function scaleImage(data: Buffer, format: ImageFormat, factor: number, quality: number): Promise<Buffer> {
+  const { PNG, jpeg } = await loadCodecs();
   const source = format === 'png' ? PNG.sync.read(data) : jpeg.decode(data, { useTArray: true, formatAsRGBA: true, maxMemoryUsageInMB: 2048 });
   const width = Math.max(1, Math.round(source.width * factor));
   const height = Math.max(1, Math.round(source.height * factor));

@@ -331,10 +331,10 @@ function actionMessage(done: string, page: Page, response: ToolResponse, urlBefo
 }
 
 /**
- * Types into one field with as few trips to the page as its meaning allows. The checks go out together, and every step
- * runs in Playwright's utility world where it can: an element handle in the page's own world would make Playwright
- * inject its selector engine there first (once per document, ~30–80 ms), and even a plain page script needs a helper
- * injected there once. So only a field that is not focused and already holds text gets its caret moved by a page script.
+ * Types into one field with as few trips to the page as its meaning allows. Every step runs in Playwright's utility
+ * world where it can: an element handle in the page's own world would make Playwright inject its selector engine there
+ * first (once per document, ~30–80 ms), and even a plain page script needs a helper injected there once. So only a
+ * field that already holds text, is not focused and is typed into at its caret gets a page script (to move the caret).
  */
 async function typeInto(
   page: Page,
@@ -344,28 +344,22 @@ async function typeInto(
 ): Promise<void> {
   const { delay, clear, timeout } = options;
   const editable = locator.isEditable({ timeout });
-  const focused = clear ? Promise.resolve(true) : isFocused(locator);
-  // An empty field has its caret at its end already; a contenteditable element (no input value) is asked.
+  // Asked alongside: a contenteditable element (no input value) counts as holding text, so it is typed into at its caret.
   const empty = clear
     ? Promise.resolve(true)
     : locator.inputValue({ timeout }).then(
         (value) => value === '',
         () => false,
       );
-  // Input types whose value Playwright's fill() sets instead of typing it: typing keeps its own meaning there.
-  const settable = locator.getAttribute('type', { timeout }).then(
-    (type) => SET_VALUE_TYPES.has((type ?? '').toLowerCase()),
-    () => true,
-  );
-  // A field that is not editable answers at once, without waiting for the other checks (they settle unobserved).
-  for (const check of [focused, empty, settable]) check.catch(() => {});
+  // A field that is not editable answers at once, without waiting for the other check (it settles unobserved).
+  empty.catch(() => {});
   if (!(await editable)) throw new Error('not editable');
-  // fill() waits for the field to be visible itself; the other ways wait here. (Playwright counts a hidden field as
-  // editable, but keys sent to it would go nowhere.)
+  // fill() focuses the field, selects what it holds and inserts the text: for a field that is empty, or is to be
+  // emptied, that is typing at the caret, in one step. It also waits for the field to be visible itself.
+  if (!delay && (await empty) && (await fillField(locator, text, timeout))) return;
+  // The other ways wait here (Playwright counts a hidden field as editable, but keys sent to it would go nowhere).
   if (clear) await locator.fill('', { timeout });
-  else if (!(await focused)) {
-    // An empty text field that is not focused: focusing it and inserting the text is what fill() does, in one step.
-    if (!delay && (await empty) && !(await settable) && (await fillEmpty(locator, text, timeout))) return;
+  else if (!(await isFocused(locator))) {
     await locator.waitFor({ state: 'visible', timeout });
     await locator.focus({ timeout });
     if (!(await empty)) await moveCaretToEndOfFocused(page, locator, timeout);
@@ -374,13 +368,11 @@ async function typeInto(
   else await page.keyboard.insertText(text);
 }
 
-const SET_VALUE_TYPES = new Set(['color', 'date', 'time', 'datetime-local', 'month', 'range', 'week']);
-
 /**
- * fill() into an empty field; false (and nothing done) for a field fill() refuses to type into (a number input given
- * text, a select): the caller types into those as before.
+ * fill(); false (and nothing done) for a field fill() refuses to type into (a number input given text, a date input
+ * given something that is not a date): the caller types into those key by key instead.
  */
-async function fillEmpty(locator: Locator, text: string, timeout: number): Promise<boolean> {
+async function fillField(locator: Locator, text: string, timeout: number): Promise<boolean> {
   try {
     await locator.fill(text, { timeout });
     return true;

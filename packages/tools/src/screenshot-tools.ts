@@ -25,7 +25,7 @@ export interface FittedImage {
 }
 
 /** Scales a capture down (keeping its format and aspect ratio) until its longest side and its size in bytes are within the caps. */
-export function fitImage(data: Buffer, format: ImageFormat, quality: number): FittedImage {
+export async function fitImage(data: Buffer, format: ImageFormat, quality: number): Promise<FittedImage> {
   const original = imageSize(data);
   let current = data;
   let size = original;
@@ -33,7 +33,7 @@ export function fitImage(data: Buffer, format: ImageFormat, quality: number): Fi
   // A few rounds at most: each shrinks the area in proportion to how far over the byte cap the last one was.
   for (let round = 0; round < 4 && (factor < 1 || current.length > MAX_IMAGE_BYTES); round += 1) {
     if (factor >= 1) factor = Math.sqrt(MAX_IMAGE_BYTES / current.length) * 0.9;
-    current = scaleImage(data, format, (size.width * factor) / original.width, quality);
+    current = await scaleImage(data, format, (size.width * factor) / original.width, quality);
     size = imageSize(current);
     factor = current.length > MAX_IMAGE_BYTES ? Math.sqrt(MAX_IMAGE_BYTES / current.length) * 0.9 : 1;
   }
@@ -126,7 +126,7 @@ export const screenshot = defineTool({
       const raw = prescaled?.data ?? (await capture(page, { fullPage: fullPage ?? false, selector, ref, format: type, quality: jpegQuality }));
       let fitted: FittedImage;
       try {
-        fitted = fitImage(raw, type, jpegQuality);
+        fitted = await fitImage(raw, type, jpegQuality);
       } catch (error) {
         throw browserError('unknown', `The browser returned an image that could not be read: ${messageOf(error)}`, {
           details: { browserMessage: messageOf(error) },

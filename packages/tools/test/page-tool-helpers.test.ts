@@ -105,25 +105,25 @@ describe('images', () => {
     expect(() => imageSize(Buffer.from([0xff, 0xd8, 0xff, 0xd9]))).toThrow(/JPEG/);
   });
 
-  it('scales by area average, keeping colour and format', () => {
+  it('scales by area average, keeping colour and format', async () => {
     // Stripes of black and white average to grey.
     const striped = png(40, 20, (x) => (x % 2 ? [255, 255, 255] : [0, 0, 0]));
-    const half = PNG.sync.read(scaleImage(striped, 'png', 0.5, 80));
+    const half = PNG.sync.read(await scaleImage(striped, 'png', 0.5, 80));
     expect([half.width, half.height]).toEqual([20, 10]);
     for (let i = 0; i < half.data.length; i += 4) expect(Math.abs((half.data[i] ?? 0) - 128)).toBeLessThanOrEqual(1);
     const red = jpeg.encode({ data: Buffer.from(Array.from({ length: 64 * 64 }, () => [255, 0, 0, 255]).flat()), width: 64, height: 64 }, 90).data;
-    const small = jpeg.decode(scaleImage(red, 'jpeg', 0.25, 90));
+    const small = jpeg.decode(await scaleImage(red, 'jpeg', 0.25, 90));
     expect([small.width, small.height]).toEqual([16, 16]);
     expect(small.data[0]).toBeGreaterThan(200);
     expect(small.data[1]).toBeLessThan(60);
   });
 
-  it('fits captures within the side and byte caps and reports the original size', () => {
+  it('fits captures within the side and byte caps and reports the original size', async () => {
     const fine = png(300, 200, () => [10, 20, 30]);
-    expect(fitImage(fine, 'png', 80)).toEqual({ data: fine, width: 300, height: 200 });
+    expect(await fitImage(fine, 'png', 80)).toEqual({ data: fine, width: 300, height: 200 });
 
     const tall = png(100, 5_000, (x, y) => [x % 256, y % 256, 0]);
-    const fitted = fitImage(tall, 'png', 80);
+    const fitted = await fitImage(tall, 'png', 80);
     expect(fitted.original).toEqual({ width: 100, height: 5_000 });
     expect(fitted.height).toBe(MAX_IMAGE_SIDE);
     expect(fitted.width).toBe(40);
@@ -137,7 +137,7 @@ describe('images', () => {
       return [seed & 255, (seed >> 8) & 255, (seed >> 16) & 255];
     });
     expect(noisy.length).toBeGreaterThan(MAX_IMAGE_BYTES);
-    const shrunk = fitImage(noisy, 'png', 80);
+    const shrunk = await fitImage(noisy, 'png', 80);
     expect(shrunk.data.length).toBeLessThanOrEqual(MAX_IMAGE_BYTES);
     expect(shrunk.original).toEqual({ width: 800, height: 600 });
     expect(Math.abs(shrunk.width / shrunk.height - 800 / 600)).toBeLessThan(0.02);
