@@ -70,13 +70,20 @@ describe('the title in a result is never stale', () => {
     expect((await navigate('/pages/title-in-url')).title).toBe('title-in-url');
   });
 
-  it("answers the title a call just set: evaluate, and type through the page's input handler", async () => {
+  it("answers the title a call just set: evaluate, type through the page's input handler, and the snapshot after each", async () => {
     await navigate('/pages/typing');
+    const snapshotTitle = async () => expectSuccess(await tool('snapshot', { sessionId: sid })).title;
     for (let i = 0; i < 5; i += 1) {
       const result = expectSuccess(await tool('evaluate', { sessionId: sid, function: `() => { document.title = "Evaluated ${i}"; return 1; }` }));
       expect(result.title).toBe(`Evaluated ${i}`);
+      expect(await snapshotTitle()).toBe(`Evaluated ${i}`);
     }
-    expect((await type({ selector: '#titled', text: 'xyz' })).title).toBe('Typed xyz');
+    let typed = '';
+    for (const text of ['x', 'y', 'z']) {
+      typed += text;
+      expect((await type({ selector: '#titled', text })).title).toBe(`Typed ${typed}`);
+      expect(await snapshotTitle()).toBe(`Typed ${typed}`);
+    }
   });
 });
 

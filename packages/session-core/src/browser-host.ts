@@ -244,14 +244,34 @@ const PIPE_SWITCH = /--remote-debugging-pipe|-juggler-pipe|--inspector-pipe/;
  */
 function browserChildren(): number[] {
   if (process.platform !== 'linux') return [];
+  return childPids().filter((pid) => {
+    try {
+      return PIPE_SWITCH.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
+    } catch {
+      // The process ended while we looked.
+      return false;
+    }
+  });
+}
+
+/**
+ * This process's children: listed per thread by the kernel where it can (a few small reads), else found by reading
+ * every process's parent, which costs ~15 ms on the way to the first session, twice.
+ */
+function childPids(): number[] {
+  try {
+    return safeReaddir('/proc/self/task').flatMap((thread) =>
+      readFileSync(`/proc/self/task/${thread}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+    );
+  } catch {
+    // A kernel without CONFIG_PROC_CHILDREN.
+  }
   const found: number[] = [];
   for (const entry of safeReaddir('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid !== process.pid) continue;
-      if (PIPE_SWITCH.test(readFileSync(`/proc/${entry}/cmdline`, 'utf8'))) found.push(Number(entry));
+      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid) found.push(Number(entry));
     } catch {
       // The process ended while we looked.
     }

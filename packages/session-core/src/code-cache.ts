@@ -1,4 +1,4 @@
-// A V8 code cache for loading Playwright: its bundle (~3.5 MB of JavaScript) is compiled once per machine, not at every start.
+// A V8 code cache for loading large CommonJS bundles (Playwright, the CLI): each is compiled once per machine, not at every start.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
@@ -10,10 +10,10 @@ type Compile = (this: Module, content: string, filename: string) => unknown;
 
 /**
  * Runs `load` (a require) with V8's code cache for the CommonJS files `include` picks: each is compiled from the bytes
- * V8 kept from an earlier start when they still match (V8 checks the source and its own version), and the cache is
- * written after the first start. Compiling Playwright is about 40 % of the CPU its require costs, on the critical path
- * of the first create_session. Anything unusual (no private cache directory, a read-only home) falls back to a plain
- * load: the cache only ever saves time.
+ * V8 kept from an earlier start when they still match (V8 checks the source, its own version and its flags), and the
+ * cache is written after the first start. Compiling is a large part of what loading a big bundle costs (Playwright's,
+ * the CLI's own), all of it on the way to the first answer. Anything unusual (no private cache directory, a read-only
+ * home) falls back to a plain load: the cache only ever saves time.
  */
 export function loadWithCodeCache<T>(load: () => T, include: (filename: string) => boolean): T {
   const dir = cacheDirectory();
@@ -44,11 +44,12 @@ export function loadWithCodeCache<T>(load: () => T, include: (filename: string) 
     return load();
   } finally {
     prototype._compile = original;
-    // Written after the modules ran, so the functions they compiled lazily are in the cache too; off the critical path.
+    // Written once the modules ran (the functions they compiled on the way are in it too), and before anything can
+    // change V8's flags: V8 rejects a cache made under other flags, and the CLI sizes its heap once the browser is up.
     if (writes.length) {
-      setTimeout(() => {
+      setImmediate(() => {
         for (const write of writes) write();
-      }, 2_000).unref();
+      }).unref();
     }
   }
 }

@@ -21,19 +21,21 @@ export function prepareTitle(page: Page): void {
 }
 
 /**
- * The page's title. With `afterLoad` (the default; false when the caller knows no load happened, so the page answers
- * as fast): right after a load the page's renderer answers slowly (its post-load work comes first: ~6–20 ms),
- * while the browser process answers in about a millisecond. The browser's copy is trusted only when it cannot be stale
- * or stand for something else: it must describe the document the page is on (same URL), and must not be the URL that
- * Chromium shows in place of a missing title. Otherwise, and outside Chromium, the page itself is asked.
+ * The page's title. With `fromBrowser` (the default; false when the caller knows the page is idle, so it answers as
+ * fast): the page's renderer answers slowly when it is busy (right after a load its post-load work comes first:
+ * ~6–20 ms; during a snapshot or a read-back, that comes first), while the browser process answers in about a
+ * millisecond. The browser's copy is trusted only when it cannot be stale or stand for something else: it must
+ * describe the document the page is on (same URL), and must not be the URL that Chromium shows in place of a missing
+ * title. Otherwise, and outside Chromium, the page itself is asked.
  *
  * Why the browser's copy is not stale: the renderer sends a new title to the browser process as soon as a script sets
  * it, on the same channel and before the message that ends what the caller waited for (the load event of a navigation,
- * the input acknowledgement of a click, the reply of an evaluate), so the browser has it by the time the call ends.
+ * the input acknowledgement of a click, the reply of an evaluate), so the browser has it by the time the call ends;
+ * a call that only reads the page starts after the last one ended.
  */
-export async function readTitle(page: Page, options: { afterLoad: boolean } = { afterLoad: true }): Promise<string> {
+export async function readTitle(page: Page, options: { fromBrowser: boolean } = { fromBrowser: true }): Promise<string> {
   if (page.isClosed()) return '';
-  const target = options.afterLoad ? await browserTarget(page) : null;
+  const target = options.fromBrowser ? await browserTarget(page) : null;
   if (target) {
     try {
       const { targetInfo } = await target.cdp.send('Target.getTargetInfo', { targetId: target.targetId });

@@ -143,11 +143,12 @@ export class ToolResponse {
 
   /**
    * Says the tool will not change the page any more (a tool that only reads it says so at its start): the title is read
-   * now, alongside the tool's remaining reads, instead of after them.
+   * now, alongside the tool's remaining reads, instead of after them; from the browser process, so that it does not
+   * queue in the page's renderer behind those reads.
    */
   pageSettled(): this {
     const page = this.session.page;
-    this.earlyTitle = { page, title: readTitle(page, { afterLoad: false }) };
+    this.earlyTitle = { page, title: readTitle(page) };
     return this;
   }
 
@@ -157,7 +158,7 @@ export class ToolResponse {
     this.stopWatching();
     // Right after a load the page's renderer answers slowly, and the browser's copy of the title is known to be current
     // (see readTitle); otherwise the page itself is asked, which is then as fast.
-    const title = this.earlyTitle?.page === page ? this.earlyTitle.title : readTitle(page, { afterLoad: this.loaded.has(page) || page !== this.firstPage });
+    const title = this.earlyTitle?.page === page ? this.earlyTitle.title : readTitle(page, { fromBrowser: this.loaded.has(page) || page !== this.firstPage });
     const state = { url: page.url(), title: await title };
     if (!this.snapshotWanted) return state;
     try {

@@ -1,0 +1,129 @@
+// The sessionwright command: read its settings (flags, environment, config file), serve MCP over stdio (or HTTP with --port), and shut down cleanly.
+import { createRequire } from 'node:module';
+import v8 from 'node:v8';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { BrowserHost, resolveHeadless, messageOf } from '@sessionwright/session-core';
+import type { HttpServerHandle } from './http-server.js';
+import { UsageError, parseArgs, type ServerOptions } from './options.js';
+import { createServer } from './runtime.js';
+import { PACKAGE_NAME, VERSION } from './version.js';
+import { MAX_MESSAGE_BYTES } from './limits.js';
+
+/** How long shutdown may take before the process exits anyway (Playwright kills its browsers on exit). */
+const SHUTDOWN_BACKSTOP_MS = 5_000;
+
+async function main(): Promise<void> {
+  let command;
+  try {
+    command = parseArgs(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    // One line, whatever the message quotes (a JSON parser's complaint, a value with a line break).
+    process.stderr.write(`sessionwright: ${error.message.replace(/\s*\n\s*/g, ' ')}\n`);
+    process.exit(2);
+  }
+  if (command.kind === 'help') {
+    process.stdout.write(`${command.text}\n`);
+    return;
+  }
+  // Said once, before anything starts; they do not stop the server (docs/configuration.md).
+  for (const warning of command.warnings) process.stderr.write(`sessionwright: ${warning}\n`);
+  if (command.kind === 'print-config') {
+    process.stdout.write(`${command.text}\n`);
+    return;
+  }
+  if (command.kind === 'version') {
+    process.stdout.write(`${PACKAGE_NAME} ${VERSION}\n`);
+    if (command.verbose) process.stdout.write(diagnostics(command.options));
+    return;
+  }
+
+  const server = createServer(command.options);
+  sizeHeapForMemoryOnceUp(server.host);
+  let http: HttpServerHandle | undefined;
+  let exiting = false;
+  const shutdown = (why: string) => {
+    if (exiting) return;
+    exiting = true;
+    server.logger.info(`${why}: closing sessions and the browser`);
+    setTimeout(() => {
+      server.logger.warn('shutdown took too long; exiting anyway');
+      process.exit(0);
+    }, SHUTDOWN_BACKSTOP_MS).unref();
+    // HTTP first, so no request arrives for a session that is being closed.
+    Promise.resolve(http?.close())
+      .then(() => server.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          server.logger.warn(`shutdown failed: ${messageOf(error)}`);
+          process.exit(0);
+        },
+      );
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGHUP', () => shutdown('SIGHUP'));
+
+  const { http: listen } = command.options;
+  if (listen) {
+    // HTTP mode serves no stdio: stdin is left alone, so a closed stdin (nohup, a service manager) does not stop the server.
+    try {
+      // Loaded only here: the HTTP transports cost start-up time that a stdio server should not pay.
+      const { startHttpServer } = await import('./http-server.js');
+      http = await startHttpServer(server, listen);
+    } catch (error) {
+      process.stderr.write(`sessionwright: cannot listen on ${listen.host}:${listen.port}: ${messageOf(error)}\n`);
+      await server.close().catch(() => {});
+      process.exit(1);
+    }
+    server.logger.info(`${PACKAGE_NAME} ${VERSION} listening on ${http.url}/mcp (Streamable HTTP) and ${http.url}/sse (legacy SSE, also at ${http.url}/)`);
+    if (!listen.authToken) server.logger.info('no --auth-token: any local process can use this server');
+    return;
+  }
+  process.stdin.on('end', () => shutdown('stdin ended'));
+  process.stdin.on('close', () => shutdown('stdin closed'));
+  await server.connect(new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: MAX_MESSAGE_BYTES }), { local: true });
+  server.logger.info(`${PACKAGE_NAME} ${VERSION} serving MCP on stdio`);
+}
+
+/** What `--version --verbose` adds: the runtime and the browser this machine would launch. */
+function diagnostics(options: ServerOptions): string {
+  const headless = resolveHeadless(options.headless);
+  const lines = [`node ${process.version} (${process.platform}-${process.arch})`, `playwright ${playwrightVersion()}`];
+  try {
+    const executable = new BrowserHost({
+      browser: options.browser,
+      headless: headless.headless,
+      ...(options.executablePath === undefined ? {} : { executablePath: options.executablePath }),
+    }).resolveExecutable();
+    lines.push(`browser: ${executable.description}`);
+  } catch (error) {
+    lines.push(`browser: none found. ${messageOf(error)}`);
+  }
+  lines.push(`headless: ${headless.headless}${headless.reason ? ` (${headless.reason})` : ''}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function playwrightVersion(): string {
+  return (createRequire(import.meta.url)('playwright/package.json') as { version: string }).version;
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`sessionwright: ${messageOf(error)}\n`);
+  process.exit(1);
+});
+
+/**
+ * Under steady churn V8 let this process's heap grow to several times what is live (40 MB), ending at 140–250 MiB of PSS
+ * that grew over a soak; sized for memory (--optimize-for-size) it stays near 110 MiB at no throughput cost the bench
+ * could see. Set once the browser is up: before, the flag slows loading Playwright (mostly compiling) by ~200 ms. This
+ * process is ours to tune; a program that embeds session-core keeps its own settings.
+ */
+function sizeHeapForMemoryOnceUp(host: { onLaunched(listener: () => void): () => void }): void {
+  let done = false;
+  host.onLaunched(() => {
+    if (!done) v8.setFlagsFromString('--optimize-for-size');
+    done = true;
+  });
+}

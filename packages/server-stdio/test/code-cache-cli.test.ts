@@ -1,0 +1,41 @@
+// The command's code caches (its own bundle and Playwright's) are written on the first start and used, not rejected and
+// rewritten, on the next: V8 rejects a cache made under other flags, and the CLI changes a flag once the browser is up.
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { call, expectSuccess, sleep, startCli } from './helpers.js';
+
+const home = mkdtempSync(path.join(tmpdir(), 'sessionwright-cli-cache-'));
+const cacheDir = path.join(home, 'sessionwright', 'v8');
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+/** Starts the CLI with an empty cache home, opens a session (the browser launches), and stays up past any late write. */
+async function startOnce(): Promise<void> {
+  const connection = await startCli([], { env: { ...(process.env as Record<string, string>), XDG_CACHE_HOME: home } });
+  try {
+    expectSuccess(await call(connection.client, 'create_session'));
+    await sleep(2_500);
+  } finally {
+    await connection.close();
+  }
+}
+
+const cacheFiles = () =>
+  new Map(
+    readdirSync(cacheDir)
+      .filter((name) => !name.endsWith('.tmp'))
+      .map((name) => [name, statSync(path.join(cacheDir, name)).mtimeMs]),
+  );
+
+describe('the code caches of the command', () => {
+  it('are written by the first start and used as they are by the next one', async () => {
+    await startOnce();
+    const first = cacheFiles();
+    // The CLI's bundle and Playwright's files at least.
+    expect(first.size).toBeGreaterThanOrEqual(2);
+    await startOnce();
+    // A rejected cache would have been written again.
+    expect(cacheFiles()).toEqual(first);
+  }, 60_000);
+});
