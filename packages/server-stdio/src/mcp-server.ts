@@ -42,6 +42,11 @@ export interface McpServerDeps {
   tools?: readonly AnyTool[];
   /** The client runs on this machine (stdio): its MCP roots and the working directory are paths here. */
   local?: boolean;
+  /**
+   * A tool's tools/list entry made ahead of time, if there is one (the runtime passes the build's for its packaged
+   * profiles); other tools are described when first listed.
+   */
+  listed?: (tool: AnyTool) => Tool | undefined;
 }
 
 /** The tools/list entry of a tool: JSON Schemas made from its zod schemas, annotations from its kind. */
@@ -112,7 +117,7 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
       notify('debug', message);
     },
   };
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (listing ??= tools.map(describeTool)) }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (listing ??= tools.map((tool) => deps.listed?.(tool) ?? describeTool(tool))) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = byName.get(request.params.name);
     if (!tool) {

@@ -13,6 +13,7 @@ import {
   type Logger,
 } from '@sessionwright/session-core';
 import { playwrightProfile, sessionsProfile, toolsFor } from '@sessionwright/tools';
+import { builtToolEntry } from './tool-listing.js';
 import { createMcpServer, type McpConnection } from './mcp-server.js';
 import { DEFAULT_OPTIONS, type ServerOptions } from './options.js';
 import { scopedAccess, type CallerScope } from './session-access.js';
@@ -132,6 +133,8 @@ export function createServer(
         toolOptions: { allowFileUrls: options.allowFileUrls, fileRoots: options.fileRoot ?? [] },
         profile,
         local: caller.local ?? false,
+        // The profile is one of the packaged ones, so the build's listing describes its tools.
+        listed: (tool) => builtToolEntry(profile.name, tool.name),
       });
       connections.add(connection);
       connection.server.oninitialized = startBrowser;
