@@ -139,12 +139,18 @@ export class WarmPool {
   private fillWhenIdle(): void {
     if (this.refillTimer !== undefined || this.closed) return;
     const since = this.clock.now();
-    const check = () => {
+    const check = (lookedAgain = false) => {
       this.refillTimer = undefined;
       const now = this.clock.now();
       const quietFor = this.active > 0 ? 0 : now - this.lastActive;
-      if (quietFor >= this.idleDelay || now - since >= this.maxRefillDelay) {
+      if (now - since >= this.maxRefillDelay || (quietFor >= this.idleDelay && lookedAgain)) {
         this.fill();
+        return;
+      }
+      if (quietFor >= this.idleDelay) {
+        // Quiet so far, but timers run before the loop reads input: a call whose request has already arrived (the
+        // navigate right after create_session, when the thread was busy) starts, and counts as work, before this looks again.
+        this.refillTimer = this.timers.setTimeout(() => check(true), 0);
         return;
       }
       this.refillTimer = this.timers.setTimeout(check, Math.min(this.idleDelay - quietFor, this.maxRefillDelay - (now - since)));

@@ -1,5 +1,6 @@
 // The warm pool: pooled contexts are handed out at once, refilled, never shared, outside maxSessions, and closed at shutdown.
 import { browserProcesses, isAlive, startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
+import { type AddressInfo, connect, createServer } from 'node:net';
 import type { Browser, BrowserContext } from 'playwright';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserHost, SessionManager, defaultWarmSessions, isSessionError } from '../src/index.js';
@@ -221,6 +222,36 @@ describe('warm pool refill timing (fake time, no browser)', () => {
     time.advance(60);
     await settle();
     expect(opened()).toBe(2);
+    await pool.close();
+  });
+
+  it('holds the refill back for a call whose request arrived while the thread was busy (real timers and a real socket)', async () => {
+    const { browser, open, opened } = fakes();
+    const pool = new WarmPool({ size: 1, browser: async () => browser, open });
+    pool.fill();
+    await settle();
+    await pool.take(browser);
+    // The next call's request: it is on the socket before the refill's 50 ms are up, but the thread is busy until after.
+    let finish!: () => void;
+    let call: Promise<void> | undefined;
+    const server = createServer((socket) => socket.once('data', () => (call = pool.work(new Promise<void>((resolve) => (finish = resolve))))));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const client = connect((server.address() as AddressInfo).port, '127.0.0.1');
+    await new Promise((resolve) => client.once('connect', resolve));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    client.write('request');
+    const busyUntil = Date.now() + 80;
+    while (Date.now() < busyUntil) {
+      // The thread is busy: the refill's timer comes due meanwhile.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(call).toBeDefined();
+    expect(opened()).toBe(1);
+    finish();
+    await call;
+    await waitFor(() => opened() === 2, { timeout: 2_000 });
+    client.destroy();
+    server.close();
     await pool.close();
   });
 
