@@ -20,8 +20,12 @@ export interface BrowserHostOptions {
   launchTimeout?: number;
 }
 
-/** Chromium switches that keep a headless browser from phoning home on a machine with no network. */
-const QUIET_CHROMIUM_ARGS = ['--disable-quic', '--no-default-browser-check', '--disable-features=Translate,MediaRouter,OptimizationHints'];
+/**
+ * Chromium switches that keep a headless browser from phoning home on a machine with no network. No --disable-features:
+ * Playwright passes its own list (MediaRouter, OptimizationHints, HTTPS upgrades of http:// navigations, …), and
+ * Chromium keeps only the last of two, so a second list here would switch all of Playwright's back on.
+ */
+const QUIET_CHROMIUM_ARGS = ['--disable-quic', '--no-default-browser-check'];
 
 /** The local browser as a BrowserSource: owned (closed on shutdown), launched on demand, so always available until closed. */
 export class BrowserHost implements BrowserSource {

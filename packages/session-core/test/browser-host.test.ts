@@ -33,6 +33,17 @@ describe('BrowserHost', () => {
     expect(logger.lines.some((line) => line.startsWith('info browser ready: ') && line.includes('headless'))).toBe(true);
   });
 
+  it("leaves Playwright's own --disable-features list in force: the browser gets one, and it is Playwright's", async () => {
+    const host = track(new BrowserHost({ headless: true }));
+    await host.browser();
+    const [main] = (await browserProcesses(process.pid)).filter((proc) => proc.cmdline.includes('--remote-debugging-pipe'));
+    const lists = (main?.cmdline ?? '').split(' ').filter((arg) => arg.startsWith('--disable-features='));
+    expect(lists).toHaveLength(1);
+    // HTTPS upgrades would turn a navigation to http:// into an https:// attempt first.
+    expect(lists[0]).toContain('HttpsUpgrades');
+    await host.close();
+  });
+
   it('answers concurrent browser() calls with one launch', async () => {
     const host = track(new BrowserHost({ headless: true }));
     const before = (await browserProcesses(process.pid)).filter((p) => p.ppid === process.pid).length;
