@@ -19,4 +19,5 @@ export { createMcpServer, describeTool, type McpConnection, type McpServerDeps }
 export { DEFAULT_OPTIONS, META_FLAGS, UsageError, parseArgs, type CliCommand, type ServerOptions } from './options.js';
 export { createServer, type SessionwrightServer } from './runtime.js';
 export { toCallToolResult } from './serialize.js';
+export { TOOL_LISTING_FILE, packagedToolListing, type ToolListing } from './tool-listing.js';
 export { PACKAGE_NAME, SERVER_NAME, VERSION } from './version.js';

@@ -1,8 +1,7 @@
 // The sessionwright command: read its settings (flags, environment, config file), serve MCP over stdio (or HTTP with --port), and shut down cleanly.
-import { createRequire } from 'node:module';
 import v8 from 'node:v8';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { BrowserHost, resolveHeadless, messageOf } from '@sessionwright/session-core';
+import { BrowserHost, messageOf, playwrightVersion, resolveHeadless } from '@sessionwright/session-core';
 import type { HttpServerHandle } from './http-server.js';
 import { UsageError, parseArgs, type ServerOptions } from './options.js';
 import { createServer } from './runtime.js';
@@ -103,10 +102,6 @@ function diagnostics(options: ServerOptions): string {
   }
   lines.push(`headless: ${headless.headless}${headless.reason ? ` (${headless.reason})` : ''}`);
   return `${lines.join('\n')}\n`;
-}
-
-function playwrightVersion(): string {
-  return (createRequire(import.meta.url)('playwright/package.json') as { version: string }).version;
 }
 
 main().catch((error: unknown) => {

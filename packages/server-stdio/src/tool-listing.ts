@@ -2,13 +2,20 @@
 // zod schemas into JSON Schema costs ~35 ms, on the way to a client's first call since clients list tools first.
 import { readFileSync } from 'node:fs';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { ProfileName } from '@sessionwright/tools';
+import { playwrightProfile, sessionsProfile, toolsFor, type ProfileName } from '@sessionwright/tools';
+import { describeTool } from './mcp-server.js';
 
 /** Profile name → tool name → its tools/list entry. */
 export type ToolListing = Partial<Record<ProfileName, Record<string, Tool>>>;
 
 /** The file the build writes beside the built code. */
 export const TOOL_LISTING_FILE = 'tool-listing.json';
+
+/** What the build writes: every packaged profile's tools (all capabilities), described. */
+export function packagedToolListing(): ToolListing {
+  const profiles = [sessionsProfile(toolsFor(['all'])), playwrightProfile()];
+  return Object.fromEntries(profiles.map((profile) => [profile.name, Object.fromEntries(profile.tools.map((tool) => [tool.name, describeTool(tool)]))]));
+}
 
 let built: ToolListing | null | undefined;
 
