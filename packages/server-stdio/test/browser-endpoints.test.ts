@@ -60,7 +60,10 @@ describe('--browser-endpoint', () => {
       );
       const ids: string[] = [];
       for (let i = 0; i < 4; i += 1) ids.push(expectSuccess(await call(conn.client, 'create_session')).sessionId as string);
-      for (const sessionId of ids) expectSuccess(await call(conn.client, 'navigate', { sessionId, url: fixture.urlFor('/pages/home') }));
+      for (const sessionId of ids) {
+        // The title comes through Playwright's public API here: a browser server has no server-side session in this process.
+        expect(expectSuccess(await call(conn.client, 'navigate', { sessionId, url: fixture.urlFor('/pages/home') })).title).toBe('Home');
+      }
       const listed = expectSuccess(await call(conn.client, 'list_sessions'));
       const endpointOf = new Map<string, string>(
         listed.sessions.map((session: { sessionId: string; endpoint: string }) => [session.sessionId, session.endpoint]),
