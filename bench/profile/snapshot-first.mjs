@@ -2,20 +2,10 @@
 // sessionwright's snapshot after click + type (its first of the document) and once more; @playwright/mcp's
 // browser_snapshot after browser_click + browser_type (each of which already answered with a snapshot) and once more.
 // Run after `pnpm build`: node bench/profile/snapshot-first.mjs [iterations]
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { resolveExecutable } from '@sessionwright/session-core';
 import { startFixtureServer } from '@sessionwright/test-kit';
 import { chromium } from 'playwright';
+import { executable, startBoth } from './servers.mjs';
 
-const sessionwright = path.join(path.dirname(fileURLToPath(import.meta.resolve('@sessionwright/playwright-mcp'))), 'cli.js');
-const playwrightMcp = path.join(path.dirname(fileURLToPath(import.meta.resolve('@playwright/mcp/package.json'))), 'cli.js');
-const executable = resolveExecutable({ browser: 'chromium', headless: true }).executablePath ?? '';
-const scratch = mkdtempSync(path.join(tmpdir(), 'sessionwright-profile-'));
 const rows = ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo', 'Foxtrot'];
 // The bench's app page (bench/src/pages.ts), inlined so that the script runs without the bench's build.
 const app = `<!doctype html><html><head><meta charset="utf-8"><title>Bench app</title></head><body>
@@ -27,13 +17,7 @@ const app = `<!doctype html><html><head><meta charset="utf-8"><title>Bench app</
 ${rows.map((name, i) => `<tr><td>${name}</td><td>${i + 1}</td><td>${i % 2 ? 'Shipped' : 'Pending'}</td></tr>`).join('\n')}
 </tbody></table></main><footer><small>Fixture page served from 127.0.0.1</small></footer></body></html>`;
 const fixture = await startFixtureServer({ pages: { app } });
-const connect = async (args) => {
-  const client = new Client({ name: 'profile', version: '0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore', cwd: scratch }));
-  return client;
-};
-const sw = await connect([sessionwright, '--headless', '--executable-path', executable]);
-const pw = await connect([playwrightMcp, '--headless', '--isolated', '--no-sandbox', '--executable-path', executable]);
+const { sw, pw, close } = await startBoth();
 const sessionId = JSON.parse((await sw.callTool({ name: 'create_session', arguments: {} })).content[0].text).sessionId;
 const browser = await chromium.launch({ executablePath: executable });
 const page = await (await browser.newContext()).newPage();
@@ -71,8 +55,6 @@ for (let i = 0; i < iterations; i += 1) {
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 for (const [name, values] of Object.entries(samples))
   console.log(`${name.padEnd(50)} ${median(values).toFixed(1).padStart(6)} ms (median of ${values.length})`);
-await sw.close();
-await pw.close();
+await close();
 await browser.close();
 await fixture.close();
-rmSync(scratch, { recursive: true, force: true });

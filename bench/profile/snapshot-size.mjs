@@ -1,27 +1,11 @@
 // Profile of snapshot size: where sessionwright's extra characters come from on each page (JSON escaping of the same
 // Playwright aria snapshot), and what dropping `[cursor=pointer]` from links and buttons (implied by their role) would give.
 // Run after `pnpm build`: node bench/profile/snapshot-size.mjs
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { resolveExecutable } from '@sessionwright/session-core';
 import { startFixtureServer } from '@sessionwright/test-kit';
+import { startBoth } from './servers.mjs';
 
-const sessionwright = path.join(path.dirname(fileURLToPath(import.meta.resolve('@sessionwright/playwright-mcp'))), 'cli.js');
-const playwrightMcp = path.join(path.dirname(fileURLToPath(import.meta.resolve('@playwright/mcp/package.json'))), 'cli.js');
-const executable = resolveExecutable({ browser: 'chromium', headless: true }).executablePath ?? '';
-const scratch = mkdtempSync(path.join(tmpdir(), 'sessionwright-profile-'));
 const fixture = await startFixtureServer();
-const connect = async (args) => {
-  const client = new Client({ name: 'profile', version: '0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'ignore', cwd: scratch }));
-  return client;
-};
-const sw = await connect([sessionwright, '--headless', '--executable-path', executable]);
-const pw = await connect([playwrightMcp, '--headless', '--isolated', '--no-sandbox', '--executable-path', executable]);
+const { sw, pw, close } = await startBoth();
 const text = (result) =>
   result.content
     .filter((item) => item.type === 'text')
@@ -49,7 +33,5 @@ for (const page of ['home', 'form', 'buttons', 'list', 'choices', 'big']) {
 console.log(
   `all          ${String(totals.ours).padStart(6)} ${String(totals.theirs).padStart(7)}  ${(totals.ours / totals.theirs).toFixed(2)}  ${''.padStart(15)}  ${(totals.trimmed / totals.theirs).toFixed(2)}`,
 );
-await sw.close();
-await pw.close();
+await close();
 await fixture.close();
-rmSync(scratch, { recursive: true, force: true });

@@ -2,32 +2,14 @@
 // clients (interleaved, same page), sessionwright's handler time as it logs it (--verbose), a list_sessions round trip
 // (the stdio hop), and in-process the pieces: Playwright's aria snapshot, the title, JSON of the result.
 // Run after `pnpm build`: node bench/profile/snapshot-time.mjs [iterations]
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { resolveExecutable } from '@sessionwright/session-core';
 import { startFixtureServer } from '@sessionwright/test-kit';
 import { chromium } from 'playwright';
+import { executable, startBoth } from './servers.mjs';
 
-const sessionwright = path.join(path.dirname(fileURLToPath(import.meta.resolve('@sessionwright/playwright-mcp'))), 'cli.js');
-const playwrightMcp = path.join(path.dirname(fileURLToPath(import.meta.resolve('@playwright/mcp/package.json'))), 'cli.js');
-const executable = resolveExecutable({ browser: 'chromium', headless: true }).executablePath ?? '';
-const scratch = mkdtempSync(path.join(tmpdir(), 'sessionwright-profile-'));
 const fixture = await startFixtureServer();
-let stderr = '';
-const connect = async (args) => {
-  const client = new Client({ name: 'profile', version: '0' });
-  const transport = new StdioClientTransport({ command: process.execPath, args, stderr: 'pipe', cwd: scratch });
-  transport.stderr?.on('data', (chunk) => (stderr += chunk));
-  await client.connect(transport);
-  await client.listTools();
-  return client;
-};
-const sw = await connect([sessionwright, '--headless', '--verbose', '--executable-path', executable]);
-const pw = await connect([playwrightMcp, '--headless', '--isolated', '--no-sandbox', '--executable-path', executable]);
+const { sw, pw, stderr, close } = await startBoth({ swArgs: ['--verbose'] });
+// As the bench's clients do, so that results are checked against the tools' output schemas.
+await Promise.all([sw.listTools(), pw.listTools()]);
 const url = fixture.urlFor('/pages/form');
 const sessionId = JSON.parse((await sw.callTool({ name: 'create_session', arguments: {} })).content[0].text).sessionId;
 await sw.callTool({ name: 'navigate', arguments: { sessionId, url } });
@@ -58,12 +40,10 @@ for (let i = 0; i < iterations; i += 1) {
     JSON.stringify({ a: JSON.stringify({ snapshot: text, url, title: 'x' }), b: { snapshot: text } }),
   );
 }
-samples['sessionwright snapshot, handler time (its log)'] = [...stderr.matchAll(/snapshot ok in (\d+) ms/g)].map((match) => Number(match[1]));
+samples['sessionwright snapshot, handler time (its log)'] = [...stderr().matchAll(/snapshot ok in (\d+) ms/g)].map((match) => Number(match[1]));
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 for (const [name, values] of Object.entries(samples))
   console.log(`${name.padEnd(58)} ${median(values).toFixed(1).padStart(6)} ms (median of ${values.length})`);
-await sw.close();
-await pw.close();
+await close();
 await browser.close();
 await fixture.close();
-rmSync(scratch, { recursive: true, force: true });
