@@ -1,7 +1,7 @@
 // The sessionwright command: read its settings (flags, environment, config file), serve MCP over stdio (or HTTP with --port), and shut down cleanly.
 import v8 from 'node:v8';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { BrowserHost, messageOf, playwrightVersion, resolveHeadless } from '@sessionwright/session-core';
+import { BrowserHost, messageOf, playwrightVersion, resolveHeadless, writeCodeCaches } from '@sessionwright/session-core';
 import type { HttpServerHandle } from './http-server.js';
 import { UsageError, parseArgs, type ServerOptions } from './options.js';
 import { createServer } from './runtime.js';
@@ -112,14 +112,20 @@ main().catch((error: unknown) => {
 /**
  * Under steady churn V8 let this process's heap grow to several times what is live (40 MB), ending at 140–250 MiB of PSS
  * that grew over a soak; sized for memory (--optimize-for-size) it stays near 110 MiB at no throughput cost the bench
- * could see. Set once the browser is up: before, the flag slows loading Playwright (mostly compiling) by ~200 ms; and
- * the code caches are written by then (V8 rejects a cache made under other flags). This process is ours to tune; a
- * program that embeds session-core keeps its own settings.
+ * could see. Set a few seconds after the browser is up: before, the flag slows loading Playwright (mostly compiling) by
+ * ~200 ms; and the code caches, which then hold what the first session and navigation compiled, are written first (V8
+ * rejects a cache made under other flags). This process is ours to tune; a program that embeds session-core keeps its own settings.
  */
 function sizeHeapForMemoryOnceUp(host: { onLaunched(listener: () => void): () => void }): void {
   let done = false;
   host.onLaunched(() => {
-    if (!done) v8.setFlagsFromString('--optimize-for-size');
+    if (done) return;
     done = true;
+    setTimeout(() => {
+      writeCodeCaches();
+      v8.setFlagsFromString('--optimize-for-size');
+    }, SIZE_HEAP_AFTER_MS).unref();
   });
 }
+/** The client's first steps after the browser is up: its first session and navigation (their code goes into the caches). */
+const SIZE_HEAP_AFTER_MS = 3_000;

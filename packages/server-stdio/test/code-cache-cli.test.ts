@@ -10,12 +10,15 @@ const home = mkdtempSync(path.join(tmpdir(), 'sessionwright-cli-cache-'));
 const cacheDir = path.join(home, 'sessionwright', 'v8');
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-/** Starts the CLI with an empty cache home, opens a session (the browser launches), and stays up past any late write. */
+/**
+ * Starts the CLI with the test's cache home, opens a session (the browser launches), and stays up past the moment the
+ * caches are written and the heap flag is set (3 s after the launch).
+ */
 async function startOnce(): Promise<void> {
   const connection = await startCli([], { env: { ...(process.env as Record<string, string>), XDG_CACHE_HOME: home } });
   try {
     expectSuccess(await call(connection.client, 'create_session'));
-    await sleep(2_500);
+    await sleep(4_500);
   } finally {
     await connection.close();
   }

@@ -1,6 +1,6 @@
 // A V8 code cache for loading large CommonJS bundles (Playwright, the CLI): each is compiled once per machine, not at every start.
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, futimesSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +11,7 @@ type Compile = (this: Module, content: string, filename: string) => unknown;
 /**
  * Runs `load` (a require) with V8's code cache for the CommonJS files `include` picks: each is compiled from the bytes
  * V8 kept from an earlier start when they still match (V8 checks the source, its own version and its flags), and the
- * cache is written after the first start. Compiling is a large part of what loading a big bundle costs (Playwright's,
+ * cache is written after the first start (see writeCodeCaches). Compiling is a large part of what loading a big bundle costs (Playwright's,
  * the CLI's own), all of it on the way to the first answer. Anything unusual (no private cache directory, a read-only
  * home) falls back to a plain load: the cache only ever saves time.
  */
@@ -20,11 +20,15 @@ export function loadWithCodeCache<T>(load: () => T, include: (filename: string) 
   const prototype = Module.prototype as unknown as { _compile: Compile };
   const original = prototype._compile;
   if (!dir || typeof original !== 'function') return load();
-  const writes: Array<() => void> = [];
+  const writes = pendingWrites();
+  const pendingBefore = writes.length;
   prototype._compile = function compileWithCache(this: Module, content: string, filename: string) {
     if (!include(filename)) return original.call(this, content, filename);
     let script: vm.Script;
-    const file = path.join(dir, createHash('sha256').update(`${filename}\0${content.length}\0${process.version}\0${process.arch}`).digest('hex').slice(0, 32));
+    const file = path.join(
+      dir,
+      createHash('sha256').update(`${FORMAT}\0${filename}\0${content.length}\0${process.version}\0${process.arch}`).digest('hex').slice(0, 32),
+    );
     try {
       const cachedData = readCache(file);
       script = new vm.Script(Module.wrap(content), {
@@ -32,7 +36,7 @@ export function loadWithCodeCache<T>(load: () => T, include: (filename: string) 
         ...(cachedData ? { cachedData } : {}),
         importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
       });
-      if (!cachedData || script.cachedDataRejected) writes.push(() => writeCache(file, script.createCachedData()));
+      if (!cachedData || script.cachedDataRejected) writes.push(() => writeCache(dir, file, script.createCachedData()));
     } catch {
       return original.call(this, content, filename);
     }
@@ -44,14 +48,35 @@ export function loadWithCodeCache<T>(load: () => T, include: (filename: string) 
     return load();
   } finally {
     prototype._compile = original;
-    // Written once the modules ran (the functions they compiled on the way are in it too), and before anything can
-    // change V8's flags: V8 rejects a cache made under other flags, and the CLI sizes its heap once the browser is up.
-    if (writes.length) {
-      setImmediate(() => {
-        for (const write of writes) write();
-      }).unref();
-    }
+    if (writes.length > pendingBefore) setTimeout(writeCodeCaches, WRITE_AFTER_MS).unref();
   }
+}
+
+/**
+ * Writes the code caches that are due (a bundle loaded without one, or with one V8 rejected), each with every function
+ * compiled so far. Written a few seconds after the load (WRITE_AFTER_MS), a cache also holds what the program's first
+ * steps compiled (for the CLI: launching the browser, the first session, the first navigation), which the next start
+ * then does not compile on its way to its first answer. A program that changes V8's flags calls this first: V8 rejects
+ * a cache made under other flags, and would be sent back to compiling at every start.
+ */
+export function writeCodeCaches(): void {
+  for (const write of pendingWrites().splice(0)) write();
+}
+
+/** Bumped when what a cache holds changes, so that caches written the old way are not kept forever. */
+const FORMAT = 'after-first-steps';
+/** Long enough for a client's first calls after the handshake; short enough that most runs get to write the cache. */
+const WRITE_AFTER_MS = 3_000;
+
+/**
+ * The writes waiting for writeCodeCaches, kept per process rather than per module: the CLI's entry and its bundle each
+ * carry a copy of this module, and one call must write the caches of both.
+ */
+const PENDING = Symbol.for('sessionwright.codeCacheWrites');
+function pendingWrites(): Array<() => void> {
+  const registry = globalThis as { [PENDING]?: Array<() => void> };
+  registry[PENDING] ??= [];
+  return registry[PENDING];
 }
 
 /** A directory only this user can write (~/.cache/sessionwright/v8 or under $XDG_CACHE_HOME), or undefined. */
@@ -69,15 +94,23 @@ function cacheDirectory(): string | undefined {
   }
 }
 
+/** The cache's bytes, or undefined; a cache in use is marked as such (its time) about once a day, so pruning keeps it. */
 function readCache(file: string): Buffer | undefined {
+  let fd: number | undefined;
   try {
-    return readFileSync(file);
+    fd = openSync(file, 'r');
+    const data = readFileSync(fd);
+    const now = new Date();
+    if (now.getTime() - fstatSync(fd).mtimeMs > DAY_MS) futimesSync(fd, now, now);
+    return data;
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
-function writeCache(file: string, data: Buffer): void {
+function writeCache(dir: string, file: string, data: Buffer): void {
   try {
     const temporary = `${file}.${process.pid}.tmp`;
     writeFileSync(temporary, data, { mode: 0o600 });
@@ -85,4 +118,30 @@ function writeCache(file: string, data: Buffer): void {
   } catch {
     // A full disk or a read-only home: the next start compiles again.
   }
+  pruneCaches(dir);
 }
+
+/**
+ * Every new version of a bundle gets a new cache (a few MB for Playwright): those no start has used for a month are
+ * removed when a new one is written, so the directory does not grow with each upgrade.
+ */
+function pruneCaches(dir: string): void {
+  const cutoff = Date.now() - UNUSED_FOR_MS;
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    try {
+      const file = path.join(dir, name);
+      if (statSync(file).mtimeMs < cutoff) unlinkSync(file);
+    } catch {
+      // Another process pruning at the same time, or a file going away: nothing to do.
+    }
+  }
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const UNUSED_FOR_MS = 30 * DAY_MS;

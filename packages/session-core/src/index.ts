@@ -56,7 +56,7 @@ export {
   type ResolvedExecutable,
   type ResolveExecutableOptions,
 } from './executable.js';
-export { loadWithCodeCache } from './code-cache.js';
+export { loadWithCodeCache, writeCodeCaches } from './code-cache.js';
 export { isTimeoutError } from './load-playwright.js';
 export { shortId, silentLogger, stderrLogger, type Logger } from './logger.js';
 export { describeTarget, inspectElement, locate, type ElementAction, type ElementState, type ElementTarget } from './element.js';
