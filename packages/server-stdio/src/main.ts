@@ -53,7 +53,11 @@ async function main(): Promise<void> {
     Promise.resolve(http?.close())
       .then(() => server.close())
       .then(
-        () => process.exit(0),
+        () => {
+          // A run shorter than the caches' delay still leaves them with what it compiled.
+          writeCodeCaches();
+          process.exit(0);
+        },
         (error: unknown) => {
           server.logger.warn(`shutdown failed: ${messageOf(error)}`);
           process.exit(0);

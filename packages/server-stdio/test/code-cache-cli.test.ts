@@ -32,6 +32,27 @@ const cacheFiles = () =>
   );
 
 describe('the code caches of the command', () => {
+  it('are written again, with what the run compiled, by a run that ends before their delay', async () => {
+    const shortHome = mkdtempSync(path.join(tmpdir(), 'sessionwright-cli-cache-short-'));
+    try {
+      const connection = await startCli([], { env: { ...(process.env as Record<string, string>), XDG_CACHE_HOME: shortHome } });
+      let created: number;
+      try {
+        expectSuccess(await call(connection.client, 'create_session'));
+        created = Date.now();
+      } finally {
+        await connection.close();
+      }
+      // Each bundle's first cache is written right after it loads, before the session; they are written again at exit.
+      const dir = path.join(shortHome, 'sessionwright', 'v8');
+      const rewritten = readdirSync(dir).filter((name) => statSync(path.join(dir, name)).mtimeMs >= created);
+      expect(rewritten.length).toBeGreaterThanOrEqual(2);
+    } finally {
+      rmSync(shortHome, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+
   it('are written by the first start and used as they are by the next one', async () => {
     await startOnce();
     const first = cacheFiles();

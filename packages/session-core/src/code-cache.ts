@@ -48,16 +48,24 @@ export function loadWithCodeCache<T>(load: () => T, include: (filename: string) 
     return load();
   } finally {
     prototype._compile = original;
-    if (writes.length > pendingBefore) setTimeout(writeCodeCaches, WRITE_AFTER_MS).unref();
+    if (writes.length > pendingBefore) {
+      // A first cache at once, for a process that does not live long; the fuller one later (writeCodeCaches).
+      const due = writes.slice(pendingBefore);
+      setImmediate(() => {
+        for (const write of due) write();
+      }).unref();
+      setTimeout(writeCodeCaches, WRITE_AFTER_MS).unref();
+    }
   }
 }
 
 /**
- * Writes the code caches that are due (a bundle loaded without one, or with one V8 rejected), each with every function
- * compiled so far. Written a few seconds after the load (WRITE_AFTER_MS), a cache also holds what the program's first
- * steps compiled (for the CLI: launching the browser, the first session, the first navigation), which the next start
- * then does not compile on its way to its first answer. A program that changes V8's flags calls this first: V8 rejects
- * a cache made under other flags, and would be sent back to compiling at every start.
+ * Writes the code caches that are due (a bundle loaded without one, or with one V8 rejected) again, each with every
+ * function compiled so far. Written a few seconds after the load (WRITE_AFTER_MS), or when the program ends sooner, a
+ * cache also holds what the program's first steps compiled (for the CLI: launching the browser, the first session,
+ * the first navigation), which the next start then does not compile on its way to its first answer. A program that
+ * changes V8's flags calls this first: V8 rejects a cache made under other flags, and would be sent back to compiling
+ * at every start.
  */
 export function writeCodeCaches(): void {
   for (const write of pendingWrites().splice(0)) write();
