@@ -52,7 +52,6 @@ describe('the code caches of the command', () => {
     }
   }, 60_000);
 
-
   it('are written by the first start and used as they are by the next one', async () => {
     await startOnce();
     const first = cacheFiles();
