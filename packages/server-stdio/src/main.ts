@@ -84,6 +84,9 @@ async function main(): Promise<void> {
     if (!listen.authToken) server.logger.info('no --auth-token: any local process can use this server');
     return;
   }
+  // Each answer that finds the pipe full waits for it to drain with a listener of its own: with many calls at once, or a
+  // client that reads slowly, more than Node's default ten wait at a time, which is expected and not a leak to warn about.
+  process.stdout.setMaxListeners(0);
   process.stdin.on('end', () => shutdown('stdin ended'));
   process.stdin.on('close', () => shutdown('stdin closed'));
   await server.connect(new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: MAX_MESSAGE_BYTES }), { local: true });

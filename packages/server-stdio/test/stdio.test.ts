@@ -164,6 +164,22 @@ describe('stdout', () => {
   });
 });
 
+describe('a client that reads slowly', () => {
+  it('gets every answer once it reads, and the server logs no warning about the answers waiting for it', async () => {
+    const server = startRaw(['--headless']);
+    await server.initialize();
+    // Forty tool listings (~200 KB each) while the client reads nothing: the pipe fills and the answers queue up.
+    server.child.stdout.pause();
+    const answers = Array.from({ length: 40 }, () => server.request('tools/list'));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    server.child.stdout.resume();
+    for (const answer of await Promise.all(answers)) expect(answer.result.tools.length).toBeGreaterThan(20);
+    server.child.stdin.end();
+    expect((await server.exited).code).toBe(0);
+    expect(server.stderr).not.toMatch(/Warning|MaxListeners/);
+  });
+});
+
 describe('initialize does not wait for the browser', () => {
   it('answers initialize and tools/list with a missing executable; create_session then answers BROWSER_ERROR naming it', async () => {
     const server = startRaw(['--headless', '--executable-path', '/nonexistent/chrome']);
