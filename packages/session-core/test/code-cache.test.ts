@@ -48,7 +48,7 @@ describe('loadWithCodeCache', () => {
     const first = loadWithCodeCache(load(index), (file) => file.startsWith(dir));
     expect(first).toEqual({ value: 42, dirname: dir, filename: index, resolved: path.join(dir, 'helper.js') });
     const cacheDir = path.join(root, 'cache', 'sessionwright', 'v8');
-    // Written a few seconds after the load unless asked for sooner.
+    // Written right after the load (and again a few seconds later).
     await waitFor(() => readdirSync(cacheDir).filter((name) => !name.endsWith('.tmp')).length === 2, { timeout: 10_000 });
     expect(statSync(cacheDir).mode & 0o777).toBe(0o700);
     const second = loadWithCodeCache(load(index), (file) => file.startsWith(dir));
