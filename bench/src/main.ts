@@ -21,6 +21,11 @@ import { runTokens } from './tokens.js';
 const SECTIONS = ['micro', 'options', 'spawn', 'parallel', 'scale', 'burst', 'tokens'];
 /** Sections a full run leaves out: the soak takes half an hour and writes its own file (results/soak.json), which every render includes. */
 const SEPARATE_SECTIONS = ['soak'];
+/**
+ * Measured iterations per figure. Single samples of one call spread by ±25 % on a two-core machine: with 20, the median
+ * moved by several percent from run to run (navigate vs raw goto() 1.02–1.16× within an hour); 60 keep it within a few.
+ */
+const ITERATIONS = 60;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -54,7 +59,7 @@ async function main(): Promise<void> {
   }
   const partial = quick || SECTIONS.some((section) => !sections.has(section)) || values.iterations !== undefined;
   const config: BenchConfig = {
-    iterations: Number(values.iterations ?? (quick ? 3 : 20)),
+    iterations: Number(values.iterations ?? (quick ? 3 : ITERATIONS)),
     warmup: quick ? 1 : 3,
     parallelSessions: 10,
     parallelCycles: quick ? 3 : 20,
