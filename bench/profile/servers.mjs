@@ -35,3 +35,24 @@ export async function startBoth({ swArgs = [] } = {}) {
     },
   };
 }
+
+/** Named timings: `time(name, fn)` runs fn and keeps how long it took (returning its value); `print()` lists the medians. */
+export function timings() {
+  const samples = {};
+  return {
+    samples,
+    async time(name, fn) {
+      const started = performance.now();
+      const value = await fn();
+      samples[name] ??= [];
+      samples[name].push(performance.now() - started);
+      return value;
+    },
+    print() {
+      const width = Math.max(...Object.keys(samples).map((name) => name.length)) + 2;
+      const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+      for (const [name, values] of Object.entries(samples))
+        console.log(`${name.padEnd(width)} ${median(values).toFixed(1).padStart(6)} ms (median of ${values.length})`);
+    },
+  };
+}

@@ -4,7 +4,7 @@
 // Run after `pnpm build`: node bench/profile/snapshot-first.mjs [iterations]
 import { startFixtureServer } from '@sessionwright/test-kit';
 import { chromium } from 'playwright';
-import { executable, startBoth } from './servers.mjs';
+import { executable, startBoth, timings } from './servers.mjs';
 
 const rows = ['Alpha', 'Bravo', 'Charlie', 'Delta', 'Echo', 'Foxtrot'];
 // The bench's app page (bench/src/pages.ts), inlined so that the script runs without the bench's build.
@@ -22,13 +22,7 @@ const sessionId = JSON.parse((await sw.callTool({ name: 'create_session', argume
 const browser = await chromium.launch({ executablePath: executable });
 const page = await (await browser.newContext()).newPage();
 
-const samples = {};
-const time = async (name, fn) => {
-  const started = performance.now();
-  await fn();
-  samples[name] ??= [];
-  samples[name].push(performance.now() - started);
-};
+const { time, print } = timings();
 const pause = () => new Promise((resolve) => setTimeout(resolve, 200));
 const iterations = Number(process.argv[2] ?? 20);
 for (let i = 0; i < iterations; i += 1) {
@@ -52,9 +46,7 @@ for (let i = 0; i < iterations; i += 1) {
   await time('@playwright/mcp: browser_snapshot (its fourth)', () => pw.callTool({ name: 'browser_snapshot', arguments: {} }));
   await time('@playwright/mcp: browser_snapshot again', () => pw.callTool({ name: 'browser_snapshot', arguments: {} }));
 }
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-for (const [name, values] of Object.entries(samples))
-  console.log(`${name.padEnd(50)} ${median(values).toFixed(1).padStart(6)} ms (median of ${values.length})`);
+print();
 await close();
 await browser.close();
 await fixture.close();

@@ -4,7 +4,7 @@
 // Run after `pnpm build`: node bench/profile/snapshot-time.mjs [iterations]
 import { startFixtureServer } from '@sessionwright/test-kit';
 import { chromium } from 'playwright';
-import { executable, startBoth } from './servers.mjs';
+import { executable, startBoth, timings } from './servers.mjs';
 
 const fixture = await startFixtureServer();
 const { sw, pw, stderr, close } = await startBoth({ swArgs: ['--verbose'] });
@@ -18,14 +18,7 @@ const browser = await chromium.launch({ executablePath: executable });
 const page = await (await browser.newContext()).newPage();
 await page.goto(url);
 
-const samples = {};
-const time = async (name, fn) => {
-  const started = performance.now();
-  const value = await fn();
-  samples[name] ??= [];
-  samples[name].push(performance.now() - started);
-  return value;
-};
+const { samples, time, print } = timings();
 const iterations = Number(process.argv[2] ?? 20);
 for (let i = 0; i < iterations; i += 1) {
   const order = i % 2 ? ['sw', 'pw'] : ['pw', 'sw'];
@@ -41,9 +34,7 @@ for (let i = 0; i < iterations; i += 1) {
   );
 }
 samples['sessionwright snapshot, handler time (its log)'] = [...stderr().matchAll(/snapshot ok in (\d+) ms/g)].map((match) => Number(match[1]));
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-for (const [name, values] of Object.entries(samples))
-  console.log(`${name.padEnd(58)} ${median(values).toFixed(1).padStart(6)} ms (median of ${values.length})`);
+print();
 await close();
 await browser.close();
 await fixture.close();
