@@ -43,7 +43,7 @@ const lines = stderr
   .slice(from)
   .split('\n')
   .filter((line) => line.includes('SEND ►'));
-for (const line of lines) console.log(line.replace(/^.*?T(\d\d:\d\d:[\d.]+)Z pw:protocol SEND ► /, '$1 ').slice(0, 160));
+for (const line of lines) console.log(line.replace(/^.*?T(\d\d:\d\d:[\d.]+)Z pw:protocol SEND ► /, '$1 ').slice(0, Number(process.env.WIDTH ?? 160)));
 console.log(`${which}: ${lines.length} CDP commands, ${ms.toFixed(1)} ms seen by the client`);
 await client.close();
 await fixture.close();

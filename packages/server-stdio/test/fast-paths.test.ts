@@ -34,6 +34,17 @@ line two</textarea>
 <input id="date" type="date">
 <button id="button">Not a field</button>`,
   ),
+  // Empty fields that cannot be typed into at first: one made writable after 200 ms (within type's first, quick fill),
+  // one shown after 1.5 s (after it: the rest of the time is given to a second try); and two that stay refused. The
+  // first two count the input events they see.
+  'late-fields': page(
+    '<title>Late fields</title>',
+    `<input id="writable" readonly oninput="this.dataset.inputs = Number(this.dataset.inputs ?? 0) + 1">
+<input id="shown" style="display:none" oninput="this.dataset.inputs = Number(this.dataset.inputs ?? 0) + 1">
+<input id="locked" readonly>
+<input id="off" disabled>
+<script>setTimeout(() => { writable.readOnly = false; }, 200); setTimeout(() => { shown.style.display = ""; }, 1500);</script>`,
+  ),
 };
 
 const server = useServerWithFixture(undefined, { pages: PAGES });
@@ -127,6 +138,17 @@ describe('type keeps its meaning', () => {
     await navigate('/pages/typing');
     expect((await type({ selector: '#date', text: 'soon' })).value).toBe('');
     expect((await type({ selector: '#date', text: '2026-11-23' })).value).toBe('2026-11-23');
+  });
+
+  it('types into an empty field that becomes writable or visible while it waits, once; refuses empty read-only and disabled ones', async () => {
+    await navigate('/pages/late-fields');
+    expect((await type({ selector: '#writable', text: 'free' })).value).toBe('free');
+    expect((await type({ selector: '#shown', text: 'seen', clear: true })).value).toBe('seen');
+    expect(await evaluate('() => [writable.dataset.inputs, shown.dataset.inputs]')).toEqual(['1', '1']);
+    const refused = async (selector: string) => expectError(await tool('type', { sessionId: sid, selector, text: 'x', timeout: 1_000 }), 'ELEMENT_NOT_EDITABLE');
+    expect((await refused('#locked')).details.reason).toMatch(/readonly/);
+    expect((await refused('#off')).details.reason).toBe('disabled');
+    expect(await evaluate('() => [locked.value, off.value]')).toEqual(['', '']);
   });
 
   it('answers the value the page made of the text', async () => {

@@ -331,6 +331,13 @@ function actionMessage(done: string, page: Page, response: ToolResponse, urlBefo
 }
 
 /**
+ * How long the first fill() may take before the slower, fully checked way is taken. fill() waits while a field is
+ * read-only or disabled, so this is how long such a field (empty, or to be emptied) takes to be refused; a fill that
+ * succeeds takes ~10 ms.
+ */
+const QUICK_FILL_MS = 500;
+
+/**
  * Types into one field with as few trips to the page as its meaning allows. Every step runs in Playwright's utility
  * world where it can: an element handle in the page's own world would make Playwright inject its selector engine there
  * first (once per document, ~30–80 ms), and even a plain page script needs a helper injected there once. So only a
@@ -343,43 +350,49 @@ async function typeInto(
   options: { delay: number | undefined; clear: boolean | undefined; timeout: number },
 ): Promise<void> {
   const { delay, clear, timeout } = options;
-  const editable = locator.isEditable({ timeout });
-  // Asked alongside: a contenteditable element (no input value) counts as holding text, so it is typed into at its caret.
-  const empty = clear
-    ? Promise.resolve(true)
-    : locator.inputValue({ timeout }).then(
-        (value) => value === '',
-        () => false,
-      );
-  // A field that is not editable answers at once, without waiting for the other check (it settles unobserved).
-  empty.catch(() => {});
-  if (!(await editable)) throw new Error('not editable');
+  const started = Date.now();
+  // A contenteditable element (no input value) counts as holding text, so it is typed into at its caret.
+  const empty = clear || (await locator.inputValue({ timeout }).then((value) => value === '', () => false));
   // fill() focuses the field, selects what it holds and inserts the text: for a field that is empty, or is to be
-  // emptied, that is typing at the caret, in one step. It also waits for the field to be visible itself.
-  if (!delay && (await empty) && (await fillField(locator, text, timeout))) return;
+  // emptied, that is typing at the caret, in one step. Its own checks (visible, enabled, editable) stand in for a
+  // separate editability check, which would cost a trip to the page on every call.
+  const quick = !delay && empty ? await fillField(locator, text, Math.min(QUICK_FILL_MS, timeout)).catch(lateOrThrow) : undefined;
+  if (quick === 'filled') return;
+  // Not filled: a field that is not editable (answered here), one fill() refuses (a number input given text, typed
+  // key by key below), one still hidden or busy (given the rest of the time), or typing with a delay.
+  const left = () => Math.max(1, timeout - (Date.now() - started));
+  if (!(await locator.isEditable({ timeout: left() }))) throw new Error('not editable');
+  // A fill that ran out of time after inserting the text is harmless to repeat: fill() replaces what the field holds.
+  if (quick === 'late' && (await fillField(locator, text, left())) === 'filled') return;
   // The other ways wait here (Playwright counts a hidden field as editable, but keys sent to it would go nowhere).
-  if (clear) await locator.fill('', { timeout });
+  if (clear) await locator.fill('', { timeout: left() });
   else if (!(await isFocused(locator))) {
-    await locator.waitFor({ state: 'visible', timeout });
-    await locator.focus({ timeout });
-    if (!(await empty)) await moveCaretToEndOfFocused(page, locator, timeout);
-  } else await locator.waitFor({ state: 'visible', timeout });
-  if (delay) await locator.pressSequentially(text, { delay, timeout: timeout + delay * text.length });
+    await locator.waitFor({ state: 'visible', timeout: left() });
+    await locator.focus({ timeout: left() });
+    if (!empty) await moveCaretToEndOfFocused(page, locator, left());
+  } else await locator.waitFor({ state: 'visible', timeout: left() });
+  if (delay) await locator.pressSequentially(text, { delay, timeout: left() + delay * text.length });
   else await page.keyboard.insertText(text);
 }
 
 /**
- * fill(); false (and nothing done) for a field fill() refuses to type into (a number input given text, a date input
- * given something that is not a date): the caller types into those key by key instead.
+ * fill(); 'refused' (and nothing done) for a field fill() refuses to type into (a number input given text, a date
+ * input given something that is not a date): the caller types into those key by key instead.
  */
-async function fillField(locator: Locator, text: string, timeout: number): Promise<boolean> {
+async function fillField(locator: Locator, text: string, timeout: number): Promise<'filled' | 'refused'> {
   try {
     await locator.fill(text, { timeout });
-    return true;
+    return 'filled';
   } catch (error) {
     if (isTimeoutError(error)) throw error;
-    return false;
+    return 'refused';
   }
+}
+
+/** 'late' for a Playwright timeout; anything else is thrown on. */
+function lateOrThrow(error: unknown): 'late' {
+  if (isTimeoutError(error)) return 'late';
+  throw error;
 }
 
 /** Whether the element has the keyboard focus (in its own document), asked in the utility world. */
