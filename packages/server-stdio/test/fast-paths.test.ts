@@ -145,7 +145,8 @@ describe('type keeps its meaning', () => {
     expect((await type({ selector: '#writable', text: 'free' })).value).toBe('free');
     expect((await type({ selector: '#shown', text: 'seen', clear: true })).value).toBe('seen');
     expect(await evaluate('() => [writable.dataset.inputs, shown.dataset.inputs]')).toEqual(['1', '1']);
-    const refused = async (selector: string) => expectError(await tool('type', { sessionId: sid, selector, text: 'x', timeout: 1_000 }), 'ELEMENT_NOT_EDITABLE');
+    const refused = async (selector: string) =>
+      expectError(await tool('type', { sessionId: sid, selector, text: 'x', timeout: 1_000 }), 'ELEMENT_NOT_EDITABLE');
     expect((await refused('#locked')).details.reason).toMatch(/readonly/);
     expect((await refused('#off')).details.reason).toBe('disabled');
     expect(await evaluate('() => [locked.value, off.value]')).toEqual(['', '']);

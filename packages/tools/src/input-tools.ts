@@ -352,7 +352,7 @@ async function typeInto(
   const { delay, clear, timeout } = options;
   const started = Date.now();
   // A contenteditable element (no input value) counts as holding text, so it is typed into at its caret.
-  const empty = clear || (await locator.inputValue({ timeout }).then((value) => value === '', () => false));
+  const empty = clear || (await locator.inputValue({ timeout }).catch(() => 'not a form field')) === '';
   // fill() focuses the field, selects what it holds and inserts the text: for a field that is empty, or is to be
   // emptied, that is typing at the caret, in one step. Its own checks (visible, enabled, editable) stand in for a
   // separate editability check, which would cost a trip to the page on every call.
