@@ -93,8 +93,10 @@ export const type = defineTool({
     return onSession(ctx, sessionId, async (page, response) => {
       const value = await onElement(page, { selector, ref }, 'edit', limit, async (locator) => {
         await typeInto(page, locator, text, { delay, clear, timeout: limit });
-        if (!submit) response.pageSettled();
         const typed = await readValue(locator, limit);
+        // The title is asked after the read-back, not beside it: Chromium acknowledges inserted text before a title
+        // that the field's input handlers set has reached the browser process, while the read-back's reply comes after.
+        if (!submit) response.pageSettled();
         if (submit) await actAndSettle(page, SETTLE_TIMEOUT, () => locator.press('Enter', { timeout: limit }));
         return typed;
       });

@@ -33,8 +33,10 @@ export function prepareTitle(page: Page): void {
  *
  * Why the browser's copy is not stale: the renderer sends a new title to the browser process as soon as a script sets
  * it, on the same channel and before the message that ends what the caller waited for (the load event of a navigation,
- * the input acknowledgement of a click, the reply of an evaluate), so the browser has it by the time the call ends;
- * a call that only reads the page starts after the last one ended.
+ * the reply of an evaluate), so the browser has it by the time the call ends; a call that only reads the page starts
+ * after the last one ended. Input is not such a message: Chromium acknowledges a key or inserted text on another
+ * channel, and the title its handlers set can reach the browser after the acknowledgement (type reads it after the
+ * field's value, for that reason).
  */
 export async function readTitle(page: Page, options: { fromBrowser: boolean } = { fromBrowser: true }): Promise<string> {
   if (page.isClosed()) return '';
