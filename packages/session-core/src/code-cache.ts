@@ -12,8 +12,8 @@ type Compile = (this: Module, content: string, filename: string) => unknown;
  * Runs `load` (a require) with V8's code cache for the CommonJS files `include` picks: each is compiled from the bytes
  * V8 kept from an earlier start when they still match (V8 checks the source, its own version and its flags), and a
  * missing cache is written (see writeCodeCaches). Compiling is a large part of what loading a big bundle costs
- * (Playwright's, the CLI's own), all of it on the way to the first answer. Anything unusual (no private cache directory, a read-only
- * home) falls back to a plain load: the cache only ever saves time.
+ * (Playwright's, the CLI's own), all of it on the way to the first answer. Anything unusual (no private cache
+ * directory, a read-only home) falls back to a plain load: the cache only ever saves time.
  */
 export function loadWithCodeCache<T>(load: () => T, include: (filename: string) => boolean): T {
   const dir = cacheDirectory();
@@ -62,8 +62,8 @@ export function loadWithCodeCache<T>(load: () => T, include: (filename: string) 
 /**
  * Writes the code caches that are due (a bundle loaded without one, or with one V8 rejected) again, each with every
  * function compiled so far. Written a few seconds after the load (WRITE_AFTER_MS), or by the program when it ends
- * sooner, a cache also holds what the program's first steps compiled (for the CLI: launching the browser, the first session,
- * the first navigation), which the next start then does not compile on its way to its first answer. A program that
+ * sooner, a cache also holds what the program's first steps compiled (for the CLI: launching the browser, the first
+ * session, the first navigation), which the next start then does not compile on its way to its first answer. A program that
  * changes V8's flags calls this first: V8 rejects a cache made under other flags, and would be sent back to compiling
  * at every start.
  */
