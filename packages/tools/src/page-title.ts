@@ -1,5 +1,6 @@
 // Reading a page's title for a result without a renderer round trip: from the browser process where it can be trusted.
 import type { Browser, CDPSession, Page } from 'playwright';
+import { serverSide } from './playwright-internals.js';
 
 /** Sends one CDP command and resolves with its result. */
 type Send = (method: 'Target.getTargetInfo', params: { targetId: string }) => Promise<{ targetInfo: { title: string; url: string } }>;
@@ -112,28 +113,14 @@ function browserSession(browser: Browser): Promise<Send | null> {
 }
 
 /**
- * How the title read reaches the browser. A Playwright object used in the process that runs Playwright (launch,
- * connectOverCDP) forwards each call to its server-side twin through two event-loop turns, a stack capture and
- * protocol validation: ~0.5 ms of a ~1.1 ms read, on the critical path of every navigate (bench/analysis.md). The
- * in-process connection keeps the link to that twin (`toImpl`), whose `_send` writes the command to the browser at
- * once. Both are Playwright internals: where they are missing (a Playwright server reached over the wire, or a version
- * that moved them) the public `send` is used, and `page-title.test.ts` fails if the pinned Playwright stops offering them.
+ * How the title read reaches the browser: straight to Playwright's server-side session where it runs in this process,
+ * whose `_send` writes the command to the browser at once. Through the public `send`, the client layer cost ~0.5 ms
+ * of a ~1.1 ms read, on the critical path of every navigate (bench/analysis.md). `page-title.test.ts` fails if the
+ * pinned Playwright stops offering the internal.
  */
 export function directSend(cdp: CDPSession): Send {
-  const twin = serverSide(cdp);
+  const twin = serverSide(cdp) as { _send?: (method: string, params: object) => Promise<unknown> } | undefined;
   const internal = twin?._send;
   if (typeof internal === 'function') return (method, params) => internal.call(twin, method, params) as ReturnType<Send>;
   return (method, params) => cdp.send(method, params);
-}
-
-/** What the two internals look like in the pinned Playwright; anything else is treated as missing. */
-type ServerSideSession = { _send?: (method: string, params: object) => Promise<unknown> };
-
-function serverSide(cdp: CDPSession): ServerSideSession | undefined {
-  try {
-    const connection = (cdp as unknown as { _connection?: { toImpl?: (object: unknown) => unknown } })._connection;
-    return connection?.toImpl?.(cdp) as ServerSideSession | undefined;
-  } catch {
-    return undefined;
-  }
 }
