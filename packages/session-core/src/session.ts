@@ -105,8 +105,10 @@ export class Session {
   /** The label of the browser source it runs on ("local", or an endpoint's scheme://host:port; never a secret). */
   readonly endpoint: string;
   readonly maxTabs: number;
-  /** Console messages, page errors and requests of every tab, in bounded rings. */
-  readonly collectors: SessionCollectors;
+  /** Console messages, page errors and requests of every tab, once listen() has started them. */
+  private collected: SessionCollectors | undefined;
+  /** listen() as soon as the creation has been answered (see the constructor). */
+  private readonly listenSoon: NodeJS.Immediate;
   private currentPage: Page;
   private tail: Promise<unknown> = Promise.resolve();
   /** Tabs whose renderer crashed, that did not let go of a call, or that the tab limit closed: never handed to a call again. */
@@ -143,7 +145,23 @@ export class Session {
     this.currentPage = init.page;
     const { colorScheme, reducedMotion, geolocation, offline, extraHTTPHeaders } = this.options;
     this.effectiveEmulation = { ...defined({ colorScheme, reducedMotion, geolocation, offline, extraHTTPHeaders }) };
-    this.collectors = new SessionCollectors(init.context);
+    // Each kind of event Playwright is asked to report costs a call through its client (~3 ms for them all, most of
+    // what opening a session costs besides the browser's own work). The new page is blank and only a call can bring
+    // anything to it, so the listeners are attached right after the creation is answered, or by the first call.
+    this.listenSoon = setImmediate(() => this.listen());
+  }
+
+  /** Console messages, page errors and requests of every tab, in bounded rings. */
+  get collectors(): SessionCollectors {
+    return this.listen();
+  }
+
+  /** Attaches the session's listeners to its context and tabs, once. */
+  private listen(): SessionCollectors {
+    if (this.collected) return this.collected;
+    clearImmediate(this.listenSoon);
+    const collectors = new SessionCollectors(this.context);
+    this.collected = collectors;
     for (const page of this.context.pages()) this.watchPage(page);
     // A link with target=_blank or window.open: follow the newest tab, as a person would, and say so in the next result.
     this.context.on('page', (page) => {
@@ -154,7 +172,8 @@ export class Session {
       if (this.events.openedTabs.length < MAX_EVENTS) this.events.openedTabs.push(page.url());
       this.enforceTabLimit(page);
     });
-    this.context.on('close', () => this.collectors.dispose());
+    this.context.on('close', () => collectors.dispose());
+    return collectors;
   }
 
   /** The page calls act on (the newest tab the session opened, or the one selected). */
@@ -175,6 +194,7 @@ export class Session {
    * so the next call runs at once. Either way it rejects with BROWSER_ERROR, reason `cancelled` or `call_timeout`.
    */
   run<T>(fn: (page: Page) => Promise<T>, options: RunOptions = {}): Promise<T> {
+    this.listen();
     this.pendingCalls += 1;
     const previous = this.tail;
     let letGo!: () => void;
@@ -246,7 +266,8 @@ export class Session {
 
   /** Closes the context and its pages; gives up waiting after CLOSE_TIMEOUT_MS, so a browser that hangs cannot hold the caller. */
   async close(): Promise<void> {
-    this.collectors.dispose();
+    clearImmediate(this.listenSoon);
+    this.collected?.dispose();
     await orAfter(
       this.context.close().catch(() => {}),
       CLOSE_TIMEOUT_MS,

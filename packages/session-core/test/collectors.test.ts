@@ -86,6 +86,16 @@ describe('Session in a real browser', () => {
     return session;
   }
 
+  it("sees the first call's requests and console lines when it starts in the same tick as the creation", async () => {
+    // The listeners are attached after create() answers (or by the first run()), yet in time for a call made at once.
+    const session = await manager.create();
+    await manager.run(session.id, (p) => p.goto(server.urlFor('/pages/console')));
+    const requests = session.collectors.requests.read().items.map((entry) => entry.url);
+    expect(requests[0]).toBe(server.urlFor('/pages/console'));
+    await expect.poll(() => session.collectors.console.read().items.map((entry) => entry.text)).toContain('log on load');
+    await manager.close(session.id);
+  });
+
   it('keeps the console ring at 1000 entries when a page logs 5000 lines, counting the rest as dropped', async () => {
     const session = await sessionOn('console');
     await manager.run(session.id, async (page) => {
