@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { defineTool, type ToolOptions } from './define-tool.js';
 import { sessionOutput } from './response.js';
 import { onSession } from './on-session.js';
+import { titleAtLoad } from './page-title.js';
 import { includeSnapshotSchema, sessionIdSchema } from './schemas.js';
 
 const DEFAULT_NAVIGATION_TIMEOUT = 30_000;
@@ -84,6 +85,9 @@ export const navigate = defineTool({
         ctx.progress(1, 2, `Response received; waiting for "${waitUntil ?? 'load'}"`);
       };
       page.on('framenavigated', onCommit);
+      // Waiting for the load event, the title is read as soon as the server side sees it (another condition may
+      // end the wait long after the load, with a newer title).
+      const atLoad = (waitUntil ?? 'load') === 'load' ? titleAtLoad(page) : undefined;
       let loaded;
       try {
         loaded = await page.goto(target, { waitUntil: waitUntil ?? 'load', timeout: limit });
@@ -91,7 +95,10 @@ export const navigate = defineTool({
         throw navigationError(error, { url: target, timeout: limit });
       } finally {
         page.off('framenavigated', onCommit);
+        atLoad?.stop();
       }
+      const title = atLoad?.title();
+      if (title) response.pageSettled(title);
       ctx.progress(2, 2, 'Loaded');
       response.includeSnapshot(includeSnapshot);
       return { success: true as const, status: loaded?.status() ?? null };

@@ -15,6 +15,8 @@ interface BrowserTarget {
 const browserSessions = new WeakMap<Browser, Promise<Send | null>>();
 /** Per page: where the browser process answers about it (null: ask the page). */
 const pageTargets = new WeakMap<Page, Promise<BrowserTarget | null>>();
+/** The same, once found: what the read at load needs at once. */
+const foundTargets = new WeakMap<Page, BrowserTarget>();
 
 /**
  * Starts finding where the browser process answers about this page, so that the title read at the end of a call
@@ -41,16 +43,59 @@ export function prepareTitle(page: Page): void {
  */
 export async function readTitle(page: Page, options: { fromBrowser: boolean } = { fromBrowser: true }): Promise<string> {
   if (page.isClosed()) return '';
-  const target = options.fromBrowser ? await browserTarget(page) : null;
-  if (target) {
-    try {
-      const { targetInfo } = await target.send('Target.getTargetInfo', { targetId: target.targetId });
-      if (trustworthy(targetInfo.title, targetInfo.url, page.url())) return targetInfo.title;
-    } catch {
-      // A page closing under us, or a browser going away: the page's own answer (or '') follows.
-    }
-  }
-  return page.title().catch(() => '');
+  const known = options.fromBrowser ? await browserCopy(page) : undefined;
+  return known && trustworthy(known.title, known.url, page.url()) ? known.title : page.title().catch(() => '');
+}
+
+/** The browser process's copy of the page's title and URL, or undefined where it cannot be asked. */
+async function browserCopy(page: Page): Promise<{ title: string; url: string } | undefined> {
+  const target = await browserTarget(page);
+  return target ? askBrowser(target) : undefined;
+}
+
+function askBrowser(target: BrowserTarget): Promise<{ title: string; url: string } | undefined> {
+  // A page closing under us, or a browser going away: the caller asks the page (or answers '').
+  return target.send('Target.getTargetInfo', { targetId: target.targetId }).then(
+    ({ targetInfo }) => targetInfo,
+    () => undefined,
+  );
+}
+
+/** What the read at load needs of Playwright's server-side frame; anything else counts as missing. */
+interface ServerFrameEvents {
+  on(event: string, listener: (value: unknown) => void): unknown;
+  off(event: string, listener: (value: unknown) => void): unknown;
+}
+
+/**
+ * Reads the title from the browser process the moment Playwright's server side sees a new document of the page's main
+ * frame fire its load event: ~1 ms before `goto()` has brought that news back to its caller, so the read overlaps the
+ * way back instead of following it (why the browser's copy is current then: see readTitle). Only a load after the new
+ * document's commit counts, never the previous document's, and only once prepareTitle() has found the page's target. `title()` is that read, checked against the page's URL when
+ * asked (a page that moved on since gets a fresh read), or undefined where none started; `stop()` detaches.
+ */
+export function titleAtLoad(page: Page): { title(): Promise<string> | undefined; stop(): void } {
+  const frame = serverSide(page.mainFrame()) as Partial<ServerFrameEvents> | undefined;
+  if (typeof frame?.on !== 'function' || typeof frame.off !== 'function') return { title: () => undefined, stop() {} };
+  let committed = false;
+  let read: Promise<{ title: string; url: string } | undefined> | undefined;
+  const onNavigation = (event: unknown) => {
+    if ((event as { newDocument?: unknown } | undefined)?.newDocument) committed = true;
+  };
+  const onLifecycle = (event: unknown) => {
+    // Asked at once or not at all: a read that left later could meet the next document's URL beside this one's title.
+    const target = foundTargets.get(page);
+    if (event === 'load' && committed && !read && target) read = askBrowser(target);
+  };
+  frame.on('internalnavigation', onNavigation);
+  frame.on('addlifecycle', onLifecycle);
+  return {
+    title: () => read?.then((known) => (known && !page.isClosed() && trustworthy(known.title, known.url, page.url()) ? known.title : readTitle(page))),
+    stop() {
+      frame.off?.('internalnavigation', onNavigation);
+      frame.off?.('addlifecycle', onLifecycle);
+    },
+  };
 }
 
 /**
@@ -75,7 +120,10 @@ function safeDecode(url: string): string {
 function browserTarget(page: Page): Promise<BrowserTarget | null> {
   let found = pageTargets.get(page);
   if (!found) {
-    found = findTarget(page);
+    found = findTarget(page).then((target) => {
+      if (target) foundTargets.set(page, target);
+      return target;
+    });
     pageTargets.set(page, found);
   }
   return found;

@@ -144,11 +144,11 @@ export class ToolResponse {
   /**
    * Says the tool will not change the page any more (a tool that only reads it says so at its start): the title is read
    * now, alongside the tool's remaining reads, instead of after them; from the browser process, so that it does not
-   * queue in the page's renderer behind those reads.
+   * queue in the page's renderer behind those reads. `title`: a read the tool already started (navigate's, at the load).
    */
-  pageSettled(): this {
+  pageSettled(title?: Promise<string>): this {
     const page = this.session.page;
-    this.earlyTitle = { page, title: readTitle(page) };
+    this.earlyTitle = { page, title: title ?? readTitle(page) };
     return this;
   }
 

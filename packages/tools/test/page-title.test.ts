@@ -1,18 +1,24 @@
 // The title read's way to the browser process: straight to Playwright's server-side session where it runs in this
 // process (the pinned Playwright), through the public API where it does not, and the same answer either way.
 import { resolveExecutable } from '@sessionwright/session-core';
-import { type Browser, type CDPSession, chromium } from 'playwright';
+import { type FixtureServer, startFixtureServer } from '@sessionwright/test-kit';
+import { type Browser, type CDPSession, chromium, type Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { directSend, readTitle } from '../src/page-title.js';
+import { directSend, prepareTitle, readTitle, titleAtLoad } from '../src/page-title.js';
 
 let browser: Browser;
+let fixture: FixtureServer;
 
 beforeAll(async () => {
+  fixture = await startFixtureServer({
+    pages: { 'titled-at-load': `<title>Before</title><script>addEventListener('load', () => { document.title = 'Set at load'; })</script>` },
+  });
   browser = await chromium.launch({ executablePath: resolveExecutable({ browser: 'chromium', headless: true }).executablePath, headless: true });
 });
 
 afterAll(async () => {
   await browser?.close();
+  await fixture?.close();
 });
 
 async function titledPage(title: string) {
@@ -55,6 +61,68 @@ describe('directSend', () => {
     await cdp.detach();
     await expect(send('Target.getTargetInfo', { targetId })).rejects.toThrow();
     expect(await readTitle(page)).toBe('Asked of the page');
+    await page.close();
+  });
+});
+
+describe('titleAtLoad', () => {
+  /** A page whose target the browser process has been asked for already, as every tool's response builder does. */
+  async function preparedPage(): Promise<Page> {
+    const page = await browser.newPage();
+    prepareTitle(page);
+    await readTitle(page);
+    return page;
+  }
+
+  it("reads the title as Playwright's server side sees the load, a title the load handler set included", async () => {
+    const page = await preparedPage();
+    const atLoad = titleAtLoad(page);
+    await page.goto(fixture.urlFor('/pages/titled-at-load'));
+    atLoad.stop();
+    // Undefined here means the pinned Playwright no longer offers the internals: navigate then reads after goto().
+    const title = atLoad.title();
+    expect(title).toBeInstanceOf(Promise);
+    expect(await title).toBe('Set at load');
+    await page.close();
+  });
+
+  it('does not count the load of the document that was there before, only one after a new commit', async () => {
+    const page = await preparedPage();
+    await page.goto(fixture.urlFor('/pages/slow-image'), { waitUntil: 'commit' });
+    const atLoad = titleAtLoad(page);
+    await page.waitForLoadState('load');
+    atLoad.stop();
+    expect(atLoad.title()).toBeUndefined();
+    await page.close();
+  });
+
+  it('reads again when the page has moved on since the load', async () => {
+    const page = await preparedPage();
+    const atLoad = titleAtLoad(page);
+    await page.goto(fixture.urlFor('/pages/titled-at-load'));
+    atLoad.stop();
+    await page.goto(fixture.urlFor('/pages/home'));
+    expect(await atLoad.title()).toBe('Home');
+    await page.close();
+  });
+
+  it("starts no read before the page's target is found: one that left later could pair a new URL with an old title", async () => {
+    const page = await browser.newPage();
+    const atLoad = titleAtLoad(page);
+    await page.goto(fixture.urlFor('/pages/titled-at-load'));
+    atLoad.stop();
+    expect(atLoad.title()).toBeUndefined();
+    await page.close();
+  });
+
+  it("starts nothing where Playwright's server side is not in this process", async () => {
+    const page = await preparedPage();
+    const remoteFrame = Object.create(page.mainFrame(), { _connection: { value: {} } });
+    const remote = Object.create(page, { mainFrame: { value: () => remoteFrame } }) as Page;
+    const atLoad = titleAtLoad(remote);
+    await page.goto(fixture.urlFor('/pages/titled-at-load'));
+    atLoad.stop();
+    expect(atLoad.title()).toBeUndefined();
     await page.close();
   });
 });
