@@ -69,3 +69,21 @@ describe('a call the client cancels', () => {
     await expectFreeAtOnce(sessionId);
   });
 });
+
+describe('a create_session the client gives up on', () => {
+  const noPool = useServerWithFixture(['--max-sessions', '20', '--warm-sessions', '0']);
+
+  it('leaves no session behind, whether it was waiting for its turn or already opening', async () => {
+    const client = noPool.connection().client;
+    // Twelve at once: eight start opening, four wait for a turn; the client gives up on all of them after 5 ms.
+    const creations = Array.from({ length: 12 }, () => client.callTool({ name: 'create_session', arguments: {} }, undefined, { timeout: 5 }));
+    for (const creation of creations) await expect(creation).rejects.toThrow(/timed out/i);
+    // Contexts that open after the cancellation are closed, not kept as sessions nobody can name.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const listed = expectSuccess(await noPool.call('list_sessions'));
+    expect(listed.sessions).toEqual([]);
+    // The manager's count came back down: a full complement of sessions can still be opened.
+    const ids = await Promise.all(Array.from({ length: 20 }, () => noPool.createSession()));
+    expect(new Set(ids).size).toBe(20);
+  });
+});

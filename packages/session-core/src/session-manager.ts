@@ -1,6 +1,6 @@
 // The map of live sessions: creation within limits, idle expiry, tombstones of ended ids, shutdown.
 import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContextOptions, Page } from 'playwright';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright';
 import { BrowserHost } from './browser-host.js';
 import type { BrowserSource } from './browser-source.js';
 import { orAfter, systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
@@ -187,9 +187,11 @@ export class SessionManager {
    * Opens a new isolated session; MAX_SESSIONS_REACHED when the limit is met (`details.scope`: `server`, or `client`
    * for the per-owner limit), BROWSER_ERROR when the browser can't start, INVALID_PARAMETERS for bad `options` (checked
    * before anything opens). Only option-free sessions come from the warm pool. `owner` is an opaque key (a connection, a
-   * client identity) that lists, counts and, when a call presents it, guards the session.
+   * client identity) that lists, counts and, when a call presents it, guards the session. Like every call it ends when
+   * `signal` aborts (BROWSER_ERROR `cancelled`) and within the call timeout (`call_timeout`), waiting for its turn in a
+   * burst included; a context that opens after that is closed, so a caller that gave up never leaves a session behind.
    */
-  async create(request: { owner?: string; options?: SessionOptions } = {}): Promise<Session> {
+  async create(request: { owner?: string; options?: SessionOptions; signal?: AbortSignal | undefined } = {}): Promise<Session> {
     const { owner } = request;
     if (this.shuttingDown) throw browserError('shutting_down', 'The server is shutting down; no new sessions can be created.');
     const settings = hasSessionOptions(request.options) ? resolveSessionOptions(request.options, this.host.browserName) : undefined;
@@ -208,6 +210,7 @@ export class SessionManager {
     this.sessionsChanged();
     if (owner !== undefined) this.creatingBy.set(owner, (this.creatingBy.get(owner) ?? 0) + 1);
     let source: BrowserSource | undefined;
+    const stop = this.createStop(request.signal);
     try {
       // Picked and counted in the same tick when a source is available, so concurrent creations spread.
       const load = (candidate: BrowserSource) => this.load(candidate);
@@ -215,9 +218,13 @@ export class SessionManager {
       this.creatingOn.set(source, (this.creatingOn.get(source) ?? 0) + 1);
       const pool = this.poolOf(source);
       const browser = await source.browser();
-      const { context, page } = settings
-        ? await pool.work(this.openContext(browser, settings))
-        : ((await pool.take(browser)) ?? (await pool.work(this.openContext(browser))));
+      if (stop.signal.aborted) throw stop.signal.reason;
+      const { context, page } = await unlessStopped(
+        settings
+          ? pool.work(this.openContext(browser, settings, stop.signal))
+          : pool.take(browser).then((pooled) => pooled ?? pool.work(this.openContext(browser, undefined, stop.signal))),
+        stop.signal,
+      );
       const id = randomUUID();
       const session = new Session({
         id,
@@ -249,6 +256,7 @@ export class SessionManager {
       );
       return session;
     } finally {
+      stop.dispose();
       this.creating -= 1;
       this.sessionsChanged();
       if (owner !== undefined) {
@@ -359,11 +367,36 @@ export class SessionManager {
     return pool;
   }
 
+  /** Aborts with create()'s error when the caller gives up or the call timeout passes; dispose() when done. */
+  private createStop(signal: AbortSignal | undefined): { signal: AbortSignal; dispose(): void } {
+    const stop = new AbortController();
+    const cancelled = () => stop.abort(browserError('cancelled', 'The call was cancelled before the session was created; nothing was left open.'));
+    const timer = this.timers.setTimeout(
+      () =>
+        stop.abort(
+          browserError('call_timeout', `No session could be opened within the call time limit of ${this.callTimeout} ms; nothing was left open. Try again.`, {
+            details: { timeout: this.callTimeout },
+          }),
+        ),
+      this.callTimeout,
+    );
+    if (signal?.aborted) cancelled();
+    else signal?.addEventListener('abort', cancelled, { once: true });
+    return {
+      signal: stop.signal,
+      dispose: () => {
+        this.timers.clearTimeout(timer);
+        signal?.removeEventListener('abort', cancelled);
+      },
+    };
+  }
+
   /** Opens a context+page with the manager's defaults, and the session's own options over them when given. */
-  private async openContext(browser: Browser, settings?: ResolvedSessionOptions) {
+  private async openContext(browser: Browser, settings?: ResolvedSessionOptions, signal?: AbortSignal) {
     // A burst of creations waits its turn here rather than asking the browser for a thousand contexts at once (each
-    // open would then take longer than its timeout); the timeout counts from the turn.
-    const release = await this.openTurn();
+    // open would then take longer than its timeout); the timeout counts from the turn. A creation given up while
+    // waiting leaves the queue without opening anything.
+    const release = await this.openTurn(signal);
     try {
       return await this.openContextNow(browser, settings);
     } finally {
@@ -371,11 +404,27 @@ export class SessionManager {
     }
   }
 
-  /** Waits until fewer than MAX_CONCURRENT_OPENS contexts are being opened; the function returned frees the turn. */
-  private async openTurn(): Promise<() => void> {
+  /**
+   * Waits until fewer than MAX_CONCURRENT_OPENS contexts are being opened, or rejects with the signal's reason;
+   * the function returned frees the turn.
+   */
+  private async openTurn(signal?: AbortSignal): Promise<() => void> {
+    if (signal?.aborted) throw signal.reason;
     if (this.openingContexts < MAX_CONCURRENT_OPENS) this.openingContexts += 1;
     // The turn is handed over by the one that frees it, so no newcomer can slip in between.
-    else await new Promise<void>((resolve) => this.openWaiters.push(resolve));
+    else
+      await new Promise<void>((resolve, reject) => {
+        const onAbort = () => {
+          this.openWaiters.splice(this.openWaiters.indexOf(turn), 1);
+          reject(signal?.reason);
+        };
+        const turn = () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        };
+        this.openWaiters.push(turn);
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
     let released = false;
     return () => {
       if (released) return;
@@ -508,6 +557,35 @@ const OPEN_CONTEXT_TIMEOUT = 30_000;
 const MAX_CONCURRENT_OPENS = 8;
 
 /** The promise's value, unless the browser disconnects or the time runs out first (then it rejects). */
+/**
+ * The opened context and page, or the signal's reason as soon as it aborts: the caller gave up, and an open that lands
+ * later is closed rather than left without an owner.
+ */
+function unlessStopped<T extends { context: BrowserContext }>(opening: Promise<T>, signal: AbortSignal): Promise<T> {
+  const closeWhenOpen = () => void opening.then(({ context }) => context.close()).catch(() => {});
+  if (signal.aborted) {
+    closeWhenOpen();
+    return Promise.reject(signal.reason);
+  }
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      closeWhenOpen();
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    opening.then(
+      (opened) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(opened);
+      },
+      (error) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
 function settleWithin<T>(promise: Promise<T>, browser: Browser, timeout: number): Promise<T> {
   return new Promise((resolve, reject) => {
     const gone = () => reject(new Error('the browser disconnected'));

@@ -1,8 +1,9 @@
 // A burst of creations: contexts are opened a few at a time (each open gets its own timeout from its turn), and every
-// creation succeeds, instead of a thousand opens at once each taking longer than its timeout.
+// creation succeeds, instead of a thousand opens at once each taking longer than its timeout; one given up leaves nothing.
 import type { Browser } from 'playwright';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BrowserHost, SessionManager } from '../src/index.js';
+import { rejectionOf } from './session-errors.js';
 
 const managers: SessionManager[] = [];
 afterEach(async () => {
@@ -33,4 +34,74 @@ describe('a burst of creations', () => {
     expect(most).toBeLessThanOrEqual(8);
     expect(most).toBeGreaterThan(1);
   });
+
+  it('a creation given up while waiting for its turn opens nothing; one given up while opening closes what lands', async () => {
+    const host = new BrowserHost({ headless: true });
+    const manager = new SessionManager({ host, maxSessions: 40 });
+    managers.push(manager);
+    const browser = await host.start().browser();
+    const gate = held(browser);
+    const controllers = Array.from({ length: 12 }, () => new AbortController());
+    const creations = controllers.map((controller) => manager.create({ signal: controller.signal }));
+    await until(() => gate.asked === 8);
+    controllers[1]?.abort(); // opening
+    controllers[10]?.abort(); // waiting for a turn
+    // Both answer at once, before the browser has opened anything.
+    const [opening, waiting] = await Promise.all([rejectionOf(creations[1] as Promise<unknown>), rejectionOf(creations[10] as Promise<unknown>)]);
+    for (const error of [opening, waiting]) {
+      expect(error.code).toBe('BROWSER_ERROR');
+      expect(error.details?.reason).toBe('cancelled');
+    }
+    expect(browser.contexts()).toHaveLength(0);
+    gate.release();
+    const created = await Promise.all(creations.filter((_, i) => i !== 1 && i !== 10));
+    expect(created).toHaveLength(10);
+    expect(gate.asked).toBe(11);
+    expect(await manager.list()).toHaveLength(10);
+    await until(() => browser.contexts().length === 10);
+  });
+
+  it('a creation that cannot get its turn within the call timeout ends with call_timeout, and what opens later is closed', async () => {
+    const host = new BrowserHost({ headless: true });
+    const manager = new SessionManager({ host, maxSessions: 40, callTimeout: 400 });
+    managers.push(manager);
+    const browser = await host.start().browser();
+    const gate = held(browser);
+    const errors = await Promise.all(Array.from({ length: 10 }, () => rejectionOf(manager.create())));
+    for (const error of errors) {
+      expect(error.code).toBe('BROWSER_ERROR');
+      expect(error.details?.reason).toBe('call_timeout');
+      expect(error.details?.timeout).toBe(400);
+    }
+    expect(gate.asked).toBe(8);
+    gate.release();
+    await until(() => gate.opened === 8);
+    await until(() => browser.contexts().length === 0);
+    expect(await manager.list()).toHaveLength(0);
+  });
 });
+
+/** Holds every newContext() of the browser until release(), counting those asked for and those opened. */
+function held(browser: Browser): { readonly asked: number; readonly opened: number; release(): void } {
+  let open!: () => void;
+  const released = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  const state = { asked: 0, opened: 0, release: () => open() };
+  const newContext = browser.newContext.bind(browser);
+  (browser as { newContext: Browser['newContext'] }).newContext = async (...args) => {
+    state.asked += 1;
+    await released;
+    const context = await newContext(...args);
+    state.opened += 1;
+    return context;
+  };
+  return state;
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let waited = 0; !condition(); waited += 20) {
+    if (waited > 10_000) throw new Error('the condition did not come true within 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -12,7 +12,7 @@ import type { WithAttachments } from './response.js';
 export interface SessionAccess {
   readonly maxSessions: number;
   /** Opens a session owned by the caller, with the given settings (none: a plain session). */
-  create(request?: { options?: SessionOptions }): Promise<Session>;
+  create(request?: { options?: SessionOptions; signal?: AbortSignal | undefined }): Promise<Session>;
   close(sessionId: string): Promise<void>;
   /** The caller's open sessions. */
   list(): Promise<SessionInfo[]>;

@@ -71,8 +71,9 @@ interface ServerFrameEvents {
  * Reads the title from the browser process the moment Playwright's server side sees a new document of the page's main
  * frame fire its load event: ~1 ms before `goto()` has brought that news back to its caller, so the read overlaps the
  * way back instead of following it (why the browser's copy is current then: see readTitle). Only a load after the new
- * document's commit counts, never the previous document's, and only once prepareTitle() has found the page's target. `title()` is that read, checked against the page's URL when
- * asked (a page that moved on since gets a fresh read), or undefined where none started; `stop()` detaches.
+ * document's commit counts, never the previous document's, and only once prepareTitle() has found the page's target.
+ * `title()` is that read, checked against the page's URL when asked (a page that moved on since gets a fresh read), or
+ * undefined where none started; `stop()` detaches.
  */
 export function titleAtLoad(page: Page): { title(): Promise<string> | undefined; stop(): void } {
   const frame = serverSide(page.mainFrame()) as Partial<ServerFrameEvents> | undefined;

@@ -27,7 +27,7 @@ export const createSession = defineTool({
   kind: 'lifecycle-create',
   errors: ['MAX_SESSIONS_REACHED', 'BROWSER_ERROR', 'INVALID_PARAMETERS'],
   async handler(options, ctx) {
-    const session = await ctx.sessions.create({ options });
+    const session = await ctx.sessions.create({ options, signal: ctx.signal });
     // The first result's title is read from the browser process; finding the page there overlaps the agent's next step.
     prepareTitle(session.page);
     return {
