@@ -556,7 +556,6 @@ const OPEN_CONTEXT_TIMEOUT = 30_000;
 /** Contexts opened at once; more keep a two-core machine no busier but make every open slower. */
 const MAX_CONCURRENT_OPENS = 8;
 
-/** The promise's value, unless the browser disconnects or the time runs out first (then it rejects). */
 /**
  * The opened context and page, or the signal's reason as soon as it aborts: the caller gave up, and an open that lands
  * later is closed rather than left without an owner.
@@ -586,6 +585,7 @@ function unlessStopped<T extends { context: BrowserContext }>(opening: Promise<T
   });
 }
 
+/** The promise's value, unless the browser disconnects or the time runs out first (then it rejects). */
 function settleWithin<T>(promise: Promise<T>, browser: Browser, timeout: number): Promise<T> {
   return new Promise((resolve, reject) => {
     const gone = () => reject(new Error('the browser disconnected'));
