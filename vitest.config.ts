@@ -14,8 +14,9 @@ export default defineConfig({
   },
   test: {
     include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Hang guards, not speed checks: sized for a loaded two-core machine, where a browser-heavy test can take a minute.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     // Two cores: a few files at a time keeps browser-heavy tests from starving each other.
     maxWorkers: 3,
     coverage: {

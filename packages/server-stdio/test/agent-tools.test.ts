@@ -389,7 +389,7 @@ describe('fill_form', () => {
     const failed = expectError(
       await tool('fill_form', {
         sessionId,
-        timeout: 500,
+        timeout: 5_000,
         fields: [
           { selector: '#name', value: 'Kept' },
           { selector: '#readonly', value: 'x' },

@@ -6,7 +6,9 @@ import { BrowserHost, SessionError, SessionManager, type Session } from '../src/
 import { FakeTime } from './fake-time.js';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const RUNS = { numRuns: 100 };
+// Each run opens real contexts (up to four): 50 runs explore the space and stay within the time limit on a loaded machine.
+const RUNS = { numRuns: 50 };
+const PROPERTY_TIME_LIMIT = 180_000;
 
 let host: BrowserHost;
 let browser: Browser;
@@ -31,48 +33,52 @@ async function closeAll(manager: SessionManager, sessions: Iterable<Session>): P
 
 describe('SessionManager properties', () => {
   // One property for everything true of a single new session: each run costs one context, so they share the runs.
-  it('gives every new session a fresh UUID v4 id, expiresAt = createdAt + timeout, the shared browser, and forgets it once closed', async () => {
-    const neighbourManager = new SessionManager({ host });
-    const neighbour = await neighbourManager.create();
-    const seen = new Set<string>([neighbour.id]);
-    try {
-      await fc.assert(
-        fc.asyncProperty(fc.integer({ min: 1, max: 1e9 }), fc.integer({ min: 0, max: 4e12 }), fc.boolean(), async (timeout, start, usedFirst) => {
-          const time = new FakeTime(start);
-          const manager = new SessionManager({ host, sessionTimeout: timeout, clock: time, timers: time });
-          const session = await manager.create();
-          try {
-            expect(session.id).toMatch(UUID_V4);
-            expect(seen.has(session.id)).toBe(false);
-            seen.add(session.id);
+  it(
+    'gives every new session a fresh UUID v4 id, expiresAt = createdAt + timeout, the shared browser, and forgets it once closed',
+    async () => {
+      const neighbourManager = new SessionManager({ host });
+      const neighbour = await neighbourManager.create();
+      const seen = new Set<string>([neighbour.id]);
+      try {
+        await fc.assert(
+          fc.asyncProperty(fc.integer({ min: 1, max: 1e9 }), fc.integer({ min: 0, max: 4e12 }), fc.boolean(), async (timeout, start, usedFirst) => {
+            const time = new FakeTime(start);
+            const manager = new SessionManager({ host, sessionTimeout: timeout, clock: time, timers: time });
+            const session = await manager.create();
+            try {
+              expect(session.id).toMatch(UUID_V4);
+              expect(seen.has(session.id)).toBe(false);
+              seen.add(session.id);
 
-            expect(session.createdAt).toBe(start);
-            expect(session.expiresAt).toBe(session.createdAt + timeout);
-            expect(time.pending).toBe(1);
+              expect(session.createdAt).toBe(start);
+              expect(session.expiresAt).toBe(session.createdAt + timeout);
+              expect(time.pending).toBe(1);
 
-            expect(session.browser).toBe(browser);
-            expect(session.context.browser()).toBe(browser);
-            expect(session.browser).toBe(neighbour.browser);
-            expect(session.context).not.toBe(neighbour.context);
+              expect(session.browser).toBe(browser);
+              expect(session.context.browser()).toBe(browser);
+              expect(session.browser).toBe(neighbour.browser);
+              expect(session.context).not.toBe(neighbour.context);
 
-            if (usedFirst) await manager.run(session.id, async (page) => page.url());
-            await manager.close(session.id);
-            expect(codeOf(() => manager.get(session.id))).toBe('SESSION_NOT_FOUND');
-            await expect(manager.run(session.id, async () => 1)).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND', details: { reason: 'closed' } });
-            expect(time.pending).toBe(0);
-            // Another manager's session in the same browser is untouched.
-            expect(neighbourManager.get(neighbour.id)).toBe(neighbour);
-          } finally {
-            await closeAll(manager, [session]);
-          }
-        }),
-        RUNS,
-      );
-    } finally {
-      await closeAll(neighbourManager, [neighbour]);
-    }
-    expect(seen.size).toBeGreaterThanOrEqual(101);
-  });
+              if (usedFirst) await manager.run(session.id, async (page) => page.url());
+              await manager.close(session.id);
+              expect(codeOf(() => manager.get(session.id))).toBe('SESSION_NOT_FOUND');
+              await expect(manager.run(session.id, async () => 1)).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND', details: { reason: 'closed' } });
+              expect(time.pending).toBe(0);
+              // Another manager's session in the same browser is untouched.
+              expect(neighbourManager.get(neighbour.id)).toBe(neighbour);
+            } finally {
+              await closeAll(manager, [session]);
+            }
+          }),
+          RUNS,
+        );
+      } finally {
+        await closeAll(neighbourManager, [neighbour]);
+      }
+      expect(seen.size).toBeGreaterThanOrEqual(RUNS.numRuns + 1);
+    },
+    PROPERTY_TIME_LIMIT,
+  );
 
   it('answers SESSION_NOT_FOUND for any id never issued', async () => {
     const manager = new SessionManager({ host });
@@ -103,46 +109,50 @@ describe('SessionManager properties', () => {
     }
   });
 
-  it('never opens more than maxSessions, and answers MAX_SESSIONS_REACHED exactly when full', async () => {
-    type Op = { op: 'create' } | { op: 'close'; index: number };
-    const opArb: fc.Arbitrary<Op> = fc.oneof(
-      { arbitrary: fc.constant({ op: 'create' as const }), weight: 3 },
-      { arbitrary: fc.record({ op: fc.constant('close' as const), index: fc.nat() }), weight: 2 },
-    );
-    await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 4 }), fc.array(opArb, { maxLength: 6 }), async (max, ops) => {
-        const manager = new SessionManager({ host, maxSessions: max });
-        const open: Session[] = [];
-        try {
-          for (const step of ops) {
-            if (step.op === 'create') {
-              const full = open.length === max;
-              const result = await manager.create().then(
-                (session) => ({ session }),
-                (error: unknown) => ({ error }),
-              );
-              if ('session' in result) {
-                expect(full).toBe(false);
-                open.push(result.session);
-              } else {
-                expect(full).toBe(true);
-                expect(result.error).toBeInstanceOf(SessionError);
-                expect(result.error).toMatchObject({ code: 'MAX_SESSIONS_REACHED', details: { maxSessions: max } });
+  it(
+    'never opens more than maxSessions, and answers MAX_SESSIONS_REACHED exactly when full',
+    async () => {
+      type Op = { op: 'create' } | { op: 'close'; index: number };
+      const opArb: fc.Arbitrary<Op> = fc.oneof(
+        { arbitrary: fc.constant({ op: 'create' as const }), weight: 3 },
+        { arbitrary: fc.record({ op: fc.constant('close' as const), index: fc.nat() }), weight: 2 },
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.integer({ min: 1, max: 4 }), fc.array(opArb, { maxLength: 6 }), async (max, ops) => {
+          const manager = new SessionManager({ host, maxSessions: max });
+          const open: Session[] = [];
+          try {
+            for (const step of ops) {
+              if (step.op === 'create') {
+                const full = open.length === max;
+                const result = await manager.create().then(
+                  (session) => ({ session }),
+                  (error: unknown) => ({ error }),
+                );
+                if ('session' in result) {
+                  expect(full).toBe(false);
+                  open.push(result.session);
+                } else {
+                  expect(full).toBe(true);
+                  expect(result.error).toBeInstanceOf(SessionError);
+                  expect(result.error).toMatchObject({ code: 'MAX_SESSIONS_REACHED', details: { maxSessions: max } });
+                }
+              } else if (open.length > 0) {
+                const [session] = open.splice(step.index % open.length, 1);
+                await manager.close(session!.id);
               }
-            } else if (open.length > 0) {
-              const [session] = open.splice(step.index % open.length, 1);
-              await manager.close(session!.id);
+              expect(manager.size).toBe(open.length);
+              expect(manager.size).toBeLessThanOrEqual(max);
             }
-            expect(manager.size).toBe(open.length);
-            expect(manager.size).toBeLessThanOrEqual(max);
+          } finally {
+            await closeAll(manager, open);
           }
-        } finally {
-          await closeAll(manager, open);
-        }
-      }),
-      RUNS,
-    );
-  });
+        }),
+        RUNS,
+      );
+    },
+    PROPERTY_TIME_LIMIT,
+  );
 });
 
 describe('creations in flight', () => {
