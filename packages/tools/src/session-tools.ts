@@ -15,7 +15,7 @@ export const createSession = defineTool({
     'Every argument is optional: give some to make this session a different device, place or person from the others ' +
     '(device, viewport, locale, timezoneId, proxy, storageState to start signed in, blockResources to skip images…); the result echoes them as options, without passwords. ' +
     'Errors: INVALID_PARAMETERS for an unknown device (close names are suggested), time zone, locale, permission or malformed proxy URL; ' +
-    'MAX_SESSIONS_REACHED when all sessions of the server, or all your client may hold, are in use (details.scope says which; close one first); BROWSER_ERROR when the browser cannot start (details.reason launch_failed).',
+    'MAX_SESSIONS_REACHED when all sessions of the server, or all your client may hold, are in use (details.scope says which; close one first); BROWSER_ERROR when the browser cannot start (details.reason launch_failed) or no session could be opened within the call time limit (call_timeout; nothing is left open, try again).',
   input: z.strictObject(sessionOptionsShape),
   output: z.object({
     sessionId: z.string().describe('Pass this to every other tool.'),
