@@ -6,7 +6,7 @@ import type { BenchContext } from './context.js';
 import { scaleArgs } from './scale.js';
 import { createLatency, settledPss, waitForLine } from './measure.js';
 import { summarize, type Summary } from './stats.js';
-import { connectStdio, jsonOf, timedCall } from './systems.js';
+import { CALL_LIMIT_MS, connectStdio, jsonOf, timedCall } from './systems.js';
 
 export interface BurstPhase {
   wallMs: number;
@@ -18,6 +18,8 @@ export interface BurstResult {
   date: string;
   load: number;
   sessions: number;
+  /** The server's --call-timeout and the client's request timeout, ms (600 000 in runs before it was recorded). */
+  callLimitMs?: number;
   idlePss: number;
   idleProcesses: number;
   /** create_session + navigate for every session, all at once. */
@@ -47,7 +49,7 @@ const RECYCLE_WAIT_MS = 40_000;
 
 export async function runBurst(ctx: BenchContext, sessions: number): Promise<BurstResult> {
   const load = os.loadavg()[0] ?? Number.NaN;
-  const { connection } = await connectStdio([...scaleArgs(ctx.executable, sessions), '--call-timeout', '600000']);
+  const { connection } = await connectStdio([...scaleArgs(ctx.executable, sessions), '--call-timeout', String(CALL_LIMIT_MS)]);
   const { client } = connection;
   const pid = connection.pid ?? 0;
   let errors = 0;
@@ -108,6 +110,7 @@ export async function runBurst(ctx: BenchContext, sessions: number): Promise<Bur
       date: new Date().toISOString(),
       load,
       sessions,
+      callLimitMs: CALL_LIMIT_MS,
       idlePss,
       idleProcesses,
       open,

@@ -384,7 +384,7 @@ function renderBurst(burst: BurstResult, line: Line): void {
   line('## Burst: a thousand sessions at once');
   line();
   line(
-    `One sessionwright process (\`--max-sessions ${burst.sessions + 10}\`, \`--call-timeout 600000\`), measured ${burst.date.slice(0, 16).replace('T', ' ')} UTC (1-minute load average ${burst.load.toFixed(2)} at its start). Each phase sends every call at once; navigate is given a 300 s timeout because a thousand page loads share two cores. Per-call figures in ms: median (p95).`,
+    `One sessionwright process (\`--max-sessions ${burst.sessions + 10}\`, \`--call-timeout ${burst.callLimitMs ?? 600_000}\`), measured ${burst.date.slice(0, 16).replace('T', ' ')} UTC (1-minute load average ${burst.load.toFixed(2)} at its start). Each phase sends every call at once; navigate is given a 300 s timeout because a thousand page loads share two cores. Per-call figures in ms: median (p95).`,
   );
   line();
   line('| phase | calls | wall time | per call | errors |');
