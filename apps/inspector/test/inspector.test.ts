@@ -165,9 +165,13 @@ describe('inspector page', () => {
       await form.locator('[name="timezoneId"]').fill(timezoneId);
       await form.locator('select[name="colorScheme"]').selectOption(colorScheme);
       const count = await cards.count();
+      const creations = page.locator('#log .entry[data-tool="create_session"]');
+      const logged = await creations.count();
       await page.click('#new-session');
       await eventually(() => cards.count()).toBe(count + 1);
-      const created = page.locator('#log .entry[data-tool="create_session"]').first();
+      // The card can come from the session list's refresh before the call's own log entry: wait for that entry.
+      await eventually(() => creations.count()).toBe(logged + 1);
+      const created = creations.first();
       expect(JSON.parse((await created.locator('pre.request').textContent()) ?? '')).toEqual({ device, locale, timezoneId, colorScheme });
       return (await page.locator('#sessions .session.current').getAttribute('data-session-id'))!;
     };
