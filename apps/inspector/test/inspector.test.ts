@@ -25,6 +25,19 @@ async function submitForm(): Promise<void> {
   await eventually(() => page.locator('#log .entry').count()).toBe(before + 1);
 }
 
+/**
+ * Clicks "New session" and waits until its call is in the log (the page makes the new session current at that moment)
+ * and its card is shown. The card alone is not enough: the session list's refresh can show it before the call's answer.
+ */
+async function newSession(): Promise<void> {
+  const creations = page.locator('#log .entry[data-tool="create_session"]');
+  const cards = page.locator('#sessions .session');
+  const [logged, shown] = [await creations.count(), await cards.count()];
+  await page.click('#new-session');
+  await eventually(() => creations.count()).toBe(logged + 1);
+  await eventually(() => cards.count()).toBe(shown + 1);
+}
+
 let child: ChildProcess;
 let output = '';
 let inspectorUrl: string;
@@ -164,14 +177,8 @@ describe('inspector page', () => {
       await form.locator('[name="locale"]').fill(locale);
       await form.locator('[name="timezoneId"]').fill(timezoneId);
       await form.locator('select[name="colorScheme"]').selectOption(colorScheme);
-      const count = await cards.count();
-      const creations = page.locator('#log .entry[data-tool="create_session"]');
-      const logged = await creations.count();
-      await page.click('#new-session');
-      await eventually(() => cards.count()).toBe(count + 1);
-      // The card can come from the session list's refresh before the call's own log entry: wait for that entry.
-      await eventually(() => creations.count()).toBe(logged + 1);
-      const created = creations.first();
+      await newSession();
+      const created = page.locator('#log .entry[data-tool="create_session"]').first();
       expect(JSON.parse((await created.locator('pre.request').textContent()) ?? '')).toEqual({ device, locale, timezoneId, colorScheme });
       return (await page.locator('#sessions .session.current').getAttribute('data-session-id'))!;
     };
@@ -218,8 +225,8 @@ describe('inspector page', () => {
 
   it('runs the quick flows from a session card, and the README screenshot shows them', async () => {
     // A second session, signed in as bob through the card's navigate box and the type/click forms.
-    await page.click('#new-session');
-    await eventually(() => page.locator('#sessions .session').count()).toBe(2);
+    await newSession();
+    expect(await page.locator('#sessions .session').count()).toBe(2);
     const card = page.locator('#sessions .session.current');
     await card.locator('.go input').fill(`${info.demoSite?.url}/login`);
     await card.locator('.go button').click();
