@@ -17,8 +17,9 @@ export default defineConfig({
     // Hang guards, not speed checks: sized for a loaded two-core machine, where a browser-heavy test can take a minute.
     testTimeout: 120_000,
     hookTimeout: 120_000,
-    // Two cores: a few files at a time keeps browser-heavy tests from starving each other.
-    maxWorkers: 3,
+    // Two cores, two files at a time: with three, browser-heavy tests starved each other on a machine slow to hand out
+    // memory (a click waited 5 s for a page to settle, a context took over 2 s to open).
+    maxWorkers: 2,
     coverage: {
       provider: 'v8',
       // Measured in-process only: what spawned servers run (the CLI entry, the HTTP transports) is tested end to end instead.

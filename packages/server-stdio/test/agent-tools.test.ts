@@ -192,7 +192,8 @@ describe('console_messages', () => {
 
   it('keeps the last 1000 of 5000 lines and counts the rest as dropped', async () => {
     const sessionId = await sessionOn('console');
-    await ok('click', { sessionId, selector: '#flood' });
+    // Up to 30 s: on a loaded machine the page can take longer than the default 5 s to settle for the click.
+    await ok('click', { sessionId, selector: '#flood', timeout: 30_000 });
     await expect
       .poll(async () => (await ok('console_messages', { sessionId, level: 'debug', limit: 1000 })).messages.at(-1)?.text, { timeout: 10_000 })
       .toBe('line 4999');

@@ -20,9 +20,23 @@ afterAll(async () => {
   await server.close();
 });
 
+/**
+ * A new session. On a loaded machine opening a context can outlast the 2 s ceiling, which then ends the creation with
+ * call_timeout as it should (nothing is left open): these tests are about other calls, so that is tried again.
+ */
+async function createWithin(): Promise<Session> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await manager.create();
+    } catch (error) {
+      if (attempt === 5 || (error as { details?: { reason?: string } }).details?.reason !== 'call_timeout') throw error;
+    }
+  }
+}
+
 /** A session on the form page, with a cookie and a localStorage item to show the context survives a page replacement. */
 async function preparedSession(): Promise<Session> {
-  const session = await manager.create();
+  const session = await createWithin();
   await manager.run(session.id, async (page) => {
     await page.goto(server.urlFor('/set-cookie?name=kept&value=yes'));
     await page.goto(server.urlFor('/pages/form'));
@@ -80,7 +94,7 @@ describe('the call ceiling', () => {
   });
 
   it("takes the shorter of a call's own timeout and the ceiling", async () => {
-    const session = await manager.create();
+    const session = await createWithin();
     const started = Date.now();
     const error = await rejectionOf(manager.run(session.id, (page) => page.waitForTimeout(60_000), { timeout: 300 }));
     expect(error.details).toMatchObject({ reason: 'call_timeout', timeout: 300 });
@@ -110,7 +124,7 @@ describe('cancelling a call', () => {
   });
 
   it('never starts a call cancelled while it waits in the queue, and keeps the order of the rest', async () => {
-    const session = await manager.create();
+    const session = await createWithin();
     const order: string[] = [];
     const first = manager.run(session.id, async (page) => {
       await page.waitForTimeout(500);
@@ -127,7 +141,7 @@ describe('cancelling a call', () => {
   });
 
   it('ends every stopped call with a reason from the closed set', async () => {
-    const session = await manager.create();
+    const session = await createWithin();
     const controller = new AbortController();
     controller.abort();
     const error = await rejectionOf(manager.run(session.id, async () => 1, { signal: controller.signal }));
