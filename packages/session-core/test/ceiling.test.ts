@@ -2,7 +2,7 @@
 import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSER_ERROR_REASONS, BrowserHost, SessionManager, type Session } from '../src/index.js';
+import { BROWSER_ERROR_REASONS, BrowserHost, SessionManager, isSessionError, type Session } from '../src/index.js';
 import { rejectionOf } from './session-errors.js';
 
 const CALL_TIMEOUT = 2_000;
@@ -29,7 +29,7 @@ async function createWithin(): Promise<Session> {
     try {
       return await manager.create();
     } catch (error) {
-      if (attempt === 5 || (error as { details?: { reason?: string } }).details?.reason !== 'call_timeout') throw error;
+      if (attempt === 5 || !isSessionError(error) || error.details?.reason !== 'call_timeout') throw error;
     }
   }
 }
