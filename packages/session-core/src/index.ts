@@ -94,8 +94,10 @@ export {
   DEFAULT_SESSION_TIMEOUT,
   SessionManager,
   type EndReason,
+  type ManagerRunOptions,
   type OwnerScope,
   type SessionInfo,
   type SessionManagerOptions,
 } from './session-manager.js';
+export { Turns, type Release } from './turns.js';
 export { defaultWarmSessions } from './warm-pool.js';

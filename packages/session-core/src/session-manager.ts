@@ -1,5 +1,6 @@
 // The map of live sessions: creation within limits, idle expiry, tombstones of ended ids, shutdown.
 import { randomUUID } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright';
 import { BrowserHost } from './browser-host.js';
 import type { BrowserSource } from './browser-source.js';
@@ -9,6 +10,7 @@ import { SessionError, browserError, isSessionError, messageOf } from './errors.
 import { shortId, silentLogger, type Logger } from './logger.js';
 import { chooseSource, leastLoaded } from './scheduler.js';
 import { DEFAULT_MAX_TABS, Session, type RunOptions } from './session.js';
+import { Turns } from './turns.js';
 import { BrowserRecycler } from './browser-recycler.js';
 import { DownloadDirectory } from './downloads.js';
 import { WarmPool } from './warm-pool.js';
@@ -51,6 +53,21 @@ export interface SessionManagerOptions {
   maxTabs?: number;
   /** Where downloads are saved, a folder per session (default: a temporary folder removed by shutdown). */
   outputDir?: string;
+  /**
+   * Page loads (calls run with `loads`) under way at once across all sessions (default: 8 per CPU core, at least 16);
+   * the others wait their turn, fairly across owners. A load holds its turn until it ends or for `holdMs` at most
+   * (default 5 000), so a page that never finishes loading cannot keep others waiting for long.
+   */
+  pageLoads?: { atOnce?: number; holdMs?: number };
+}
+
+/** What run() accepts besides the session id and the function. */
+export interface ManagerRunOptions extends RunOptions, OwnerScope {
+  /**
+   * The call loads a page (navigate, history, a new tab's URL): it waits for a turn first (see
+   * SessionManagerOptions.pageLoads). The wait counts against the call's time limit, not against the load's own timeout.
+   */
+  loads?: boolean;
 }
 
 /** Why an id is no longer open. */
@@ -112,9 +129,10 @@ export class SessionManager {
   private readonly recyclers = new Map<BrowserSource, BrowserRecycler>();
   readonly maxTabs: number;
   private readonly downloads: DownloadDirectory;
-  /** Contexts being opened now, and the opens waiting for their turn (see openTurn). */
-  private openingContexts = 0;
-  private readonly openWaiters: Array<() => void> = [];
+  /** Turns to open a context (see openContext) and to load a page (see run). */
+  private readonly opens = new Turns(MAX_CONCURRENT_OPENS);
+  private readonly loads: Turns;
+  private readonly loadHoldMs: number;
 
   constructor(options: SessionManagerOptions) {
     this.sources = Array.isArray(options.host) ? [...(options.host as readonly BrowserSource[])] : [options.host as BrowserSource];
@@ -138,6 +156,9 @@ export class SessionManager {
     this.maxTabs = options.maxTabs ?? DEFAULT_MAX_TABS;
     if (!Number.isInteger(this.maxTabs) || this.maxTabs < 1) throw new RangeError('maxTabs must be a positive integer');
     this.downloads = new DownloadDirectory(options.outputDir);
+    this.loads = new Turns(options.pageLoads?.atOnce ?? Math.max(16, 8 * availableParallelism()));
+    this.loadHoldMs = options.pageLoads?.holdMs ?? LOAD_HOLD_MS;
+    if (!Number.isFinite(this.loadHoldMs) || this.loadHoldMs <= 0) throw new RangeError('pageLoads.holdMs must be a positive number of ms');
     this.tombstoneLimit = options.tombstoneLimit ?? 10_000;
     this.tombstoneTtl = options.tombstoneTtl ?? 3_600_000;
     for (const source of this.sources) {
@@ -221,8 +242,8 @@ export class SessionManager {
       if (stop.signal.aborted) throw stop.signal.reason;
       const { context, page } = await unlessStopped(
         settings
-          ? pool.work(this.openContext(browser, settings, stop.signal))
-          : pool.take(browser).then((pooled) => pooled ?? pool.work(this.openContext(browser, undefined, stop.signal))),
+          ? pool.work(this.openContext(browser, settings, { owner, signal: stop.signal }))
+          : pool.take(browser).then((pooled) => pooled ?? pool.work(this.openContext(browser, undefined, { owner, signal: stop.signal }))),
         stop.signal,
       );
       const id = randomUUID();
@@ -283,14 +304,16 @@ export class SessionManager {
    * Runs `fn` on the session's page in its queue, marking the session used when the call arrives and when it ends.
    * The call ends within `timeout` (at most the manager's callTimeout) and when `signal` aborts: see Session.run.
    * Errors that are not SessionErrors are passed through for the caller to map; SessionErrors get the session id.
+   * A call that `loads` a page first waits for its turn (SessionManagerOptions.pageLoads).
    */
-  async run<T>(sessionId: string, fn: (page: Page, session: Session) => Promise<T>, options: RunOptions & OwnerScope = {}): Promise<T> {
+  async run<T>(sessionId: string, fn: (page: Page, session: Session) => Promise<T>, options: ManagerRunOptions = {}): Promise<T> {
     const session = this.get(sessionId, options);
     this.touch(session);
     const timeout = Math.min(options.timeout ?? this.callTimeout, this.callTimeout);
+    const call = options.loads ? (page: Page, stop: AbortSignal) => this.inLoadTurn(session, stop, () => fn(page, session)) : (page: Page) => fn(page, session);
     try {
       // Through the pool, so it refills between calls rather than during one.
-      return await this.poolOf(this.sourceOf.get(session) ?? this.host).work(session.run((page) => fn(page, session), { signal: options.signal, timeout }));
+      return await this.poolOf(this.sourceOf.get(session) ?? this.host).work(session.run(call, { signal: options.signal, timeout }));
     } catch (error) {
       // A call that failed because its browser died reports that, not a confusing Playwright message. A remote browser's
       // pages close (failing the call) a moment before its connection reports 'disconnected': wait for that moment.
@@ -392,11 +415,12 @@ export class SessionManager {
   }
 
   /** Opens a context+page with the manager's defaults, and the session's own options over them when given. */
-  private async openContext(browser: Browser, settings?: ResolvedSessionOptions, signal?: AbortSignal) {
+  private async openContext(browser: Browser, settings?: ResolvedSessionOptions, turn: { owner?: string | undefined; signal?: AbortSignal } = {}) {
     // A burst of creations waits its turn here rather than asking the browser for a thousand contexts at once (each
     // open would then take longer than its timeout); the timeout counts from the turn. A creation given up while
-    // waiting leaves the queue without opening anything.
-    const release = await this.openTurn(signal);
+    // waiting leaves the queue without opening anything. Turns go round the owners: one client's burst does not hold
+    // back another's creation.
+    const release = await this.opens.take(turn.owner, turn.signal);
     try {
       return await this.openContextNow(browser, settings);
     } finally {
@@ -405,34 +429,20 @@ export class SessionManager {
   }
 
   /**
-   * Waits until fewer than MAX_CONCURRENT_OPENS contexts are being opened, or rejects with the signal's reason;
-   * the function returned frees the turn.
+   * Runs a page load in its turn. A thousand loads at once on a small machine would each take as long as all of them
+   * together, and all run past their timeouts; in turns each takes about its own time and they end one after another,
+   * and another owner's load waits for one turn, not for the thousand. The turn is held for loadHoldMs at most: a page
+   * that never finishes loading goes on without one.
    */
-  private async openTurn(signal?: AbortSignal): Promise<() => void> {
-    if (signal?.aborted) throw signal.reason;
-    if (this.openingContexts < MAX_CONCURRENT_OPENS) this.openingContexts += 1;
-    // The turn is handed over by the one that frees it, so no newcomer can slip in between.
-    else
-      await new Promise<void>((resolve, reject) => {
-        const onAbort = () => {
-          this.openWaiters.splice(this.openWaiters.indexOf(turn), 1);
-          reject(signal?.reason);
-        };
-        const turn = () => {
-          signal?.removeEventListener('abort', onAbort);
-          resolve();
-        };
-        this.openWaiters.push(turn);
-        signal?.addEventListener('abort', onAbort, { once: true });
-      });
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const next = this.openWaiters.shift();
-      if (next) next();
-      else this.openingContexts -= 1;
-    };
+  private async inLoadTurn<T>(session: Session, stop: AbortSignal, load: () => Promise<T>): Promise<T> {
+    const release = await this.loads.take(session.owner, stop);
+    const timer = this.timers.setTimeout(release, this.loadHoldMs);
+    try {
+      return await load();
+    } finally {
+      this.timers.clearTimeout(timer);
+      release();
+    }
   }
 
   private async openContextNow(browser: Browser, settings?: ResolvedSessionOptions) {
@@ -555,6 +565,8 @@ const SHUTDOWN_CONTEXTS_TIMEOUT = 1_000;
 const OPEN_CONTEXT_TIMEOUT = 30_000;
 /** Contexts opened at once; more keep a two-core machine no busier but make every open slower. */
 const MAX_CONCURRENT_OPENS = 8;
+/** The longest a page load keeps its turn (see inLoadTurn). */
+const LOAD_HOLD_MS = 5_000;
 
 /**
  * The opened context and page, or the signal's reason as soon as it aborts: the caller gave up, and an open that lands

@@ -192,8 +192,9 @@ export class Session {
    * A call that is cancelled (`signal`) or runs past `timeout` is told to stop (the page stops loading); if it does not
    * let go within LET_GO_GRACE_MS, the page is replaced by a fresh one in the same context (cookies and storage kept),
    * so the next call runs at once. Either way it rejects with BROWSER_ERROR, reason `cancelled` or `call_timeout`.
+   * `fn` gets a signal that aborts at that moment, for waits of its own that are not on the page.
    */
-  run<T>(fn: (page: Page) => Promise<T>, options: RunOptions = {}): Promise<T> {
+  run<T>(fn: (page: Page, stop: AbortSignal) => Promise<T>, options: RunOptions = {}): Promise<T> {
     this.listen();
     this.pendingCalls += 1;
     const previous = this.tail;
@@ -209,17 +210,22 @@ export class Session {
     });
   }
 
-  private async execute<T>(previous: Promise<unknown>, fn: (page: Page) => Promise<T>, options: RunOptions): Promise<T> {
+  private async execute<T>(previous: Promise<unknown>, fn: (page: Page, stop: AbortSignal) => Promise<T>, options: RunOptions): Promise<T> {
     const { signal } = options;
     // A call cancelled while it waits in the queue never starts.
     await untilAborted(previous, signal);
     if (signal?.aborted) throw stoppedError('cancelled', options, false);
     const page = await this.livePage();
-    const work = fn(page);
+    const halt = new AbortController();
     let stop: ((reason: StopReason) => void) | undefined;
     const stopped = new Promise<StopReason>((resolve) => {
-      stop = resolve;
+      stop = (reason) => {
+        resolve(reason);
+        // What fn then throws is not reported: the call ends with the reason it was stopped for.
+        halt.abort();
+      };
     });
+    const work = fn(page, halt.signal);
     const onAbort = () => stop?.('cancelled');
     signal?.addEventListener('abort', onAbort, { once: true });
     const timer = options.timeout === undefined ? undefined : setTimeout(() => stop?.('call_timeout'), options.timeout);

@@ -1,5 +1,5 @@
 // The shape of a tool: data (name, schemas, annotations) plus a handler that sees only a narrow context.
-import type { ErrorCode, Logger, RunOptions, Session, SessionInfo, SessionOptions } from '@sessionwright/session-core';
+import type { ErrorCode, Logger, ManagerRunOptions, Session, SessionInfo, SessionOptions } from '@sessionwright/session-core';
 import type { Page } from 'playwright';
 import type { z } from 'zod';
 import type { ToolVocabulary } from './next-steps.js';
@@ -16,8 +16,11 @@ export interface SessionAccess {
   close(sessionId: string): Promise<void>;
   /** The caller's open sessions. */
   list(): Promise<SessionInfo[]>;
-  /** Runs `fn` in the session's queue; it ends when `options.signal` aborts and at the call ceiling (or `options.timeout`). */
-  run<T>(sessionId: string, fn: SessionWork<T>, options?: RunOptions): Promise<T>;
+  /**
+   * Runs `fn` in the session's queue; it ends when `options.signal` aborts and at the call ceiling (or `options.timeout`).
+   * With `options.loads` it waits for its turn among the page loads of every session first.
+   */
+  run<T>(sessionId: string, fn: SessionWork<T>, options?: Omit<ManagerRunOptions, 'owner'>): Promise<T>;
 }
 
 /** What runs in a session's queue: a handler's work on the page. */

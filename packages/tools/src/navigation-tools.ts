@@ -75,34 +75,39 @@ export const navigate = defineTool({
   async handler({ sessionId, url, waitUntil, timeout, includeSnapshot }, ctx) {
     const target = checkUrl(url, ctx.options);
     const limit = timeout ?? DEFAULT_NAVIGATION_TIMEOUT;
-    return onSession(ctx, sessionId, async (page, response) => {
-      // Progress for clients that asked (progressToken): started, committed (the response arrived), loaded.
-      ctx.progress(0, 2, `Navigating to ${target.slice(0, 200)}`);
-      let committed = false;
-      const onCommit = (frame: Frame) => {
-        if (committed || frame !== page.mainFrame()) return;
-        committed = true;
-        ctx.progress(1, 2, `Response received; waiting for "${waitUntil ?? 'load'}"`);
-      };
-      page.on('framenavigated', onCommit);
-      // Waiting for the load event, the title is read as soon as the server side sees it (another condition may
-      // end the wait long after the load, with a newer title).
-      const atLoad = (waitUntil ?? 'load') === 'load' ? titleAtLoad(page) : undefined;
-      let loaded;
-      try {
-        loaded = await page.goto(target, { waitUntil: waitUntil ?? 'load', timeout: limit });
-      } catch (error) {
-        throw navigationError(error, { url: target, timeout: limit });
-      } finally {
-        page.off('framenavigated', onCommit);
-        atLoad?.stop();
-      }
-      const title = atLoad?.title();
-      if (title) response.pageSettled(title);
-      ctx.progress(2, 2, 'Loaded');
-      response.includeSnapshot(includeSnapshot);
-      return { success: true as const, status: loaded?.status() ?? null };
-    });
+    return onSession(
+      ctx,
+      sessionId,
+      async (page, response) => {
+        // Progress for clients that asked (progressToken): started, committed (the response arrived), loaded.
+        ctx.progress(0, 2, `Navigating to ${target.slice(0, 200)}`);
+        let committed = false;
+        const onCommit = (frame: Frame) => {
+          if (committed || frame !== page.mainFrame()) return;
+          committed = true;
+          ctx.progress(1, 2, `Response received; waiting for "${waitUntil ?? 'load'}"`);
+        };
+        page.on('framenavigated', onCommit);
+        // Waiting for the load event, the title is read as soon as the server side sees it (another condition may
+        // end the wait long after the load, with a newer title).
+        const atLoad = (waitUntil ?? 'load') === 'load' ? titleAtLoad(page) : undefined;
+        let loaded;
+        try {
+          loaded = await page.goto(target, { waitUntil: waitUntil ?? 'load', timeout: limit });
+        } catch (error) {
+          throw navigationError(error, { url: target, timeout: limit });
+        } finally {
+          page.off('framenavigated', onCommit);
+          atLoad?.stop();
+        }
+        const title = atLoad?.title();
+        if (title) response.pageSettled(title);
+        ctx.progress(2, 2, 'Loaded');
+        response.includeSnapshot(includeSnapshot);
+        return { success: true as const, status: loaded?.status() ?? null };
+      },
+      { loads: true },
+    );
   },
 });
 
@@ -159,7 +164,7 @@ function historyTool(move: HistoryMove) {
     errors: ['NAVIGATION_FAILED', 'INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
     async handler({ sessionId, waitUntil, timeout }, ctx) {
       const limit = timeout ?? DEFAULT_NAVIGATION_TIMEOUT;
-      return onSession(ctx, sessionId, (page) => moveInHistory(page, move, { waitUntil: waitUntil ?? 'load', timeout: limit }));
+      return onSession(ctx, sessionId, (page) => moveInHistory(page, move, { waitUntil: waitUntil ?? 'load', timeout: limit }), { loads: true });
     },
   });
 }

@@ -9,13 +9,14 @@ import { ToolResponse, withAttachments, type Attachment, type PageResult, type S
  * the url and title of the tab the session is on after the call (and the snapshot when the tool asked for it), the new
  * `expiresAt`, and the dialogs and tabs the page opened meanwhile; attachments come after the JSON. The call ends when
  * the client cancels it (ctx.signal) and at the call ceiling, or at `options.timeout` if that is shorter (session-core's
- * Session.run does both).
+ * Session.run does both). A tool that loads a page says so (`loads`): the load then waits for its turn among the loads
+ * of every session (session-core's SessionManager.run).
  */
 export async function onSession<T extends object>(
   ctx: ToolContext,
   sessionId: string,
   fn: (page: Page, response: ToolResponse) => Promise<T>,
-  options: { timeout?: number } = {},
+  options: { timeout?: number; loads?: boolean } = {},
 ): Promise<WithAttachments<T & PageResult & SessionResult> | (T & PageResult & SessionResult)> {
   let used: Session | undefined;
   let events: SessionEvents = { dialogs: [], openedTabs: [], closedTabs: [], downloads: [] };
@@ -35,7 +36,7 @@ export async function onSession<T extends object>(
         events = session.takeEvents();
       }
     },
-    { signal: ctx.signal, ...(options.timeout === undefined ? {} : { timeout: options.timeout }) },
+    { signal: ctx.signal, loads: options.loads, ...(options.timeout === undefined ? {} : { timeout: options.timeout }) },
   );
   // The session part is read after run() settled: the manager marks the session used again when the call ends.
   const data = { ...result, ...(used ? ToolResponse.sessionResult(used, events) : { expiresAt: 0 }) };

@@ -43,20 +43,25 @@ export const tabs = defineTool({
     if (url !== undefined && action !== 'new') throw invalid(`url is for "new", not "${action}"; use navigate to load a URL in the current tab.`);
     if (action === 'select' && index === undefined) throw invalid('"select" needs index: the tab to switch to (list the tabs first).');
     const target = url === undefined ? undefined : checkUrl(url, ctx.options);
-    return onSession(ctx, sessionId, async (_page, response) => {
-      const session = response.session;
-      if (action === 'new') {
-        const page = await session.newTab();
-        if (target !== undefined && target !== 'about:blank') {
-          await page.goto(target, { timeout: 30_000 }).catch((error: unknown) => {
-            throw navigationError(error, { url: target, timeout: 30_000 });
-          });
+    return onSession(
+      ctx,
+      sessionId,
+      async (_page, response) => {
+        const session = response.session;
+        if (action === 'new') {
+          const page = await session.newTab();
+          if (target !== undefined && target !== 'about:blank') {
+            await page.goto(target, { timeout: 30_000 }).catch((error: unknown) => {
+              throw navigationError(error, { url: target, timeout: 30_000 });
+            });
+          }
         }
-      }
-      if (action === 'select') await session.selectTab(index as number);
-      if (action === 'close') await session.closeTab(index);
-      return listTabs(session);
-    });
+        if (action === 'select') await session.selectTab(index as number);
+        if (action === 'close') await session.closeTab(index);
+        return listTabs(session);
+      },
+      { loads: target !== undefined && target !== 'about:blank' },
+    );
   },
 });
 

@@ -1,0 +1,18 @@
+import { chromium } from 'playwright';
+import http from 'node:http';
+const page = `<!doctype html><html><head><title>Bench app</title></head><body><main><h1>Orders</h1>${'<p>row <button>x</button> <input></p>'.repeat(20)}</main></body></html>`;
+const server = http.createServer((q, r) => { r.writeHead(200, {'content-type':'text/html'}); r.end(page); }).listen(0, '127.0.0.1');
+await new Promise(r => server.on('listening', r));
+const url = `http://127.0.0.1:${server.address().port}/app`;
+const N = Number(process.argv[2]), cap = Number(process.argv[3]);
+const b = await chromium.launch({ executablePath: '/usr/lib/chromium/chromium-headless-shell' });
+const pages = [];
+for (let i = 0; i < N; i += 8) pages.push(...await Promise.all(Array.from({length: Math.min(8, N-i)}, async () => (await b.newContext()).newPage())));
+let active = 0; const waiters = [];
+const take = async () => { if (active < cap) { active++; return; } await new Promise(r => waiters.push(r)); };
+const give = () => { const n = waiters.shift(); if (n) n(); else active--; };
+const t0 = performance.now(); const done = [];
+await Promise.all(pages.map(async (p, i) => { await take(); try { await p.goto(url + '?' + i, { timeout: 0 }); } finally { give(); } done.push(performance.now() - t0); }));
+done.sort((a, b) => a - b);
+console.log(`N=${N} cap=${cap} wall ${(performance.now()-t0).toFixed(0)} p50 ${done[N>>1].toFixed(0)} p10 ${done[Math.floor(N/10)].toFixed(0)}`);
+await b.close(); server.close();

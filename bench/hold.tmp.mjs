@@ -1,0 +1,18 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { startFixtureServer } from '@sessionwright/test-kit';
+const sessionwright = path.join(path.dirname(fileURLToPath(import.meta.resolve('@sessionwright/playwright-mcp'))), 'cli.js');
+const fixture = await startFixtureServer({ pages: { app: '<!doctype html><title>App</title><p>x</p>' } });
+const hold = Number(process.argv[2] ?? 0);
+const started = performance.now();
+const transport = new StdioClientTransport({ command: process.execPath, args: [sessionwright, '--headless', '--executable-path', '/usr/lib/chromium/chromium-headless-shell'], stderr: 'pipe', env: process.env });
+const client = new Client({ name: 'cold', version: '0' });
+await client.connect(transport); const init = performance.now()-started;
+const created = await client.callTool({ name: 'create_session', arguments: {} }); const cr = performance.now()-started;
+await client.callTool({ name: 'navigate', arguments: { sessionId: JSON.parse(created.content[0].text).sessionId, url: fixture.urlFor('/pages/app') } });
+console.log('init', init.toFixed(0), 'created', cr.toFixed(0), 'navigated', (performance.now()-started).toFixed(0));
+await new Promise(r=>setTimeout(r,hold));
+await client.close();
+await fixture.close();

@@ -1,0 +1,89 @@
+// The tools that load a page (navigate, go_back, go_forward, reload, tabs "new" with a url) take a turn among the page
+// loads of every session: with one turn and a load that hangs, none of them reaches the site until the turn is free.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { BrowserHost, SessionManager, silentLogger } from '@sessionwright/session-core';
+import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMcpServer } from '../src/mcp-server.js';
+import { call, expectError, expectSuccess } from './helpers.js';
+
+let fixture: FixtureServer;
+let manager: SessionManager;
+let client: Client;
+
+beforeAll(async () => {
+  fixture = await startFixtureServer();
+  // One turn, held for as long as a load lasts (the hang below ends at its own timeout).
+  manager = new SessionManager({ host: new BrowserHost({ headless: true }).start(), maxSessions: 10, pageLoads: { atOnce: 1, holdMs: 60_000 } });
+  const connection = createMcpServer({ sessions: manager, logger: silentLogger, toolOptions: { allowFileUrls: false } });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await connection.server.connect(serverSide);
+  client = new Client({ name: 'load-turns-test', version: '0.0.0' });
+  await client.connect(clientSide);
+});
+afterAll(async () => {
+  await client?.close();
+  await manager?.shutdown();
+  await fixture?.close();
+});
+
+describe('tools that load a page wait for a turn', () => {
+  it('navigate, go_back, go_forward, reload and tabs new with a url reach the site only once the hanging load ends', async () => {
+    const tool = (name: string, args: Record<string, unknown> = {}) => call(client, name, args);
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i += 1) ids.push(expectSuccess(await tool('create_session')).sessionId);
+    const [hanger, navigator, goesBack, goesForward, reloader] = ids as [string, string, string, string, string];
+    const tabs = navigator;
+    // History to move in, loaded one after another (each in its turn).
+    for (const [id, path] of [
+      [goesBack, '/pages/home?back-1'],
+      [goesBack, '/pages/home?back-2'],
+      [goesForward, '/pages/home?forward-1'],
+      [goesForward, '/pages/home?forward-2'],
+      [reloader, '/pages/home?reload'],
+    ] as const) {
+      expectSuccess(await tool('navigate', { sessionId: id, url: fixture.urlFor(path) }));
+    }
+    expectSuccess(await tool('go_back', { sessionId: goesForward }));
+    const seenBefore = fixture.requests.length;
+
+    const hanging = tool('navigate', { sessionId: hanger, url: fixture.urlFor('/hang?turn'), timeout: 3_000 });
+    await until(() => fixture.requests.includes('/hang?turn'));
+    const waiting = [
+      tool('navigate', { sessionId: navigator, url: fixture.urlFor('/pages/home?navigate') }),
+      tool('go_back', { sessionId: goesBack }),
+      tool('go_forward', { sessionId: goesForward }),
+      tool('reload', { sessionId: reloader }),
+    ];
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(fixture.requests.slice(seenBefore)).toEqual(['/hang?turn']);
+
+    expectError(await hanging, 'NAVIGATION_FAILED', hanger);
+    const results = await Promise.all(waiting);
+    for (const result of results) expectSuccess(result);
+    expect(fixture.requests.slice(seenBefore + 1).sort()).toEqual([
+      '/pages/home?back-1',
+      '/pages/home?forward-2',
+      '/pages/home?navigate',
+      '/pages/home?reload',
+    ]);
+
+    const hangingAgain = tool('navigate', { sessionId: hanger, url: fixture.urlFor('/hang?turn-2'), timeout: 3_000 });
+    await until(() => fixture.requests.includes('/hang?turn-2'));
+    const opening = tool('tabs', { sessionId: tabs, action: 'new', url: fixture.urlFor('/pages/home?tab') });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(fixture.requests).not.toContain('/pages/home?tab');
+    expectError(await hangingAgain, 'NAVIGATION_FAILED', hanger);
+    expectSuccess(await opening);
+    expect(fixture.requests).toContain('/pages/home?tab');
+  });
+});
+
+async function until(condition: () => boolean, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
