@@ -3,7 +3,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { BrowserHost, SessionManager, silentLogger } from '@sessionwright/session-core';
-import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
+import { startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpServer } from '../src/mcp-server.js';
 import { call, expectError, expectSuccess } from './helpers.js';
@@ -49,7 +49,7 @@ describe('tools that load a page wait for a turn', () => {
     const seenBefore = fixture.requests.length;
 
     const hanging = tool('navigate', { sessionId: hanger, url: fixture.urlFor('/hang?turn'), timeout: 3_000 });
-    await until(() => fixture.requests.includes('/hang?turn'));
+    await waitFor(() => fixture.requests.includes('/hang?turn'), { timeout: 10_000 });
     const waiting = [
       tool('navigate', { sessionId: navigator, url: fixture.urlFor('/pages/home?navigate') }),
       tool('go_back', { sessionId: goesBack }),
@@ -70,7 +70,7 @@ describe('tools that load a page wait for a turn', () => {
     ]);
 
     const hangingAgain = tool('navigate', { sessionId: hanger, url: fixture.urlFor('/hang?turn-2'), timeout: 3_000 });
-    await until(() => fixture.requests.includes('/hang?turn-2'));
+    await waitFor(() => fixture.requests.includes('/hang?turn-2'), { timeout: 10_000 });
     const opening = tool('tabs', { sessionId: tabs, action: 'new', url: fixture.urlFor('/pages/home?tab') });
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     expect(fixture.requests).not.toContain('/pages/home?tab');
@@ -79,11 +79,3 @@ describe('tools that load a page wait for a turn', () => {
     expect(fixture.requests).toContain('/pages/home?tab');
   });
 });
-
-async function until(condition: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}

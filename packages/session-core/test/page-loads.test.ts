@@ -1,10 +1,13 @@
 // Page loads in turns: run() with `loads` waits for one of a few turns shared by every session, fairly across owners;
 // the wait counts against the call's limit but not the load's own timeout, and a load that never ends lets go of its turn.
-import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
+import { startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
 import type { Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserHost, SessionManager, type SessionManagerOptions } from '../src/index.js';
 import { rejectionOf } from './session-errors.js';
+
+/** Polled often: the tests start their next call as soon as a request reaches the site. */
+const POLL = { timeout: 10_000, interval: 10 };
 
 let fixture: FixtureServer;
 const host = new BrowserHost({ headless: true });
@@ -50,7 +53,7 @@ describe('page loads in turns', () => {
     const manager = newManager({ pageLoads: { atOnce: 1 } });
     const [first, second] = await Promise.all([manager.create(), manager.create()]);
     const slow = manager.run(first.id, (page) => page.goto(fixture.urlFor('/wait/3000')), { loads: true });
-    await until(() => fixture.requests.includes('/wait/3000'));
+    await waitFor(() => fixture.requests.includes('/wait/3000'), POLL);
     // Its own load takes a few ms; it waits ~3 s for its turn.
     const quick = await manager.run(second.id, (page) => page.goto(fixture.urlFor('/pages/home?quick'), { timeout: 2_000 }), { loads: true });
     expect(quick?.status()).toBe(200);
@@ -61,11 +64,11 @@ describe('page loads in turns', () => {
     const manager = newManager({ pageLoads: { atOnce: 1 } });
     const busy = await Promise.all(Array.from({ length: 5 }, () => manager.create({ owner: 'busy' })));
     const other = await manager.create({ owner: 'other' });
-    const loads = busy.map((session, i) => manager.run(session.id, (page) => page.goto(fixture.urlFor(`/wait/150?busy${i}`)), { loads: true }));
-    await until(() => fixture.requests.includes('/wait/150?busy0'));
-    const own = manager.run(other.id, (page) => page.goto(fixture.urlFor('/wait/150?other')), { loads: true });
+    const loads = busy.map((session, i) => manager.run(session.id, (page) => page.goto(fixture.urlFor(`/wait/500?busy${i}`)), { loads: true }));
+    await waitFor(() => fixture.requests.includes('/wait/500?busy0'), POLL);
+    const own = manager.run(other.id, (page) => page.goto(fixture.urlFor('/wait/500?other')), { loads: true });
     await Promise.all([...loads, own]);
-    const order = fixture.requests.filter((path) => path.startsWith('/wait/150?')).map((path) => path.slice('/wait/150?'.length));
+    const order = fixture.requests.filter((path) => path.startsWith('/wait/500?')).map((path) => path.slice('/wait/500?'.length));
     // busy0 was loading and busy1 waited first; the other owner comes next, long before busy4.
     expect(order.indexOf('other')).toBeLessThanOrEqual(2);
     expect(order.at(-1)).toMatch(/^busy/);
@@ -76,7 +79,7 @@ describe('page loads in turns', () => {
     const [stuck, next] = await Promise.all([manager.create(), manager.create()]);
     const hanging = manager.run(stuck.id, (page) => page.goto(fixture.urlFor('/hang?turns'), { timeout: 20_000 }), { loads: true, timeout: 20_000 });
     hanging.catch(() => {});
-    await until(() => fixture.requests.includes('/hang?turns'));
+    await waitFor(() => fixture.requests.includes('/hang?turns'), POLL);
     const loaded = await manager.run(next.id, (page) => page.goto(fixture.urlFor('/pages/home?after-hang')), { loads: true });
     expect(loaded?.status()).toBe(200);
     // The hanging load is still under way: only its turn was given up.
@@ -95,7 +98,7 @@ describe('page loads in turns', () => {
     const manager = newManager({ pageLoads: { atOnce: 1 }, callTimeout: 5_000 });
     const [holder, cancelled, late] = await Promise.all([manager.create(), manager.create(), manager.create()]);
     const holding = manager.run(holder.id, (page) => page.goto(fixture.urlFor('/wait/1500?holder')), { loads: true });
-    await until(() => fixture.requests.includes('/wait/1500?holder'));
+    await waitFor(() => fixture.requests.includes('/wait/1500?holder'), POLL);
     const pages = [cancelled.page, late.page];
     const controller = new AbortController();
     const cancelledCall = manager.run(cancelled.id, (page) => page.goto(fixture.urlFor('/pages/home?cancelled')), { loads: true, signal: controller.signal });
@@ -124,12 +127,4 @@ function newManager(options: Partial<SessionManagerOptions>): SessionManager {
   const manager = new SessionManager({ host, maxSessions: 20, ...options });
   managers.push(manager);
   return manager;
-}
-
-async function until(condition: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }

@@ -43,6 +43,7 @@ export const tabs = defineTool({
     if (url !== undefined && action !== 'new') throw invalid(`url is for "new", not "${action}"; use navigate to load a URL in the current tab.`);
     if (action === 'select' && index === undefined) throw invalid('"select" needs index: the tab to switch to (list the tabs first).');
     const target = url === undefined ? undefined : checkUrl(url, ctx.options);
+    const loads = target !== undefined && target !== 'about:blank';
     return onSession(
       ctx,
       sessionId,
@@ -50,7 +51,7 @@ export const tabs = defineTool({
         const session = response.session;
         if (action === 'new') {
           const page = await session.newTab();
-          if (target !== undefined && target !== 'about:blank') {
+          if (loads && target !== undefined) {
             await page.goto(target, { timeout: 30_000 }).catch((error: unknown) => {
               throw navigationError(error, { url: target, timeout: 30_000 });
             });
@@ -60,7 +61,7 @@ export const tabs = defineTool({
         if (action === 'close') await session.closeTab(index);
         return listTabs(session);
       },
-      { loads: target !== undefined && target !== 'about:blank' },
+      { loads },
     );
   },
 });
