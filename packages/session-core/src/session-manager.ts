@@ -1,6 +1,6 @@
 // The map of live sessions: creation within limits, idle expiry, tombstones of ended ids, shutdown.
 import { randomUUID } from 'node:crypto';
-import { availableParallelism } from 'node:os';
+import os, { availableParallelism } from 'node:os';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright';
 import { BrowserHost } from './browser-host.js';
 import type { BrowserSource } from './browser-source.js';
@@ -55,8 +55,9 @@ export interface SessionManagerOptions {
   outputDir?: string;
   /**
    * Page loads (calls run with `loads`) under way at once across all sessions (default: 8 per CPU core, at least 16);
-   * the others wait their turn, fairly across owners. A load holds its turn until it ends or for `holdMs` at most
-   * (default 5 000), so a page that never finishes loading cannot keep others waiting for long.
+   * the others wait their turn, fairly across owners. A load holds its turn until it ends or for `holdMs` (default
+   * 5 000), so a page that never finishes loading cannot keep others waiting for long; while every CPU core is busy
+   * (the 1-minute load average), a load keeps its turn past that, because more loads at once would only slow each one.
    */
   pageLoads?: { atOnce?: number; holdMs?: number };
 }
@@ -431,12 +432,18 @@ export class SessionManager {
   /**
    * Runs a page load in its turn. A thousand loads at once on a small machine would each take as long as all of them
    * together, and all run past their timeouts; in turns each takes about its own time and they end one after another,
-   * and another owner's load waits for one turn, not for the thousand. The turn is held for loadHoldMs at most: a page
-   * that never finishes loading goes on without one.
+   * and another owner's load waits for one turn, not for the thousand. After loadHoldMs a page that has not finished
+   * loading goes on without its turn, unless every core is busy: then the loads themselves are what is slow (each took
+   * ~9 s, 16 at once, in the bench's burst on a slow machine), and handing the turn on would only add to them.
    */
   private async inLoadTurn<T>(session: Session, stop: AbortSignal, load: () => Promise<T>): Promise<T> {
     const release = await this.loads.take(session.owner, stop);
-    const timer = this.timers.setTimeout(release, this.loadHoldMs);
+    const holdOn = (): TimerHandle =>
+      this.timers.setTimeout(() => {
+        if (everyCoreBusy()) timer = holdOn();
+        else release();
+      }, this.loadHoldMs);
+    let timer = holdOn();
     try {
       return await load();
     } finally {
@@ -565,8 +572,14 @@ const SHUTDOWN_CONTEXTS_TIMEOUT = 1_000;
 const OPEN_CONTEXT_TIMEOUT = 30_000;
 /** Contexts opened at once; more keep a two-core machine no busier but make every open slower. */
 const MAX_CONCURRENT_OPENS = 8;
-/** The longest a page load keeps its turn (see inLoadTurn). */
+/** How long a page load keeps its turn, unless every core is busy (see inLoadTurn). */
 const LOAD_HOLD_MS = 5_000;
+
+/** The machine's runnable work fills every core (1-minute load average, Linux and macOS; always 0 on Windows). */
+function everyCoreBusy(): boolean {
+  const [lastMinute = 0] = os.loadavg();
+  return lastMinute >= availableParallelism();
+}
 
 /**
  * The opened context and page, or the signal's reason as soon as it aborts: the caller gave up, and an open that lands

@@ -1,8 +1,10 @@
 // Page loads in turns: run() with `loads` waits for one of a few turns shared by every session, fairly across owners;
-// the wait counts against the call's limit but not the load's own timeout, and a load that never ends lets go of its turn.
+// the wait counts against the call's limit but not the load's own timeout, and a load that never ends lets go of its turn
+// unless every core is busy. The machine's load average is stubbed: a test cannot make this machine idle or busy on cue.
+import os, { availableParallelism } from 'node:os';
 import { startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
 import type { Page } from 'playwright';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BrowserHost, SessionManager, type SessionManagerOptions } from '../src/index.js';
 import { rejectionOf } from './session-errors.js';
 
@@ -18,6 +20,7 @@ beforeAll(async () => {
 });
 // The managers share one browser: each closes its own sessions, and the browser goes last.
 afterEach(async () => {
+  vi.restoreAllMocks();
   for (const manager of managers.splice(0)) await Promise.all((await manager.list()).map((info) => manager.close(info.sessionId)));
 });
 afterAll(async () => {
@@ -75,6 +78,7 @@ describe('page loads in turns', () => {
   });
 
   it('a load that never ends lets go of its turn after holdMs', async () => {
+    loadAverage(0);
     const manager = newManager({ pageLoads: { atOnce: 1, holdMs: 300 } });
     const [stuck, next] = await Promise.all([manager.create(), manager.create()]);
     const hanging = manager.run(stuck.id, (page) => page.goto(fixture.urlFor('/hang?turns'), { timeout: 20_000 }), { loads: true, timeout: 20_000 });
@@ -92,6 +96,21 @@ describe('page loads in turns', () => {
         new Promise((resolve) => setTimeout(resolve, 50, 'loading')),
       ]),
     ).toBe('loading');
+  });
+
+  it('while every core is busy a load keeps its turn past holdMs, and lets go once the machine has room', async () => {
+    loadAverage(availableParallelism());
+    const manager = newManager({ pageLoads: { atOnce: 1, holdMs: 200 } });
+    const [stuck, next] = await Promise.all([manager.create(), manager.create()]);
+    const hanging = manager.run(stuck.id, (page) => page.goto(fixture.urlFor('/hang?busy'), { timeout: 20_000 }), { loads: true, timeout: 20_000 });
+    hanging.catch(() => {});
+    await waitFor(() => fixture.requests.includes('/hang?busy'), POLL);
+    const waiting = manager.run(next.id, (page) => page.goto(fixture.urlFor('/pages/home?after-busy')), { loads: true });
+    // Five holds go by with the turn kept.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(fixture.requests).not.toContain('/pages/home?after-busy');
+    loadAverage(availableParallelism() - 0.5);
+    expect((await waiting)?.status()).toBe(200);
   });
 
   it('a call cancelled or past its limit while waiting for a turn ends at once, loads nothing, and keeps its page', async () => {
@@ -122,6 +141,11 @@ describe('page loads in turns', () => {
     }
   });
 });
+
+/** Every later os.loadavg() answers this 1-minute figure. */
+function loadAverage(lastMinute: number): void {
+  vi.spyOn(os, 'loadavg').mockReturnValue([lastMinute, lastMinute, lastMinute]);
+}
 
 function newManager(options: Partial<SessionManagerOptions>): SessionManager {
   const manager = new SessionManager({ host, maxSessions: 20, ...options });
