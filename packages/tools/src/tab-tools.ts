@@ -43,7 +43,8 @@ export const tabs = defineTool({
     if (url !== undefined && action !== 'new') throw invalid(`url is for "new", not "${action}"; use navigate to load a URL in the current tab.`);
     if (action === 'select' && index === undefined) throw invalid('"select" needs index: the tab to switch to (list the tabs first).');
     const target = url === undefined ? undefined : checkUrl(url, ctx.options);
-    const loads = target !== undefined && target !== 'about:blank';
+    // A URL other than about:blank is a page load: the call waits for its turn among the loads of every session.
+    const toLoad = target !== 'about:blank' ? target : undefined;
     return onSession(
       ctx,
       sessionId,
@@ -51,9 +52,9 @@ export const tabs = defineTool({
         const session = response.session;
         if (action === 'new') {
           const page = await session.newTab();
-          if (loads && target !== undefined) {
-            await page.goto(target, { timeout: 30_000 }).catch((error: unknown) => {
-              throw navigationError(error, { url: target, timeout: 30_000 });
+          if (toLoad !== undefined) {
+            await page.goto(toLoad, { timeout: 30_000 }).catch((error: unknown) => {
+              throw navigationError(error, { url: toLoad, timeout: 30_000 });
             });
           }
         }
@@ -61,7 +62,7 @@ export const tabs = defineTool({
         if (action === 'close') await session.closeTab(index);
         return listTabs(session);
       },
-      { loads },
+      { loads: toLoad !== undefined },
     );
   },
 });
