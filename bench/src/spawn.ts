@@ -22,7 +22,8 @@ function rawColdStart(url: string, executable: string): Promise<number> {
   child.stdout.on('data', collect);
   child.stderr.on('data', collect);
   // A script stuck on a broken browser must not hold the bench: the servers' calls have their timeouts, this has one too.
-  const stuck = setTimeout(() => child.kill('SIGKILL'), 120_000);
+  // SIGTERM, because Playwright's handler for it closes the browser it launched, which SIGKILL would leave behind.
+  const stuck = setTimeout(() => child.kill('SIGTERM'), 120_000);
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => {
