@@ -35,6 +35,11 @@ export interface BurstResult {
   closedProcesses: number;
   /** After the server recycled its browser (no session open for its recycle delay). */
   recycled: boolean;
+  /**
+   * The recycle began before the last close was answered: a session leaves the count when its close starts, and a
+   * thousand contexts can take longer to close than the recycle's delay. The closed reading then comes after it.
+   */
+  recycledDuringClose?: boolean;
   recycledPss: number;
   recycledProcesses: number;
   /** create_session latency, ms: on the fresh server, and right after the recycle. */
@@ -46,6 +51,7 @@ export interface BurstResult {
 /** Per call: a thousand navigations share two cores, so each one's own load takes long; the burst measures completion. */
 const BURST_NAVIGATE_TIMEOUT = 300_000;
 const RECYCLE_WAIT_MS = 40_000;
+const RECYCLED = /browser recycled/;
 
 export async function runBurst(ctx: BenchContext, sessions: number): Promise<BurstResult> {
   const load = os.loadavg()[0] ?? Number.NaN;
@@ -97,11 +103,13 @@ export async function runBurst(ctx: BenchContext, sessions: number): Promise<Bur
       return created.ms + (await timedCall(client, 'navigate', navigateArgs(sessionId, i))).ms;
     });
     const navigate = await phase('navigate', ids.length, async (i) => (await timedCall(client, 'navigate', navigateArgs(ids[i] ?? '', sessions + i))).ms);
+    const closing = connection.stderr().length;
     const close = await phase('close_session', ids.length, async (i) => (await timedCall(client, 'close_session', { sessionId: ids[i] ?? '' })).ms);
+    const recycledDuringClose = RECYCLED.test(connection.stderr().slice(closing));
     const closedPss = await settledPss(pid);
     const closedProcesses = 1 + (await descendants(pid)).length;
     ctx.log(`burst: all closed: ${(closedPss / 2 ** 20).toFixed(0)} MiB (idle ${(idlePss / 2 ** 20).toFixed(0)} MiB); waiting for the browser to be recycled`);
-    const recycled = await waitForLine(connection, /browser recycled/, RECYCLE_WAIT_MS);
+    const recycled = await waitForLine(connection, RECYCLED, RECYCLE_WAIT_MS, closing);
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     const recycledPss = await settledPss(pid);
     const recycledProcesses = 1 + (await descendants(pid)).length;
@@ -121,6 +129,7 @@ export async function runBurst(ctx: BenchContext, sessions: number): Promise<Bur
       closedPss,
       closedProcesses,
       recycled,
+      recycledDuringClose,
       recycledPss,
       recycledProcesses,
       createBefore,

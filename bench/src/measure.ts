@@ -15,10 +15,9 @@ export async function createLatency(connection: Connection, times: number): Prom
   return latencies;
 }
 
-/** Waits until the server's stderr shows a line matching `pattern` after this moment. */
-export async function waitForLine(connection: Connection, pattern: RegExp, timeout: number): Promise<boolean> {
+/** Waits until the server's stderr shows a line matching `pattern` past offset `from` (by default, after this moment). */
+export async function waitForLine(connection: Connection, pattern: RegExp, timeout: number, from = connection.stderr().length): Promise<boolean> {
   const deadline = Date.now() + timeout;
-  const from = connection.stderr().length;
   while (Date.now() < deadline) {
     if (pattern.test(connection.stderr().slice(from))) return true;
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -27,9 +26,9 @@ export async function waitForLine(connection: Connection, pattern: RegExp, timeo
 }
 
 /** Median of three PSS readings 300 ms apart, after a pause for the browser to settle. */
-export async function settledPss(pid: number): Promise<number> {
+export async function settledPss(pid: number, pauseMs = 2_000): Promise<number> {
   const readings: number[] = [];
-  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  await new Promise((resolve) => setTimeout(resolve, pauseMs));
   for (let i = 0; i < 3; i += 1) {
     readings.push(await treePss(pid));
     await new Promise((resolve) => setTimeout(resolve, 300));

@@ -1,6 +1,7 @@
 // Scale: one sessionwright process with 1 up to 1 000 live sessions: total PSS, the per-session slope, navigate p50/p95 round-robin.
-import { descendants, treePss } from '@sessionwright/test-kit';
+import { descendants } from '@sessionwright/test-kit';
 import type { BenchContext } from './context.js';
+import { settledPss } from './measure.js';
 import { slope, summarize, type Summary } from './stats.js';
 import { connectStdio, jsonOf, SESSIONWRIGHT_CLI, timedCall } from './systems.js';
 
@@ -27,6 +28,8 @@ export interface ScaleResult {
 const FILL_CONCURRENCY = 8;
 /** Round-robin navigates per level: max(scaleNavigates, 2 × sessions), at most this many. */
 const MAX_NAVIGATES_PER_LEVEL = 200;
+/** The pause before a level's PSS readings: live sessions' pages are loaded and idle, so a short one will do. */
+const SETTLE_MS = 500;
 
 /** A server that holds the largest level: no session limit in the way, and no session expiring during a long run. */
 export function scaleArgs(executable: string, sessions: number): string[] {
@@ -44,7 +47,7 @@ export async function runScale(ctx: BenchContext): Promise<ScaleResult> {
     // The browser starts in the background; one session opened and closed makes sure it is up before the idle reading.
     const probe = String(jsonOf(await timedCall(client, 'create_session')).sessionId);
     await timedCall(client, 'close_session', { sessionId: probe });
-    const idlePss = await settledPss(pid);
+    const idlePss = await settledPss(pid, SETTLE_MS);
     let url = 0;
     for (const level of ctx.config.scaleLevels) {
       let opening = ids.length;
@@ -65,7 +68,7 @@ export async function runScale(ctx: BenchContext): Promise<ScaleResult> {
         }
       };
       await Promise.all(Array.from({ length: Math.min(FILL_CONCURRENCY, level - ids.length) }, fill));
-      const pss = await settledPss(pid);
+      const pss = await settledPss(pid, SETTLE_MS);
       const processes = 1 + (await descendants(pid)).length;
       const count = Math.max(ctx.config.scaleNavigates, Math.min(2 * level, MAX_NAVIGATES_PER_LEVEL));
       const samples: number[] = [];
@@ -87,15 +90,4 @@ export async function runScale(ctx: BenchContext): Promise<ScaleResult> {
   } finally {
     await connection.close();
   }
-}
-
-/** Median of three PSS readings 300 ms apart, after a short pause for the browser to settle. */
-async function settledPss(pid: number): Promise<number> {
-  const readings: number[] = [];
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  for (let i = 0; i < 3; i += 1) {
-    readings.push(await treePss(pid));
-    await new Promise((resolve) => setTimeout(resolve, 300));
-  }
-  return summarize(readings).median;
 }
