@@ -45,6 +45,8 @@ export interface BurstResult {
   /** create_session latency, ms: on the fresh server, and right after the recycle. */
   createBefore: number[];
   createAfterRecycle: number[];
+  /** The same creates as the server timed them (its --verbose log): a gap to the client's figure is spent outside it. */
+  createAfterRecycleInServer?: number[];
   errors: number;
 }
 
@@ -55,7 +57,8 @@ const RECYCLED = /browser recycled/;
 
 export async function runBurst(ctx: BenchContext, sessions: number): Promise<BurstResult> {
   const load = os.loadavg()[0] ?? Number.NaN;
-  const { connection } = await connectStdio([...scaleArgs(ctx.executable, sessions), '--call-timeout', String(CALL_LIMIT_MS)]);
+  // --verbose: the server's own time for each call, to tell its delays from the client's.
+  const { connection } = await connectStdio([...scaleArgs(ctx.executable, sessions), '--call-timeout', String(CALL_LIMIT_MS), '--verbose']);
   const { client } = connection;
   const pid = connection.pid ?? 0;
   let errors = 0;
@@ -113,7 +116,10 @@ export async function runBurst(ctx: BenchContext, sessions: number): Promise<Bur
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     const recycledPss = await settledPss(pid);
     const recycledProcesses = 1 + (await descendants(pid)).length;
+    const beforeCreates = connection.stderr().length;
     const createAfterRecycle = await createLatency(connection, 3);
+    const createLog = connection.stderr().slice(beforeCreates);
+    const createAfterRecycleInServer = [...createLog.matchAll(/create_session ok in (\d+) ms/g)].map((m) => Number(m[1]));
     return {
       date: new Date().toISOString(),
       load,
@@ -134,6 +140,7 @@ export async function runBurst(ctx: BenchContext, sessions: number): Promise<Bur
       recycledProcesses,
       createBefore,
       createAfterRecycle,
+      createAfterRecycleInServer,
       errors,
     };
   } finally {

@@ -407,7 +407,7 @@ function renderBurst(burst: BurstResult, line: Line): void {
     `PSS: idle ${mib(burst.idlePss)} (${burst.idleProcesses} processes); peak ${mib(burst.peakPss)} (${burst.peakProcesses} processes); right after the last close ${mib(burst.closedPss)} (${burst.closedProcesses} processes${burst.recycledDuringClose ? "; the browser had been recycled before the last close was answered: a session leaves the count as its close starts, and the thousand contexts took longer to close than the recycle's 10 s" : ''}); after the idle browser was recycled ${burst.recycled ? '' : '(**no recycle seen**) '}${mib(burst.recycledPss)} (${burst.recycledProcesses} processes).`,
   );
   line(
-    `create_session latency, ms: on the fresh server ${burst.createBefore.map(ms).join(', ')}; right after the recycle ${burst.createAfterRecycle.map(ms).join(', ')}.`,
+    `create_session latency, ms: on the fresh server ${burst.createBefore.map(ms).join(', ')}; right after the recycle ${burst.createAfterRecycle.map(ms).join(', ')}${burst.createAfterRecycleInServer ? ` (in the server: ${burst.createAfterRecycleInServer.map(ms).join(', ')})` : ''}.`,
   );
   line();
 }
