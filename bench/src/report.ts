@@ -404,7 +404,7 @@ function renderBurst(burst: BurstResult, line: Line): void {
   row('close_session every session', burst.close);
   line();
   line(
-    `PSS: idle ${mib(burst.idlePss)} (${burst.idleProcesses} processes); peak ${mib(burst.peakPss)} (${burst.peakProcesses} processes); right after the last close ${mib(burst.closedPss)} (${burst.closedProcesses} processes${burst.recycledDuringClose ? "; the browser had been recycled before the last close was answered: a session leaves the count as its close starts, and the thousand contexts took longer to close than the recycle's 10 s" : ''}); after the idle browser was recycled ${burst.recycled ? '' : '(**no recycle seen**) '}${mib(burst.recycledPss)} (${burst.recycledProcesses} processes).`,
+    `PSS: idle ${mib(burst.idlePss)} (${burst.idleProcesses} processes); peak ${mib(burst.peakPss)} (${burst.peakProcesses} processes); right after the last close ${mib(burst.closedPss)} (${burst.closedProcesses} processes${burst.recycledDuringClose ? '; taken after the recycle, which began before the last close was answered' : ''}); after the idle browser was recycled ${burst.recycled ? '' : '(**no recycle seen**) '}${mib(burst.recycledPss)} (${burst.recycledProcesses} processes).`,
   );
   line(
     `create_session latency, ms: on the fresh server ${burst.createBefore.map(ms).join(', ')}; right after the recycle ${burst.createAfterRecycle.map(ms).join(', ')}${burst.createAfterRecycleInServer ? ` (in the server: ${burst.createAfterRecycleInServer.map(ms).join(', ')})` : ''}.`,
