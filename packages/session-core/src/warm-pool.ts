@@ -25,7 +25,8 @@ export interface WarmPoolOptions {
   /**
    * A refill waits until no work (see `work`) has run for this many ms (default 50), or for maxRefillDelay ms
    * (default 1000) at the latest: opening a context costs the browser as much as a page load, and on a small machine
-   * it would slow the very call that follows create_session.
+   * it would slow the very call that follows create_session. A creation waiting for a pooled context that is still
+   * opening holds the refill however long it waits, and the latest counts from the end of that wait.
    */
   idleDelay?: number;
   maxRefillDelay?: number;
@@ -66,6 +67,8 @@ export class WarmPool {
   /** Work in flight, and when the last piece ended. */
   private active = 0;
   private lastActive = 0;
+  /** Creations waiting for a pooled context that is still opening. */
+  private awaitingOpen = 0;
   private refillTimer: TimerHandle | undefined;
   /** Set after a failed open, so a browser that can't start is not retried in a loop; the next take() tries again. */
   private paused = false;
@@ -112,7 +115,14 @@ export class WarmPool {
     // Playwright may never settle a newPage() whose browser was killed: stop waiting when the browser goes. Waiting for
     // a context still opening counts as work, so the refill does not open a second one beside it (on a browser that
     // just started, two opens at once make the first take three times as long).
-    const opened = await this.work(unlessDisconnected(slot.promise, browser));
+    const waitsForOpen = !slot.settled;
+    if (waitsForOpen) this.awaitingOpen += 1;
+    let opened: OpenedContext | undefined;
+    try {
+      opened = await this.work(unlessDisconnected(slot.promise, browser));
+    } finally {
+      if (waitsForOpen) this.awaitingOpen -= 1;
+    }
     if (usable(opened, browser)) return opened;
     void slot.promise.then(closeQuietly);
     return undefined;
@@ -135,13 +145,20 @@ export class WarmPool {
     await Promise.all(slots.filter((slot) => slot.settled).map((slot) => closeQuietly(slot.value)));
   }
 
-  /** Fills once no work has run for idleDelay ms, or after maxRefillDelay ms whatever happens. */
+  /** Fills once no work has run for idleDelay ms, or after maxRefillDelay ms of work (not while a creation waits for a context still opening). */
   private fillWhenIdle(): void {
     if (this.refillTimer !== undefined || this.closed) return;
-    const since = this.clock.now();
+    let since = this.clock.now();
     const check = (lookedAgain = false) => {
       this.refillTimer = undefined;
       const now = this.clock.now();
+      if (this.awaitingOpen > 0) {
+        // A creation waits for a context still opening: one more open beside it slows it down however long it takes
+        // (on a loaded machine, more than maxRefillDelay), so the wait holds the refill and the limit counts from its end.
+        since = now;
+        this.refillTimer = this.timers.setTimeout(check, this.idleDelay);
+        return;
+      }
       const quietFor = this.active > 0 ? 0 : now - this.lastActive;
       if (now - since >= this.maxRefillDelay || (quietFor >= this.idleDelay && lookedAgain)) {
         this.fill();

@@ -274,4 +274,35 @@ describe('warm pool refill timing (fake time, no browser)', () => {
     await pool.close();
     expect(time.pending).toBe(0);
   });
+
+  it('opens no second context while a creation waits for one still opening, however long it takes', async () => {
+    const time = new FakeTime();
+    const { browser } = fakes();
+    let opened = 0;
+    let land!: () => void;
+    // The first open hangs until the test lets it land, as on a loaded machine; later ones land at once.
+    const open = async () => {
+      opened += 1;
+      if (opened === 1) await new Promise<void>((resolve) => (land = resolve));
+      const context = { close: async () => {} } as unknown as BrowserContext;
+      return { context, page: { isClosed: () => false } as unknown as import('playwright').Page };
+    };
+    const pool = new WarmPool({ size: 1, browser: async () => browser, open, clock: time, timers: time });
+    pool.fill();
+    await settle();
+    const taken = pool.take(browser);
+    time.advance(5_000);
+    await settle();
+    expect(opened).toBe(1);
+    land();
+    expect(await taken).toBeDefined();
+    // From the end of the wait, the usual quiet moment.
+    time.advance(49);
+    await settle();
+    expect(opened).toBe(1);
+    time.advance(60);
+    await settle();
+    expect(opened).toBe(2);
+    await pool.close();
+  });
 });
