@@ -1,6 +1,6 @@
 // The map of live sessions: creation within limits, idle expiry, tombstones of ended ids, shutdown.
 import { randomUUID } from 'node:crypto';
-import os, { availableParallelism } from 'node:os';
+import os from 'node:os';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright';
 import { BrowserHost } from './browser-host.js';
 import type { BrowserSource } from './browser-source.js';
@@ -157,7 +157,7 @@ export class SessionManager {
     this.maxTabs = options.maxTabs ?? DEFAULT_MAX_TABS;
     if (!Number.isInteger(this.maxTabs) || this.maxTabs < 1) throw new RangeError('maxTabs must be a positive integer');
     this.downloads = new DownloadDirectory(options.outputDir);
-    this.loads = new Turns(options.pageLoads?.atOnce ?? Math.max(16, 8 * availableParallelism()));
+    this.loads = new Turns(options.pageLoads?.atOnce ?? Math.max(16, 8 * os.availableParallelism()));
     this.loadHoldMs = options.pageLoads?.holdMs ?? LOAD_HOLD_MS;
     if (!Number.isFinite(this.loadHoldMs) || this.loadHoldMs <= 0) throw new RangeError('pageLoads.holdMs must be a positive number of ms');
     this.tombstoneLimit = options.tombstoneLimit ?? 10_000;
@@ -578,7 +578,7 @@ const LOAD_HOLD_MS = 5_000;
 /** The machine's runnable work fills every core (1-minute load average, Linux and macOS; always 0 on Windows). */
 function everyCoreBusy(): boolean {
   const [lastMinute = 0] = os.loadavg();
-  return lastMinute >= availableParallelism();
+  return lastMinute >= os.availableParallelism();
 }
 
 /**
