@@ -120,6 +120,11 @@ export const STATIC_RESOURCE_TYPES: readonly string[] = ['image', 'font', 'style
 /**
  * Collects one session's console messages, page errors and requests from its browser context, so every tab (popups
  * too) is covered and nothing needs attaching per page. Listeners go with the context; `dispose` removes them early.
+ *
+ * Removing a listener is not free: when an event loses its last listener, Playwright tells its side of the connection
+ * to stop sending it, one message per event, each with a captured stack trace. A closed context therefore is never
+ * asked: the request would fail (another stack trace) and change nothing. That cost showed when a browser that still
+ * held hundreds of closing contexts went away at once (the recycle after a 1 000-session burst).
  */
 export class SessionCollectors {
   readonly console: Ring<ConsoleEntry>;
@@ -129,6 +134,8 @@ export class SessionCollectors {
   private readonly live = new Map<string, Request>();
   private readonly byRequest = new WeakMap<Request, RequestEntry>();
   private readonly detach: () => void;
+  /** Disposed, or the context closed: either way no listener is left to remove. */
+  private stopped = false;
 
   constructor(context: BrowserContext, capacity = COLLECTOR_CAPACITY, now: () => number = Date.now) {
     this.console = new Ring(capacity);
@@ -190,6 +197,7 @@ export class SessionCollectors {
     };
     listen('on');
     this.detach = () => listen('off');
+    context.once('close', () => this.stop());
   }
 
   /** The Playwright request behind an id, while its entry is still in the ring. */
@@ -205,8 +213,14 @@ export class SessionCollectors {
     return match !== null && Number(match[1]) >= 1 && Number(match[1]) < this.nextRequest;
   }
 
+  /** Stops collecting while the context stays open (a context that closes stops it by itself). Safe to call twice. */
   dispose(): void {
-    this.detach();
+    if (!this.stopped) this.detach();
+    this.stop();
+  }
+
+  private stop(): void {
+    this.stopped = true;
     this.live.clear();
   }
 }

@@ -172,7 +172,6 @@ export class Session {
       if (this.events.openedTabs.length < MAX_EVENTS) this.events.openedTabs.push(page.url());
       this.enforceTabLimit(page);
     });
-    this.context.on('close', () => collectors.dispose());
     return collectors;
   }
 
@@ -273,7 +272,7 @@ export class Session {
   /** Closes the context and its pages; gives up waiting after CLOSE_TIMEOUT_MS, so a browser that hangs cannot hold the caller. */
   async close(): Promise<void> {
     clearImmediate(this.listenSoon);
-    this.collected?.dispose();
+    // The collectors' listeners go with the context; removing them first would cost a message per event.
     await orAfter(
       this.context.close().catch(() => {}),
       CLOSE_TIMEOUT_MS,

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BrowserHost, Ring, SessionManager, atLeast, safeFileName, type Session } from '../src/index.js';
 import { rejectionOf } from './session-errors.js';
 
@@ -94,6 +94,36 @@ describe('Session in a real browser', () => {
     expect(requests[0]).toBe(server.urlFor('/pages/console'));
     await expect.poll(() => session.collectors.console.read().items.map((entry) => entry.text)).toContain('log on load');
     await manager.close(session.id);
+  });
+
+  it('leaves its listeners to a closing context: closing a session removes none of them one by one', async () => {
+    const session = await sessionOn('console');
+    expect(session.collectors.console.size).toBeGreaterThan(0);
+    // Each removal of an event's last listener is a message to Playwright's side; a closed context would answer each with an error.
+    const off = vi.spyOn(session.context, 'off');
+    await manager.close(session.id);
+    expect(session.context.pages()).toEqual([]);
+    expect(off).not.toHaveBeenCalled();
+  });
+
+  it('stops collecting on dispose, removing its listeners once however often it is called', async () => {
+    const session = await sessionOn('console');
+    const off = vi.spyOn(session.context, 'off');
+    session.collectors.dispose();
+    const removed = off.mock.calls.map(([event]) => event);
+    expect(removed).toEqual(expect.arrayContaining(['console', 'request', 'response']));
+    session.collectors.dispose();
+    expect(off).toHaveBeenCalledTimes(removed.length);
+    const before = session.collectors.console.last;
+    await manager.run(session.id, async (page) => {
+      // The page's own listener sees the line, so the context's would have by now.
+      const logged = page.waitForEvent('console');
+      await page.evaluate(() => console.log('after dispose'));
+      expect((await logged).text()).toBe('after dispose');
+    });
+    expect(session.collectors.console.last).toBe(before);
+    await manager.close(session.id);
+    expect(off).toHaveBeenCalledTimes(removed.length);
   });
 
   it('keeps the console ring at 1000 entries when a page logs 5000 lines, counting the rest as dropped', async () => {
