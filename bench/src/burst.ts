@@ -52,7 +52,8 @@ export interface BurstResult {
 
 /** Per call: a thousand navigations share two cores, so each one's own load takes long; the burst measures completion. */
 const BURST_NAVIGATE_TIMEOUT = 300_000;
-const RECYCLE_WAIT_MS = 40_000;
+/** From the first close: the closes, the 10 s recycle delay, and the old browser closing the last of its contexts (~60 s). */
+const RECYCLE_WAIT_MS = 180_000;
 const RECYCLED = /browser recycled/;
 
 export async function runBurst(ctx: BenchContext, sessions: number): Promise<BurstResult> {

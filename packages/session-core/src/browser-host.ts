@@ -142,10 +142,19 @@ export class BrowserHost implements BrowserSource {
     return old;
   }
 
-  /** Closes a browser rotate() set aside (every process it started); its going away is not reported as a crash. */
+  /**
+   * Closes a browser rotate() set aside (every process it started) once the contexts it is still closing have closed,
+   * or it went DRAIN_STALL_MS without closing one; its going away is not reported as a crash.
+   */
   async retire(browser: Browser): Promise<void> {
-    this.setAside.delete(browser);
     this.retired.add(browser);
+    // A session's close answers after CLOSE_TIMEOUT_MS even if its context is still closing; after a burst of closes,
+    // hundreds can be. Closing the browser under them ran into its kill timeout, and the kill ended all their renderers
+    // at once: on a slow machine, thousands of exiting threads left this process almost no CPU for 20 s. The browser
+    // closing them one by one spreads that out. Until then it stays set aside, so a shutdown still closes it.
+    const left = await drained(browser);
+    if (left > 0) this.logger.warn(`a browser being replaced closed none of its last ${left} contexts in ${DRAIN_STALL_MS / 1000} s; closing it anyway`);
+    this.setAside.delete(browser);
     await this.closeOrKill(browser);
   }
 
@@ -238,6 +247,29 @@ export class BrowserHost implements BrowserSource {
 
 /** How long closing the browser may take before it is killed. */
 const CLOSE_BROWSER_TIMEOUT_MS = 1_500;
+
+/**
+ * How long a retired browser may go without closing one more of its contexts before it is closed anyway. A browser
+ * closes contexts one at a time (~17 a second on a slow machine), so a fixed bound would cut short one that is closing
+ * 500; one that stopped closing any is stuck.
+ */
+const DRAIN_STALL_MS = 10_000;
+
+/**
+ * Resolves when `browser` has no context left (none has when it disconnects), or closed none for DRAIN_STALL_MS; with
+ * how many are left.
+ */
+async function drained(browser: Browser): Promise<number> {
+  let left = browser.contexts().length;
+  let progressAt = Date.now();
+  while (left > 0 && Date.now() - progressAt < DRAIN_STALL_MS) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const now = browser.contexts().length;
+    if (now < left) progressAt = Date.now();
+    left = now;
+  }
+  return left;
+}
 
 /** Playwright talks to the browsers it launches over a pipe; their command lines say so. */
 const PIPE_SWITCH = /--remote-debugging-pipe|-juggler-pipe|--inspector-pipe/;

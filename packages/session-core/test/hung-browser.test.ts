@@ -1,4 +1,4 @@
-// A browser that hangs (stopped with SIGSTOP): closing a session and shutting down still end in a few seconds, and no browser process is left.
+// A browser that hangs (stopped with SIGSTOP): closing a session, retiring a browser and shutting down still end in bounded time, and no browser process is left.
 import { browserProcesses, forceKill, isAlive, waitFor } from '@sessionwright/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BrowserHost, SessionManager } from '../src/index.js';
@@ -35,4 +35,55 @@ describe('a browser that stops answering', () => {
     await waitFor(() => pids.every((pid) => !isAlive(pid)), { timeout: 10_000 });
     expect(await browserProcesses(process.pid)).toEqual([]);
   });
+});
+
+describe('a retired browser with contexts still closing', () => {
+  /** A host with one context open in its browser, and the pid of that browser's main process. */
+  async function hostWithContext() {
+    const warnings: string[] = [];
+    const logger = { info: () => {}, debug: () => {}, warn: (message: string) => warnings.push(message) };
+    const host = new BrowserHost({ headless: true, logger });
+    const browser = await host.browser();
+    const context = await browser.newContext();
+    await context.newPage();
+    const main = (await browserProcesses(process.pid)).find((p) => p.ppid === process.pid);
+    if (!main) throw new Error('no browser process');
+    return { host, browser, context, main: main.pid, warnings };
+  }
+
+  it('is closed once they have closed, not killed under them', async () => {
+    const { host, browser, context, main, warnings } = await hostWithContext();
+    process.kill(main, 'SIGSTOP');
+    stopped.push(main);
+    // Stopped, the browser cannot finish this close; before, retire() ran into its 1.5 s kill bound meanwhile.
+    const closing = context.close();
+    const old = host.rotate();
+    expect(old).toBe(browser);
+    const retired = host.retire(browser);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(browser.isConnected()).toBe(true);
+    process.kill(main, 'SIGCONT');
+    await retired;
+    await closing;
+    expect(browser.isConnected()).toBe(false);
+    expect(warnings).toEqual([]);
+    await host.close();
+  });
+
+  it('is killed once none of them has closed for its bound, saying so, and leaves no process', async () => {
+    const { host, browser, context, main, warnings } = await hostWithContext();
+    const pids = (await browserProcesses(process.pid)).map((p) => p.pid);
+    process.kill(main, 'SIGSTOP');
+    stopped.push(...pids);
+    void context.close().catch(() => {});
+    host.rotate();
+    const started = Date.now();
+    await host.retire(browser);
+    // 10 s without a context closing, then 1.5 s for the close.
+    expect(Date.now() - started).toBeLessThan(25_000);
+    expect(warnings[0]).toMatch(/closed none of its last 1 contexts in 10 s; closing it anyway/);
+    await waitFor(() => pids.every((pid) => !isAlive(pid)), { timeout: 10_000 });
+    await host.close();
+    expect(await browserProcesses(process.pid)).toEqual([]);
+  }, 40_000);
 });
