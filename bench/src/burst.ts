@@ -42,6 +42,11 @@ export interface BurstResult {
   recycledDuringClose?: boolean;
   recycledPss: number;
   recycledProcesses: number;
+  /**
+   * From the last close answered until the server's process tree was back at its idle count: a browser being replaced
+   * first closes the contexts still closing in it, so after a burst of closes its memory comes back over a minute or so.
+   */
+  settledMs?: number;
   /** create_session latency, ms: on the fresh server, and right after the recycle. */
   createBefore: number[];
   createAfterRecycle: number[];
@@ -55,6 +60,8 @@ const BURST_NAVIGATE_TIMEOUT = 300_000;
 /** From the first close: the closes, the 10 s recycle delay, and the old browser closing the last of its contexts (~60 s). */
 const RECYCLE_WAIT_MS = 180_000;
 const RECYCLED = /browser recycled/;
+/** From the last close, for every browser being replaced to have closed. */
+const SETTLE_WAIT_MS = 300_000;
 
 export async function runBurst(ctx: BenchContext, sessions: number): Promise<BurstResult> {
   const load = os.loadavg()[0] ?? Number.NaN;
@@ -113,7 +120,12 @@ export async function runBurst(ctx: BenchContext, sessions: number): Promise<Bur
     const closedPss = await settledPss(pid);
     const closedProcesses = 1 + (await descendants(pid)).length;
     ctx.log(`burst: all closed: ${(closedPss / 2 ** 20).toFixed(0)} MiB (idle ${(idlePss / 2 ** 20).toFixed(0)} MiB); waiting for the browser to be recycled`);
+    const closed = performance.now();
     const recycled = await waitForLine(connection, RECYCLED, RECYCLE_WAIT_MS, closing);
+    // The recycled browser is gone; one rotated out during the burst may still be closing its last contexts.
+    const deadline = closed + SETTLE_WAIT_MS;
+    while (1 + (await descendants(pid)).length > idleProcesses && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const settledMs = performance.now() - closed;
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     const recycledPss = await settledPss(pid);
     const recycledProcesses = 1 + (await descendants(pid)).length;
@@ -139,6 +151,7 @@ export async function runBurst(ctx: BenchContext, sessions: number): Promise<Bur
       recycledDuringClose,
       recycledPss,
       recycledProcesses,
+      settledMs,
       createBefore,
       createAfterRecycle,
       createAfterRecycleInServer,

@@ -404,7 +404,7 @@ function renderBurst(burst: BurstResult, line: Line): void {
   row('close_session every session', burst.close);
   line();
   line(
-    `PSS: idle ${mib(burst.idlePss)} (${burst.idleProcesses} processes); peak ${mib(burst.peakPss)} (${burst.peakProcesses} processes); right after the last close ${mib(burst.closedPss)} (${burst.closedProcesses} processes${burst.recycledDuringClose ? '; taken after the recycle, which began before the last close was answered' : ''}); after the idle browser was recycled ${burst.recycled ? '' : '(**no recycle seen**) '}${mib(burst.recycledPss)} (${burst.recycledProcesses} processes).`,
+    `PSS: idle ${mib(burst.idlePss)} (${burst.idleProcesses} processes); peak ${mib(burst.peakPss)} (${burst.peakProcesses} processes); right after the last close ${mib(burst.closedPss)} (${burst.closedProcesses} processes${burst.recycledDuringClose ? '; taken after the recycle, which began before the last close was answered' : ''}); after the idle browser was recycled ${burst.recycled ? '' : '(**no recycle seen**) '}${mib(burst.recycledPss)} (${burst.recycledProcesses} processes${burst.settledMs === undefined ? '' : `; every replaced browser closed ${(burst.settledMs / 1000).toFixed(0)} s after the last close`}).`,
   );
   line(
     `create_session latency, ms: on the fresh server ${burst.createBefore.map(ms).join(', ')}; right after the recycle ${burst.createAfterRecycle.map(ms).join(', ')}${burst.createAfterRecycleInServer ? ` (in the server: ${burst.createAfterRecycleInServer.map(ms).join(', ')})` : ''}.`,

@@ -85,7 +85,9 @@ export class BrowserRecycler {
 
   private async retire(browser: Browser): Promise<void> {
     this.draining = undefined;
+    const started = Date.now();
     await this.options.host.retire(browser);
+    this.options.logger.info(`browser retired: the one rotated out closed after its last session (${Date.now() - started} ms to close)`);
   }
 
   private async recycle(): Promise<void> {

@@ -25,12 +25,14 @@ afterAll(async () => {
 function start(options: { rotateBrowserAfter?: number } = {}) {
   const host = new BrowserHost({ headless: true });
   const time = new FakeTime();
-  const manager = new SessionManager({ host, warmSessions: 1, recycleIdleBrowser: IDLE_MS, clock: time, timers: time, ...options });
+  const logged: string[] = [];
+  const logger = { info: (m: string) => logged.push(m), warn: (m: string) => logged.push(m), debug: () => {} };
+  const manager = new SessionManager({ host, warmSessions: 1, recycleIdleBrowser: IDLE_MS, clock: time, timers: time, logger, ...options });
   managers.push(manager);
   const crashes: Browser[] = [];
   host.onDisconnected((browser) => crashes.push(browser));
   host.start();
-  return { host, manager, time, crashes };
+  return { host, manager, time, crashes, logged };
 }
 
 describe('idle browser recycling', () => {
@@ -137,7 +139,7 @@ describe('idle browser recycling', () => {
 
 describe('browser rotation after many sessions', () => {
   it('opens new sessions in a fresh browser while the old one serves its open sessions, and closes it after the last', async () => {
-    const { host, manager, crashes } = start({ rotateBrowserAfter: 2 });
+    const { host, manager, crashes, logged } = start({ rotateBrowserAfter: 2 });
     const first = await host.browser();
     const one = await manager.create();
     const two = await manager.create();
@@ -151,6 +153,7 @@ describe('browser rotation after many sessions', () => {
     expect(first.isConnected()).toBe(true);
     await manager.close(two.id);
     await waitFor(() => !first.isConnected(), { timeout: 15_000 });
+    await waitFor(() => logged.some((line) => line.startsWith('browser retired: ')), { timeout: 5_000 });
     expect(crashes).toEqual([]);
     expect(three.browser.isConnected()).toBe(true);
     expect(manager.size).toBe(1);
