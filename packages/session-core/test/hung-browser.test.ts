@@ -4,8 +4,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { BrowserHost, SessionManager } from '../src/index.js';
 
 const stopped: number[] = [];
+const hosts: BrowserHost[] = [];
 // Whatever happened, leave nothing stopped or running behind.
-afterAll(() => forceKill(stopped));
+afterAll(async () => {
+  forceKill(stopped);
+  await Promise.all(hosts.map((host) => host.close()));
+});
 
 describe('a browser that stops answering', () => {
   it('lets close and shutdown return within seconds, and leaves no browser process', async () => {
@@ -43,6 +47,7 @@ describe('a retired browser with contexts still closing', () => {
     const warnings: string[] = [];
     const logger = { info: () => {}, debug: () => {}, warn: (message: string) => warnings.push(message) };
     const host = new BrowserHost({ headless: true, logger });
+    hosts.push(host);
     const browser = await host.browser();
     const context = await browser.newContext();
     await context.newPage();
