@@ -239,7 +239,8 @@ describe('inspector page', () => {
       await page.fill('#tool-form [name="selector"]', selector);
       await page.fill('#tool-form [name="text"]', text);
       await submitForm();
-      expect(await page.locator('#log .entry').first().getAttribute('data-tool')).toBe('type');
+      // The card's navigate can reach the log after the title changed, and so count as the entry submitForm waited for.
+      await eventually(() => page.locator('#log .entry').first().getAttribute('data-tool')).toBe('type');
     }
     await page.click('#tool-list button[data-tool="click"]');
     await page.fill('#tool-form [name="selector"]', '#sign-in');
