@@ -116,11 +116,11 @@ export async function runBurst(ctx: BenchContext, sessions: number): Promise<Bur
     const navigate = await phase('navigate', ids.length, async (i) => (await timedCall(client, 'navigate', navigateArgs(ids[i] ?? '', sessions + i))).ms);
     const closing = connection.stderr().length;
     const close = await phase('close_session', ids.length, async (i) => (await timedCall(client, 'close_session', { sessionId: ids[i] ?? '' })).ms);
+    const closed = performance.now();
     const recycledDuringClose = RECYCLED.test(connection.stderr().slice(closing));
     const closedPss = await settledPss(pid);
     const closedProcesses = 1 + (await descendants(pid)).length;
     ctx.log(`burst: all closed: ${(closedPss / 2 ** 20).toFixed(0)} MiB (idle ${(idlePss / 2 ** 20).toFixed(0)} MiB); waiting for the browser to be recycled`);
-    const closed = performance.now();
     const recycled = await waitForLine(connection, RECYCLED, RECYCLE_WAIT_MS, closing);
     // The recycled browser is gone; one rotated out during the burst may still be closing its last contexts.
     const deadline = closed + SETTLE_WAIT_MS;
