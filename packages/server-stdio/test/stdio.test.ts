@@ -4,7 +4,7 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { browserProcesses, descendants, isAlive, startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
+import { browserProcesses, callJson, connectStdio, descendants, isAlive, startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
 import { allTools } from '@sessionwright/tools';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_PATH } from './helpers.js';
@@ -177,6 +177,25 @@ describe('a client that reads slowly', () => {
     server.child.stdin.end();
     expect((await server.exited).code).toBe(0);
     expect(server.stderr).not.toMatch(/Warning|MaxListeners/);
+  });
+});
+
+describe('a client that sends many large calls at once', () => {
+  it('gets every answer, and the test-kit client (the bench uses it) warns about no listeners waiting for its pipe', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', onWarning);
+    const stdio = await connectStdio({ command: process.execPath, args: [CLI_PATH, '--headless'] });
+    try {
+      // Thirty calls of ~100 KB written in one turn: the pipe to the server fills after the first and the rest wait to drain.
+      const sessionId = 'x'.repeat(100_000);
+      const answers = await Promise.all(Array.from({ length: 30 }, () => callJson(stdio.client, 'close_session', { sessionId })));
+      for (const answer of answers) expect(answer.json.errorCode).toBe('SESSION_NOT_FOUND');
+    } finally {
+      await stdio.close();
+      process.off('warning', onWarning);
+    }
+    expect(warnings).toEqual([]);
   });
 });
 
