@@ -63,10 +63,15 @@ function run(command: string, args: string[], cwd?: string): string {
   }
 }
 
-export function describeEnvironment(executable: { path: string; kind: string }, loadBefore: number[]): Environment {
+/** The commit being measured, read when the run starts: edits made while it runs are not in the build it measures. */
+export function describeCommit(): string {
+  const dirty = run('git', ['status', '--porcelain'], repoRoot) ? ' (with uncommitted changes)' : '';
+  return `${run('git', ['rev-parse', '--short', 'HEAD'], repoRoot)}${dirty}`;
+}
+
+export function describeEnvironment(executable: { path: string; kind: string }, loadBefore: number[], commit: string): Environment {
   const sessionwrightPackage = path.join(path.dirname(SESSIONWRIGHT_CLI), '..', 'package.json');
   const playwrightMcpPackage = path.join(path.dirname(PLAYWRIGHT_MCP_CLI), 'package.json');
-  const dirty = run('git', ['status', '--porcelain'], repoRoot) ? ' (with uncommitted changes)' : '';
   return {
     date: new Date().toISOString(),
     node: process.version,
@@ -76,7 +81,7 @@ export function describeEnvironment(executable: { path: string; kind: string }, 
     memoryGiB: Math.round(os.totalmem() / 2 ** 30),
     loadBefore,
     loadAfter: os.loadavg(),
-    commit: `${run('git', ['rev-parse', '--short', 'HEAD'], repoRoot)}${dirty}`,
+    commit,
     versions: {
       '@sessionwright/playwright-mcp': (JSON.parse(readFileSync(sessionwrightPackage, 'utf8')) as { version: string }).version,
       'playwright (sessionwright, raw)': packageVersion(sessionwrightPackage, 'playwright'),

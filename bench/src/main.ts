@@ -5,7 +5,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startFixtureServer } from '@sessionwright/test-kit';
 import type { BenchConfig, BenchContext } from './context.js';
-import { benchExecutable, describeEnvironment, repoRoot } from './environment.js';
+import { benchExecutable, describeCommit, describeEnvironment, repoRoot } from './environment.js';
 import { runMicro } from './micro.js';
 import { runBurst } from './burst.js';
 import { runOptions } from './options.js';
@@ -72,6 +72,7 @@ async function main(): Promise<void> {
   };
 
   const loadBefore = os.loadavg();
+  const commit = describeCommit();
   const executable = benchExecutable(values['executable-path']);
   const fixture = await startFixtureServer({ pages: benchPages });
   const errors: Record<string, string[]> = {};
@@ -133,7 +134,7 @@ async function main(): Promise<void> {
   const full: BenchResults = {
     ...results,
     soak: results.soak ?? readSoak(resultsDir),
-    environment: describeEnvironment(executable, loadBefore),
+    environment: describeEnvironment(executable, loadBefore, commit),
     config: { ...config, sections: [...sections] },
     durationMs: performance.now() - started,
     errors,
