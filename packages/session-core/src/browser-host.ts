@@ -250,7 +250,7 @@ const CLOSE_BROWSER_TIMEOUT_MS = 1_500;
 
 /**
  * How long a retired browser may go without closing one more of its contexts before it is closed anyway. A browser
- * closes contexts one at a time (~17 a second on a slow machine), so a fixed bound would cut short one that is closing
+ * closes contexts one at a time (5–17 a second on the bench's slow machine), so a fixed bound would cut short one closing
  * 500; one that stopped closing any is stuck.
  */
 const DRAIN_STALL_MS = 10_000;
