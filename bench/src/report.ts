@@ -346,7 +346,7 @@ function renderSpawn(spawn: Record<string, number[]>, line: Line): void {
   if (raw) {
     line();
     line(
-      `The raw script's own cold start is ${ratio(median(raw) / median(spawn['pw.firstNavigate']))} @playwright/mcp's: it is where any server starts from that loads Playwright before it can launch the browser (sessionwright reads Playwright through a V8 code cache, which the script does not).`,
+      `The raw script's own cold start is ${ratio(median(raw) / median(spawn['pw.firstNavigate']))} @playwright/mcp's: it is where any server starts from that loads Playwright before it launches the browser. sessionwright does neither as the script does: it reads Playwright through a V8 code cache, and it starts Chromium before Playwright has loaded, as its last start with the same settings launched it (the warm-up starts record that command).`,
     );
   }
   line();

@@ -5,6 +5,7 @@ import { BrowserListeners, type BrowserSource, type SourceFailure } from './brow
 import { browserError, firstLine, isSessionError, messageOf } from './errors.js';
 import { resolveExecutable, resolveHeadless, type BrowserName, type ResolvedExecutable } from './executable.js';
 import { playwright } from './load-playwright.js';
+import { earlyBrowserPid, launchWithEarlyBrowser } from './early-browser.js';
 import { silentLogger, type Logger } from './logger.js';
 import { orAfter } from './clock.js';
 
@@ -210,9 +211,11 @@ export class BrowserHost implements BrowserSource {
     };
     const started = Date.now();
     const childrenBefore = new Set(browserChildren());
+    // A browser started early is already a child, but it is the one this launch may take.
+    childrenBefore.delete(earlyBrowserPid() ?? 0);
     let browser: Browser;
     try {
-      browser = await playwright()[this.browserName].launch(launchOptions);
+      browser = await launchWithEarlyBrowser(() => playwright()[this.browserName].launch(launchOptions));
     } catch (error) {
       if (isSessionError(error)) throw error;
       throw browserError('launch_failed', `The browser failed to start: ${firstLine(messageOf(error))}`, {

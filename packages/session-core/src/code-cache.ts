@@ -1,10 +1,9 @@
 // A V8 code cache for loading large CommonJS bundles (Playwright, the CLI): each is compiled once per machine, not at every start.
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, futimesSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
-import os from 'node:os';
 import path from 'node:path';
 import vm from 'node:vm';
+import { privateCacheDirectory, readCache, writeCache } from './private-cache.js';
 
 type Compile = (this: Module, content: string, filename: string) => unknown;
 
@@ -16,7 +15,7 @@ type Compile = (this: Module, content: string, filename: string) => unknown;
  * directory, a read-only home) falls back to a plain load: the cache only ever saves time.
  */
 export function loadWithCodeCache<T>(load: () => T, include: (filename: string) => boolean): T {
-  const dir = cacheDirectory();
+  const dir = privateCacheDirectory('v8');
   const prototype = Module.prototype as unknown as { _compile: Compile };
   const original = prototype._compile;
   if (!dir || typeof original !== 'function') return load();
@@ -86,70 +85,3 @@ function pendingWrites(): Array<() => void> {
   registry[PENDING] ??= [];
   return registry[PENDING];
 }
-
-/** A directory only this user can write (~/.cache/sessionwright/v8 or under $XDG_CACHE_HOME), or undefined. */
-function cacheDirectory(): string | undefined {
-  try {
-    const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-    const dir = path.join(base, 'sessionwright', 'v8');
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const stat = statSync(dir);
-    // Code from a cache someone else could write would run as us: only a private directory of our own is used.
-    if (typeof process.getuid === 'function' && (stat.uid !== process.getuid() || (stat.mode & 0o022) !== 0)) return undefined;
-    return dir;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The cache's bytes, or undefined; a cache in use is marked as such (its time) about once a day, so pruning keeps it. */
-function readCache(file: string): Buffer | undefined {
-  let fd: number | undefined;
-  try {
-    fd = openSync(file, 'r');
-    const data = readFileSync(fd);
-    const now = new Date();
-    if (now.getTime() - fstatSync(fd).mtimeMs > DAY_MS) futimesSync(fd, now, now);
-    return data;
-  } catch {
-    return undefined;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
-function writeCache(dir: string, file: string, data: Buffer): void {
-  try {
-    const temporary = `${file}.${process.pid}.tmp`;
-    writeFileSync(temporary, data, { mode: 0o600 });
-    renameSync(temporary, file);
-  } catch {
-    // A full disk or a read-only home: the next start compiles again.
-  }
-  pruneCaches(dir);
-}
-
-/**
- * Every new version of a bundle gets a new cache (a few MB for Playwright): those no start has used for a month are
- * removed when a new one is written, so the directory does not grow with each upgrade.
- */
-function pruneCaches(dir: string): void {
-  const cutoff = Date.now() - UNUSED_FOR_MS;
-  let names: string[] = [];
-  try {
-    names = readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    try {
-      const file = path.join(dir, name);
-      if (statSync(file).mtimeMs < cutoff) unlinkSync(file);
-    } catch {
-      // Another process pruning at the same time, or a file going away: nothing to do.
-    }
-  }
-}
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-const UNUSED_FOR_MS = 30 * DAY_MS;

@@ -57,6 +57,7 @@ export {
   type ResolveExecutableOptions,
 } from './executable.js';
 export { loadWithCodeCache, writeCodeCaches } from './code-cache.js';
+export { startBrowserEarly } from './early-browser.js';
 export { isTimeoutError } from './load-playwright.js';
 export { shortId, silentLogger, stderrLogger, type Logger } from './logger.js';
 export { describeTarget, inspectElement, locate, type ElementAction, type ElementState, type ElementTarget } from './element.js';
