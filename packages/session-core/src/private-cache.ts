@@ -40,7 +40,7 @@ export function writeCache(dir: string, file: string, data: Buffer): void {
     writeFileSync(temporary, data, { mode: 0o600 });
     renameSync(temporary, file);
   } catch {
-    // A full disk or a read-only home: the next start compiles again.
+    // A full disk or a read-only home: the next start does without it.
   }
   pruneCaches(dir);
 }
