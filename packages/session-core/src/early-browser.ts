@@ -130,7 +130,7 @@ export function earlyBrowserPid(): number | undefined {
 /**
  * Runs a launch of the browser (Playwright's `launch()`): the first one after startBrowserEarly is handed the early
  * browser when Playwright spawns exactly its command, and the command it spawned is kept for the next start with the same
- * settings. Any other launch, or any program that did not call startBrowserEarly (a library user, the tests), just runs.
+ * settings. Any other launch, or any program that did not call startBrowserEarly (a library user), just runs.
  */
 export async function launchWithEarlyBrowser<T>(launch: () => Promise<T>): Promise<T> {
   const state = earlyStart();
