@@ -60,8 +60,13 @@ export function startBrowserEarly(settings: readonly string[]): void {
   (globalThis as { [STATE]?: EarlyStart })[STATE] = state;
   const command = recorded === undefined ? undefined : parseCommand(recorded);
   if (!command) return;
+  const env = { ...process.env };
   let profile: string;
-  let child: ChildProcess;
+  try {
+    profile = mkdtempSync(path.join(os.tmpdir(), 'sessionwright-profile-'));
+  } catch {
+    return;
+  }
   const removeProfile = () => {
     try {
       rmSync(profile, { recursive: true, force: true });
@@ -69,12 +74,29 @@ export function startBrowserEarly(settings: readonly string[]): void {
       // Busy or gone: it is in the temporary directory, and this must never throw from an exit or close handler.
     }
   };
-  const env = { ...process.env };
-  try {
-    profile = mkdtempSync(path.join(os.tmpdir(), 'sessionwright-profile-'));
-  } catch {
-    return;
-  }
+  let child: ChildProcess | undefined;
+  const end = () => {
+    if (child) kill(child);
+    removeProfile();
+  };
+  process.once('exit', end);
+  // A signal before the program has handlers of its own would end it without 'exit', and leave both behind. Listened for
+  // before the spawn, not after: a signal sent as soon as the browser is seen can come before the next line runs.
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (process.listenerCount(signal) > 1) return;
+    end();
+    stopWatchingSignals();
+    process.kill(process.pid, signal);
+  };
+  const stopWatchingSignals = () => {
+    for (const signal of EXIT_SIGNALS) process.removeListener(signal, onSignal);
+  };
+  for (const signal of EXIT_SIGNALS) process.on(signal, onSignal);
+  const giveUp = () => {
+    stopWatchingSignals();
+    process.removeListener('exit', end);
+    removeProfile();
+  };
   try {
     child = childProcess.spawn(
       command.command,
@@ -83,33 +105,17 @@ export function startBrowserEarly(settings: readonly string[]): void {
       { detached: true, env, stdio: PIPE_STDIO },
     );
   } catch {
-    removeProfile();
+    giveUp();
     return;
   }
   child.on('error', () => {});
   if (child.pid === undefined) {
-    removeProfile();
+    giveUp();
     return;
   }
   // Until a launch takes it, it must not keep a program that ends early (a usage error) from exiting.
   setReferenced(child, false);
   child.once('close', removeProfile);
-  const end = () => {
-    kill(child);
-    removeProfile();
-  };
-  process.once('exit', end);
-  // A signal before the program has handlers of its own would end it without 'exit', and leave the profile behind.
-  const onSignal = (signal: NodeJS.Signals) => {
-    if (process.listenerCount(signal) > 1) return;
-    end();
-    process.removeListener(signal, onSignal);
-    process.kill(process.pid, signal);
-  };
-  for (const signal of EXIT_SIGNALS) process.on(signal, onSignal);
-  const stopWatchingSignals = () => {
-    for (const signal of EXIT_SIGNALS) process.removeListener(signal, onSignal);
-  };
   state.early = { child, command, env, stopWatchingSignals };
   setTimeout(() => {
     if (state.launching || !state.early) return;
