@@ -119,12 +119,13 @@ export function startBrowserEarly(settings: readonly string[]): void {
   state.early = { child, command, env, stopWatchingSignals };
   setTimeout(() => {
     if (state.launching || !state.early) return;
-    letGo(state);
+    // The record first: whoever sees the browser gone then finds the record gone too.
     try {
       unlinkSync(file);
     } catch {
       // Already gone.
     }
+    letGo(state);
   }, UNCLAIMED_MS).unref();
 }
 
