@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { descendants, isAlive, startFixtureServer, waitFor, type FixtureServer, type ProcInfo } from '@sessionwright/test-kit';
+import { isAlive, pipeBrowsers, startFixtureServer, waitFor, type FixtureServer, type ProcInfo } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_PATH, call, expectSuccess, startCli } from './helpers.js';
 
@@ -35,10 +35,6 @@ async function inSandbox(test: (box: ReturnType<typeof sandbox>) => Promise<void
   }
 }
 
-/** The browsers the command drives over a pipe: its children whose command line says so. */
-async function pipeBrowsers(pid: number): Promise<ProcInfo[]> {
-  return (await descendants(pid)).filter((proc) => proc.ppid === pid && proc.cmdline.includes('--remote-debugging-pipe'));
-}
 const profileOf = (proc: ProcInfo) => /--user-data-dir=(\S+)/.exec(proc.cmdline)?.[1] ?? '';
 
 async function openAndNavigate(client: Parameters<typeof call>[0]): Promise<void> {

@@ -3,7 +3,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { descendants, isAlive, waitFor, type ProcInfo } from '@sessionwright/test-kit';
+import { isAlive, pipeBrowsers, waitFor } from '@sessionwright/test-kit';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { earlyBrowserPid, launchWithEarlyBrowser } from '../src/early-browser.js';
 import { BrowserHost, startBrowserEarly } from '../src/index.js';
@@ -37,9 +37,6 @@ afterEach(() => {
 });
 
 const earlyProfiles = () => readdirSync(profiles).filter((name) => name.startsWith('sessionwright-profile-'));
-async function pipeBrowsers(): Promise<ProcInfo[]> {
-  return (await descendants(process.pid)).filter((proc) => proc.ppid === process.pid && proc.cmdline.includes('--remote-debugging-pipe'));
-}
 /** A first start with these settings: nothing to start early yet; its launch records the command. */
 async function firstStart(settings: string[]): Promise<void> {
   startBrowserEarly(settings);
@@ -62,7 +59,7 @@ describe('the early browser in one process', () => {
       const browser = await host.browser();
       const page = await (await browser.newContext()).newPage();
       expect(await page.evaluate(() => 6 * 7)).toBe(42);
-      expect((await pipeBrowsers()).map((proc) => proc.pid)).toContain(early);
+      expect((await pipeBrowsers(process.pid)).map((proc) => proc.pid)).toContain(early);
       expect(earlyBrowserPid()).toBeUndefined();
     } finally {
       await host.close();
@@ -80,7 +77,7 @@ describe('the early browser in one process', () => {
     try {
       await host.browser();
       await waitFor(() => !isAlive(early), { timeout: 10_000 });
-      expect(await pipeBrowsers()).toHaveLength(1);
+      expect(await pipeBrowsers(process.pid)).toHaveLength(1);
       expect(earlyProfiles()).toEqual([]);
     } finally {
       delete process.env.SESSIONWRIGHT_EARLY_TEST;

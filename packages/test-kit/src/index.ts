@@ -1,7 +1,7 @@
 // Public API of @sessionwright/test-kit: fixture web server, process-tree helpers, MCP client helpers.
 export { startFixtureServer } from './fixture-server.js';
 export type { FixtureServer, FixtureServerOptions, RecordedPost } from './fixture-server.js';
-export { descendants, forceKill, isAlive, browserProcesses, pss, treePss, waitFor } from './processes.js';
+export { descendants, forceKill, isAlive, browserProcesses, pipeBrowsers, pss, treePss, waitFor } from './processes.js';
 export type { ProcInfo } from './processes.js';
 export { callJson, type JsonToolResult } from './mcp-client.js';
 // The generic client lives in @sessionwright/loopback (the inspector uses it too); tests and the bench take it from here.

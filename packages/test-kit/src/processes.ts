@@ -110,6 +110,11 @@ export async function browserProcesses(rootPid: number): Promise<ProcInfo[]> {
   return (await descendants(rootPid)).filter((p) => BROWSER.test(p.comm) || BROWSER.test(p.cmdline.split(' ')[0] ?? ''));
 }
 
+/** The browsers a process drives over a pipe, as Playwright launches them: its own children started with that switch. */
+export async function pipeBrowsers(parentPid: number): Promise<ProcInfo[]> {
+  return (await descendants(parentPid)).filter((p) => p.ppid === parentPid && p.cmdline.includes('--remote-debugging-pipe'));
+}
+
 /** Proportional set size in bytes (shared pages split among sharers), or 0 when unreadable. */
 export async function pss(pid: number): Promise<number> {
   const text = await readProcFile(pid, 'smaps_rollup');
