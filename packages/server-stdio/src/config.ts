@@ -10,6 +10,8 @@ export interface ResolvedValue {
   /** Undefined: no source set it and it has no default. */
   readonly value: FlagValue | undefined;
   readonly source: ValueSource;
+  /** Set when another vocabulary gave the value (the playwright profile's flags): where, as the user wrote it. */
+  readonly via?: string;
 }
 
 export interface ResolvedConfig {
@@ -30,6 +32,47 @@ export interface CommandLine {
   config: string | undefined;
   /** Each table flag given, with every occurrence (spelling as typed, value; undefined for a bare flag). */
   given: Map<FlagDefinition, Occurrence[]>;
+  /** Flags of another vocabulary (see ForeignFlags), in order, with the values each took. */
+  foreign: ForeignOccurrence[];
+}
+
+/** What a flag of another vocabulary takes on the command line: nothing, one value, or every value up to the next flag. */
+export type ForeignArity = 'nothing' | 'value' | 'values';
+
+/** Flags of another vocabulary that the command line may hold besides the table's (the playwright profile's), by name. */
+export type ForeignFlags = (name: string) => ForeignArity | undefined;
+
+export interface ForeignOccurrence {
+  /** As typed, without the dashes. */
+  name: string;
+  /** The values it took: none for a bare flag, one from `--name=value`. */
+  values: string[];
+}
+
+/** A value another vocabulary gave for a flag of the table, as text to be read and checked as the table reads it. */
+export interface ForeignValue {
+  /** Where it came from, as the user wrote it (`--viewport-size 1280,720`, `PLAYWRIGHT_MCP_PORT=8931`). */
+  where: string;
+  text: string;
+}
+
+/**
+ * Settings given in another vocabulary: values for the table's flags from its command line and environment, and a
+ * reader for config files in its shape. At each level the table's own spelling wins over the other one.
+ */
+export interface OtherVocabulary {
+  /** Its name, for the sources --print-config reports. */
+  name: string;
+  cli: ReadonlyMap<FlagDefinition, readonly ForeignValue[]>;
+  env: ReadonlyMap<FlagDefinition, readonly ForeignValue[]>;
+  /**
+   * Takes a config file's object apart when it is in the other shape: the keys that are the table's, and the values its
+   * own keys give the table's flags. Undefined when the file is in the table's shape.
+   */
+  file?(
+    json: Record<string, unknown>,
+    file: string,
+  ): { own: Record<string, unknown>; values: ReadonlyMap<FlagDefinition, readonly ForeignValue[]> } | undefined;
 }
 
 interface Occurrence {
@@ -44,9 +87,9 @@ export const CONFIG_ENV = envVarName('config');
 const OTHER_ENV_VARS = new Set(['SESSIONWRIGHT_CACHE']);
 
 /** Splits argv into flags and their values, as typed: a token like 0123 or 0x10 stays a string until its flag's kind reads it. */
-export function readCommandLine(argv: readonly string[], flags: readonly FlagDefinition[] = FLAG_DEFINITIONS): CommandLine {
+export function readCommandLine(argv: readonly string[], flags: readonly FlagDefinition[] = FLAG_DEFINITIONS, foreign?: ForeignFlags): CommandLine {
   const spellings = new Map(flags.flatMap((flag) => [[flag.name, flag] as const, [camelCase(flag.name), flag] as const]));
-  const line: CommandLine = { help: false, version: false, printConfig: false, config: undefined, given: new Map() };
+  const line: CommandLine = { help: false, version: false, printConfig: false, config: undefined, given: new Map(), foreign: [] };
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index] ?? '';
     const match = /^(--?)([^=]+)(?:=(.*))?$/s.exec(arg);
@@ -54,9 +97,20 @@ export function readCommandLine(argv: readonly string[], flags: readonly FlagDef
     if (!match || arg === '--' || /^-\d/.test(arg)) throw new UsageError(`unexpected argument "${arg}"; see --help`);
     const [, dashes = '', name = '', inline] = match;
     const spelling = `${dashes}${name}`;
+    const arity = dashes === '--' && !spellings.has(name) ? foreign?.(name) : undefined;
     if (spelling === '-h' || spelling === '--help') line.help = true;
-    else if (spelling === '-v' || spelling === '--version') line.version = true;
-    else if (spelling === '--print-config' || spelling === '--printConfig') line.printConfig = true;
+    else if (spelling === '-v' || spelling === '-V' || spelling === '--version') line.version = true;
+    else if (arity !== undefined) {
+      // Another vocabulary's flag, read as that vocabulary's own parser reads it: `<value...>` takes every value up to the next flag.
+      const values = inline === undefined ? [] : [inline];
+      while (inline === undefined && arity !== 'nothing' && argv[index + 1] !== undefined && !(argv[index + 1] ?? '').startsWith('--')) {
+        if (arity === 'values' && values.length > 0 && (argv[index + 1] ?? '').startsWith('-')) break;
+        values.push(argv[index + 1] ?? '');
+        index += 1;
+        if (arity === 'value') break;
+      }
+      line.foreign.push({ name, values });
+    } else if (spelling === '--print-config' || spelling === '--printConfig') line.printConfig = true;
     else {
       const flag = dashes === '--' ? spellings.get(name) : undefined;
       if (flag === undefined && spelling !== '--config') {
@@ -94,8 +148,22 @@ export function readCommandLine(argv: readonly string[], flags: readonly FlagDef
  * value; every source is checked, even one a higher one overrides, since a bad value anywhere is a mistake someone
  * will trip over later.
  */
-export function resolveConfig(line: CommandLine, env: Record<string, string | undefined>, flags: readonly FlagDefinition[] = FLAG_DEFINITIONS): ResolvedConfig {
+export function resolveConfig(
+  line: CommandLine,
+  env: Record<string, string | undefined>,
+  flags: readonly FlagDefinition[] = FLAG_DEFINITIONS,
+  other?: OtherVocabulary,
+): ResolvedConfig {
   const fromCli = new Map<FlagDefinition, FlagValue>();
+  const via = new Map<FlagDefinition, string>();
+  // Another vocabulary's value counts where the table's own spelling gave none at the same level.
+  const addForeign = (into: Map<FlagDefinition, FlagValue>, values: ReadonlyMap<FlagDefinition, readonly ForeignValue[]> | undefined) => {
+    for (const [flag, items] of values ?? []) {
+      if (into.has(flag) || items.length === 0) continue;
+      into.set(flag, readOccurrences(flag, [...items]));
+      via.set(flag, items.map((item) => item.where).join(', '));
+    }
+  };
   for (const [flag, occurrences] of line.given) {
     const items = occurrences.map(({ spelling, value }) => ({
       where: value === undefined ? spelling : `${spelling} ${flag.secret ? '***' : value}`,
@@ -121,11 +189,18 @@ export function resolveConfig(line: CommandLine, env: Record<string, string | un
         : [{ where, text }];
     fromEnv.set(flag, readOccurrences(flag, items));
   }
+  addForeign(fromCli, other?.cli);
+  addForeign(fromEnv, other?.env);
 
   const envConfig = env[CONFIG_ENV];
   const configFile =
     line.config !== undefined ? { path: line.config, source: 'cli' as const } : envConfig ? { path: envConfig, source: 'env' as const } : undefined;
-  const fromFile = configFile === undefined ? new Map<FlagDefinition, FlagValue>() : readConfigFile(configFile.path, flags);
+  const fromFile = new Map<FlagDefinition, FlagValue>();
+  if (configFile !== undefined) {
+    const { own, foreign } = readConfigFile(configFile.path, flags, other);
+    for (const [flag, value] of own) fromFile.set(flag, value);
+    addForeign(fromFile, foreign);
+  }
 
   const values = new Map<string, ResolvedValue>();
   for (const flag of flags) {
@@ -136,9 +211,16 @@ export function resolveConfig(line: CommandLine, env: Record<string, string | un
         : fromFile.has(flag)
           ? ['file', fromFile.get(flag)]
           : ['default', flag.default];
-    values.set(camelCase(flag.name), { value, source });
+    const foreignSource =
+      source === 'default' || (source === 'cli' && line.given.has(flag)) || (source === 'env' && fromEnvOwn(flag)) ? undefined : via.get(flag);
+    values.set(camelCase(flag.name), { value, source, ...(foreignSource === undefined ? {} : { via: foreignSource }) });
   }
   return { values, configFile, warnings: unknownVariables(env, flags) };
+
+  function fromEnvOwn(flag: FlagDefinition): boolean {
+    const text = env[envVarName(flag.name)];
+    return text !== undefined && text !== '';
+  }
 }
 
 /** A warning for each SESSIONWRIGHT_* variable that is no setting: said, not fatal, as the environment is shared (docs/configuration.md). */
@@ -152,8 +234,15 @@ function unknownVariables(env: Record<string, string | undefined>, flags: readon
     });
 }
 
-/** A config file: one JSON object whose keys are the flags' camelCase names. */
-function readConfigFile(file: string, flags: readonly FlagDefinition[]): Map<FlagDefinition, FlagValue> {
+/**
+ * A config file: one JSON object whose keys are the flags' camelCase names, or one in another vocabulary's shape (its
+ * reader takes it apart: the keys that are ours are read here, its own become values for our flags).
+ */
+function readConfigFile(
+  file: string,
+  flags: readonly FlagDefinition[],
+  other: OtherVocabulary | undefined,
+): { own: Map<FlagDefinition, FlagValue>; foreign: ReadonlyMap<FlagDefinition, readonly ForeignValue[]> | undefined } {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -172,9 +261,10 @@ function readConfigFile(file: string, flags: readonly FlagDefinition[]): Map<Fla
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw new UsageError(`${file}: must hold a JSON object of settings, such as {"maxSessions": 5}`);
   }
+  const theirs = other?.file?.(json as Record<string, unknown>, file);
   const byKey = new Map(flags.map((flag) => [camelCase(flag.name), flag]));
   const values = new Map<FlagDefinition, FlagValue>();
-  for (const [key, raw] of Object.entries(json)) {
+  for (const [key, raw] of Object.entries(theirs?.own ?? json)) {
     const flag = byKey.get(key);
     if (flag === undefined) {
       const suggestion = closest(key, [...byKey.keys()]);
@@ -182,7 +272,7 @@ function readConfigFile(file: string, flags: readonly FlagDefinition[]): Map<Fla
     }
     values.set(flag, readJson(flag, raw, file, key));
   }
-  return values;
+  return { own: values, foreign: theirs?.values };
 }
 
 /** A file value, typed as JSON: numbers for integers, true/false for booleans, arrays for lists. */

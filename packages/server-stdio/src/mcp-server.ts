@@ -36,6 +36,8 @@ export interface McpServerDeps {
   sessions: SessionAccess | SessionManager;
   logger: Logger;
   toolOptions: ToolOptions;
+  /** omit: results carry no images (a screenshot answers its JSON alone); default allow. */
+  images?: 'allow' | 'omit';
   /** The tools served and the words they use (default: the sessions profile with `tools`). */
   profile?: Profile;
   /** The sessions profile's tools (default: every default tool); ignored with `profile`. */
@@ -148,7 +150,7 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
     const started = Date.now();
     const outcome = await runTool(tool, request.params.arguments, ctx);
     logger.debug(`${tool.name} ${outcome.ok ? 'ok' : outcome.error.code} in ${Date.now() - started} ms`);
-    return toCallToolResult(outcome);
+    return toCallToolResult(outcome, { images: deps.images ?? 'allow' });
   });
   return { server, notify, implicitSession };
 }

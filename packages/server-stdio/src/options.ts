@@ -1,8 +1,18 @@
 // The command line (docs/configuration.md): settings from flags, SESSIONWRIGHT_* variables and --config, plus --help, --version and --print-config.
+import type { ConsoleLevel, SessionDefaults } from '@sessionwright/session-core';
 import { cac } from 'cac';
-import { CONFIG_ENV, readCommandLine, resolveConfig, type ResolvedConfig } from './config.js';
-import { FLAG_DEFINITIONS, camelCase, defaultText, envVarName, flagUsage, type FlagValue, type GeneralFlagValues } from './flags.js';
+import { CONFIG_ENV, readCommandLine, resolveConfig, type CommandLine, type ResolvedConfig } from './config.js';
+import { FLAG_DEFINITIONS, camelCase, defaultText, envVarName, flagUsage, type FlagDefinition, type FlagValue, type GeneralFlagValues } from './flags.js';
 import { checkListening, type HttpOptions } from './http-options.js';
+import {
+  PEEK_PLAYWRIGHT_CONFIG,
+  PLAYWRIGHT_COMMAND_LINE_FLAGS,
+  PLAYWRIGHT_PROFILE_FLAGS,
+  REFUSE_PLAYWRIGHT_CONFIG,
+  playwrightArity,
+  playwrightHelp,
+  translatePlaywright,
+} from './playwright-dialect.js';
 import { UsageError } from './usage-error.js';
 import { VERSION } from './version.js';
 
@@ -15,6 +25,44 @@ export { UsageError };
 export type ServerOptions = GeneralFlagValues & {
   /** Undefined: serve stdio. Set by a port: serve HTTP (Streamable HTTP and legacy SSE) and not stdio. */
   http: HttpOptions | undefined;
+  /** The settings beyond the table (the playwright profile's flags set them: playwright-dialect.ts). */
+  setup: BrowserSetup;
+};
+
+/**
+ * Settings the flag table does not carry: what every session starts with, how the browser is launched or reached, the
+ * defaults of calls, and what is recorded. The playwright profile fills them from @playwright/mcp's flags, variables
+ * and config file (docs/compat.md); elsewhere they stay as in NO_SETUP.
+ */
+export interface BrowserSetup {
+  /** What every new session starts with (context options, page scripts, request origins); create_session's own options override each. */
+  sessionDefaults: SessionDefaults | undefined;
+  /** For the browser launched here: Chromium's sandbox, extra switches, how long the launch may take. */
+  launch: { chromiumSandbox?: boolean; args?: string[]; timeout?: number };
+  /** For remote browsers: headers sent when connecting (secrets, never printed), and how long an attempt may take (0: no limit). */
+  endpoints: { cdpHeaders?: Record<string, string>; cdpTimeout?: number; connectHeaders?: Record<string, string>; connectTimeout?: number };
+  /** How long element actions and navigations wait when a call gives no timeout. */
+  timeouts: { element?: number; navigation?: number };
+  /** The lowest level console messages are read from when a call names none. */
+  consoleLevel: ConsoleLevel | undefined;
+  /** omit: results carry no images (a screenshot answers its JSON alone). */
+  imageResponses: 'allow' | 'omit';
+  /**
+   * What to record under --output-dir, for the tracing and video capability: a trace of every session, a video of its
+   * pages at this size, the session's log. Kept here for it; nothing is recorded yet.
+   */
+  recording: { trace: boolean; video: { width: number; height: number } | undefined; session: boolean };
+}
+
+/** No setup beyond the table: Playwright's and each tool's defaults. */
+export const NO_SETUP: BrowserSetup = {
+  sessionDefaults: undefined,
+  launch: {},
+  endpoints: {},
+  timeouts: {},
+  consoleLevel: undefined,
+  imageResponses: 'allow',
+  recording: { trace: false, video: undefined, session: false },
 };
 
 export type CliCommand =
@@ -69,16 +117,38 @@ function helpText(): string {
  * is read here.
  */
 export function parseArgs(argv: readonly string[], env: Record<string, string | undefined> = process.env): CliCommand {
-  const line = readCommandLine(argv);
-  if (line.help) return { kind: 'help', text: helpText() };
-  const config = resolveConfig(line, env);
-  // Checked before printing or reporting, so --print-config and --version say what a run would get, or refuse as it would.
-  const options = toServerOptions(new Map([...config.values].map(([key, { value }]) => [key, value])), config);
-  if (line.printConfig) return { kind: 'print-config', text: printConfig(config), warnings: config.warnings };
+  // Read first as the playwright profile would, @playwright/mcp's flags set aside, to learn the profile (it may be in the config file).
+  const asPlaywright = readCommandLine(argv, PLAYWRIGHT_COMMAND_LINE_FLAGS, playwrightArity);
+  if (asPlaywright.help) {
+    const named = asPlaywright.given.get(PROFILE_FLAG)?.at(-1)?.value ?? env[envVarName('profile')];
+    return { kind: 'help', text: named === 'playwright' ? `${helpText()}\n\n${playwrightHelp()}` : helpText() };
+  }
+  const profile = resolveConfig(asPlaywright, env, PLAYWRIGHT_PROFILE_FLAGS, PEEK_PLAYWRIGHT_CONFIG).values.get('profile')?.value;
+  if (profile !== 'playwright') {
+    const foreign = asPlaywright.foreign.find(({ name }) => !FLAG_DEFINITIONS.some((flag) => flag.name === name));
+    if (foreign !== undefined)
+      throw new UsageError(`unknown option --${foreign.name}: it is an @playwright/mcp flag, accepted with --profile playwright (see --help)`);
+    const line = readCommandLine(argv);
+    return command(line, resolveConfig(line, env, FLAG_DEFINITIONS, REFUSE_PLAYWRIGHT_CONFIG));
+  }
+  // The playwright profile: @playwright/mcp's flags, variables and config file are translated into ours (playwright-dialect.ts).
+  const translation = translatePlaywright(asPlaywright.foreign, env);
+  const config = resolveConfig(asPlaywright, translation.env, PLAYWRIGHT_PROFILE_FLAGS, translation.vocabulary);
+  const { values, setup, notes } = translation.finish(config);
+  return command(asPlaywright, { ...config, values, warnings: [...config.warnings, ...notes] }, setup);
+}
+
+/** The command the resolved settings make: checked before printing or reporting, so --print-config and --version say what a run would get, or refuse as it would. */
+function command(line: CommandLine, config: ResolvedConfig, setup: BrowserSetup = NO_SETUP): CliCommand {
+  const options = { ...toServerOptions(new Map([...config.values].map(([key, { value }]) => [key, value])), config), setup };
+  if (line.printConfig) return { kind: 'print-config', text: printConfig(config, setup), warnings: config.warnings };
   // --version --verbose reports the browser the other flags would pick, so they are parsed (and checked) too.
   if (line.version) return { kind: 'version', verbose: options.verbose, options, warnings: config.warnings };
   return { kind: 'run', options, warnings: config.warnings };
 }
+
+/** The --profile flag of the table, to find the profile a --help asks about. */
+const PROFILE_FLAG = FLAG_DEFINITIONS.find((flag) => flag.name === 'profile') as FlagDefinition;
 
 /**
  * Puts each flag's value where ServerOptions has it: the HTTP-only ones under `http`, which exists only with a port.
@@ -93,21 +163,54 @@ function toServerOptions(values: ReadonlyMap<string, FlagValue | undefined>, con
     (flag.httpOnly ? http : general)[key] = Array.isArray(value) ? [...value] : value;
   }
   if (http.port === undefined) {
-    const stray = FLAG_DEFINITIONS.find((flag) => flag.httpOnly && config?.values.get(camelCase(flag.name))?.source === 'cli');
+    // Only a flag typed in our own spelling: @playwright/mcp's --host without a port is ignored over stdio, as it ignores it.
+    const stray = FLAG_DEFINITIONS.find((flag) => {
+      const resolved = config?.values.get(camelCase(flag.name));
+      return flag.httpOnly && resolved?.source === 'cli' && resolved.via === undefined;
+    });
     if (stray !== undefined) throw new UsageError(`--${stray.name} applies only to HTTP mode; add --port <n>`);
-    return { ...(general as GeneralFlagValues), http: undefined };
+    return { ...(general as GeneralFlagValues), http: undefined, setup: NO_SETUP };
   }
-  const options = { ...(general as GeneralFlagValues), http: http as HttpOptions };
+  const options = { ...(general as GeneralFlagValues), http: http as HttpOptions, setup: NO_SETUP };
   checkListening(options.http);
   return options;
 }
 
 /** --print-config's JSON: each setting's value (null when unset) and its source, secrets masked. */
-function printConfig(config: ResolvedConfig): string {
+function printConfig(config: ResolvedConfig, setup: BrowserSetup): string {
   const secret = new Set(FLAG_DEFINITIONS.filter((flag) => flag.secret).map((flag) => camelCase(flag.name)));
-  const entries: Record<string, { value: unknown; source: string }> = {
+  const entries: Record<string, { value: unknown; source: string; via?: string }> = {
     config: config.configFile === undefined ? { value: null, source: 'default' } : { value: config.configFile.path, source: config.configFile.source },
   };
-  for (const [key, { value, source }] of config.values) entries[key] = { value: value === undefined ? null : secret.has(key) ? '***' : value, source };
+  for (const [key, { value, source, via }] of config.values) {
+    entries[key] = { value: value === undefined ? null : secret.has(key) ? '***' : value, source, ...(via === undefined ? {} : { via }) };
+  }
+  if (setup !== NO_SETUP) entries.setup = { value: printableSetup(setup), source: 'playwright profile' };
   return JSON.stringify(entries, null, 2);
+}
+
+/** The setup without its secrets: header values, proxy and HTTP credentials, storage state values and page scripts are masked or counted. */
+function printableSetup(setup: BrowserSetup): unknown {
+  const masked = (headers: Record<string, string> | undefined) =>
+    headers === undefined ? undefined : Object.fromEntries(Object.keys(headers).map((name) => [name, '***']));
+  const defaults = setup.sessionDefaults;
+  return {
+    ...setup,
+    sessionDefaults:
+      defaults === undefined
+        ? undefined
+        : {
+            ...defaults,
+            ...(defaults.proxy === undefined
+              ? {}
+              : { proxy: { server: defaults.proxy.server, ...(defaults.proxy.bypass === undefined ? {} : { bypass: defaults.proxy.bypass }) } }),
+            ...(defaults.httpCredentials === undefined ? {} : { httpCredentials: { username: defaults.httpCredentials.username, password: '***' } }),
+            ...(defaults.extraHTTPHeaders === undefined ? {} : { extraHTTPHeaders: masked(defaults.extraHTTPHeaders) }),
+            ...(defaults.storageState === undefined
+              ? {}
+              : { storageState: { cookies: defaults.storageState.cookies?.length ?? 0, origins: defaults.storageState.origins?.length ?? 0 } }),
+            ...(defaults.initScripts === undefined ? {} : { initScripts: defaults.initScripts.map((script) => `${script.length} characters`) }),
+          },
+    endpoints: { ...setup.endpoints, cdpHeaders: masked(setup.endpoints.cdpHeaders), connectHeaders: masked(setup.endpoints.connectHeaders) },
+  };
 }

@@ -53,6 +53,7 @@ export function createServer(
   stderr: Logger = stderrLogger('sessionwright', partial.verbose ?? false),
 ): SessionwrightServer {
   const options = { ...DEFAULT_OPTIONS, ...partial };
+  const { setup } = options;
   const connections = new Set<McpConnection>();
   // What goes wrong with the shared browser (a launch failure, a crash) concerns every client, so they hear of it too.
   const logger: Logger = {
@@ -71,6 +72,9 @@ export function createServer(
           browser: options.browser,
           ...(options.headless === undefined ? {} : { headless: options.headless }),
           ...(options.executablePath === undefined ? {} : { executablePath: options.executablePath }),
+          ...(setup.launch.chromiumSandbox === undefined ? {} : { chromiumSandbox: setup.launch.chromiumSandbox }),
+          ...(setup.launch.args === undefined ? {} : { args: setup.launch.args }),
+          ...(setup.launch.timeout === undefined ? {} : { launchTimeout: setup.launch.timeout }),
           logger,
         });
   if (local) sources.push(local);
@@ -101,6 +105,7 @@ export function createServer(
     recycleIdleBrowser: RECYCLE_IDLE_BROWSER_MS,
     rotateBrowserAfter: ROTATE_BROWSER_AFTER_SESSIONS,
     maxTabs: options.maxTabs,
+    ...(setup.sessionDefaults === undefined ? {} : { sessionDefaults: setup.sessionDefaults }),
     ...(options.outputDir === undefined ? {} : { outputDir: options.outputDir }),
     logger,
   });
@@ -130,7 +135,13 @@ export function createServer(
       const connection = createMcpServer({
         sessions,
         logger: stderr,
-        toolOptions: { allowFileUrls: options.allowFileUrls, fileRoots: options.fileRoot ?? [] },
+        toolOptions: {
+          allowFileUrls: options.allowFileUrls,
+          fileRoots: options.fileRoot ?? [],
+          defaultTimeouts: setup.timeouts,
+          ...(setup.consoleLevel === undefined ? {} : { consoleLevel: setup.consoleLevel }),
+        },
+        images: setup.imageResponses,
         profile,
         local: caller.local ?? false,
         // The profile is one of the packaged ones, so the build's listing describes its tools.
@@ -166,5 +177,18 @@ function remoteSources(options: ServerOptions, logger: Logger): BrowserSource[] 
     ...options.cdpEndpoint.map((endpoint) => ({ kind: 'cdp' as const, endpoint })),
   ];
   const labels = uniqueLabels(endpoints.map(({ endpoint }) => parseEndpoint(endpoint).label));
-  return endpoints.map(({ kind, endpoint }, index) => new RemoteBrowser({ kind, endpoint, browser: options.browser, label: labels[index], logger }));
+  const { cdpHeaders, cdpTimeout, connectHeaders, connectTimeout } = options.setup.endpoints;
+  return endpoints.map(({ kind, endpoint }, index) => {
+    const headers = kind === 'cdp' ? cdpHeaders : connectHeaders;
+    const timeout = kind === 'cdp' ? cdpTimeout : connectTimeout;
+    return new RemoteBrowser({
+      kind,
+      endpoint,
+      browser: options.browser,
+      label: labels[index],
+      logger,
+      ...(headers === undefined ? {} : { headers }),
+      ...(timeout === undefined ? {} : { connectTimeout: timeout }),
+    });
+  });
 }

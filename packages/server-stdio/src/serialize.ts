@@ -2,8 +2,11 @@
 import type { ToolOutcome } from '@sessionwright/tools';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
-/** Success: structuredContent plus the same object as JSON text first, attachments (images, embedded files) after. Failure: isError plus the error JSON. */
-export function toCallToolResult(outcome: ToolOutcome): CallToolResult {
+/**
+ * Success: structuredContent plus the same object as JSON text first, attachments (images, embedded files) after;
+ * with `images: 'omit'` images are left out. Failure: isError plus the error JSON.
+ */
+export function toCallToolResult(outcome: ToolOutcome, { images = 'allow' }: { images?: 'allow' | 'omit' } = {}): CallToolResult {
   if (!outcome.ok) {
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(outcome.error.toJSON()) }] };
   }
@@ -11,11 +14,13 @@ export function toCallToolResult(outcome: ToolOutcome): CallToolResult {
     structuredContent: outcome.data,
     content: [
       { type: 'text', text: JSON.stringify(outcome.data) },
-      ...outcome.attachments.map((attachment) =>
-        attachment.type === 'image'
-          ? { type: 'image' as const, data: attachment.data, mimeType: attachment.mimeType }
-          : { type: 'resource' as const, resource: { uri: attachment.uri, mimeType: attachment.mimeType, blob: attachment.blob } },
-      ),
+      ...outcome.attachments
+        .filter((attachment) => images === 'allow' || attachment.type !== 'image')
+        .map((attachment) =>
+          attachment.type === 'image'
+            ? { type: 'image' as const, data: attachment.data, mimeType: attachment.mimeType }
+            : { type: 'resource' as const, resource: { uri: attachment.uri, mimeType: attachment.mimeType, blob: attachment.blob } },
+        ),
     ],
   };
 }

@@ -16,6 +16,8 @@ export interface BrowserHostOptions {
   executablePath?: string;
   /** Extra command-line switches for the browser. */
   args?: string[];
+  /** Chromium's sandbox: Playwright's default (off) when undefined. */
+  chromiumSandbox?: boolean;
   logger?: Logger;
   /** Milliseconds a launch may take before it fails. */
   launchTimeout?: number;
@@ -203,6 +205,7 @@ export class BrowserHost implements BrowserSource {
       headless: this.headless,
       args: [...(this.browserName === 'chromium' ? QUIET_CHROMIUM_ARGS : []), ...(this.options.args ?? [])],
       timeout: this.options.launchTimeout ?? 30_000,
+      ...(this.options.chromiumSandbox === undefined ? {} : { chromiumSandbox: this.options.chromiumSandbox }),
       // We close the browser ourselves on shutdown, after the sessions; Playwright's own handlers would race us.
       handleSIGINT: false,
       handleSIGTERM: false,

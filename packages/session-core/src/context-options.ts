@@ -167,6 +167,144 @@ function echoSessionOptions(options: CheckedOptions, device: DeviceSettings | un
 }
 
 /**
+ * What every session of a manager starts with, under its own options (a server's flags, e.g. the playwright profile's
+ * --viewport-size or --init-script): the session options, the device fields one by one, a few context options only a
+ * server-wide default sets, page scripts, and which origins the pages may request.
+ */
+export interface SessionDefaults extends SessionOptions {
+  deviceScaleFactor?: number;
+  isMobile?: boolean;
+  hasTouch?: boolean;
+  screen?: { width: number; height: number };
+  serviceWorkers?: 'allow' | 'block';
+  baseURL?: string;
+  bypassCSP?: boolean;
+  contrast?: 'no-preference' | 'more';
+  forcedColors?: 'active' | 'none';
+  /** Script sources every page runs before its own (Playwright's addInitScript). */
+  initScripts?: string[];
+  /** When not empty, the pages' requests may go only to these origins; the others fail as blocked by the client. */
+  allowedOrigins?: string[];
+  /** The pages' requests never go to these origins (checked before allowedOrigins). */
+  blockedOrigins?: string[];
+}
+
+/** Session defaults checked and turned into what Playwright takes. */
+export interface ResolvedSessionDefaults {
+  contextOptions: BrowserContextOptions;
+  blockResources: BlockableResource[];
+  initScripts: string[];
+  allowedOrigins: OriginRule[];
+  blockedOrigins: OriginRule[];
+}
+
+/** One entry of allowedOrigins or blockedOrigins: `https://example.com:8443`, `http://localhost:*` (any port) or `example.com` (any scheme, default port). */
+export interface OriginRule {
+  scheme: string | undefined;
+  host: string;
+  /** '' for the scheme's default port, '*' for any. */
+  port: string;
+}
+
+/** The keys only a default takes, beside SessionOptions'. */
+const DEFAULT_ONLY_NAMES = [
+  'deviceScaleFactor',
+  'isMobile',
+  'hasTouch',
+  'screen',
+  'serviceWorkers',
+  'baseURL',
+  'bypassCSP',
+  'contrast',
+  'forcedColors',
+  'initScripts',
+  'allowedOrigins',
+  'blockedOrigins',
+] as const satisfies readonly (keyof SessionDefaults)[];
+
+/** Checks session defaults as create checks a session's options (INVALID_PARAMETERS naming the option), and builds what the manager applies. */
+export function resolveSessionDefaults(input: unknown, browserName: BrowserName = 'chromium'): ResolvedSessionDefaults {
+  const none: ResolvedSessionDefaults = { contextOptions: {}, blockResources: [], initScripts: [], allowedOrigins: [], blockedOrigins: [] };
+  if (input === undefined) return none;
+  if (!isPlainObject(input)) throw invalid(undefined, 'Session defaults must be an object.');
+  const onlyHere = new Set<string>(DEFAULT_ONLY_NAMES);
+  const shared = Object.fromEntries(Object.entries(input).filter(([key]) => !onlyHere.has(key)));
+  const { contextOptions, blockResources } = resolveSessionOptions(shared, browserName);
+  const given = (key: string) => input[key] !== undefined;
+  const extra: BrowserContextOptions = {};
+  if (given('deviceScaleFactor')) {
+    const factor = input.deviceScaleFactor;
+    if (typeof factor !== 'number' || !Number.isFinite(factor) || factor <= 0 || factor > 10)
+      throw invalid('deviceScaleFactor', 'deviceScaleFactor must be a number above 0 and at most 10.');
+    extra.deviceScaleFactor = factor;
+  }
+  for (const key of ['isMobile', 'hasTouch', 'bypassCSP'] as const) if (given(key)) extra[key] = booleanOf(input[key], key);
+  if (given('screen')) extra.screen = sizeOf(input.screen, 'screen');
+  if (given('serviceWorkers')) extra.serviceWorkers = oneOf(input.serviceWorkers, 'serviceWorkers', ['allow', 'block'] as const);
+  if (given('baseURL')) {
+    const base = nonEmptyString(input.baseURL, 'baseURL');
+    if (!URL.canParse(base)) throw invalid('baseURL', 'baseURL must be an absolute URL such as https://example.com/.');
+    extra.baseURL = base;
+  }
+  if (given('contrast')) extra.contrast = oneOf(input.contrast, 'contrast', ['no-preference', 'more'] as const);
+  if (given('forcedColors')) extra.forcedColors = oneOf(input.forcedColors, 'forcedColors', ['active', 'none'] as const);
+  return {
+    // Explicit fields over what a device set, as for a session's own options.
+    contextOptions: { ...contextOptions, ...extra },
+    blockResources,
+    initScripts: given('initScripts') ? stringList(input.initScripts, 'initScripts') : [],
+    allowedOrigins: given('allowedOrigins') ? stringList(input.allowedOrigins, 'allowedOrigins').map((rule) => originRuleOf(rule, 'allowedOrigins')) : [],
+    blockedOrigins: given('blockedOrigins') ? stringList(input.blockedOrigins, 'blockedOrigins').map((rule) => originRuleOf(rule, 'blockedOrigins')) : [],
+  };
+}
+
+/** `https://example.com:8443`, `http://localhost:*` or a bare `example.com`. */
+function originRuleOf(rule: string, option: string): OriginRule {
+  const problem = `"${rule}" is not an origin: write https://example.com, https://example.com:8443, http://localhost:* (any port) or example.com.`;
+  const anyPort = /^([a-z][a-z0-9+.-]*):\/\/([^/:]+):\*$/i.exec(rule);
+  if (anyPort) return { scheme: `${anyPort[1]?.toLowerCase()}:`, host: (anyPort[2] ?? '').toLowerCase(), port: '*' };
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(rule)) {
+    let url: URL;
+    try {
+      url = new URL(rule);
+    } catch {
+      throw invalid(option, problem);
+    }
+    if (url.origin === 'null' || (url.pathname !== '/' && url.pathname !== '') || url.search || url.hash || url.username) throw invalid(option, problem);
+    return { scheme: url.protocol, host: url.hostname, port: url.port };
+  }
+  if (!/^[a-z0-9.-]+$/i.test(rule)) throw invalid(option, problem);
+  return { scheme: undefined, host: rule.toLowerCase(), port: '' };
+}
+
+function matchesOrigin(url: URL, rule: OriginRule): boolean {
+  return (rule.scheme === undefined || rule.scheme === url.protocol) && rule.host === url.hostname && (rule.port === '*' || rule.port === url.port);
+}
+
+/**
+ * Applies the defaults that are not context options: page scripts, and a route that fails requests to origins the
+ * defaults rule out. The route exists only when there are rules: routing makes Playwright intercept every request and
+ * turns the HTTP cache off, which the sessions of a server without rules must not pay for. A session's own
+ * blockResources route, added after, runs first and falls back to it.
+ */
+export async function applySessionDefaults(context: BrowserContext, defaults: ResolvedSessionDefaults): Promise<void> {
+  for (const content of defaults.initScripts) await context.addInitScript({ content });
+  const { allowedOrigins, blockedOrigins } = defaults;
+  if (allowedOrigins.length === 0 && blockedOrigins.length === 0) return;
+  await context.route('**/*', (route) => {
+    let url: URL;
+    try {
+      url = new URL(route.request().url());
+    } catch {
+      return route.fallback();
+    }
+    const blocked = blockedOrigins.some((rule) => matchesOrigin(url, rule));
+    const allowed = allowedOrigins.length === 0 || allowedOrigins.some((rule) => matchesOrigin(url, rule));
+    return blocked || !allowed ? route.abort('blockedbyclient') : route.fallback();
+  });
+}
+
+/**
  * Makes the context refuse the given resource types. Only sessions that ask for it get a route: routing makes
  * Playwright intercept every request and turns the HTTP cache off, which the other sessions must not pay for.
  */
@@ -282,6 +420,18 @@ function viewportOf(value: unknown): { width: number; height: number } {
       throw invalid('viewport', `viewport.${key} must be a whole number of pixels from 1 to 10000, not ${JSON.stringify(size)}.`);
     }
     return size;
+  };
+  return { width: side('width'), height: side('height') };
+}
+
+function sizeOf(value: unknown, option: string): { width: number; height: number } {
+  const size = fields(value, option, ['width', 'height'], ['width', 'height']);
+  const side = (key: 'width' | 'height') => {
+    const pixels = size[key];
+    if (typeof pixels !== 'number' || !Number.isInteger(pixels) || pixels < 1 || pixels > 10_000) {
+      throw invalid(option, `${option}.${key} must be a whole number of pixels from 1 to 10000.`);
+    }
+    return pixels;
   };
   return { width: side('width'), height: side('height') };
 }

@@ -18,8 +18,10 @@ export interface RemoteBrowserOptions {
   /** Overrides the label taken from the URL (to tell apart two endpoints on one host:port). */
   label?: string;
   logger?: Logger;
-  /** Milliseconds one connection attempt may take (default 10 000). */
+  /** Milliseconds one connection attempt may take (default 10 000; 0: no limit). */
   connectTimeout?: number;
+  /** HTTP headers sent with the connection request (a hosted browser's token): secrets, never logged. */
+  headers?: Record<string, string>;
   /** Wait after the first failure, doubled after each further one up to retryMax (defaults 500 and 30 000 ms). */
   retryInitial?: number;
   retryMax?: number;
@@ -44,6 +46,7 @@ export class RemoteBrowser implements BrowserSource {
   private readonly logger: Logger;
   private readonly timers: Timers;
   private readonly connectTimeout: number;
+  private readonly headers: Record<string, string> | undefined;
   private readonly retryInitial: number;
   private readonly retryMax: number;
   private retryDelay: number;
@@ -65,6 +68,7 @@ export class RemoteBrowser implements BrowserSource {
     this.logger = options.logger ?? silentLogger;
     this.timers = options.timers ?? systemTimers;
     this.connectTimeout = options.connectTimeout ?? 10_000;
+    this.headers = options.headers;
     this.retryInitial = options.retryInitial ?? 500;
     this.retryMax = options.retryMax ?? 30_000;
     this.retryDelay = this.retryInitial;
@@ -151,10 +155,8 @@ export class RemoteBrowser implements BrowserSource {
     let browser: Browser;
     try {
       const type = playwright()[this.browserName];
-      browser =
-        this.kind === 'cdp'
-          ? await type.connectOverCDP(this.url, { timeout: this.connectTimeout })
-          : await type.connect(this.url, { timeout: this.connectTimeout });
+      const connectOptions = { timeout: this.connectTimeout, ...(this.headers === undefined ? {} : { headers: this.headers }) };
+      browser = this.kind === 'cdp' ? await type.connectOverCDP(this.url, connectOptions) : await type.connect(this.url, connectOptions);
     } catch (error) {
       this.failed(classifyConnectError(error));
       return undefined;

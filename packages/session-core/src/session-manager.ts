@@ -5,7 +5,17 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playw
 import { BrowserHost } from './browser-host.js';
 import type { BrowserSource } from './browser-source.js';
 import { orAfter, systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
-import { blockResourceTypes, hasSessionOptions, resolveSessionOptions, type ResolvedSessionOptions, type SessionOptions } from './context-options.js';
+import {
+  applySessionDefaults,
+  blockResourceTypes,
+  hasSessionOptions,
+  resolveSessionDefaults,
+  resolveSessionOptions,
+  type ResolvedSessionDefaults,
+  type ResolvedSessionOptions,
+  type SessionDefaults,
+  type SessionOptions,
+} from './context-options.js';
 import { SessionError, browserError, isSessionError, messageOf } from './errors.js';
 import { shortId, silentLogger, type Logger } from './logger.js';
 import { chooseSource, leastLoaded } from './scheduler.js';
@@ -28,6 +38,11 @@ export interface SessionManagerOptions {
   callTimeout?: number;
   /** Options for every new BrowserContext (viewport, locale, …). */
   contextOptions?: BrowserContextOptions;
+  /**
+   * What every session starts with, checked as a session's own options are (INVALID_PARAMETERS from the constructor):
+   * context options over `contextOptions`, page scripts, request origins. A session's own options override each.
+   */
+  sessionDefaults?: SessionDefaults;
   clock?: Clock;
   timers?: Timers;
   logger?: Logger;
@@ -120,6 +135,7 @@ export class SessionManager {
   private readonly timers: Timers;
   private readonly logger: Logger;
   private readonly contextOptions: BrowserContextOptions;
+  private readonly defaults: ResolvedSessionDefaults;
   private readonly tombstoneLimit: number;
   private readonly tombstoneTtl: number;
   /** One warm pool per source: a pooled context belongs to one browser. */
@@ -153,7 +169,8 @@ export class SessionManager {
     this.clock = options.clock ?? systemClock;
     this.timers = options.timers ?? systemTimers;
     this.logger = options.logger ?? silentLogger;
-    this.contextOptions = options.contextOptions ?? {};
+    this.defaults = resolveSessionDefaults(options.sessionDefaults, this.host.browserName);
+    this.contextOptions = { ...options.contextOptions, ...this.defaults.contextOptions };
     this.maxTabs = options.maxTabs ?? DEFAULT_MAX_TABS;
     if (!Number.isInteger(this.maxTabs) || this.maxTabs < 1) throw new RangeError('maxTabs must be a positive integer');
     this.downloads = new DownloadDirectory(options.outputDir);
@@ -456,7 +473,8 @@ export class SessionManager {
     const opening = (async () => {
       const context = await browser.newContext(settings ? { ...this.contextOptions, ...settings.contextOptions } : this.contextOptions);
       try {
-        await blockResourceTypes(context, settings?.blockResources ?? []);
+        await applySessionDefaults(context, this.defaults);
+        await blockResourceTypes(context, settings?.echo.blockResources ?? this.defaults.blockResources);
         return { context, page: await context.newPage() };
       } catch (error) {
         await context.close().catch(() => {});

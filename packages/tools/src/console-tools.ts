@@ -62,7 +62,7 @@ export const consoleMessages = defineTool({
       const { items, cursor, dropped } = response.session.collectors.console.read({
         ...(since === undefined ? {} : { since }),
         limit: limit ?? DEFAULT_LIMIT,
-        keep: atLeast(level ?? 'info'),
+        keep: atLeast(level ?? ctx.options.consoleLevel ?? 'info'),
       });
       return { messages: items.map((entry) => ({ ...entry })), cursor, dropped };
     });

@@ -1,5 +1,5 @@
 // The shape of a tool: data (name, schemas, annotations) plus a handler that sees only a narrow context.
-import type { ErrorCode, Logger, ManagerRunOptions, Session, SessionInfo, SessionOptions } from '@sessionwright/session-core';
+import type { ConsoleLevel, ErrorCode, Logger, ManagerRunOptions, Session, SessionInfo, SessionOptions } from '@sessionwright/session-core';
 import type { Page } from 'playwright';
 import type { z } from 'zod';
 import type { ToolVocabulary } from './next-steps.js';
@@ -47,6 +47,10 @@ export interface ToolOptions {
   allowFileUrls: boolean;
   /** `--file-root` directories: when given, the only places upload_file reads files from. */
   fileRoots?: readonly string[];
+  /** How long element actions and navigations wait when a call gives no timeout (each tool's own default otherwise). */
+  defaultTimeouts?: { element?: number; navigation?: number };
+  /** The lowest level console_messages includes when a call names none (default info). */
+  consoleLevel?: ConsoleLevel;
 }
 
 /** The directories upload_file may read from, and where that list came from (said in its errors). */

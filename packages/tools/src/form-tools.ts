@@ -66,7 +66,7 @@ export const fillForm = defineTool({
     'BROWSER_ERROR',
   ],
   async handler({ sessionId, fields, timeout, includeSnapshot }, ctx) {
-    const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
+    const limit = timeout ?? ctx.options.defaultTimeouts?.element ?? DEFAULT_ELEMENT_TIMEOUT;
     return onSession(ctx, sessionId, async (page, response) => {
       const filled: { index: number; value: string | string[] | boolean }[] = [];
       for (const [index, field] of fields.entries()) {
@@ -164,7 +164,7 @@ export const drag = defineTool({
   kind: 'action',
   errors: ['ELEMENT_NOT_FOUND', 'ELEMENT_AMBIGUOUS', 'ELEMENT_NOT_CLICKABLE', 'INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
   async handler({ sessionId, from, to, timeout, includeSnapshot }, ctx) {
-    const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
+    const limit = timeout ?? ctx.options.defaultTimeouts?.element ?? DEFAULT_ELEMENT_TIMEOUT;
     return onSession(ctx, sessionId, async (page, response) => {
       const source: ElementTarget = { selector: from.selector, ref: from.ref };
       const target: ElementTarget = { selector: to.selector, ref: to.ref };

@@ -44,7 +44,7 @@ export const click = defineTool({
   kind: 'action',
   errors: [...ELEMENT_ERRORS, 'ELEMENT_NOT_CLICKABLE'],
   async handler({ sessionId, selector, ref, timeout, force, clickCount, button, modifiers, includeSnapshot }, ctx) {
-    const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
+    const limit = timeout ?? ctx.options.defaultTimeouts?.element ?? DEFAULT_ELEMENT_TIMEOUT;
     return onSession(ctx, sessionId, async (page, response) => {
       const before = page.url();
       await onElement(page, { selector, ref }, 'click', limit, (locator) =>
@@ -89,7 +89,7 @@ export const type = defineTool({
   kind: 'action',
   errors: [...ELEMENT_ERRORS, 'ELEMENT_NOT_EDITABLE', 'ELEMENT_NOT_CLICKABLE'],
   async handler({ sessionId, selector, ref, text, delay, timeout, clear, submit, includeSnapshot }, ctx) {
-    const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
+    const limit = timeout ?? ctx.options.defaultTimeouts?.element ?? DEFAULT_ELEMENT_TIMEOUT;
     return onSession(ctx, sessionId, async (page, response) => {
       const value = await onElement(page, { selector, ref }, 'edit', limit, async (locator) => {
         await typeInto(page, locator, text, { delay, clear, timeout: limit });
@@ -122,7 +122,7 @@ export const hover = defineTool({
   kind: 'action',
   errors: [...ELEMENT_ERRORS, 'ELEMENT_NOT_CLICKABLE'],
   async handler({ sessionId, selector, ref, timeout, force }, ctx) {
-    const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
+    const limit = timeout ?? ctx.options.defaultTimeouts?.element ?? DEFAULT_ELEMENT_TIMEOUT;
     return onSession(ctx, sessionId, async (page) => {
       await onElement(page, { selector, ref }, 'hover', limit, (locator) => locator.hover({ timeout: limit, force: force ?? false }));
       return { success: true as const, message: 'The mouse is over the element.' };
@@ -152,7 +152,7 @@ export const pressKey = defineTool({
   errors: [...ELEMENT_ERRORS, 'ELEMENT_NOT_CLICKABLE'],
   async handler({ sessionId, selector, ref, key, timeout, includeSnapshot }, ctx) {
     const chord = normalizeKey(key);
-    const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
+    const limit = timeout ?? ctx.options.defaultTimeouts?.element ?? DEFAULT_ELEMENT_TIMEOUT;
     return onSession(ctx, sessionId, async (page, response) => {
       const before = page.url();
       if (selector !== undefined || ref !== undefined) {
@@ -220,7 +220,7 @@ export const selectOption = defineTool({
   kind: 'action',
   errors: [...ELEMENT_ERRORS, 'ELEMENT_NOT_EDITABLE'],
   async handler({ sessionId, selector, ref, values, timeout, includeSnapshot }, ctx) {
-    const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
+    const limit = timeout ?? ctx.options.defaultTimeouts?.element ?? DEFAULT_ELEMENT_TIMEOUT;
     return onSession(ctx, sessionId, async (page, response) => {
       const selected = await onElement(page, { selector, ref }, 'select', limit, async (locator) => {
         await locator.waitFor({ state: 'attached', timeout: limit });
@@ -289,7 +289,7 @@ function checkTool(name: 'check' | 'uncheck', checked: boolean) {
     kind: 'action',
     errors: [...ELEMENT_ERRORS, 'ELEMENT_NOT_CLICKABLE', 'ELEMENT_NOT_EDITABLE'],
     async handler({ sessionId, selector, ref, timeout, force }, ctx) {
-      const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
+      const limit = timeout ?? ctx.options.defaultTimeouts?.element ?? DEFAULT_ELEMENT_TIMEOUT;
       return onSession(ctx, sessionId, async (page) => {
         const now = await onElement(page, { selector, ref }, 'check', limit, async (locator) => {
           await locator.waitFor({ state: 'attached', timeout: limit });

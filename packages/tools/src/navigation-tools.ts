@@ -74,7 +74,7 @@ export const navigate = defineTool({
   errors: ['NAVIGATION_FAILED', 'INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
   async handler({ sessionId, url, waitUntil, timeout, includeSnapshot }, ctx) {
     const target = checkUrl(url, ctx.options);
-    const limit = timeout ?? DEFAULT_NAVIGATION_TIMEOUT;
+    const limit = timeout ?? ctx.options.defaultTimeouts?.navigation ?? DEFAULT_NAVIGATION_TIMEOUT;
     return onSession(
       ctx,
       sessionId,
@@ -163,7 +163,7 @@ function historyTool(move: HistoryMove) {
     kind: 'action',
     errors: ['NAVIGATION_FAILED', 'INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
     async handler({ sessionId, waitUntil, timeout }, ctx) {
-      const limit = timeout ?? DEFAULT_NAVIGATION_TIMEOUT;
+      const limit = timeout ?? ctx.options.defaultTimeouts?.navigation ?? DEFAULT_NAVIGATION_TIMEOUT;
       return onSession(ctx, sessionId, (page) => moveInHistory(page, move, { waitUntil: waitUntil ?? 'load', timeout: limit }), { loads: true });
     },
   });

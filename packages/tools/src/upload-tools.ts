@@ -67,7 +67,7 @@ export const uploadFile = defineTool({
     'BROWSER_ERROR',
   ],
   async handler({ sessionId, selector, ref, files, timeout }, ctx) {
-    const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
+    const limit = timeout ?? ctx.options.defaultTimeouts?.element ?? DEFAULT_ELEMENT_TIMEOUT;
     const needsRoots = files.some((file) => 'path' in file) && ctx.roots !== undefined;
     const payloads = await readUploads(files, needsRoots && ctx.roots ? await ctx.roots() : { directories: [], source: 'none' });
     return onSession(ctx, sessionId, async (page, response) => {
