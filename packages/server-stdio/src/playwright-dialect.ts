@@ -223,7 +223,7 @@ export const PLAYWRIGHT_FLAGS: readonly PlaywrightFlag[] = [
     placeholder: 'hosts...',
     env: 'ALLOWED_HOSTS',
     envList: true,
-    means: '--allowed-hosts: Host header names the HTTP server accepts (with --port; ignored over stdio, as @playwright/mcp ignores it)',
+    means: 'Host header names the HTTP server accepts (our --allowed-hosts; with --port, else ignored as @playwright/mcp ignores it)',
     apply: (given, to) => to.ours('allowed-hosts', list(given as string[], ',').join(',')),
   },
   {
@@ -265,7 +265,7 @@ export const PLAYWRIGHT_FLAGS: readonly PlaywrightFlag[] = [
     takes: 'value',
     placeholder: 'browser',
     env: 'BROWSER',
-    means: '--browser: chromium, firefox or webkit; chrome and msedge (and their channels) run Chromium, in that browser when it is installed',
+    means: 'chromium, firefox or webkit (our --browser); chrome, msedge and their channels run Chromium, in that browser where it is installed',
     apply: (given, to) => setBrowser((given as string[])[0] ?? '', to),
   },
   {
@@ -273,10 +273,10 @@ export const PLAYWRIGHT_FLAGS: readonly PlaywrightFlag[] = [
     takes: 'value',
     placeholder: 'caps',
     env: 'CAPS',
-    means: `--caps in @playwright/mcp's names: ${PLAYWRIGHT_CAPS.join(', ')}`,
+    means: `tool groups in @playwright/mcp's names (${PLAYWRIGHT_CAPS.join(', ')}), kept as our --caps`,
     apply: (given, to) => to.ours('caps', list(given as string[], ',').join(',')),
   },
-  same('cdp-endpoint', 'value', 'endpoint', 'CDP_ENDPOINT', '--cdp-endpoint: sessions run in that Chromium'),
+  same('cdp-endpoint', 'value', 'endpoint', 'CDP_ENDPOINT', 'sessions run in the Chromium at this CDP endpoint (our --cdp-endpoint)'),
   {
     name: 'cdp-header',
     takes: 'values',
@@ -312,7 +312,7 @@ export const PLAYWRIGHT_FLAGS: readonly PlaywrightFlag[] = [
       if (language !== 'none') to.unmeant('results carry no generated Playwright code');
     },
   },
-  same('config', 'value', 'path', 'CONFIG', "--config: a JSON file in @playwright/mcp's shape or in sessionwright's"),
+  same('config', 'value', 'path', 'CONFIG', "a JSON config file, in @playwright/mcp's shape or in sessionwright's"),
   {
     name: 'console-level',
     takes: 'value',
@@ -341,7 +341,7 @@ export const PLAYWRIGHT_FLAGS: readonly PlaywrightFlag[] = [
       if (given === true) to.level.mobile = to.where;
     },
   },
-  same('executable-path', 'value', 'path', 'EXECUTABLE_PATH', '--executable-path'),
+  same('executable-path', 'value', 'path', 'EXECUTABLE_PATH', 'the browser binary (our --executable-path)'),
   {
     name: 'extension',
     takes: 'nothing',
@@ -352,7 +352,7 @@ export const PLAYWRIGHT_FLAGS: readonly PlaywrightFlag[] = [
     name: 'endpoint',
     takes: 'value',
     placeholder: 'endpoint',
-    means: '--browser-endpoint: sessions run on that Playwright browser server',
+    means: 'sessions run on this Playwright browser server (our --browser-endpoint)',
     apply: (given, to) => to.ours('browser-endpoint', (given as string[])[0] ?? ''),
   },
   {
@@ -374,13 +374,13 @@ export const PLAYWRIGHT_FLAGS: readonly PlaywrightFlag[] = [
     means: 'every session is granted these permissions (geolocation, clipboard-read, …)',
     apply: (given, to) => to.session('permissions', list(given as string[], ',')),
   },
-  same('headless', 'nothing', undefined, 'HEADLESS', '--headless'),
+  same('headless', 'nothing', undefined, 'HEADLESS', 'run the browser without a window (our --headless)'),
   {
     name: 'host',
     takes: 'value',
     placeholder: 'host',
     env: 'HOST',
-    means: "--host: the HTTP server's address (with --port; ignored over stdio, as @playwright/mcp ignores it)",
+    means: "the HTTP server's address (our --host; with --port, else ignored as @playwright/mcp ignores it)",
     apply: (given, to) => to.ours('host', (given as string[])[0] ?? ''),
   },
   {
@@ -388,7 +388,7 @@ export const PLAYWRIGHT_FLAGS: readonly PlaywrightFlag[] = [
     takes: 'value',
     placeholder: 'timeout',
     env: 'IDLE_TIMEOUT',
-    means: "--session-timeout: a session (the connection's page too) closes after this many ms without a call; 0: never",
+    means: "a session, the connection's page too, closes after this many ms without a call (our --session-timeout; 0: never)",
     apply: (given, to) => {
       const ms = numberOf((given as string[])[0] ?? '', to);
       to.ours('session-timeout', String(ms === 0 ? NEVER_MS : Math.min(Math.round(ms), NEVER_MS)));
@@ -452,7 +452,7 @@ export const PLAYWRIGHT_FLAGS: readonly PlaywrightFlag[] = [
   { name: 'background', takes: 'nothing', env: 'BACKGROUND', means: EXTENSION_ONLY },
   { name: 'no-tab-group', takes: 'nothing', env: 'NO_TAB_GROUP', means: EXTENSION_ONLY },
   { name: 'no-webmcp', takes: 'nothing', means: 'what sessionwright does: tools a page registers through WebMCP are not exposed', apply: () => {} },
-  same('output-dir', 'value', 'path', 'OUTPUT_DIR', '--output-dir'),
+  same('output-dir', 'value', 'path', 'OUTPUT_DIR', 'where files are saved, a folder per session (our --output-dir)'),
   {
     name: 'output-max-size',
     takes: 'value',
@@ -460,7 +460,7 @@ export const PLAYWRIGHT_FLAGS: readonly PlaywrightFlag[] = [
     env: 'OUTPUT_MAX_SIZE',
     means: 'files in --output-dir are kept per session and removed with it',
   },
-  same('port', 'value', 'port', 'PORT', '--port: MCP over HTTP, legacy SSE at / and /sse, Streamable HTTP at /mcp'),
+  same('port', 'value', 'port', 'PORT', 'serve MCP over HTTP: legacy SSE at / and /sse, Streamable HTTP at /mcp (our --port)'),
   { name: 'profile-dir-name', takes: 'value', placeholder: 'name', env: 'PROFILE_DIR_NAME', means: EXTENSION_ONLY },
   {
     name: 'proxy-bypass',
