@@ -61,8 +61,6 @@ export interface ForeignValue {
  * reader for config files in its shape. At each level the table's own spelling wins over the other one.
  */
 export interface OtherVocabulary {
-  /** Its name, for the sources --print-config reports. */
-  name: string;
   cli: ReadonlyMap<FlagDefinition, readonly ForeignValue[]>;
   env: ReadonlyMap<FlagDefinition, readonly ForeignValue[]>;
   /**

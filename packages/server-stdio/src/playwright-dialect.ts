@@ -698,7 +698,6 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /** A reader of config files that only recognizes @playwright/mcp's shape (for finding the profile before the dialect applies). */
 export const PEEK_PLAYWRIGHT_CONFIG: OtherVocabulary = {
-  name: '@playwright/mcp',
   cli: new Map(),
   env: new Map(),
   file: (json) => (isPlaywrightConfig(json) ? { own: ownKeys(json), values: new Map() } : undefined),
@@ -706,7 +705,6 @@ export const PEEK_PLAYWRIGHT_CONFIG: OtherVocabulary = {
 
 /** Refuses a config file in @playwright/mcp's shape outside the playwright profile, saying how to read it. */
 export const REFUSE_PLAYWRIGHT_CONFIG: OtherVocabulary = {
-  name: '@playwright/mcp',
   cli: new Map(),
   env: new Map(),
   file: (json, file) => {
@@ -769,7 +767,6 @@ export function translatePlaywright(foreign: readonly ForeignOccurrence[], env: 
 
   const configEnv = `${PLAYWRIGHT_ENV_PREFIX}CONFIG`;
   const vocabulary: OtherVocabulary = {
-    name: '@playwright/mcp',
     cli: cli.ours,
     env: fromEnv.ours,
     file(json, filePath) {

@@ -31,7 +31,9 @@ afterAll(async () => {
 
 /** This process's environment without SESSIONWRIGHT_* or PLAYWRIGHT_MCP_* variables, plus the given ones. */
 function cleanEnv(vars: Record<string, string> = {}): Record<string, string> {
-  const base = Object.entries(process.env).filter((entry): entry is [string, string] => entry[1] !== undefined && !/^(SESSIONWRIGHT|PLAYWRIGHT_MCP)_/.test(entry[0]));
+  const base = Object.entries(process.env).filter(
+    (entry): entry is [string, string] => entry[1] !== undefined && !/^(SESSIONWRIGHT|PLAYWRIGHT_MCP)_/.test(entry[0]),
+  );
   return { ...Object.fromEntries(base), ...vars };
 }
 
@@ -87,21 +89,25 @@ describe('command lines written for @playwright/mcp', () => {
 
     await navigate(server, fixture.urlFor('/echo-cookie'));
     expect(await evaluate(server, "() => document.getElementById('cookies').textContent")).toBe('sid=signed-in-4b2');
-    expect(await evaluate(server, '() => [innerWidth, innerHeight, navigator.userAgent, window.__initMarker]')).toEqual([1024, 768, 'desk-agent/3', 'init-ran']);
-    const permission = "async (name) => (await navigator.permissions.query({ name })).state";
+    expect(await evaluate(server, '() => [innerWidth, innerHeight, navigator.userAgent, window.__initMarker]')).toEqual([
+      1024,
+      768,
+      'desk-agent/3',
+      'init-ran',
+    ]);
+    const permission = 'async (name) => (await navigator.permissions.query({ name })).state';
     expect(await evaluate(server, `() => (${permission})('geolocation')`)).toBe('granted');
     expect(await evaluate(server, `() => (${permission})('clipboard-read')`)).toBe('granted');
 
     // A session of its own starts with the same defaults, under its own options.
     const { sessionId } = expectSuccess(await call(server.client, 'create_session', { viewport: { width: 500, height: 400 } }));
     await navigate(server, fixture.urlFor('/echo-cookie'), sessionId);
-    expect(await evaluate(server, "() => [innerWidth, navigator.userAgent, window.__initMarker, document.getElementById('cookies').textContent]", sessionId)).toEqual([
-      500,
-      'desk-agent/3',
-      'init-ran',
-      'sid=signed-in-4b2',
+    expect(
+      await evaluate(server, "() => [innerWidth, navigator.userAgent, window.__initMarker, document.getElementById('cookies').textContent]", sessionId),
+    ).toEqual([500, 'desk-agent/3', 'init-ran', 'sid=signed-in-4b2']);
+    expect(unmeantLines(server)).toEqual([
+      'sessionwright: caps vision, pdf, devtools, network, storage, testing, config: accepted; the playwright profile serves no tools for them yet',
     ]);
-    expect(unmeantLines(server)).toEqual(['sessionwright: caps vision, pdf, devtools, network, storage, testing, config: accepted; the playwright profile serves no tools for them yet']);
   });
 
   it('--device on the command line over PLAYWRIGHT_MCP_MOBILE and PLAYWRIGHT_MCP_USER_AGENT; PLAYWRIGHT_MCP_TIMEOUT_ACTION bounds element actions', async () => {

@@ -14,8 +14,14 @@ const MCP_DIR = path.dirname(require.resolve('@playwright/mcp/package.json'));
 const PLAYWRIGHT_DIR = path.dirname(require.resolve('playwright/package.json'));
 /** The bundles that hold each one's MCP program (flags, variables, config keys). */
 const BUNDLES = {
-  '@playwright/mcp 0.0.83': path.join(path.dirname(createRequire(path.join(MCP_DIR, 'package.json')).resolve('playwright-core/package.json')), 'lib/coreBundle.js'),
-  'playwright mcp 1.65': path.join(path.dirname(createRequire(path.join(PLAYWRIGHT_DIR, 'package.json')).resolve('playwright-core/package.json')), 'lib/coreBundle.js'),
+  '@playwright/mcp 0.0.83': path.join(
+    path.dirname(createRequire(path.join(MCP_DIR, 'package.json')).resolve('playwright-core/package.json')),
+    'lib/coreBundle.js',
+  ),
+  'playwright mcp 1.65': path.join(
+    path.dirname(createRequire(path.join(PLAYWRIGHT_DIR, 'package.json')).resolve('playwright-core/package.json')),
+    'lib/coreBundle.js',
+  ),
 };
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'sw-dialect-'));
@@ -31,7 +37,10 @@ writeFileSync(EMPTY_CONFIG, '{}');
 /** Every option a commander --help lists: `--name`, `--name <value>`, `--name <values...>`. */
 function optionsOf(help: string): Array<{ name: string; takes: 'nothing' | 'value' | 'values' }> {
   return [...help.matchAll(/^ {2}(?:-\w, )?--([a-z][a-z-]*)( <[^>]+>)?/gm)]
-    .map(([, name = '', value]) => ({ name, takes: value === undefined ? ('nothing' as const) : value.endsWith('...>') ? ('values' as const) : ('value' as const) }))
+    .map(([, name = '', value]) => ({
+      name,
+      takes: value === undefined ? ('nothing' as const) : value.endsWith('...>') ? ('values' as const) : ('value' as const),
+    }))
     .filter(({ name }) => name !== 'help' && name !== 'version');
 }
 
@@ -142,7 +151,7 @@ describe('the real command lines of @playwright/mcp users', () => {
 
   it('a Claude Desktop line with = values and a list that takes several arguments', () => {
     const { options } = playwright([
-      '--storage-state=' + STORAGE_STATE,
+      `--storage-state=${STORAGE_STATE}`,
       '--user-agent=desk/1',
       '--viewport-size=1024x768',
       '--grant-permissions',
@@ -267,7 +276,7 @@ describe('the real command lines of @playwright/mcp users', () => {
     }
   });
 
-  it('--allowed-origins is the pages\' request allowlist here, and the HTTP server\'s browser origins stay SESSIONWRIGHT_ALLOWED_ORIGINS', () => {
+  it("--allowed-origins is the pages' request allowlist here, and the HTTP server's browser origins stay SESSIONWRIGHT_ALLOWED_ORIGINS", () => {
     const { options } = playwright(['--allowed-origins', 'https://a.example;http://localhost:*', '--port', '0'], {
       SESSIONWRIGHT_ALLOWED_ORIGINS: 'https://app.example',
     });
@@ -303,7 +312,9 @@ describe('where the playwright profile is named, and outside it', () => {
     expect(() => parseArgs(['--config', theirs], cleanEnv())).toThrow("this config file is in @playwright/mcp's shape; it is read with --profile playwright");
     const exited = await run(process.execPath, [CLI_PATH, '--headless', '--isolated'], { env: cleanEnv() as NodeJS.ProcessEnv });
     expect(exited.code).toBe(2);
-    expect(exited.stderr.trim().split('\n')).toEqual(['sessionwright: unknown option --isolated: it is an @playwright/mcp flag, accepted with --profile playwright (see --help)']);
+    expect(exited.stderr.trim().split('\n')).toEqual([
+      'sessionwright: unknown option --isolated: it is an @playwright/mcp flag, accepted with --profile playwright (see --help)',
+    ]);
   });
 });
 
@@ -426,7 +437,9 @@ describe("@playwright/mcp's config file, live", () => {
       // A lone server key still marks the file as @playwright/mcp's: every one of its files has some such key.
       // A proxy is read whole: its other keys come with a server.
       const proxy = /^browser\.launchOptions\.proxy\.(.+)$/.exec(key)?.[1];
-      const json = proxy ? { browser: { launchOptions: { proxy: { server: 'http://127.0.0.1:3128', [proxy]: sampleOf(key, type) } } } } : nested(key, sampleOf(key, type));
+      const json = proxy
+        ? { browser: { launchOptions: { proxy: { server: 'http://127.0.0.1:3128', [proxy]: sampleOf(key, type) } } } }
+        : nested(key, sampleOf(key, type));
       writeFileSync(file, JSON.stringify({ ...json, ...(key.startsWith('server.') ? {} : { server: {} }) }));
       let warnings: readonly string[] = [];
       try {
@@ -434,7 +447,10 @@ describe("@playwright/mcp's config file, live", () => {
       } catch (error) {
         throw new Error(`${key}: ${(error as Error).message}`);
       }
-      expect(warnings.filter((line) => line.includes('not a setting')), key).toEqual([]);
+      expect(
+        warnings.filter((line) => line.includes('not a setting')),
+        key,
+      ).toEqual([]);
     }
   });
 
@@ -446,7 +462,12 @@ describe("@playwright/mcp's config file, live", () => {
         browser: {
           browserName: 'chromium',
           isolated: true,
-          launchOptions: { headless: true, chromiumSandbox: false, args: ['--lang=de'], proxy: { server: 'http://127.0.0.1:3128', username: 'u', password: 'p' } },
+          launchOptions: {
+            headless: true,
+            chromiumSandbox: false,
+            args: ['--lang=de'],
+            proxy: { server: 'http://127.0.0.1:3128', username: 'u', password: 'p' },
+          },
           contextOptions: { viewport: { width: 1000, height: 800 }, userAgent: 'cfg/1', permissions: ['geolocation'], ignoreHTTPSErrors: true },
           initScript: ['init.js'],
         },
@@ -496,7 +517,22 @@ describe("@playwright/mcp's config file, live", () => {
   it('--print-config shows the translated settings, where each came from, and no secret', async () => {
     const printed = await run(
       process.execPath,
-      [CLI_PATH, '--profile', 'playwright', '--browser', 'msedge', '--proxy-server', 'http://u:pr0xy-pw@127.0.0.1:3128', '--cdp-header', 'Authorization: Bearer cdp-t0ken', '--cdp-endpoint', 'http://127.0.0.1:9222', '--storage-state', STORAGE_STATE, '--print-config'],
+      [
+        CLI_PATH,
+        '--profile',
+        'playwright',
+        '--browser',
+        'msedge',
+        '--proxy-server',
+        'http://u:pr0xy-pw@127.0.0.1:3128',
+        '--cdp-header',
+        'Authorization: Bearer cdp-t0ken',
+        '--cdp-endpoint',
+        'http://127.0.0.1:9222',
+        '--storage-state',
+        STORAGE_STATE,
+        '--print-config',
+      ],
       { env: cleanEnv() as NodeJS.ProcessEnv },
     );
     expect(printed.code, printed.stderr).toBe(0);
