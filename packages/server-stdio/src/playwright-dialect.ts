@@ -451,7 +451,7 @@ export const PLAYWRIGHT_FLAGS: readonly PlaywrightFlag[] = [
   },
   { name: 'background', takes: 'nothing', env: 'BACKGROUND', means: EXTENSION_ONLY },
   { name: 'no-tab-group', takes: 'nothing', env: 'NO_TAB_GROUP', means: EXTENSION_ONLY },
-  { name: 'no-webmcp', takes: 'nothing', means: 'what sessionwright does: tools a page registers through WebMCP are not exposed', apply: () => {} },
+  { name: 'no-webmcp', takes: 'nothing', env: 'WEBMCP', means: 'what sessionwright does: tools a page registers through WebMCP are not exposed', apply: () => {} },
   same('output-dir', 'value', 'path', 'OUTPUT_DIR', 'where files are saved, a folder per session (our --output-dir)'),
   {
     name: 'output-max-size',

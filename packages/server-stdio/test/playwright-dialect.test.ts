@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseArgs, type CliCommand, type ServerOptions } from '../src/options.js';
 import { PLAYWRIGHT_FLAGS } from '../src/playwright-dialect.js';
-import { CLI_PATH, run } from './helpers.js';
+import { CLI_PATH, REPO_ROOT, run } from './helpers.js';
 
 const require = createRequire(import.meta.url);
 /** @playwright/mcp 0.0.83 (a devDependency) and the `playwright` package this server runs on (1.65). */
@@ -294,6 +294,13 @@ describe('the real command lines of @playwright/mcp users', () => {
   });
 });
 
+describe('docs/compat.md', () => {
+  it('says what each @playwright/mcp flag does here', () => {
+    const compat = readFileSync(path.join(REPO_ROOT, 'docs', 'compat.md'), 'utf8');
+    for (const flag of PLAYWRIGHT_FLAGS) expect(compat, `--${flag.name}`).toMatch(new RegExp(`\\| \`--${flag.name}[ \`]`));
+  });
+});
+
 describe('where the playwright profile is named, and outside it', () => {
   it('in SESSIONWRIGHT_PROFILE or in our config file as well as on the command line', () => {
     const viaEnv = running(parseArgs(['--isolated', '--viewport-size', '800x600'], cleanEnv({ SESSIONWRIGHT_PROFILE: 'playwright' })));
@@ -344,7 +351,7 @@ describe('PLAYWRIGHT_MCP_* variables, as @playwright/mcp reads them, live', () =
   it.each(Object.entries(BUNDLES))('%s: each variable its configFromEnv reads is one of ours and accepted', (_label, bundle) => {
     const variables = variablesOf(bundle);
     expect(variables.length).toBeGreaterThan(40);
-    const known = new Set([...PLAYWRIGHT_FLAGS.flatMap((flag) => (flag.env === undefined ? [] : [flag.env])), 'WEBMCP']);
+    const known = new Set(PLAYWRIGHT_FLAGS.flatMap((flag) => (flag.env === undefined ? [] : [flag.env])));
     for (const variable of variables) {
       expect(known.has(variable), `PLAYWRIGHT_MCP_${variable}`).toBe(true);
       expect(() => playwright([], { [`PLAYWRIGHT_MCP_${variable}`]: sampleFor(variable) }), `PLAYWRIGHT_MCP_${variable}`).not.toThrow();
