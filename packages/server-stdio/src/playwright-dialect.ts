@@ -451,7 +451,13 @@ export const PLAYWRIGHT_FLAGS: readonly PlaywrightFlag[] = [
   },
   { name: 'background', takes: 'nothing', env: 'BACKGROUND', means: EXTENSION_ONLY },
   { name: 'no-tab-group', takes: 'nothing', env: 'NO_TAB_GROUP', means: EXTENSION_ONLY },
-  { name: 'no-webmcp', takes: 'nothing', env: 'WEBMCP', means: 'what sessionwright does: tools a page registers through WebMCP are not exposed', apply: () => {} },
+  {
+    name: 'no-webmcp',
+    takes: 'nothing',
+    env: 'WEBMCP',
+    means: 'what sessionwright does: tools a page registers through WebMCP are not exposed',
+    apply: () => {},
+  },
   same('output-dir', 'value', 'path', 'OUTPUT_DIR', 'where files are saved, a folder per session (our --output-dir)'),
   {
     name: 'output-max-size',
@@ -547,16 +553,16 @@ export const PLAYWRIGHT_FLAGS: readonly PlaywrightFlag[] = [
     takes: 'value',
     placeholder: 'timeout',
     env: 'TIMEOUT_ACTION',
-    means: 'how long element actions wait, in ms, when a call gives no timeout (default 5000)',
-    apply: (given, to) => to.setup({ elementTimeout: numberOf((given as string[])[0] ?? '', to, 1) }),
+    means: 'how long element actions wait, in ms, when a call gives no timeout (default 5000; 0: up to --call-timeout)',
+    apply: (given, to) => to.setup({ elementTimeout: numberOf((given as string[])[0] ?? '', to) }),
   },
   {
     name: 'timeout-navigation',
     takes: 'value',
     placeholder: 'timeout',
     env: 'TIMEOUT_NAVIGATION',
-    means: 'how long navigations wait, in ms, when a call gives no timeout (default 30000)',
-    apply: (given, to) => to.setup({ navigationTimeout: numberOf((given as string[])[0] ?? '', to, 1) }),
+    means: 'how long navigations wait, in ms, when a call gives no timeout (default 30000; 0: up to --call-timeout)',
+    apply: (given, to) => to.setup({ navigationTimeout: numberOf((given as string[])[0] ?? '', to) }),
   },
   {
     name: 'timeout-settle',
@@ -786,6 +792,7 @@ export function translatePlaywright(foreign: readonly ForeignOccurrence[], env: 
       const values = new Map(config.values);
       const levels = [file, fromEnv, cli];
       const browser = (values.get('browser')?.value ?? 'chromium') as BrowserName;
+      const callTimeout = values.get('callTimeout')?.value as number;
 
       // A Chrome or Edge channel runs in that browser when it is installed and no executable was given.
       const winner = levels.filter((level) => level.browser !== undefined).at(-1)?.browser;
@@ -816,8 +823,9 @@ export function translatePlaywright(foreign: readonly ForeignOccurrence[], env: 
           ...(part.connectTimeout === undefined ? {} : { connectTimeout: part.connectTimeout }),
         },
         timeouts: {
-          ...(part.elementTimeout === undefined ? {} : { element: part.elementTimeout }),
-          ...(part.navigationTimeout === undefined ? {} : { navigation: part.navigationTimeout }),
+          // 0, Playwright's "no limit", is the call's own ceiling here: nothing waits longer than --call-timeout.
+          ...(part.elementTimeout === undefined ? {} : { element: part.elementTimeout || callTimeout }),
+          ...(part.navigationTimeout === undefined ? {} : { navigation: part.navigationTimeout || callTimeout }),
         },
         consoleLevel: part.consoleLevel,
         imageResponses: part.imageResponses ?? 'allow',

@@ -231,6 +231,11 @@ describe('the real command lines of @playwright/mcp users', () => {
       launch: { chromiumSandbox: true },
     });
     expect(playwright(['--idle-timeout', '60000']).options.sessionTimeout).toBe(60_000);
+    // Playwright's 0, no limit, is the call's own ceiling.
+    expect(playwright(['--timeout-action', '0', '--timeout-navigation', '0', '--call-timeout', '90000']).options.setup.timeouts).toEqual({
+      element: 90_000,
+      navigation: 90_000,
+    });
     expect(playwright(['--ignore-roots']).options.fileRoot).toEqual([process.cwd()]);
   });
 
