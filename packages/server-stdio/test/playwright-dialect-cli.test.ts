@@ -147,7 +147,7 @@ describe('command lines written for @playwright/mcp', () => {
     expect(blocked.details.reason).toBe('ERR_BLOCKED_BY_CLIENT');
     const slow = expectError(await callJson(server.client, 'browser_navigate', { url: fixture.urlFor('/hang') }), 'NAVIGATION_FAILED');
     expect(slow.details.timeout).toBe(1500);
-    // The failures left the page usable.
+    // The failures left the connection's page usable.
     expect((await navigate(server, fixture.urlFor('/pages/home'))).title).toBe('Home');
   });
 

@@ -435,6 +435,15 @@ describe('a session survives the errors above', () => {
     expect(result.title).toBe('Home');
   });
 
+  it("navigates at once after a load that failed at once: Chromium's error page, shown a moment later, does not interrupt it", async () => {
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      // An unsafe port fails before any connection is tried, the fastest failure there is.
+      expectError(await call(ctx.servers.main.client, 'navigate', { sessionId: ctx.sid, url: 'http://127.0.0.1:9/' }), 'NAVIGATION_FAILED', ctx.sid);
+      const next = expectSuccess(await call(ctx.servers.main.client, 'navigate', { sessionId: ctx.sid, url: ctx.fx.urlFor('/pages/home') }));
+      expect(next.title).toBe('Home');
+    }
+  });
+
   it('gets a fresh page on one after its renderer crashed', async () => {
     await waitFor(
       async () => {

@@ -95,7 +95,9 @@ export const navigate = defineTool({
         try {
           loaded = await page.goto(target, { waitUntil: waitUntil ?? 'load', timeout: limit });
         } catch (error) {
-          throw navigationError(error, { url: target, timeout: limit });
+          const failure = navigationError(error, { url: target, timeout: limit });
+          await errorPageShown(page, failure.details?.reason);
+          throw failure;
         } finally {
           page.off('framenavigated', onCommit);
           atLoad?.stop();
@@ -110,6 +112,16 @@ export const navigate = defineTool({
     );
   },
 });
+
+/**
+ * Chromium shows its error page a moment after a load fails at once (refused, blocked, an unsafe port): the next
+ * navigation, started before that page commits, would be interrupted by it. So a failed navigation answers once the
+ * error page is in (within a second); a timeout or an abort (a download, a 204) shows none.
+ */
+async function errorPageShown(page: Page, reason: unknown): Promise<void> {
+  if (typeof reason !== 'string' || !reason.startsWith('ERR_') || reason === 'ERR_ABORTED') return;
+  await page.waitForURL((url) => url.protocol === 'chrome-error:', { waitUntil: 'commit', timeout: 1_000 }).catch(() => {});
+}
 
 type HistoryMove = 'back' | 'forward' | 'reload';
 
