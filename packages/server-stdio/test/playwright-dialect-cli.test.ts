@@ -6,6 +6,7 @@ import { playwrightTools } from '@sessionwright/tools';
 import { callJson, startFixtureServer, startForwardProxy, type FixtureServer, type ForwardProxy, type StdioConnection } from '@sessionwright/test-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError, expectSuccess, startCli } from './helpers.js';
+import { connectSse, startHttpCli } from './http-helpers.js';
 
 const PROXY_PASSWORD = 'pr0xy-pa55-7e1d';
 
@@ -170,6 +171,27 @@ describe('command lines written for @playwright/mcp', () => {
     const shot = await call(server.client, 'browser_take_screenshot');
     expect(shot.isError).toBe(false);
     expect(shot.result.content.map((item: { type: string }) => item.type)).toEqual(['text']);
+  });
+
+  it('over HTTP as @playwright/mcp serves it (--port, --host, legacy SSE at the bare URL), with its flags shaping the page', async () => {
+    const server = await startHttpCli(
+      ['--profile', 'playwright', '--port', '0', '--host', 'localhost', '--headless', '--isolated', '--viewport-size', '700x500'],
+      {
+        env: cleanEnv(),
+        onlyFlags: true,
+      },
+    );
+    try {
+      const { client } = await connectSse(server.base);
+      try {
+        expect(expectSuccess(await call(client, 'browser_navigate', { url: fixture.urlFor('/pages/home') })).title).toBe('Home');
+        expect(expectSuccess(await call(client, 'browser_evaluate', { function: '() => [innerWidth, innerHeight]' })).result).toEqual([700, 500]);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await server.stop();
+    }
   });
 
   it('a flag without meaning here is said exactly once on stderr, however often it is given, and the server works', async () => {
