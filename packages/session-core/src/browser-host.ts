@@ -221,8 +221,11 @@ export class BrowserHost implements BrowserSource {
       browser = await launchWithEarlyBrowser(() => playwright()[this.browserName].launch(launchOptions));
     } catch (error) {
       if (isSessionError(error)) throw error;
-      throw browserError('launch_failed', `The browser failed to start: ${firstLine(messageOf(error))}`, {
-        details: { executable: executable.description, browserMessage: messageOf(error).slice(0, 2000) },
+      // Chromium will not run its sandbox as root and exits at once, with nothing in Playwright's message to say why.
+      const asRoot = this.options.chromiumSandbox === true && this.browserName === 'chromium' && process.getuid?.() === 0;
+      const why = asRoot ? " Chromium's sandbox cannot run as root: launch without it (no --sandbox), or as another user." : '';
+      throw browserError('launch_failed', `The browser failed to start: ${firstLine(messageOf(error))}${why}`, {
+        details: { executable: executable.description, browserMessage: messageOf(error).slice(0, 2000), ...(asRoot ? { hint: why.trim() } : {}) },
         cause: error,
       });
     }

@@ -44,6 +44,23 @@ describe('BrowserHost', () => {
     await host.close();
   });
 
+  it('passes chromiumSandbox to the launch: off, Chromium runs with --no-sandbox; on, without it (as root it cannot start, and the error says why)', async () => {
+    const mainOf = async () => (await browserProcesses(process.pid)).filter((proc) => proc.cmdline.includes('--remote-debugging-pipe'));
+    const off = track(new BrowserHost({ headless: true, chromiumSandbox: false }));
+    await off.browser();
+    expect((await mainOf()).some((proc) => proc.cmdline.split(' ').includes('--no-sandbox'))).toBe(true);
+    await off.close();
+    const on = track(new BrowserHost({ headless: true, chromiumSandbox: true }));
+    if (process.getuid?.() === 0) {
+      const error = await rejectionOf(on.browser());
+      expect(error.details).toMatchObject({ reason: 'launch_failed', hint: expect.stringContaining("Chromium's sandbox cannot run as root") });
+    } else {
+      await on.browser();
+      expect((await mainOf()).every((proc) => !proc.cmdline.split(' ').includes('--no-sandbox'))).toBe(true);
+    }
+    await on.close();
+  });
+
   it('answers concurrent browser() calls with one launch', async () => {
     const host = track(new BrowserHost({ headless: true }));
     const before = (await browserProcesses(process.pid)).filter((p) => p.ppid === process.pid).length;
