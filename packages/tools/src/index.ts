@@ -24,7 +24,6 @@ export {
   type AnyTool,
   type ImplicitSessionAccess,
   type SessionAccess,
-  type SessionWork,
   type ToolAnnotations,
   type ToolCapability,
   type ToolContext,

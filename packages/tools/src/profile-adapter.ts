@@ -5,7 +5,7 @@ import { modalResultFields, type ModalPolicy } from './modal-state.js';
 import { pageResultFields, snapshotResultFields } from './response.js';
 import { invalidArguments } from './run-tool.js';
 import { refSchema, sessionIdSchema } from './schemas.js';
-import { defineSessionTool, type CallScope, type OwnFields, type SessionTool, type SessionToolSpec } from './session-tool.js';
+import { defineSessionTool, type CallScope, type SessionTool, type SessionToolSpec } from './session-tool.js';
 
 /** The optional sessionId of every adapted tool: without it, the call acts on the connection's own session. */
 export const optionalSessionIdSchema = sessionIdSchema
@@ -60,11 +60,7 @@ export function toTarget(args: ElementArgs): { selector?: string; ref?: string }
  * own; dialogs and file choosers held open as @playwright/mcp holds them, with what this tool may do about one (by
  * default it refuses to run while one is open); and the page's snapshot after the call when the tool shows it.
  */
-export function playwrightScope(
-  tool: { name: string; kind: ToolKind; modal?: ModalPolicy | undefined },
-  sessionId: string | undefined,
-  snapshot: boolean,
-): CallScope {
+function playwrightScope(tool: { name: string; kind: ToolKind; modal?: ModalPolicy | undefined }, sessionId: string | undefined, snapshot: boolean): CallScope {
   return { sessionId, snapshot, modal: { tool: tool.name, policy: tool.modal ?? 'refuse', acts: tool.kind === 'action' } };
 }
 
@@ -124,6 +120,7 @@ export function adapt<Input extends z.ZodObject>(spec: AdapterSpec<Input>): Sess
     return rest as OwnArgs<Input>;
   };
   return defineSessionTool<Input, z.ZodObject, unknown>({
+    ...base.work,
     name: spec.name,
     title: spec.title,
     description: spec.description,
@@ -139,9 +136,6 @@ export function adapt<Input extends z.ZodObject>(spec: AdapterSpec<Input>): Sess
       const mapped = baseArguments(spec.name, base, spec.toBase(own(args)));
       return base.work.prepare ? base.work.prepare(mapped, ctx) : mapped;
     },
-    loads: (args) => (typeof base.work.loads === 'function' ? base.work.loads(args) : base.work.loads === true),
-    ...(base.work.timeout === undefined ? {} : { timeout: (args: unknown) => base.work.timeout?.(args) as number }),
-    handler: (args, page, response, ctx) => base.work.handler(args, page, response, ctx) as Promise<OwnFields<z.ZodObject>>,
   });
 }
 

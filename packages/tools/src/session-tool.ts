@@ -78,7 +78,7 @@ export function defineSessionTool<Input extends z.ZodObject, Output extends z.Zo
  * the call's response, and lets the response read the page. The call ends when the client cancels it (ctx.signal) and
  * at the call ceiling, or at the work's own timeout if that is shorter (session-core's Session.run does both).
  */
-export async function runInSession<Args, Prepared, Fields extends object>(
+async function runInSession<Args, Prepared, Fields extends object>(
   work: SessionToolWork<Args, Prepared, Fields>,
   args: Args,
   ctx: ToolContext,
