@@ -88,21 +88,18 @@ async function runInSession<Args, Prepared, Fields extends object>(
   const loads = typeof work.loads === 'function' ? work.loads(prepared) : work.loads === true;
   const limit = work.timeout?.(prepared);
   const call = async (sessionId: string, started: () => void) => {
-    let response: CallResponse | undefined;
-    let fields: Fields | undefined;
-    await ctx.sessions.run(
+    const { response, fields } = await ctx.sessions.run(
       sessionId,
       async (page, session) => {
         started();
         if (scope.modal !== undefined) await admit(session, scope.modal);
-        const current = new CallResponse(session, { snapshot: scope.snapshot, holdsModals: scope.modal !== undefined });
-        response = current;
-        fields = await runHandler(work, prepared, page, current, ctx, scope);
+        const response = new CallResponse(session, { snapshot: scope.snapshot, holdsModals: scope.modal !== undefined });
+        return { response, fields: await runHandler(work, prepared, page, response, ctx, scope) };
       },
       { signal: ctx.signal, loads, ...(limit === undefined ? {} : { timeout: limit }) },
     );
     // Rendered after run() settled: the manager marks the session used again when the call leaves the queue.
-    return (response as CallResponse).render(fields);
+    return response.render(fields);
   };
   return scope.sessionId === undefined ? onImplicitSession(ctx, call) : call(scope.sessionId, () => {});
 }
