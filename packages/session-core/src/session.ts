@@ -459,7 +459,8 @@ export class Session {
     return this.heldChooser;
   }
 
-  private heldModal(): void {
+  /** Tells the listeners what the session now holds open. */
+  private announceModal(): void {
     const state = this.modalState;
     if (state !== undefined) for (const listener of this.modalListeners) listener(state);
   }
@@ -556,7 +557,7 @@ export class Session {
     page.on('filechooser', (chooser) => {
       if (this.modalMode !== 'hold') return;
       this.heldChooser = chooser;
-      this.heldModal();
+      this.announceModal();
     });
     if (this.emulation.viewport || this.emulation.media) void this.applyEmulation(page);
     page.on('crash', () => {
@@ -579,7 +580,7 @@ export class Session {
       const record: DialogRecord = { type, message, action: 'pending' };
       this.heldDialog = { dialog, record };
       this.pushEvent('dialogs', record);
-      this.heldModal();
+      this.announceModal();
       return;
     }
     const answer = this.dialogAnswer;
