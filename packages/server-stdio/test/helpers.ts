@@ -23,7 +23,7 @@ import { createServer } from '../src/runtime.js';
 export const CLI_PATH = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-/** The tools of the default profile this package's issue specifies; other tools are tested where they are built. */
+/** The tools of the default profile the contract specifies; other tools are tested where they are built. */
 export const CORE_TOOLS = ['create_session', 'close_session', 'list_sessions', 'navigate', 'click', 'type'] as const;
 
 /** Tools whose first argument is a session. */
