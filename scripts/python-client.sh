@@ -22,7 +22,7 @@ if [[ ! -f "$venv/.complete" ]]; then
   trap 'rm -rf "$staging"' EXIT
   "$python" -m venv "$staging" >&2
   # No retries: where the default index cannot be reached (a machine that sees only a mirror or local wheels), pip
-  # would otherwise back off five times per package before falling through to the indexes that answer (4 min vs 7 s).
+  # would otherwise back off five times per package before falling through to the indexes that answer (minutes, not seconds).
   # Exit 77 (the tests read it as "cannot be had here", not as a failure of the server) when no index this machine's pip
   # is configured with serves the package: e.g. a HOME without the user's pip.conf that names the only reachable mirror.
   "$staging/bin/python" -m pip install --quiet --retries 0 mcp >&2 ||

@@ -1,4 +1,4 @@
-// The inspector's two ways to reach a server: the built CLI over stdio, and Streamable HTTP (served here by the library, until the CLI has --port).
+// The inspector's two ways to reach a server: the built CLI over stdio, and Streamable HTTP (a server this test builds with the library).
 import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -16,7 +16,7 @@ startBrowserEarly([
 ]);
 const require = createRequire(import.meta.url);
 const bundle = require.resolve('./main.cjs');
-// Compiling the bundle costs ~40 ms of every start before initialize; from the cache it costs a few.
+// Compiling the bundle is part of every start before initialize; from the cache most of it is skipped (docs/performance.md).
 loadWithCodeCache(
   () => require(bundle),
   (filename) => filename === bundle,

@@ -50,7 +50,7 @@ export function readCommandLine(argv: readonly string[], flags: readonly FlagDef
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index] ?? '';
     const match = /^(--?)([^=]+)(?:=(.*))?$/s.exec(arg);
-    // mri used to read "-5" as a flag named 5; here a stray negative number is just a stray argument.
+    // A stray negative number is a stray argument, not a flag named 5 as some parsers (mri) read "-5".
     if (!match || arg === '--' || /^-\d/.test(arg)) throw new UsageError(`unexpected argument "${arg}"; see --help`);
     const [, dashes = '', name = '', inline] = match;
     const spelling = `${dashes}${name}`;

@@ -117,11 +117,11 @@ main().catch((error: unknown) => {
 });
 
 /**
- * Under steady churn V8 let this process's heap grow to several times what is live (40 MB), ending at 140–250 MiB of PSS
- * that grew over a soak; sized for memory (--optimize-for-size) it stays near 110 MiB at no throughput cost the bench
- * could see. Set a few seconds after the browser is up: before, the flag slows loading Playwright (mostly compiling) by
- * ~200 ms; and the code caches, which then hold what the first session and navigation compiled, are written first (V8
- * rejects a cache made under other flags). This process is ours to tune; a program that embeds session-core keeps its own settings.
+ * Under steady churn V8 lets this process's heap grow to several times what is live; sized for memory
+ * (--optimize-for-size) it stays close to it at no throughput cost (docs/performance.md). Set a few seconds after the
+ * browser is up, because the flag slows loading Playwright (mostly compiling), and after the code caches, which then
+ * hold what the first session and navigation compiled, are written (V8 rejects a cache made under other flags). This
+ * process is ours to tune; a program that embeds session-core keeps its own settings.
  */
 function sizeHeapForMemoryOnceUp(host: { onLaunched(listener: () => void): () => void }): void {
   let done = false;

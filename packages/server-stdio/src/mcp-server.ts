@@ -102,7 +102,7 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
     if ((SEVERITY.get(level) ?? 0) < (SEVERITY.get(minimumLevel) ?? 0) || server.getClientVersion() === undefined) return;
     server.sendLoggingMessage({ level, logger: SERVER_NAME, data: message }).catch(() => {});
   };
-  // Tool calls log to stderr as before and to the client that made them.
+  // Tool calls log to stderr and to the client that made them.
   const logger: Logger = {
     info(message) {
       deps.logger.info(message);

@@ -24,8 +24,8 @@ const BROWSER_START_GRACE_MS = 250;
 const RECYCLE_IDLE_BROWSER_MS = 10_000;
 /**
  * How many sessions the launched browser serves before new ones open in a fresh one (the old one closes with its last
- * session): a server that is never idle keeps its memory bounded. In the soak, Chromium grew ~1 MiB a minute at ~150
- * sessions a minute, and a launch costs ~100 ms of CPU, nothing a session waits for.
+ * session): a server that is never idle keeps its memory bounded, since Chromium keeps some memory of every closed
+ * session, and a launch in the background is nothing a session waits for (docs/performance.md).
  */
 const ROTATE_BROWSER_AFTER_SESSIONS = 500;
 
@@ -84,7 +84,7 @@ export function createServer(
   // the server keeps serving, and create_session answers BROWSER_ERROR with the same advice.
   logger.info(`max ${options.maxSessions} sessions, ${options.sessionTimeout} ms idle timeout`);
   // The browser starts in the background as soon as a client has initialized, or BROWSER_START_GRACE_MS after start
-  // at the latest: loading Playwright blocks the event loop for about half a second, which would delay the handshake.
+  // at the latest: loading Playwright blocks the event loop, which would delay the handshake.
   const startBrowser = () => {
     clearTimeout(grace);
     for (const source of sources) source.start();

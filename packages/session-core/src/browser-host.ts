@@ -150,9 +150,9 @@ export class BrowserHost implements BrowserSource {
   async retire(browser: Browser): Promise<void> {
     this.retired.add(browser);
     // A session's close answers after CLOSE_TIMEOUT_MS even if its context is still closing; after a burst of closes,
-    // hundreds can be. Closing the browser under them ran into its kill timeout, and the kill ended all their renderers
-    // at once: on a slow machine, thousands of exiting threads left this process almost no CPU for 20 s. The browser
-    // closing them one by one spreads that out. Until then it stays set aside, so a shutdown still closes it.
+    // hundreds can be. Closed under them, the browser runs into its kill timeout, and the kill ends all their renderers
+    // at once: thousands of exiting threads then leave this process almost no CPU for many seconds (docs/performance.md).
+    // The browser closing them one by one spreads that out. Until then it stays set aside, so a shutdown still closes it.
     const left = await drained(browser);
     if (left > 0) this.logger.warn(`a browser being replaced closed none of its last ${left} contexts in ${DRAIN_STALL_MS / 1000} s; closing it anyway`);
     this.setAside.delete(browser);
@@ -190,7 +190,7 @@ export class BrowserHost implements BrowserSource {
   }
 
   private async launch(): Promise<Browser> {
-    // Loading Playwright blocks for about half a second: let requests already waiting (initialize) be answered first.
+    // Loading Playwright blocks the event loop: let requests already waiting (initialize) be answered first.
     await new Promise((resolve) => setImmediate(resolve));
     let executable: ResolvedExecutable;
     try {
@@ -253,8 +253,8 @@ const CLOSE_BROWSER_TIMEOUT_MS = 1_500;
 
 /**
  * How long a retired browser may go without closing one more of its contexts before it is closed anyway. A browser
- * closes contexts one at a time (5–17 a second on the bench's slow machine), so a fixed bound would cut short one closing
- * 500; one that stopped closing any is stuck.
+ * closes contexts one at a time, slowly on a loaded machine, so a fixed bound would cut short one closing 500; one
+ * that stopped closing any is stuck.
  */
 const DRAIN_STALL_MS = 10_000;
 
@@ -295,7 +295,7 @@ function browserChildren(): number[] {
 
 /**
  * This process's children: listed per thread by the kernel where it can (a few small reads), else found by reading
- * every process's parent, which costs ~15 ms on the way to the first session, twice.
+ * every process's parent, which is slow on a machine with many processes, and lies on the way to the first session.
  */
 function childPids(): number[] {
   try {

@@ -123,8 +123,8 @@ export const STATIC_RESOURCE_TYPES: readonly string[] = ['image', 'font', 'style
  *
  * Removing a listener is not free: when an event loses its last listener, Playwright tells its side of the connection
  * to stop sending it, one message per event, each with a captured stack trace. A closed context therefore is never
- * asked: the request would fail (another stack trace) and change nothing. That cost showed when a browser that still
- * held hundreds of closing contexts went away at once (the recycle after a 1 000-session burst).
+ * asked: the request would fail (another stack trace) and change nothing. The cost adds up when a browser that holds
+ * hundreds of closing contexts goes away at once (a recycle after a burst of closes).
  */
 export class SessionCollectors {
   readonly console: Ring<ConsoleEntry>;

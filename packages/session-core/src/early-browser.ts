@@ -47,8 +47,8 @@ const EXIT_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
  * Called first thing by a program that launches Chromium as soon as it starts (the CLI), with what decides how it launches
  * (its arguments, directory, environment settings). If the last start with the same `settings` launched Chromium, the
  * same command is started now, in a profile directory of its own; the first launch takes it if Playwright asks for
- * exactly that command (launchWithEarlyBrowser), else it is killed and Playwright's own starts. Chromium's start (~230 ms
- * on a slow machine, ~80 ms on a fast one) then runs on another core while Playwright loads, instead of after it.
+ * exactly that command (launchWithEarlyBrowser), else it is killed and Playwright's own starts. Chromium's start then
+ * runs on another core while Playwright loads, instead of after it.
  */
 export function startBrowserEarly(settings: readonly string[]): void {
   if (process.platform === 'win32') return;

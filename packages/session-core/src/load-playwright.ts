@@ -1,4 +1,4 @@
-// Loads Playwright on first use: it costs about half a second of CPU, which a server should spend after answering initialize.
+// Loads Playwright on first use: loading it costs much CPU, which a server should spend after answering initialize.
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as Playwright from 'playwright';

@@ -433,8 +433,8 @@ export class SessionManager {
    * Runs a page load in its turn. A thousand loads at once on a small machine would each take as long as all of them
    * together, and all run past their timeouts; in turns each takes about its own time and they end one after another,
    * and another owner's load waits for one turn, not for the thousand. After loadHoldMs a page that has not finished
-   * loading goes on without its turn, unless every core is busy: then the loads themselves are what is slow (each took
-   * ~9 s, 16 at once, in the bench's burst on a slow machine), and handing the turn on would only add to them.
+   * loading goes on without its turn, unless every core is busy: then the loads themselves are what is slow, for want
+   * of CPU, and handing the turn on would only put more loads on the same cores.
    */
   private async inLoadTurn<T>(session: Session, stop: AbortSignal, load: () => Promise<T>): Promise<T> {
     const release = await this.loads.take(session.owner, stop);
