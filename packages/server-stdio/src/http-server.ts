@@ -1,14 +1,16 @@
-// Serves MCP over HTTP: Streamable HTTP at /mcp, legacy HTTP+SSE at /sse and /, one MCP connection per client over one runtime.
+// Serves MCP over HTTP: Streamable HTTP at /mcp in both protocol eras (2026-07-28 requests, and 2025 connections opened
+// by initialize), legacy HTTP+SSE at /sse and /, over one runtime.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CancelledNotificationSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, isInitializeRequest, isLegacyRequest, type AuthInfo, type JSONRPCMessage } from '@modelcontextprotocol/server';
 import { messageOf } from '@sessionwright/session-core';
 import type { HttpOptions } from './http-options.js';
 import { createRequestGuard } from './http-security.js';
 import { readIdentities } from './identities.js';
+import { LegacySseTransport } from './legacy-sse.js';
+import { sessionIdHeaderMismatch } from './session-header.js';
 import type { SessionwrightServer } from './runtime.js';
 import { MAX_MESSAGE_BYTES } from './limits.js';
 
@@ -42,13 +44,16 @@ export const DEFAULT_KEEP_ALIVE_MS = 15_000;
 export const DEFAULT_MAX_BODY_BYTES = MAX_MESSAGE_BYTES;
 export const DEFAULT_MAX_CONNECTIONS = 100;
 
+/** The JSON-RPC error code of a 2026-07-28 request whose headers disagree with its body (HeaderMismatch). */
+const HEADER_MISMATCH = -32020;
+
 /** The Streamable HTTP endpoint, and the path legacy SSE clients post their messages to. */
 const MCP_PATH = '/mcp';
 const MESSAGES_PATH = '/messages';
 
 /** A Streamable HTTP connection and the HTTP responses it has open (requests in flight, the GET stream). */
 interface StreamableConnection {
-  transport: StreamableHTTPServerTransport;
+  transport: NodeStreamableHTTPServerTransport;
   /** The client identity that opened it (with --auth-tokens-file); its every request must carry the same one. */
   identity: string | undefined;
   open: number;
@@ -69,7 +74,16 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
   const guard = createRequestGuard({ ...options, identities });
   const logger = runtime.logger;
   const streamable = new Map<string, StreamableConnection>();
-  const legacy = new Map<string, { transport: SSEServerTransport; identity: string | undefined }>();
+  const legacy = new Map<string, { transport: LegacySseTransport; identity: string | undefined }>();
+  // 2026-07-28 requests: the SDK's handler answers each one with a server of its own (validation, server/discover,
+  // subscriptions/listen); 2025 traffic never reaches it (legacy: 'reject'), it is routed to the connections below.
+  const modern = createMcpHandler(({ authInfo }) => runtime.forRequest({ identity: authInfo?.clientId }).server, {
+    legacy: 'reject',
+    keepAliveMs,
+    onerror: (error) => logger.debug(`2026-07-28 request: ${messageOf(error)}`),
+  });
+  const takesSessionId = (name: string) => runtime.profile.tools.some((tool) => tool.name === name && 'sessionId' in tool.input.shape);
+  const serveModern = toNodeHandler(modern, { onerror: (error) => logger.info(`2026-07-28 request failed: ${messageOf(error)}`) });
   /** Connections being opened (initialize in flight), counted against maxConnections too. */
   let opening = 0;
   let closing = false;
@@ -102,7 +116,7 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     if (req.method === 'OPTIONS') {
       res.writeHead(204, {
         'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
-        'Access-Control-Allow-Headers': 'Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID',
+        'Access-Control-Allow-Headers': 'Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-Session-Id, Last-Event-ID',
         'Access-Control-Max-Age': '600',
       });
       res.end();
@@ -136,6 +150,9 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     if (req.method === 'POST') {
       const body = await readJson(req, res);
       if (id !== undefined) return forward(id, req, res, body);
+      if (!(await isLegacyRequest(new Request(`http://localhost${MCP_PATH}`, { method: 'POST', headers: webHeaders(req) }), body))) {
+        return serveModernRequest(req, res, body);
+      }
       const initializing = Array.isArray(body) ? body.some((message) => isInitializeRequest(message)) : isInitializeRequest(body);
       if (!initializing)
         return sendError(res, 400, -32000, 'Bad Request: send initialize first; every later request needs the Mcp-Session-Id header it returned.');
@@ -154,6 +171,15 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     return sendError(res, 405, -32000, 'Method not allowed.', { Allow: 'GET, POST, DELETE' });
   }
 
+  /** A 2026-07-28 request: no connection, the caller's identity comes with it (validated here, passed on as authInfo). */
+  async function serveModernRequest(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const mismatch = sessionIdHeaderMismatch(body, req.headers, takesSessionId);
+    if (mismatch !== undefined) return sendError(res, 400, HEADER_MISMATCH, `Bad Request: the request headers and body disagree: ${mismatch}.`, {}, requestId(body));
+    const identity = guard.identify(req.headers);
+    const auth: AuthInfo | undefined = identity === undefined ? undefined : { token: '', clientId: identity, scopes: [] };
+    await serveModern(Object.assign(req, { auth }), res, body);
+  }
+
   /** A request of a known connection; an unknown or ended id answers 404 so the client initializes again. */
   async function forward(id: string, req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
     const connection = streamable.get(id);
@@ -169,7 +195,7 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     const identity = guard.identify(req.headers);
     const connection: StreamableConnection = {
       identity,
-      transport: new StreamableHTTPServerTransport({
+      transport: new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,
         keepAliveMs,
         onsessioninitialized: (id) => void streamable.set(id, connection),
@@ -190,8 +216,8 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     const deliver = transport.onmessage;
     transport.onmessage = (message, extra) => {
       deliver?.(message, extra);
-      const cancelled = CancelledNotificationSchema.safeParse(message);
-      if (cancelled.success && cancelled.data.params.requestId !== undefined) transport.closeSSEStream(cancelled.data.params.requestId);
+      const cancelled = cancelledRequest(message);
+      if (cancelled !== undefined) transport.closeSSEStream(cancelled);
     };
     track(connection, res);
     await transport.handleRequest(req, res, body);
@@ -216,20 +242,11 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
   }
 
   async function openLegacyStream(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    res.setHeader('X-Accel-Buffering', 'no');
-    const transport = new SSEServerTransport(MESSAGES_PATH, res);
-    let keepAlive: NodeJS.Timeout | undefined;
+    const transport = new LegacySseTransport(MESSAGES_PATH, res, { keepAliveMs });
     const entry = { transport, identity: guard.identify(req.headers) };
     legacy.set(transport.sessionId, entry);
-    transport.onclose = () => {
-      clearInterval(keepAlive);
-      legacy.delete(transport.sessionId);
-    };
+    transport.onclose = () => legacy.delete(transport.sessionId);
     await runtime.connect(transport, { identity: entry.identity });
-    if (res.closed) return;
-    // A comment line every keepAliveMs: proxies and clients see traffic on a quiet stream and keep it open.
-    keepAlive = setInterval(() => res.write(': keepalive\n\n'), keepAliveMs);
-    keepAlive.unref();
     logger.debug(`MCP connection opened over legacy SSE (${runtime.connections} open)`);
   }
 
@@ -239,7 +256,7 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
       return sendError(res, 404, -32001, 'Session not found: the SSE stream for this sessionId is closed or never existed. Open a new one with GET /sse.');
     }
     const body = await readJson(req, res);
-    await entry.transport.handlePostMessage(req, res, body);
+    entry.transport.handlePost(req, res, body);
   }
 
   /** The body as JSON; a body over the limit answers 413, one that is not JSON a JSON-RPC parse error. */
@@ -277,7 +294,7 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
       closed ??= (async () => {
         closing = true;
         const transports = [...[...streamable.values()].map((connection) => connection.transport), ...[...legacy.values()].map((entry) => entry.transport)];
-        await Promise.all(transports.map((transport) => transport.close().catch(() => {})));
+        await Promise.all([...transports.map((transport) => transport.close().catch(() => {})), modern.close().catch(() => {})]);
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();
@@ -305,17 +322,47 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefin
   });
 }
 
+/** The request's headers as a fetch Headers (for the SDK's era classification). */
+function webHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  return headers;
+}
+
+/** The id of the request a notifications/cancelled names, if the message is one. */
+function cancelledRequest(message: JSONRPCMessage): string | number | undefined {
+  if (!('method' in message) || message.method !== 'notifications/cancelled' || 'id' in message) return undefined;
+  const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
+  return typeof requestId === 'string' || typeof requestId === 'number' ? requestId : undefined;
+}
+
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** The id of a single JSON-RPC request body, echoed in an error answer to it. */
+function requestId(body: unknown): string | number | null {
+  const id = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as { id?: unknown }).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
 /** Answers with a JSON-RPC error object, as the SDK's transports do for their own refusals. */
-function sendError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+function sendError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+  id: string | number | null = null,
+): void {
   if (res.headersSent) {
     res.end();
     return;
   }
   res.writeHead(status, { ...headers, 'Content-Type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
 }
