@@ -8,6 +8,8 @@ import { createMcpHandler, isInitializeRequest, isLegacyRequest, type AuthInfo, 
 import { messageOf } from '@sessionwright/session-core';
 import type { HttpOptions } from './http-options.js';
 import { createRequestGuard } from './http-security.js';
+import { ConnectionSlots, defaultPerClient, type SlotHolder, type SlotRefusal } from './connection-slots.js';
+import { isLoopback } from './http-options.js';
 import { readIdentities } from './identities.js';
 import { LegacySseTransport } from './legacy-sse.js';
 import { sessionIdHeaderMismatch } from './session-header.js';
@@ -18,16 +20,19 @@ import { MAX_MESSAGE_BYTES } from './limits.js';
  * `allowUnauthenticated` is left out: it only lifts a check made before the server starts (checkListening).
  * `authTokensFile` and `maxConnections` may be left out by a custom server (no identities; DEFAULT_MAX_CONNECTIONS).
  */
-export interface HttpServerOptions extends Omit<HttpOptions, 'allowUnauthenticated' | 'authTokensFile' | 'maxConnections'> {
+export interface HttpServerOptions extends Omit<HttpOptions, 'allowUnauthenticated' | 'authTokensFile' | 'maxConnections' | 'maxConnectionsPerClient'> {
   authTokensFile?: string | undefined;
   maxConnections?: number | undefined;
+  /** Default: a quarter of maxConnections, at least one. */
+  maxConnectionsPerClient?: number | undefined;
   /** Milliseconds between SSE keep-alive comments on every open stream (default 15 000; Python's client gives up after 300 s of silence). */
   keepAliveMs?: number;
   /** The largest request body accepted, in bytes (default MAX_MESSAGE_BYTES, 32 MiB); larger bodies get 413. */
   maxBodyBytes?: number;
   /**
    * A Streamable HTTP connection with no request in flight and no open stream is closed after this long
-   * (default: the session timeout, but at least one hour). Its sessions stay until their own idle timeout.
+   * (default: the session timeout, but at least one hour). It holds no slot meanwhile (ConnectionSlots). Its sessions
+   * stay until their own idle timeout.
    */
   connectionIdleMs?: number;
 }
@@ -52,13 +57,19 @@ const MCP_PATH = '/mcp';
 const MESSAGES_PATH = '/messages';
 
 /** A Streamable HTTP connection and the HTTP responses it has open (requests in flight, the GET stream). */
-interface StreamableConnection {
+interface StreamableConnection extends SlotHolder {
   transport: NodeStreamableHTTPServerTransport;
   /** The client identity that opened it (with --auth-tokens-file); its every request must carry the same one. */
   identity: string | undefined;
   open: number;
   idleTimer: NodeJS.Timeout | undefined;
   ended: boolean;
+}
+
+/** A legacy SSE connection: its stream is the connection, so it is never dormant. */
+interface LegacyConnection extends SlotHolder {
+  transport: LegacySseTransport;
+  identity: string | undefined;
 }
 
 /** Thrown while reading a request whose answer has already been sent (413, parse error). */
@@ -74,24 +85,38 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
   const guard = createRequestGuard({ ...options, identities });
   const logger = runtime.logger;
   const streamable = new Map<string, StreamableConnection>();
-  const legacy = new Map<string, { transport: LegacySseTransport; identity: string | undefined }>();
+  const legacy = new Map<string, LegacyConnection>();
+  const slots = new ConnectionSlots(maxConnections, options.maxConnectionsPerClient ?? defaultPerClient(maxConnections));
   // 2026-07-28 requests: the SDK's handler answers each one with a server of its own (validation, server/discover,
   // subscriptions/listen); 2025 traffic never reaches it (legacy: 'reject'), it is routed to the connections below.
   const modern = createMcpHandler(({ authInfo }) => runtime.forRequest({ identity: authInfo?.clientId }).server, {
     legacy: 'reject',
     keepAliveMs,
+    // A subscriptions/listen stream is held open like a connection's: as many as connections at most.
+    maxSubscriptions: maxConnections,
     onerror: (error) => logger.debug(`2026-07-28 request: ${messageOf(error)}`),
   });
   const takesSessionId = (name: string) => runtime.profile.tools.some((tool) => tool.name === name && 'sessionId' in tool.input.shape);
   const serveModern = toNodeHandler(modern, { onerror: (error) => logger.info(`2026-07-28 request failed: ${messageOf(error)}`) });
-  /** Connections being opened (initialize in flight), counted against maxConnections too. */
-  let opening = 0;
   let closing = false;
 
-  /** A new connection would pass maxConnections: answered 503, so a client (or many) cannot exhaust the server. */
-  const full = () => streamable.size + legacy.size + opening >= maxConnections;
-  const refuseFull = (res: ServerResponse) =>
-    sendError(res, 503, -32000, `Too many open MCP connections (at most ${maxConnections}). Close one, or try again later.`, { 'Retry-After': '5' });
+  /**
+   * Whose share of the connections a request's connection counts against: its identity; without identities, its remote
+   * address, except this machine's (loopback), which is one client bounded only by maxConnections.
+   */
+  const clientOf = (req: IncomingMessage): string | undefined => {
+    const identity = guard.identify(req.headers);
+    if (identity !== undefined) return `identity:${identity}`;
+    const address = req.socket.remoteAddress;
+    return address === undefined || isLoopback(address) ? undefined : `address:${address}`;
+  };
+  /** A new connection refused, so no client (or many) can exhaust the server: 503 when every slot is live, 429 past a client's share. */
+  const refuse = (res: ServerResponse, refusal: SlotRefusal) =>
+    refusal === 'full'
+      ? sendError(res, 503, -32000, `Too many open MCP connections (at most ${slots.max}). Close one, or try again later.`, { 'Retry-After': '5' })
+      : sendError(res, 429, -32000, `Too many open MCP connections for this client (at most ${slots.perClient}). Close one of yours, or try again later.`, {
+          'Retry-After': '5',
+        });
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -133,7 +158,7 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
       case '/sse':
       case '/':
         // The bare URL serves legacy SSE too: clients such as Python's sse_client are given only http://host:port.
-        if (req.method === 'GET') return full() ? refuseFull(res) : openLegacyStream(req, res);
+        if (req.method === 'GET') return openLegacyStream(req, res);
         return sendError(res, 405, -32000, `Method not allowed: GET ${url.pathname} opens a legacy SSE stream; Streamable HTTP is at ${MCP_PATH}.`, {
           Allow: 'GET',
         });
@@ -156,13 +181,7 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
       const initializing = Array.isArray(body) ? body.some((message) => isInitializeRequest(message)) : isInitializeRequest(body);
       if (!initializing)
         return sendError(res, 400, -32000, 'Bad Request: send initialize first; every later request needs the Mcp-Session-Id header it returned.');
-      if (full()) return refuseFull(res);
-      opening += 1;
-      try {
-        return await openStreamable(req, res, body);
-      } finally {
-        opening -= 1;
-      }
+      return openStreamable(req, res, body);
     }
     if (req.method === 'GET' || req.method === 'DELETE') {
       if (id === undefined) return sendError(res, 400, -32000, 'Bad Request: the Mcp-Session-Id header is required.');
@@ -195,6 +214,7 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     const identity = guard.identify(req.headers);
     const connection: StreamableConnection = {
       identity,
+      client: clientOf(req),
       transport: new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,
         keepAliveMs,
@@ -203,15 +223,28 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
       open: 0,
       idleTimer: undefined,
       ended: false,
+      dormantSince: undefined,
+      evict() {
+        logger.debug('closing the longest-dormant Streamable HTTP connection to make room for a new one');
+        void connection.transport.close();
+      },
     };
+    const refusal = slots.take(connection);
+    if (refusal !== undefined) return refuse(res, refusal);
     const { transport } = connection;
     // Set before connect, which chains the protocol's own handler after this one.
     transport.onclose = () => {
       connection.ended = true;
       clearTimeout(connection.idleTimer);
+      slots.release(connection);
       if (transport.sessionId !== undefined) streamable.delete(transport.sessionId);
     };
-    await runtime.connect(transport, { identity });
+    try {
+      await runtime.connect(transport, { identity });
+    } catch (error) {
+      slots.release(connection);
+      throw error;
+    }
     // A cancelled call sends no response, so its POST stream would stay open; end it once the cancellation is delivered.
     const deliver = transport.onmessage;
     transport.onmessage = (message, extra) => {
@@ -226,13 +259,18 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     else logger.debug(`MCP connection opened over Streamable HTTP (${runtime.connections} open)`);
   }
 
-  /** Counts the connection's open responses; once none is left for connectionIdleMs, the client has gone away. */
+  /**
+   * Counts the connection's open responses. With none open it is dormant: its slot is free (a client that closed its
+   * stream without DELETE gives it back), and once dormant for connectionIdleMs the client has gone away.
+   */
   function track(connection: StreamableConnection, res: ServerResponse): void {
     connection.open += 1;
+    connection.dormantSince = undefined;
     clearTimeout(connection.idleTimer);
     res.on('close', () => {
       connection.open -= 1;
       if (connection.open > 0 || connection.ended || closing) return;
+      connection.dormantSince = Date.now();
       connection.idleTimer = setTimeout(() => {
         logger.debug(`closing a Streamable HTTP connection idle for ${connectionIdleMs} ms`);
         void connection.transport.close();
@@ -243,9 +281,20 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
 
   async function openLegacyStream(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const transport = new LegacySseTransport(MESSAGES_PATH, res, { keepAliveMs });
-    const entry = { transport, identity: guard.identify(req.headers) };
+    const entry: LegacyConnection = {
+      transport,
+      identity: guard.identify(req.headers),
+      client: clientOf(req),
+      dormantSince: undefined,
+      evict: () => void transport.close(),
+    };
+    const refusal = slots.take(entry);
+    if (refusal !== undefined) return refuse(res, refusal);
     legacy.set(transport.sessionId, entry);
-    transport.onclose = () => legacy.delete(transport.sessionId);
+    transport.onclose = () => {
+      slots.release(entry);
+      legacy.delete(transport.sessionId);
+    };
     await runtime.connect(transport, { identity: entry.identity });
     logger.debug(`MCP connection opened over legacy SSE (${runtime.connections} open)`);
   }

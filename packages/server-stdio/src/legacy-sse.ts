@@ -36,7 +36,9 @@ export class LegacySseTransport implements Transport {
       'X-Accel-Buffering': 'no',
     });
     this.res.write(`event: endpoint\ndata: ${this.endpoint}?sessionId=${this.sessionId}\n\n`);
-    this.res.on('close', () => this.ended());
+    // A client that went away before its stream was served: the connection ends at once.
+    if (this.res.destroyed) queueMicrotask(() => this.ended());
+    else this.res.on('close', () => this.ended());
     this.keepAlive = setInterval(() => this.res.write(': keepalive\n\n'), this.keepAliveMs);
     this.keepAlive.unref();
   }
