@@ -141,7 +141,8 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     if (req.method === 'OPTIONS') {
       res.writeHead(204, {
         'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
-        'Access-Control-Allow-Headers': 'Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-Session-Id, Last-Event-ID',
+        'Access-Control-Allow-Headers':
+          'Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-Session-Id, Last-Event-ID',
         'Access-Control-Max-Age': '600',
       });
       res.end();
@@ -193,7 +194,8 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
   /** A 2026-07-28 request: no connection, the caller's identity comes with it (validated here, passed on as authInfo). */
   async function serveModernRequest(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const mismatch = sessionIdHeaderMismatch(body, req.headers, takesSessionId);
-    if (mismatch !== undefined) return sendError(res, 400, HEADER_MISMATCH, `Bad Request: the request headers and body disagree: ${mismatch}.`, {}, requestId(body));
+    if (mismatch !== undefined)
+      return sendError(res, 400, HEADER_MISMATCH, `Bad Request: the request headers and body disagree: ${mismatch}.`, {}, requestId(body));
     const identity = guard.identify(req.headers);
     const auth: AuthInfo | undefined = identity === undefined ? undefined : { token: '', clientId: identity, scopes: [] };
     await serveModern(Object.assign(req, { auth }), res, body);

@@ -1,6 +1,14 @@
 // Builds one MCP protocol server (per client connection) over the shared SessionManager and the tool list.
 import { fileURLToPath } from 'node:url';
-import { ProtocolErrorCode, Server, type CallToolResult, type LoggingLevel, type ProtocolEra, type ServerContext, type Tool } from '@modelcontextprotocol/server';
+import {
+  ProtocolErrorCode,
+  Server,
+  type CallToolResult,
+  type LoggingLevel,
+  type ProtocolEra,
+  type ServerContext,
+  type Tool,
+} from '@modelcontextprotocol/server';
 import type { Logger, SessionManager } from '@sessionwright/session-core';
 import {
   ImplicitSession,
@@ -130,8 +138,7 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
         code: ProtocolErrorCode.InvalidParams,
       });
     }
-    const log = (level: LoggingLevel, message: string) =>
-      modern ? void ctx.mcpReq.log(level, message, SERVER_NAME).catch(() => {}) : notify(level, message);
+    const log = (level: LoggingLevel, message: string) => (modern ? void ctx.mcpReq.log(level, message, SERVER_NAME).catch(() => {}) : notify(level, message));
     return callTool(tool, request.params.arguments, {
       sessions: deps.sessions,
       logger: callLogger(deps.logger, log),

@@ -187,7 +187,8 @@ export function createServer(
     },
     forRequest(caller = {}) {
       startBrowser();
-      const scope: CallerScope = caller.identity === undefined ? { owner: LOCAL_OWNER, guarded: false } : { owner: `identity:${caller.identity}`, guarded: true };
+      const scope: CallerScope =
+        caller.identity === undefined ? { owner: LOCAL_OWNER, guarded: false } : { owner: `identity:${caller.identity}`, guarded: true };
       const sessions = scopedAccess(manager, scope);
       let implicitSession = implicitSessions.get(scope.owner);
       if (profile.implicitSession && implicitSession === undefined) {

@@ -14,7 +14,13 @@ describe('@modelcontextprotocol/conformance (server scenarios)', () => {
       expect(old).toContain(`✓ ${scenario}: `);
     }
     // Passed whole, or failing only the checks the baseline names (fixture tools, prompts, resources).
-    for (const scenario of ['tools-list', 'http-header-validation', 'http-custom-header-server-validation', 'dns-rebinding-protection', 'server-sse-multiple-streams']) {
+    for (const scenario of [
+      'tools-list',
+      'http-header-validation',
+      'http-custom-header-server-validation',
+      'dns-rebinding-protection',
+      'server-sse-multiple-streams',
+    ]) {
       expect(modern).toMatch(new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`));
     }
     expect(modern).toMatch(/server-stateless: 2\d passed, 4 failed, 4 of them in the baseline/);

@@ -125,7 +125,10 @@ describe('connection slots (--max-connections, --max-connections-per-client)', (
   }
   const initialize = (target: HttpCli, token: string) => rawRequest(target.base, { headers: { ...JSON_POST, ...bearer(token) }, body: INITIALIZE });
   const ping = (target: HttpCli, token: string, id: string) =>
-    rawRequest(target.base, { headers: { ...JSON_POST, ...bearer(token), 'Mcp-Session-Id': id }, body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' }) });
+    rawRequest(target.base, {
+      headers: { ...JSON_POST, ...bearer(token), 'Mcp-Session-Id': id },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' }),
+    });
 
   it('answers 503 with a JSON-RPC error once every slot holds a live connection, and takes connections again when one ends', async () => {
     const bounded = await startHttpCli(['--auth-tokens-file', tokensFile, '--max-connections', String(MAX_CONNECTIONS), '--max-connections-per-client', '3']);
@@ -158,7 +161,10 @@ describe('connection slots (--max-connections, --max-connections-per-client)', (
       let sixth: Client | undefined;
       await waitFor(
         async () => {
-          sixth = await connectStreamable(bounded.base).then(({ client }) => client, () => undefined);
+          sixth = await connectStreamable(bounded.base).then(
+            ({ client }) => client,
+            () => undefined,
+          );
           return sixth !== undefined;
         },
         { timeout: 10_000 },
@@ -176,7 +182,7 @@ describe('connection slots (--max-connections, --max-connections-per-client)', (
     }
   });
 
-  it("keeps one identity to its share (a quarter of --max-connections by default): 429 past it, while another identity connects", async () => {
+  it('keeps one identity to its share (a quarter of --max-connections by default): 429 past it, while another identity connects', async () => {
     const bounded = await startHttpCli(['--auth-tokens-file', tokensFile, '--max-connections', '8']);
     const held: { id: string; stream: RawStream }[] = [];
     try {

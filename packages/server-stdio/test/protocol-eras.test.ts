@@ -8,7 +8,7 @@ import { StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/st
 import type { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { connectStdio, startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_PATH, UUID_V4, call, expectError, expectSuccess } from './helpers.js';
+import { CLI_PATH, UUID_V4, call, expectSuccess } from './helpers.js';
 import { JSON_POST, connectSse, connectStreamable, rawRequest, startHttpCli, type HttpCli } from './http-helpers.js';
 import { MODERN, modernCall, modernRequest } from './modern-helpers.js';
 
