@@ -1,5 +1,6 @@
 // A 2026-07-28 client by hand: each call is one independent HTTP request (no initialize, no Mcp-Session-Id), carrying the
 // per-request _meta and the standard headers, as the revision asks; the answer is read whether it is JSON or an SSE stream.
+import { request } from 'node:http';
 
 export const MODERN = '2026-07-28';
 
@@ -59,8 +60,8 @@ export async function modernRequest(base: string, method: string, params: Record
     if (value === undefined) delete headers[key];
     else headers[key] = value;
   }
-  const res = await fetch(`${base}/mcp`, { method: 'POST', headers, body: JSON.stringify(body), ...(options.signal ? { signal: options.signal } : {}) });
-  const text = await res.text();
+  const res = await post(`${base}/mcp`, headers, JSON.stringify(body), options.signal);
+  const text = res.body;
   const messages = (res.headers.get('content-type') ?? '').includes('text/event-stream')
     ? text
         .split('\n')
@@ -72,6 +73,32 @@ export async function modernRequest(base: string, method: string, params: Record
   const response = messages.findLast((message) => message.id === id);
   const first = response?.result?.content?.[0];
   return { status: res.status, headers: res.headers, messages, response, json: first?.type === 'text' ? JSON.parse(first.text) : undefined };
+}
+
+/**
+ * One POST on a socket of its own (no keep-alive: a reused socket that the server closes as it is reused fails a
+ * request for reasons that have nothing to do with the server under test).
+ */
+function post(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  signal: AbortSignal | undefined,
+): Promise<{ status: number; headers: Headers; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers, agent: false, ...(signal ? { signal } : {}) }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      res.on('end', () => {
+        const answer = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) if (typeof value === 'string') answer.set(name, value);
+        resolve({ status: res.statusCode ?? 0, headers: answer, body: text });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /** tools/call as one independent 2026-07-28 request. */
