@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Runs scripts/python-client.py (a PlaywrightSession-style client on the official Python MCP SDK) against a server, installing the SDK into a cached venv first.
+# Runs scripts/python-client.py (a PlaywrightSession-style client on the official Python MCP SDK, 2025 era) against a
+# server, or with `modern` first scripts/python-modern-client.py (the SDK's 2026-07-28 Client), installing the SDK into
+# a cached venv first.
 #
 # Usage: bash scripts/python-client.sh <page-url> stdio <command> [args...]
 #        bash scripts/python-client.sh <page-url> sse <server-url>
+#        bash scripts/python-client.sh modern <form-page-url> http <server-url>/mcp | stdio <command> [args...]
 #
 # The venv lives in "${SESSIONWRIGHT_CACHE:-$HOME/.cache/sessionwright}/python-mcp" and is made once, with whichever
 # version of the `mcp` package the configured registry serves (pip's own settings apply). Needs python3 with venv.
@@ -37,4 +40,9 @@ if [[ ! -f "$venv/.complete" ]]; then
   rm -rf "$staging"
 fi
 
-exec "$venv/bin/python" "$root/scripts/python-client.py" "$@"
+script=python-client.py
+if [[ "${1:-}" == modern ]]; then
+  script=python-modern-client.py
+  shift
+fi
+exec "$venv/bin/python" "$root/scripts/$script" "$@"

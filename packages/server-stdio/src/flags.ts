@@ -243,6 +243,17 @@ export const FLAGS = [
     description: 'How many MCP connections may be open at once over HTTP; one more is answered 503',
   },
   {
+    name: 'max-connections-per-client',
+    kind: 'integer',
+    placeholder: 'n',
+    min: 1,
+    httpOnly: true,
+    example: 10,
+    description:
+      "How many of --max-connections one client may hold: an identity of --auth-tokens-file, or without identities one remote address (this machine's own connections are one client that only --max-connections bounds); one more is answered 429",
+    defaultText: 'a quarter of --max-connections, at least 1',
+  },
+  {
     name: 'allow-unauthenticated',
     kind: 'boolean',
     default: false,

@@ -1,12 +1,11 @@
 // The sessionwright command: read its settings (flags, environment, config file), serve MCP over stdio (or HTTP with --port), and shut down cleanly.
 import v8 from 'node:v8';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { BrowserHost, messageOf, playwrightVersion, resolveHeadless, writeCodeCaches } from '@sessionwright/session-core';
 import type { HttpServerHandle } from './http-server.js';
 import { UsageError, parseArgs, type ServerOptions } from './options.js';
 import { createServer } from './runtime.js';
+import { serveStdioConnection } from './stdio-server.js';
 import { PACKAGE_NAME, VERSION } from './version.js';
-import { MAX_MESSAGE_BYTES } from './limits.js';
 
 /** How long shutdown may take before the process exits anyway (Playwright kills its browsers on exit). */
 const SHUTDOWN_BACKSTOP_MS = 5_000;
@@ -89,7 +88,7 @@ async function main(): Promise<void> {
   process.stdout.setMaxListeners(0);
   process.stdin.on('end', () => shutdown('stdin ended'));
   process.stdin.on('close', () => shutdown('stdin closed'));
-  await server.connect(new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: MAX_MESSAGE_BYTES }), { local: true });
+  serveStdioConnection(server, process.stdin, process.stdout);
   server.logger.info(`${PACKAGE_NAME} ${VERSION} serving MCP on stdio`);
 }
 

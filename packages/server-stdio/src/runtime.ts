@@ -1,6 +1,6 @@
 // One server process: the shared browser and session manager, and any number of MCP connections over them.
 import { randomUUID } from 'node:crypto';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ProtocolEra, Transport } from '@modelcontextprotocol/server';
 import {
   BrowserHost,
   RemoteBrowser,
@@ -12,7 +12,7 @@ import {
   type BrowserSource,
   type Logger,
 } from '@sessionwright/session-core';
-import { playwrightProfile, sessionsProfile, toolsFor } from '@sessionwright/tools';
+import { ImplicitSession, playwrightProfile, sessionsProfile, toolsFor, type AnyTool, type Profile } from '@sessionwright/tools';
 import { builtToolEntry } from './tool-listing.js';
 import { createMcpServer, type McpConnection } from './mcp-server.js';
 import { DEFAULT_OPTIONS, checkCombinations, type ServerOptions } from './options.js';
@@ -29,20 +29,43 @@ const RECYCLE_IDLE_BROWSER_MS = 10_000;
  */
 const ROTATE_BROWSER_AFTER_SESSIONS = 500;
 
+/** Who opens a connection: the token's identity (HTTP with --auth-tokens-file), and whether it runs on this machine. */
+export interface Caller {
+  identity?: string | undefined;
+  local?: boolean;
+}
+
+/** The owner of the sessions that 2026-07-28 requests without an identity create: everyone is one client there. */
+const LOCAL_OWNER = 'local';
+
 export interface SessionwrightServer {
   readonly manager: SessionManager;
   /** The first browser source: the local browser, or the first endpoint when endpoints are given. */
   readonly host: BrowserSource;
   /** Logs to stderr; warnings also go to every connected client as MCP log messages. */
   readonly logger: Logger;
+  /** The tools served and the words they use. */
+  readonly profile: Profile;
   /** MCP connections open now. */
   readonly connections: number;
   /**
-   * Serves one MCP connection on the transport. With a client `identity` (HTTP with --auth-tokens-file) its sessions
-   * belong to that identity, across its connections; without one they are listed only to this connection. `local`: the
-   * client runs on this machine (stdio), so its MCP roots and the working directory name this machine's files for upload_file.
+   * Serves one 2025-era MCP connection on the transport (initialize first). With a client `identity` (HTTP with
+   * --auth-tokens-file) its sessions belong to that identity, across its connections; without one they are listed only
+   * to this connection. `local`: the client runs on this machine (stdio), so its MCP roots and the working directory
+   * name this machine's files for upload_file.
    */
-  connect(transport: Transport, caller?: { identity?: string | undefined; local?: boolean }): Promise<McpConnection>;
+  connect(transport: Transport, caller?: Caller): Promise<McpConnection>;
+  /**
+   * The server for one connection of either era, not yet connected: whoever connects it (the SDK's stdio entry, which
+   * picks the era from the client's first message) owns its transport. Its sessions and implicit session are the
+   * connection's, as with connect.
+   */
+  open(caller?: Caller & { era?: ProtocolEra }): McpConnection;
+  /**
+   * The server for one 2026-07-28 request over HTTP, which has no connection: its sessions and the playwright profile's
+   * implicit session belong to the caller's identity (the token's), or, without identities, to the one local identity.
+   */
+  forRequest(caller?: { identity?: string | undefined }): McpConnection;
   /** Closes every connection, every session, then the browser. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -119,38 +142,72 @@ export function createServer(
     if (closed > 0) stderr.info(`a connection ended; closed its ${closed} session${closed === 1 ? '' : 's'}`);
   };
 
+  const toolOptions = { allowFileUrls: options.allowFileUrls, fileRoots: options.fileRoot ?? [] };
+  // The profile is one of the packaged ones, so the build's listing describes its tools.
+  const listed = (tool: AnyTool) => builtToolEntry(profile.name, tool.name);
+  /** Each identity's implicit session (playwright profile), for the 2026-07-28 requests that have no connection to own one. */
+  const implicitSessions = new Map<string, ImplicitSession>();
+
+  const open = (caller: Caller & { era?: ProtocolEra } = {}): McpConnection => {
+    const scope: CallerScope =
+      caller.identity === undefined ? { owner: `connection:${randomUUID()}`, guarded: false } : { owner: `identity:${caller.identity}`, guarded: true };
+    const created = new Set<string>();
+    const connection = createMcpServer({
+      sessions: scopedAccess(manager, scope, created),
+      logger: stderr,
+      toolOptions,
+      profile,
+      local: caller.local ?? false,
+      listed,
+      era: caller.era ?? 'legacy',
+    });
+    connections.add(connection);
+    connection.server.oninitialized = startBrowser;
+    // A 2026-07-28 connection has no initialize: its first request is the client's first step.
+    if (caller.era === 'modern') startBrowser();
+    connection.server.onclose = () => {
+      connections.delete(connection);
+      // A connection's implicit page is its own: it ends with it, whatever --close-sessions-on-disconnect says.
+      if (closing === undefined) void connection.implicitSession?.end();
+      // Otherwise the sessions outlive the connection until their idle timeout, so a client that reconnects keeps them.
+      if (options.closeSessionsOnDisconnect && closing === undefined) void closeSessions(created);
+    };
+    return connection;
+  };
+
   return {
     manager,
     host,
     logger,
+    profile,
     get connections() {
       return connections.size;
     },
+    open,
     async connect(transport, caller = {}) {
-      const scope: CallerScope =
-        caller.identity === undefined ? { owner: `connection:${randomUUID()}`, guarded: false } : { owner: `identity:${caller.identity}`, guarded: true };
-      const created = new Set<string>();
-      const sessions = scopedAccess(manager, scope, created);
-      const connection = createMcpServer({
-        sessions,
-        logger: stderr,
-        toolOptions: { allowFileUrls: options.allowFileUrls, fileRoots: options.fileRoot ?? [] },
-        profile,
-        local: caller.local ?? false,
-        // The profile is one of the packaged ones, so the build's listing describes its tools.
-        listed: (tool) => builtToolEntry(profile.name, tool.name),
-      });
-      connections.add(connection);
-      connection.server.oninitialized = startBrowser;
-      connection.server.onclose = () => {
-        connections.delete(connection);
-        // A connection's implicit page is its own: it ends with it, whatever --close-sessions-on-disconnect says.
-        if (closing === undefined) void connection.implicitSession?.end();
-        // Otherwise the sessions outlive the connection until their idle timeout, so a client that reconnects keeps them.
-        if (options.closeSessionsOnDisconnect && closing === undefined) void closeSessions(created);
-      };
+      const connection = open(caller);
       await connection.server.connect(transport);
       return connection;
+    },
+    forRequest(caller = {}) {
+      startBrowser();
+      const scope: CallerScope =
+        caller.identity === undefined ? { owner: LOCAL_OWNER, guarded: false } : { owner: `identity:${caller.identity}`, guarded: true };
+      const sessions = scopedAccess(manager, scope);
+      let implicitSession = implicitSessions.get(scope.owner);
+      if (profile.implicitSession && implicitSession === undefined) {
+        implicitSession = new ImplicitSession(sessions);
+        implicitSessions.set(scope.owner, implicitSession);
+      }
+      return createMcpServer({
+        sessions,
+        logger: stderr,
+        toolOptions,
+        profile,
+        listed,
+        era: 'modern',
+        ...(implicitSession === undefined ? {} : { implicitSession }),
+      });
     },
     close() {
       clearTimeout(grace);
