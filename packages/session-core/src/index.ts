@@ -1,5 +1,5 @@
 // Public API of @sessionwright/session-core: anything exported here is public.
-export { BrowserHost, type BrowserHostOptions } from './browser-host.js';
+export { BrowserHost, type BrowserHostOptions, type LaunchHook } from './browser-host.js';
 export {
   endpointLabel,
   parseEndpoint,
@@ -56,9 +56,8 @@ export {
   type ResolvedExecutable,
   type ResolveExecutableOptions,
 } from './executable.js';
-export { loadWithCodeCache, writeCodeCaches } from './code-cache.js';
-export { startBrowserEarly } from './early-browser.js';
-export { isTimeoutError } from './load-playwright.js';
+export { isTimeoutError, type PlaywrightLoader } from './load-playwright.js';
+export { isPipeBrowserCommand, killProcessGroup } from './process-tree.js';
 export { shortId, silentLogger, stderrLogger, type Logger } from './logger.js';
 export { describeTarget, inspectElement, locate, type ElementAction, type ElementState, type ElementTarget } from './element.js';
 export { elementError, navigationError, playwrightError } from './playwright-errors.js';
