@@ -14,19 +14,23 @@ export {
 } from './browser-source.js';
 export { orAfter, systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
 export {
-  BLOCKABLE_RESOURCES,
   HIDDEN,
-  SESSION_OPTION_NAMES,
+  STATIC_RESOURCE_TYPES,
   deviceNames,
+  effectiveOptionsSchema,
   hasSessionOptions,
+  isStaticResource,
   resolveSessionOptions,
-  type BlockableResource,
+  sessionOptionsSchema,
+  sessionOptionsShape,
+  storageStateSchema,
   type EffectiveSessionOptions,
   type ResolvedSessionOptions,
   type SessionOptions,
+  type StaticResourceType,
   type StorageState,
-  type StorageStateInput,
 } from './context-options.js';
+export { editDistance } from './edit-distance.js';
 export {
   BROWSER_ERROR_REASONS,
   ERROR_CODES,
@@ -79,7 +83,6 @@ export {
 export {
   COLLECTOR_CAPACITY,
   Ring,
-  STATIC_RESOURCE_TYPES,
   SessionCollectors,
   atLeast,
   consoleLevel,

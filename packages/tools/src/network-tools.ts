@@ -1,5 +1,5 @@
 // The `network` capability: network_requests lists a session's requests from its ring; network_request shows one in full.
-import { SessionError, STATIC_RESOURCE_TYPES, orAfter, type RequestEntry } from '@sessionwright/session-core';
+import { SessionError, isStaticResource, orAfter, type RequestEntry } from '@sessionwright/session-core';
 import type { Request } from 'playwright';
 import { z } from 'zod';
 import { cursorSchema, DEFAULT_LIMIT, limitSchema } from './console-tools.js';
@@ -58,7 +58,7 @@ export const networkRequests = defineTool({
     const matches = urlMatcher(filter);
     const types = resourceTypes === undefined ? undefined : new Set(resourceTypes);
     const keep = (entry: RequestEntry) =>
-      matches(entry.url) && (types ? types.has(entry.resourceType) : includeStatic === true || !STATIC_RESOURCE_TYPES.includes(entry.resourceType));
+      matches(entry.url) && (types ? types.has(entry.resourceType) : includeStatic === true || !isStaticResource(entry.resourceType));
     return onSession(ctx, sessionId, async (_page, response) => {
       const read = response.session.collectors.requests.read({ ...(since === undefined ? {} : { since }), limit: limit ?? DEFAULT_LIMIT, keep });
       const requests = read.items.map(({ id, method, url, resourceType, status, failure, ms }) => ({
