@@ -93,8 +93,9 @@ export interface SessionInit {
 export class Session {
   readonly id: string;
   readonly createdAt: number;
-  lastUsedAt: number;
-  expiresAt: number;
+  /** How long the session may go unused before it expires, in ms (see touch). */
+  readonly idleTimeout: number;
+  private usedAt: number;
   /** The connection (or any caller-chosen owner) that created the session. */
   readonly owner: string | undefined;
   readonly context: BrowserContext;
@@ -133,8 +134,8 @@ export class Session {
   constructor(init: SessionInit) {
     this.id = init.id;
     this.createdAt = init.now;
-    this.lastUsedAt = init.now;
-    this.expiresAt = init.now + init.timeout;
+    this.idleTimeout = init.timeout;
+    this.usedAt = init.now;
     this.owner = init.owner;
     this.browser = init.browser;
     this.options = init.options ?? {};
@@ -149,6 +150,21 @@ export class Session {
     // what opening a session costs besides the browser's own work). The new page is blank and only a call can bring
     // anything to it, so the listeners are attached right after the creation is answered, or by the first call.
     this.listenSoon = setImmediate(() => this.listen());
+  }
+
+  /** When the session was last used: created, or a call on it arrived or ended. */
+  get lastUsedAt(): number {
+    return this.usedAt;
+  }
+
+  /** When the session expires if nothing uses it before: idleTimeout after its last use. */
+  get expiresAt(): number {
+    return this.usedAt + this.idleTimeout;
+  }
+
+  /** Marks the session used at `now` (ms since the epoch), which moves its expiry to `now + idleTimeout`. */
+  touch(now: number): void {
+    this.usedAt = now;
   }
 
   /** Console messages, page errors and requests of every tab, in bounded rings. */
