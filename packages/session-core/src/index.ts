@@ -1,9 +1,7 @@
-// Public API of @sessionwright/session-core: anything exported here is public.
+// Public API of @sessionwright/session-core: what a server built on it needs, and nothing else; test/public-api.txt lists it.
 export { BrowserHost, type BrowserHostOptions, type LaunchHook } from './browser-host.js';
 export {
-  endpointLabel,
   parseEndpoint,
-  redactUrls,
   uniqueLabels,
   type BrowserOwnership,
   type BrowserSource,
@@ -12,22 +10,15 @@ export {
   type SourceFailure,
   type SourceFailureReason,
 } from './browser-source.js';
-export { orAfter, systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
+export { orAfter, type Clock, type TimerHandle, type Timers } from './clock.js';
 export {
-  HIDDEN,
-  STATIC_RESOURCE_TYPES,
   deviceNames,
   effectiveOptionsSchema,
-  hasSessionOptions,
   isStaticResource,
-  resolveSessionOptions,
-  sessionOptionsSchema,
   sessionOptionsShape,
   storageStateSchema,
   type EffectiveSessionOptions,
-  type ResolvedSessionOptions,
   type SessionOptions,
-  type StaticResourceType,
   type StorageState,
 } from './context-options.js';
 export { editDistance } from './edit-distance.js';
@@ -38,7 +29,6 @@ export {
   SessionError,
   browserError,
   firstLine,
-  isBrowserErrorReason,
   isSessionError,
   messageOf,
   nextStepOf,
@@ -50,10 +40,8 @@ export {
 } from './errors.js';
 export {
   BROWSER_NAMES,
-  installHint,
   resolveExecutable,
   resolveHeadless,
-  systemChromiumCandidates,
   type BrowserName,
   type ExecutableSource,
   type HeadlessDecision,
@@ -67,9 +55,7 @@ export { describeTarget, inspectElement, locate, type ElementAction, type Elemen
 export { elementError, navigationError, playwrightError } from './playwright-errors.js';
 export { RemoteBrowser, playwrightVersion, type RemoteBrowserOptions } from './remote-browser.js';
 export {
-  CLOSE_TIMEOUT_MS,
   DEFAULT_MAX_TABS,
-  LET_GO_GRACE_MS,
   Session,
   type DialogAnswer,
   type DialogRecord,
@@ -78,19 +64,9 @@ export {
   type ModalMode,
   type RunOptions,
   type SessionEvents,
-  type SessionInit,
 } from './session.js';
-export {
-  COLLECTOR_CAPACITY,
-  Ring,
-  SessionCollectors,
-  atLeast,
-  consoleLevel,
-  type ConsoleEntry,
-  type ConsoleLevel,
-  type RequestEntry,
-} from './collectors.js';
-export { DownloadDirectory, isInside, safeFileName, type DownloadRecord } from './downloads.js';
+export { COLLECTOR_CAPACITY, atLeast, type ConsoleEntry, type ConsoleLevel, type RequestEntry } from './collectors.js';
+export { isInside, type DownloadRecord } from './downloads.js';
 export {
   DEFAULT_CALL_TIMEOUT,
   DEFAULT_MAX_SESSIONS,
@@ -102,5 +78,4 @@ export {
   type SessionInfo,
   type SessionManagerOptions,
 } from './session-manager.js';
-export { Turns, type Release } from './turns.js';
 export { defaultWarmSessions } from './warm-pool.js';

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BrowserHost, Ring, SessionManager, atLeast, safeFileName, type Session } from '../src/index.js';
+import { Ring } from '../src/collectors.js';
+import { safeFileName } from '../src/downloads.js';
+import { BrowserHost, SessionManager, atLeast, type Session } from '../src/index.js';
 import { rejectionOf } from './session-errors.js';
 
 describe('Ring', () => {

@@ -2,7 +2,8 @@
 import { BASIC_AUTH, startFixtureServer, startForwardProxy, waitFor, type FixtureServer, type ForwardProxy } from '@sessionwright/test-kit';
 import type { Browser, Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserHost, SessionManager, isSessionError, resolveSessionOptions, type Session, type SessionOptions } from '../src/index.js';
+import { resolveSessionOptions } from '../src/context-options.js';
+import { BrowserHost, SessionManager, isSessionError, type Session, type SessionOptions } from '../src/index.js';
 
 const HIDDEN_HOST = 'http://only-via-proxy.test';
 const PROXY_CREDENTIALS = { username: 'proxy-user', password: 'proxy-secret-9f2c' };
