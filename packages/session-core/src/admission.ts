@@ -49,9 +49,21 @@ export class Admission<Source> {
     return this.creatingOn.get(source) ?? 0;
   }
 
-  /** Admits a creation for `owner`, or throws MAX_SESSIONS_REACHED (details.scope `server` or `client`) when a limit is met. */
-  admit(owner: string | undefined): Admitted<Source> {
+  /**
+   * Admits a creation for `owner`, or throws MAX_SESSIONS_REACHED (details.scope `server` or `client`) when a limit is
+   * met. A `tenant` (an owner that is one client of several) hears of its own sessions only, never how many the server
+   * holds for the others: its refusal carries `yourSessions` where any other caller's carries `openSessions`.
+   */
+  admit(owner: string | undefined, tenant = false): Admitted<Source> {
     if (this.open.count() + this.creating >= this.maxSessions) {
+      if (tenant && owner !== undefined) {
+        const yours = this.open.countOf(owner);
+        throw new SessionError(
+          'MAX_SESSIONS_REACHED',
+          `The server has no free session: all ${this.maxSessions} it allows are in use, ${yours} of them yours.`,
+          { details: { scope: 'server', maxSessions: this.maxSessions, yourSessions: yours, next: 'free_session' } },
+        );
+      }
       throw new SessionError('MAX_SESSIONS_REACHED', `All ${this.maxSessions} sessions of the server are in use.`, {
         details: { scope: 'server', maxSessions: this.maxSessions, openSessions: this.open.count(), next: 'free_session' },
       });

@@ -23,9 +23,34 @@ export const HIDDEN = '(hidden)';
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
+/**
+ * The longest value each kind of option takes: roomy for any real use, and small enough that nothing a caller sends
+ * costs the server more than reading it (a long name is refused before it is compared to any list).
+ */
+const LIMIT = {
+  /** A device, locale, time zone or permission name. */
+  name: 100,
+  /** A user agent, a proxy address or bypass list, an origin, a cookie's domain or path. */
+  text: 2_048,
+  /** A user name or password. */
+  credential: 1_024,
+  headerName: 256,
+  headerValue: 8_192,
+  headers: 100,
+  permissions: 50,
+  /** A cookie's name or value: browsers keep at most 4 KiB a cookie. */
+  cookie: 4_096,
+  cookies: 3_000,
+  origins: 1_000,
+  /** localStorage items of one origin, and the length of one name or value (browsers give an origin about 5 MB). */
+  storageItems: 10_000,
+  storageName: 1_024,
+  storageValue: 5_000_000,
+} as const;
+
 /** A string that is not only white space (a schema's min(1) lets "  " through, and Playwright would take it as given). */
 const notBlank = (text: string) => text.trim() !== '';
-const nonBlankString = () => z.string().min(1).refine(notBlank, 'Must not be blank.');
+const nonBlankString = (max: number) => z.string().min(1).max(max).refine(notBlank, 'Must not be blank.');
 
 const viewportSchema = z.strictObject({
   width: z.number().int().min(1).max(10_000).describe('CSS pixels.'),
@@ -40,45 +65,59 @@ const geolocationSchema = z.strictObject({
 
 const colorSchemeSchema = z.enum(['light', 'dark', 'no-preference']);
 const reducedMotionSchema = z.enum(['reduce', 'no-preference']);
-const blockResourcesSchema = z.array(
-  z.enum(STATIC_RESOURCE_TYPES, {
-    error: (issue) => `Cannot block ${quote(issue.input)}: blockResources takes ${STATIC_RESOURCE_TYPES.join(', ')}.`,
-  }),
-);
+const blockResourcesSchema = z
+  .array(
+    z.enum(STATIC_RESOURCE_TYPES, {
+      error: (issue) => `Cannot block ${quote(issue.input)}: blockResources takes ${STATIC_RESOURCE_TYPES.join(', ')}.`,
+    }),
+  )
+  .max(STATIC_RESOURCE_TYPES.length);
 
-/** A cookie as a storage state export gives it; extra fields a newer export may carry are ignored. */
-const storedCookieSchema = z.looseObject({
-  name: z.string().describe('Cookie name.'),
-  value: z.string().describe('Cookie value.'),
-  domain: z.string().refine(notBlank, 'Must not be empty.').describe('Domain, e.g. "example.com" or ".example.com" for subdomains too.'),
-  path: z.string().refine(notBlank, 'Must not be empty.').describe('Path, usually "/".'),
-  expires: z.number().optional().describe('Unix time in seconds; -1 (default) for a session cookie.'),
-  httpOnly: z.boolean().optional().describe('Default false.'),
-  secure: z.boolean().optional().describe('Default false.'),
-  sameSite: z.enum(['Strict', 'Lax', 'None']).optional().describe('Default "Lax".'),
-});
+/**
+ * Playwright's storage state as an object (never a file path: a caller must not make the server read its disk), in two
+ * forms of one shape: `bounded` (what a caller may give) limits every string and list, while what a browser gives back
+ * (an export) is shown as it is, however many cookies the sites set.
+ */
+function storageStateSchemaOf(bounded: boolean) {
+  const text = (max: number) => (bounded ? z.string().max(max) : z.string());
+  const list = <T extends z.ZodType>(item: T, max: number) => (bounded ? z.array(item).max(max) : z.array(item));
+  /** A cookie as a storage state export gives it; extra fields a newer export may carry are ignored. */
+  const cookie = z.looseObject({
+    name: text(LIMIT.cookie).describe('Cookie name.'),
+    value: text(LIMIT.cookie).describe('Cookie value.'),
+    domain: text(LIMIT.text).refine(notBlank, 'Must not be empty.').describe('Domain, e.g. "example.com" or ".example.com" for subdomains too.'),
+    path: text(LIMIT.text).refine(notBlank, 'Must not be empty.').describe('Path, usually "/".'),
+    expires: z.number().optional().describe('Unix time in seconds; -1 (default) for a session cookie.'),
+    httpOnly: z.boolean().optional().describe('Default false.'),
+    secure: z.boolean().optional().describe('Default false.'),
+    sameSite: z.enum(['Strict', 'Lax', 'None']).optional().describe('Default "Lax".'),
+  });
+  const origin = z.looseObject({
+    origin: text(LIMIT.text).describe('An origin such as "https://example.com".'),
+    localStorage: list(z.object({ name: text(LIMIT.storageName), value: text(LIMIT.storageValue) }), LIMIT.storageItems).describe(
+      'localStorage items of that origin.',
+    ),
+  });
+  return z.looseObject(
+    {
+      cookies: list(cookie, LIMIT.cookies).optional().describe('Cookies of the state (default none).'),
+      origins: list(origin, LIMIT.origins).optional().describe('localStorage per origin (default none).'),
+    },
+    {
+      error: (issue) =>
+        issue.code === 'invalid_type' ? 'Expected an object { cookies, origins } as a storage state export gives it (a file path is not accepted).' : undefined,
+    },
+  );
+}
 
-/** Playwright's storage state as an object (never a file path: a caller must not make the server read its disk). */
-export const storageStateSchema = z.looseObject(
-  {
-    cookies: z.array(storedCookieSchema).optional().describe('Cookies of the state (default none).'),
-    origins: z
-      .array(
-        z.looseObject({
-          origin: z.string().describe('An origin such as "https://example.com".'),
-          localStorage: z.array(z.object({ name: z.string(), value: z.string() })).describe('localStorage items of that origin.'),
-        }),
-      )
-      .optional()
-      .describe('localStorage per origin (default none).'),
-  },
-  {
-    error: (issue) =>
-      issue.code === 'invalid_type' ? 'Expected an object { cookies, origins } as a storage state export gives it (a file path is not accepted).' : undefined,
-  },
-);
+/** A storage state a session may start from (create_session's storageState). */
+const storageStateSchema = storageStateSchemaOf(true);
+/** A storage state as a session's export gives it back, to be given to a new session. */
+export const exportedStorageStateSchema = storageStateSchemaOf(false);
 
-const extraHTTPHeadersSchema = z.record(z.string(), z.string()).superRefine((headers, ctx) => {
+const extraHTTPHeadersSchema = z.record(z.string().max(LIMIT.headerName), z.string().max(LIMIT.headerValue)).superRefine((headers, ctx) => {
+  const names = Object.keys(headers);
+  if (names.length > LIMIT.headers) ctx.addIssue({ code: 'custom', message: `At most ${LIMIT.headers} headers.` });
   for (const [name, value] of Object.entries(headers)) {
     if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: `"${name}" is not a valid HTTP header name.` });
     else if (/[\r\n\0]/.test(value))
@@ -88,24 +127,31 @@ const extraHTTPHeadersSchema = z.record(z.string(), z.string()).superRefine((hea
 
 /** A session's options, every one optional: with none, the session may come ready-made from the warm pool. */
 export const sessionOptionsShape = {
-  device: nonBlankString()
+  device: nonBlankString(LIMIT.name)
     .optional()
     .describe(
       'A Playwright device name, e.g. "iPhone 15", "Pixel 7", "iPad Mini", "Desktop Chrome": sets viewport, user agent, scale factor, mobile and touch. The options below override it.',
     ),
   viewport: viewportSchema.optional().describe('Page size in CSS pixels, e.g. {"width": 1440, "height": 900}.'),
-  userAgent: nonBlankString().optional().describe('The User-Agent header and navigator.userAgent.'),
-  locale: nonBlankString().optional().describe('A BCP 47 language tag, e.g. "de-DE": navigator.language, Accept-Language, number and date formats.'),
-  timezoneId: nonBlankString().optional().describe('An IANA time zone, e.g. "Europe/Berlin", "America/New_York".'),
+  userAgent: nonBlankString(LIMIT.text).optional().describe('The User-Agent header and navigator.userAgent.'),
+  locale: nonBlankString(LIMIT.name).optional().describe('A BCP 47 language tag, e.g. "de-DE": navigator.language, Accept-Language, number and date formats.'),
+  timezoneId: nonBlankString(LIMIT.name).optional().describe('An IANA time zone, e.g. "Europe/Berlin", "America/New_York".'),
   geolocation: geolocationSchema
     .optional()
     .describe('Where navigator.geolocation says the device is; also grant "geolocation" in permissions so pages may read it.'),
-  permissions: z.array(z.string()).optional().describe('Browser permissions granted to every page, e.g. ["geolocation", "notifications", "clipboard-read"].'),
+  permissions: z
+    .array(z.string().max(LIMIT.name))
+    .max(LIMIT.permissions)
+    .optional()
+    .describe('Browser permissions granted to every page, e.g. ["geolocation", "notifications", "clipboard-read"].'),
   colorScheme: colorSchemeSchema.optional().describe('What prefers-color-scheme matches.'),
   reducedMotion: reducedMotionSchema.optional().describe('What prefers-reduced-motion matches.'),
   extraHTTPHeaders: extraHTTPHeadersSchema.optional().describe('Headers sent with every request of this session, e.g. {"X-Team": "qa"}.'),
   httpCredentials: z
-    .strictObject({ username: z.string().describe('User name.'), password: z.string().describe('Password; never echoed.') })
+    .strictObject({
+      username: z.string().max(LIMIT.credential).describe('User name.'),
+      password: z.string().max(LIMIT.credential).describe('Password; never echoed.'),
+    })
     .optional()
     .describe('Answers HTTP basic/digest authentication challenges.'),
   offline: z.boolean().optional().describe('Start with the network cut off (default false).'),
@@ -113,10 +159,10 @@ export const sessionOptionsShape = {
   ignoreHTTPSErrors: z.boolean().optional().describe('Accept invalid or self-signed TLS certificates (default false).'),
   proxy: z
     .strictObject({
-      server: nonBlankString().describe('http://host:port, https://host:port or socks5://host:port.'),
-      bypass: z.string().optional().describe('Comma-separated hosts that skip the proxy, e.g. ".internal.example, localhost".'),
-      username: z.string().optional().describe('Proxy user name (http/https proxies only); never echoed.'),
-      password: z.string().optional().describe('Proxy password; never echoed.'),
+      server: nonBlankString(LIMIT.text).describe('http://host:port, https://host:port or socks5://host:port.'),
+      bypass: z.string().max(LIMIT.text).optional().describe('Comma-separated hosts that skip the proxy, e.g. ".internal.example, localhost".'),
+      username: z.string().max(LIMIT.credential).optional().describe('Proxy user name (http/https proxies only); never echoed.'),
+      password: z.string().max(LIMIT.credential).optional().describe('Proxy password; never echoed.'),
     })
     .optional()
     .describe("This session's traffic, and only this session's, goes through this proxy."),
@@ -146,7 +192,7 @@ export const effectiveOptionsSchema = z
     permissions: z.array(z.string()).optional(),
     colorScheme: colorSchemeSchema.optional(),
     reducedMotion: reducedMotionSchema.optional(),
-    extraHTTPHeaders: z.record(z.string(), z.string()).optional().describe('Values of credential headers read "(hidden)".'),
+    extraHTTPHeaders: z.record(z.string(), z.string()).optional().describe('The header names; every value reads "(hidden)".'),
     httpCredentials: z.object({ username: z.string() }).optional().describe('The password is not shown.'),
     offline: z.boolean().optional(),
     javaScriptEnabled: z.boolean().optional(),
@@ -159,7 +205,7 @@ export const effectiveOptionsSchema = z
       })
       .optional()
       .describe('Which cookies and localStorage keys the session started with; no values.'),
-    blockResources: blockResourcesSchema.optional(),
+    blockResources: z.array(z.enum(STATIC_RESOURCE_TYPES)).optional(),
   })
   .describe('The options the session runs with ({} for a plain session); secrets are left out.');
 
@@ -208,8 +254,6 @@ const PERMISSIONS: Record<BrowserName, readonly string[]> = {
 };
 
 const PROXY_SCHEMES = ['http:', 'https:', 'socks5:'];
-/** Header names whose values are credentials, so an echo never repeats them. */
-const SECRET_HEADER = /^(authorization|proxy-authorization|cookie)$|token|secret|key|auth|session|password|credential/i;
 
 /** True when `input` asks for anything (an empty object is the same as no options: such a session may come from the warm pool). */
 export function hasSessionOptions(input: unknown): boolean {
@@ -232,15 +276,17 @@ export function resolveSessionOptions(input: unknown, browserName: BrowserName =
   return { contextOptions, blockResources, echo: echoSessionOptions(options, device) };
 }
 
-/** The options as a result may show them: what the device set, overridden by explicit options, without any secret. */
+/**
+ * The options as a result may show them: what the device set, overridden by explicit options, without any secret. A
+ * header's value is never shown, only its name: no rule on names can tell which values are credentials (X-JWT,
+ * X-Signature, a vendor's key header).
+ */
 function echoSessionOptions(options: CheckedOptions, device: DeviceSettings | undefined): EffectiveSessionOptions {
   const { proxy, httpCredentials, storageState, extraHTTPHeaders, ...plain } = options;
   return {
     ...(device === undefined ? {} : { device: options.device, ...device }),
     ...plain,
-    ...(extraHTTPHeaders === undefined
-      ? {}
-      : { extraHTTPHeaders: Object.fromEntries(Object.entries(extraHTTPHeaders).map(([name, value]) => [name, SECRET_HEADER.test(name) ? HIDDEN : value])) }),
+    ...(extraHTTPHeaders === undefined ? {} : { extraHTTPHeaders: Object.fromEntries(Object.keys(extraHTTPHeaders).map((name) => [name, HIDDEN])) }),
     ...(httpCredentials === undefined ? {} : { httpCredentials: { username: httpCredentials.username } }),
     ...(proxy === undefined ? {} : { proxy: { server: proxy.server, ...(proxy.bypass === undefined ? {} : { bypass: proxy.bypass }) } }),
     ...(storageState === undefined

@@ -213,12 +213,13 @@ export class SessionManager {
    * client identity) that lists, counts and, when a call presents it, guards the session. Like every call it ends when
    * `signal` aborts (BROWSER_ERROR `cancelled`) and within the call timeout (`call_timeout`), waiting for its turn in a
    * burst included; a context that opens after that is closed, so a caller that gave up never leaves a session behind.
+   * `tenant`: the owner is one client of several, and a full server tells it only of its own sessions (see Admission).
    */
-  async create(request: { owner?: string; options?: SessionOptions; signal?: AbortSignal | undefined } = {}): Promise<Session> {
+  async create(request: { owner?: string; tenant?: boolean; options?: SessionOptions; signal?: AbortSignal | undefined } = {}): Promise<Session> {
     const { owner } = request;
     if (this.shuttingDown) throw browserError('shutting_down', 'The server is shutting down; no new sessions can be created.');
     const settings = hasSessionOptions(request.options) ? resolveSessionOptions(request.options, this.host.browserName) : undefined;
-    const admitted = this.admission.admit(owner);
+    const admitted = this.admission.admit(owner, request.tenant);
     this.sessionsChanged();
     const stop = this.createStop(request.signal);
     try {

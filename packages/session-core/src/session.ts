@@ -127,6 +127,8 @@ export class Session {
   private readonly downloadNames = new Set<string>();
   private downloadFolder: Promise<string> | undefined;
   private readonly makeDownloadFolder: (() => Promise<string>) | undefined;
+  /** Lower-case names of the headers the session was given (extraHTTPHeaders): no result shows their values. */
+  private readonly givenHeaders = new Set<string>();
   /** What emulate changed, applied to tabs opened later too. */
   private emulation: { viewport?: { width: number; height: number }; media?: Pick<SessionOptions, 'colorScheme' | 'reducedMotion'> } = {};
   private effectiveEmulation: Omit<EffectiveEmulation, 'viewport'>;
@@ -146,6 +148,7 @@ export class Session {
     this.currentPage = init.page;
     const { colorScheme, reducedMotion, geolocation, offline, extraHTTPHeaders } = this.options;
     this.effectiveEmulation = { ...defined({ colorScheme, reducedMotion, geolocation, offline, extraHTTPHeaders }) };
+    this.noteGivenHeaders(extraHTTPHeaders);
     // Each kind of event Playwright is asked to report costs a call through its client (~3 ms for them all, most of
     // what opening a session costs besides the browser's own work). The new page is blank and only a call can bring
     // anything to it, so the listeners are attached right after the creation is answered, or by the first call.
@@ -427,7 +430,7 @@ export class Session {
 
   /**
    * Changes the session's settings from now on (every tab, and tabs opened later); INVALID_PARAMETERS for a bad value,
-   * checked before anything changes. Answers the effective settings, secret header values hidden.
+   * checked before anything changes. Answers the effective settings, header values hidden.
    */
   async emulate(settings: EmulationSettings): Promise<EffectiveEmulation> {
     const checked = resolveSessionOptions(defined(settings), this.browser.browserType().name() as BrowserName);
@@ -442,10 +445,23 @@ export class Session {
       await this.context.grantPermissions(['geolocation']);
     }
     if (offline !== undefined) await this.context.setOffline(offline);
+    this.noteGivenHeaders(extraHTTPHeaders);
     if (extraHTTPHeaders !== undefined) await this.context.setExtraHTTPHeaders(extraHTTPHeaders);
     const { viewport: _viewport, ...echo } = checked.echo;
     this.effectiveEmulation = { ...this.effectiveEmulation, ...echo };
     return this.emulationState();
+  }
+
+  /**
+   * True for a header whose value a result must not show: one the session was given in extraHTTPHeaders, at creation or
+   * by emulate (a request a page sent carries it too), whatever its name.
+   */
+  hidesHeaderValue(name: string): boolean {
+    return this.givenHeaders.has(name.toLowerCase());
+  }
+
+  private noteGivenHeaders(headers: Record<string, string> | undefined): void {
+    for (const name of Object.keys(headers ?? {})) this.givenHeaders.add(name.toLowerCase());
   }
 
   /** The settings emulate can change, as they are now. */
