@@ -329,7 +329,7 @@ export class SessionManager {
         expiresAt: session.expiresAt,
         url: session.page.isClosed() ? 'about:blank' : session.page.url(),
         // The title is read outside the session queue; a page busy navigating answers with an empty title rather than waiting.
-        title: await titleOf(session.page),
+        title: await titleOf(session.page, this.timers),
         ...(session.options.device === undefined ? {} : { device: session.options.device }),
         viewport: session.page.isClosed() ? (session.options.viewport ?? null) : session.page.viewportSize(),
         endpoint: session.endpoint,
@@ -352,7 +352,7 @@ export class SessionManager {
     ]);
     // Closing the browser closes every context anyway: a browser that does not close them promptly is not waited for,
     // so shutdown ends in a few seconds, before a supervisor's SIGKILL could orphan the browser.
-    await orAfter(closing, SHUTDOWN_CONTEXTS_TIMEOUT, undefined);
+    await orAfter(closing, SHUTDOWN_CONTEXTS_TIMEOUT, undefined, this.timers);
     // Owned browsers are closed; attached ones (remote endpoints) are only disconnected from.
     await Promise.all(this.sources.map((source) => source.close()));
     await this.downloads.dispose();
@@ -487,11 +487,12 @@ function disconnectsWithin(browser: Browser, ms: number, timers: Timers): Promis
   });
 }
 
-async function titleOf(page: Page): Promise<string> {
+async function titleOf(page: Page, timers: Timers): Promise<string> {
   if (page.isClosed()) return '';
   return orAfter(
     page.title().catch(() => ''),
     500,
     '',
+    timers,
   );
 }
