@@ -268,7 +268,7 @@ describe('Session in a real browser', () => {
     expect(settings).toMatchObject({
       viewport: { width: 500, height: 400 },
       colorScheme: 'dark',
-      extraHTTPHeaders: { 'X-Api-Key': '(hidden)', 'X-Team': 'qa' },
+      extraHTTPHeaders: { 'X-Api-Key': '(hidden)', 'X-Team': '(hidden)' },
     });
     const popup = await manager.run(session.id, async (page) => {
       await page.evaluate(() => window.open('/pages/home'));
