@@ -16,6 +16,6 @@ export default defineConfig([
     minifyWhitespace: true,
     minifySyntax: true,
   },
-  // The command's entry: a few lines, with the code cache loader inlined from session-core.
+  // The command's entry: a few lines, with the code cache loader and the early browser (src/startup/) inlined.
   { entry: ['src/cli.ts'], format: 'esm', target: 'node20', noExternal: [/./] },
 ]);

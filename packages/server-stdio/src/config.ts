@@ -1,6 +1,7 @@
 // Where each setting's value comes from: the command line, then SESSIONWRIGHT_* variables, then --config <file.json>, then the defaults; every source checked the same way.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { editDistance } from '@sessionwright/session-core';
 import { BadValue, ENV_PREFIX, FLAG_DEFINITIONS, camelCase, envVarName, type FlagDefinition, type FlagValue } from './flags.js';
 import { UsageError } from './usage-error.js';
 
@@ -279,16 +280,4 @@ export function closest(input: string, candidates: readonly string[]): string | 
     if (best === undefined || distance < best.distance) best = { candidate, distance };
   }
   return best !== undefined && best.distance <= Math.max(2, Math.floor(normal(input).length / 4)) ? best.candidate : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
 }

@@ -1,11 +1,13 @@
 // The sessionwright command: read its settings (flags, environment, config file), serve MCP over stdio (or HTTP with --port), and shut down cleanly.
 import v8 from 'node:v8';
-import { BrowserHost, messageOf, playwrightVersion, resolveHeadless, writeCodeCaches } from '@sessionwright/session-core';
+import { BrowserHost, messageOf, playwrightVersion, resolveHeadless } from '@sessionwright/session-core';
 import type { HttpServerHandle } from './http-server.js';
 import { UsageError, parseArgs, type ServerOptions } from './options.js';
 import { createServer } from './runtime.js';
 import { serveStdioConnection } from './stdio-server.js';
 import { PACKAGE_NAME, VERSION } from './version.js';
+import { writeCodeCaches } from './startup/code-cache.js';
+import { commandLaunchHook } from './startup/launch-hook.js';
 
 /** How long shutdown may take before the process exits anyway (Playwright kills its browsers on exit). */
 const SHUTDOWN_BACKSTOP_MS = 5_000;
@@ -36,7 +38,7 @@ async function main(): Promise<void> {
     return;
   }
 
-  const server = createServer(command.options);
+  const server = createServer(command.options, undefined, { launchHook: commandLaunchHook() });
   sizeHeapForMemoryOnceUp(server.host);
   let http: HttpServerHandle | undefined;
   let exiting = false;

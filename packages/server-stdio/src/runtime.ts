@@ -10,6 +10,7 @@ import {
   stderrLogger,
   uniqueLabels,
   type BrowserSource,
+  type LaunchHook,
   type Logger,
 } from '@sessionwright/session-core';
 import { ImplicitSession, playwrightProfile, sessionsProfile, toolsFor, type AnyTool, type Profile } from '@sessionwright/tools';
@@ -70,6 +71,12 @@ export interface SessionwrightServer {
   close(): Promise<void>;
 }
 
+/** What the command adds to a server that a program embedding it does without. */
+export interface ServerHooks {
+  /** The command's part in each browser launch (see LaunchHook). */
+  launchHook?: LaunchHook;
+}
+
 /**
  * Starts the browser in the background right after start-up: initialize and tools/list never wait for it. Settings
  * that mean nothing together are refused with a UsageError, as the command line refuses them.
@@ -77,6 +84,7 @@ export interface SessionwrightServer {
 export function createServer(
   partial: Partial<ServerOptions> = {},
   stderr: Logger = stderrLogger('sessionwright', partial.verbose ?? false),
+  hooks: ServerHooks = {},
 ): SessionwrightServer {
   const options = { ...DEFAULT_OPTIONS, ...partial };
   checkCombinations(options);
@@ -90,7 +98,8 @@ export function createServer(
       for (const connection of connections) connection.notify('warning', message);
     },
   };
-  const sources = remoteSources(options, logger);
+  const { launchHook } = hooks;
+  const sources = remoteSources(options, logger, launchHook);
   const local =
     sources.length > 0
       ? undefined
@@ -99,6 +108,7 @@ export function createServer(
           ...(options.headless === undefined ? {} : { headless: options.headless }),
           ...(options.executablePath === undefined ? {} : { executablePath: options.executablePath }),
           logger,
+          launchHook,
         });
   if (local) sources.push(local);
   else logger.info(`browsers: ${sources.map((source) => source.label).join(', ')} (nothing is launched locally)`);
@@ -221,11 +231,14 @@ export function createServer(
 }
 
 /** --browser-endpoint and --cdp-endpoint as sources, labelled uniquely (two endpoints on one host:port differ only by a secret). */
-function remoteSources(options: ServerOptions, logger: Logger): BrowserSource[] {
+function remoteSources(options: ServerOptions, logger: Logger, launchHook: LaunchHook | undefined): BrowserSource[] {
   const endpoints = [
     ...options.browserEndpoint.map((endpoint) => ({ kind: 'connect' as const, endpoint })),
     ...options.cdpEndpoint.map((endpoint) => ({ kind: 'cdp' as const, endpoint })),
   ];
   const labels = uniqueLabels(endpoints.map(({ endpoint }) => parseEndpoint(endpoint).label));
-  return endpoints.map(({ kind, endpoint }, index) => new RemoteBrowser({ kind, endpoint, browser: options.browser, label: labels[index], logger }));
+  const loadPlaywright = launchHook?.loadPlaywright;
+  return endpoints.map(
+    ({ kind, endpoint }, index) => new RemoteBrowser({ kind, endpoint, browser: options.browser, label: labels[index], logger, loadPlaywright }),
+  );
 }

@@ -23,7 +23,8 @@ export function scopedAccess(manager: SessionManager, scope: CallerScope, create
       return manager.maxSessions;
     },
     async create(request = {}) {
-      const session = await manager.create({ ...request, owner: scope.owner });
+      // With identities each is a tenant: a full server does not tell it how many sessions the others hold.
+      const session = await manager.create({ ...request, owner: scope.owner, tenant: scope.guarded });
       created?.add(session.id);
       return session;
     },

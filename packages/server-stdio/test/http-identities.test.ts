@@ -113,6 +113,30 @@ describe('client identities (--auth-tokens-file)', () => {
   });
 });
 
+describe('a full server shared by identities', () => {
+  it('tells an identity that meets --max-sessions only of its own sessions, never how many the other identities hold', async () => {
+    const full = await startHttpCli(['--auth-tokens-file', tokensFile, '--max-sessions', '3']);
+    const opened: Client[] = [];
+    try {
+      const connect = async (token: string) => {
+        const { client } = await connectStreamable(full.base, bearer(token));
+        opened.push(client);
+        return client;
+      };
+      const [alice, bob] = await Promise.all([connect(ALICE), connect(BOB)]);
+      expectSuccess(await call(alice, 'create_session'));
+      for (let i = 0; i < 2; i += 1) expectSuccess(await call(bob, 'create_session'));
+      const refused = expectError(await call(alice, 'create_session'), 'MAX_SESSIONS_REACHED');
+      expect(refused.details).toMatchObject({ scope: 'server', maxSessions: 3, yourSessions: 1 });
+      expect(refused.details).not.toHaveProperty('openSessions');
+      expect(refused.message).toContain('1 of them yours');
+    } finally {
+      await Promise.all(opened.map((client) => client.close().catch(() => {})));
+      await full.stop();
+    }
+  });
+});
+
 describe('connection slots (--max-connections, --max-connections-per-client)', () => {
   /** A Streamable HTTP connection that holds its slot: initialized, with its GET stream open (as SDK clients keep one). */
   async function live(target: HttpCli, token: string): Promise<{ id: string; stream: RawStream }> {

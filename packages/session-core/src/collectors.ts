@@ -114,9 +114,6 @@ export interface RequestEntry {
   time: number;
 }
 
-/** Resource types network_requests leaves out unless asked: the page's furniture, not its traffic. */
-export const STATIC_RESOURCE_TYPES: readonly string[] = ['image', 'font', 'stylesheet', 'media'];
-
 /**
  * Collects one session's console messages, page errors and requests from its browser context, so every tab (popups
  * too) is covered and nothing needs attaching per page. Listeners go with the context; `dispose` removes them early.

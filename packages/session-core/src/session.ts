@@ -102,8 +102,9 @@ export interface SessionInit {
 export class Session {
   readonly id: string;
   readonly createdAt: number;
-  lastUsedAt: number;
-  expiresAt: number;
+  /** How long the session may go unused before it expires, in ms (see touch). */
+  readonly idleTimeout: number;
+  private usedAt: number;
   /** The connection (or any caller-chosen owner) that created the session. */
   readonly owner: string | undefined;
   readonly context: BrowserContext;
@@ -139,6 +140,8 @@ export class Session {
   private readonly downloadNames = new Set<string>();
   private downloadFolder: Promise<string> | undefined;
   private readonly makeDownloadFolder: (() => Promise<string>) | undefined;
+  /** Lower-case names of the headers the session was given (extraHTTPHeaders): no result shows their values. */
+  private readonly givenHeaders = new Set<string>();
   /** What emulate changed, applied to tabs opened later too. */
   private emulation: { viewport?: { width: number; height: number }; media?: Pick<SessionOptions, 'colorScheme' | 'reducedMotion'> } = {};
   private effectiveEmulation: Omit<EffectiveEmulation, 'viewport'>;
@@ -146,8 +149,8 @@ export class Session {
   constructor(init: SessionInit) {
     this.id = init.id;
     this.createdAt = init.now;
-    this.lastUsedAt = init.now;
-    this.expiresAt = init.now + init.timeout;
+    this.idleTimeout = init.timeout;
+    this.usedAt = init.now;
     this.owner = init.owner;
     this.browser = init.browser;
     this.options = init.options ?? {};
@@ -158,10 +161,26 @@ export class Session {
     this.currentPage = init.page;
     const { colorScheme, reducedMotion, geolocation, offline, extraHTTPHeaders } = this.options;
     this.effectiveEmulation = { ...defined({ colorScheme, reducedMotion, geolocation, offline, extraHTTPHeaders }) };
+    this.noteGivenHeaders(extraHTTPHeaders);
     // Each kind of event Playwright is asked to report costs a call through its client (together most of what opening a
     // session costs besides the browser's own work). The new page is blank and only a call can bring
     // anything to it, so the listeners are attached right after the creation is answered, or by the first call.
     this.listenSoon = setImmediate(() => this.listen());
+  }
+
+  /** When the session was last used: created, or a call on it arrived or ended. */
+  get lastUsedAt(): number {
+    return this.usedAt;
+  }
+
+  /** When the session expires if nothing uses it before: idleTimeout after its last use. */
+  get expiresAt(): number {
+    return this.usedAt + this.idleTimeout;
+  }
+
+  /** Marks the session used at `now` (ms since the epoch), which moves its expiry to `now + idleTimeout`. */
+  touch(now: number): void {
+    this.usedAt = now;
   }
 
   /** Console messages, page errors and requests of every tab, in bounded rings. */
@@ -469,7 +488,7 @@ export class Session {
 
   /**
    * Changes the session's settings from now on (every tab, and tabs opened later); INVALID_PARAMETERS for a bad value,
-   * checked before anything changes. Answers the effective settings, secret header values hidden.
+   * checked before anything changes. Answers the effective settings, header values hidden.
    */
   async emulate(settings: EmulationSettings): Promise<EffectiveEmulation> {
     const checked = resolveSessionOptions(defined(settings), this.browser.browserType().name() as BrowserName);
@@ -484,10 +503,23 @@ export class Session {
       await this.context.grantPermissions(['geolocation']);
     }
     if (offline !== undefined) await this.context.setOffline(offline);
+    this.noteGivenHeaders(extraHTTPHeaders);
     if (extraHTTPHeaders !== undefined) await this.context.setExtraHTTPHeaders(extraHTTPHeaders);
     const { viewport: _viewport, ...echo } = checked.echo;
     this.effectiveEmulation = { ...this.effectiveEmulation, ...echo };
     return this.emulationState();
+  }
+
+  /**
+   * True for a header whose value a result must not show: one the session was given in extraHTTPHeaders, at creation or
+   * by emulate (a request a page sent carries it too), whatever its name.
+   */
+  hidesHeaderValue(name: string): boolean {
+    return this.givenHeaders.has(name.toLowerCase());
+  }
+
+  private noteGivenHeaders(headers: Record<string, string> | undefined): void {
+    for (const name of Object.keys(headers ?? {})) this.givenHeaders.add(name.toLowerCase());
   }
 
   /** The settings emulate can change, as they are now. */
