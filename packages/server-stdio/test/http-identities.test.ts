@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
+import { startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_PATH, call, expectError, expectSuccess, run } from './helpers.js';
 import { INITIALIZE, JSON_POST, connectSse, connectStreamable, rawRequest, startHttpCli, type HttpCli } from './http-helpers.js';
@@ -47,7 +47,9 @@ async function listed(client: Client): Promise<string[]> {
 }
 
 describe('client identities (--auth-tokens-file)', () => {
-  it('says nothing of a missing --auth-token: every request needs one of the tokens', () => {
+  it('says nothing of a missing --auth-token: every request needs one of the tokens', async () => {
+    // The browser comes up after the start-up lines, so once it says so every start-up line has arrived.
+    await waitFor(() => /browser ready/.test(server.stderr()), { timeout: 60_000 });
     expect(server.stderr()).toMatch(/listening on/);
     expect(server.stderr()).not.toMatch(/no --auth-token|any local process/);
   });
