@@ -128,7 +128,12 @@ export class JsonShape {
    */
   private endOfString(text: string, from: number): number {
     const quote = text.indexOf('"', from);
-    if (quote !== -1 && this.backslashesBefore(text, from, quote) % 2 === 0) return quote;
+    if (quote === -1) {
+      // Only the backslashes it ends with matter to the next piece.
+      this.backslashes = this.backslashesBefore(text, from, text.length);
+      return -1;
+    }
+    if (this.backslashesBefore(text, from, quote) % 2 === 0) return quote;
     STRING_BODY.lastIndex = this.backslashes % 2 === 1 ? from + 1 : from;
     STRING_BODY.exec(text);
     const stop = STRING_BODY.lastIndex;
