@@ -15,6 +15,7 @@ import { LegacySseTransport } from './legacy-sse.js';
 import { sessionIdHeaderMismatch } from './session-header.js';
 import type { SessionwrightServer } from './runtime.js';
 import { MAX_MESSAGE_BYTES } from './limits.js';
+import { DEFAULT_JSON_LIMITS, readJsonBody } from './bounded-read.js';
 
 /**
  * `allowUnauthenticated` is left out: it only lifts a check made before the server starts (checkListening).
@@ -27,7 +28,7 @@ export interface HttpServerOptions extends Omit<HttpOptions, 'allowUnauthenticat
   maxConnectionsPerClient?: number | undefined;
   /** Milliseconds between SSE keep-alive comments on every open stream (default 15 000; Python's client gives up after 300 s of silence). */
   keepAliveMs?: number;
-  /** The largest request body accepted, in bytes (default MAX_MESSAGE_BYTES, 32 MiB); larger bodies get 413. */
+  /** The largest request body accepted, in bytes (default MAX_MESSAGE_BYTES, 32 MiB); larger bodies get 413, as do deeper or busier ones (bounded-read.ts). */
   maxBodyBytes?: number;
   /**
    * A Streamable HTTP connection with no request in flight and no open stream is closed after this long
@@ -78,7 +79,7 @@ class Answered extends Error {}
 /** Listens on `options.host:options.port` and serves every MCP client through `runtime.connect`. */
 export async function startHttpServer(runtime: SessionwrightServer, options: HttpServerOptions): Promise<HttpServerHandle> {
   const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const bodyLimits = { ...DEFAULT_JSON_LIMITS, maxBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES };
   const connectionIdleMs = options.connectionIdleMs ?? Math.max(runtime.manager.sessionTimeout, 3_600_000);
   const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   const identities = options.authTokensFile === undefined ? undefined : readIdentities(options.authTokensFile);
@@ -310,20 +311,12 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     entry.transport.handlePost(req, res, body);
   }
 
-  /** The body as JSON; a body over the limit answers 413, one that is not JSON a JSON-RPC parse error. */
+  /** The body as JSON, read within bodyLimits; a body it cannot be is answered here (413, or a JSON-RPC parse error). */
   async function readJson(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
-    const body = await readBody(req, maxBodyBytes);
-    if (body === undefined) {
-      // The rest of the body is read and dropped (Node does that for an answered request), so the client gets to read the 413.
-      sendError(res, 413, -32000, `Payload Too Large: a request body may be at most ${maxBodyBytes} bytes.`);
-      throw new Answered();
-    }
-    try {
-      return JSON.parse(body.toString('utf8')) as unknown;
-    } catch (error) {
-      sendError(res, 400, -32700, `Parse error: the request body is not valid JSON (${messageOf(error)}).`);
-      throw new Answered();
-    }
+    const body = await readJsonBody(req, bodyLimits);
+    if (body.ok) return body.value;
+    sendError(res, body.status, body.code, body.message);
+    throw new Answered();
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -354,23 +347,6 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
       return closed;
     },
   };
-}
-
-/** The request body, or undefined as soon as it is known to be over `limit` bytes (by Content-Length, or as it arrives). */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
-  if (Number(req.headers['content-length']) > limit) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      if (size > limit) return;
-      size += chunk.length;
-      if (size > limit) resolve(undefined);
-      else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }
 
 /** The request's headers as a fetch Headers (for the SDK's era classification). */

@@ -1,6 +1,7 @@
 // The sessionwright command: read its settings (flags, environment, config file), serve MCP over stdio (or HTTP with --port), and shut down cleanly.
 import v8 from 'node:v8';
 import { BrowserHost, messageOf, playwrightVersion, resolveHeadless } from '@sessionwright/session-core';
+import { isLoopback } from './http-options.js';
 import type { HttpServerHandle } from './http-server.js';
 import { UsageError, parseArgs, type ServerOptions } from './options.js';
 import { createServer } from './runtime.js';
@@ -82,7 +83,13 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     server.logger.info(`${PACKAGE_NAME} ${VERSION} listening on ${http.url}/mcp (Streamable HTTP) and ${http.url}/sse (legacy SSE, also at ${http.url}/)`);
-    if (!listen.authToken) server.logger.info('no --auth-token: any local process can use this server');
+    if (listen.authToken === undefined && listen.authTokensFile === undefined) {
+      server.logger.info(
+        isLoopback(listen.host)
+          ? 'no --auth-token: any local process can use this server'
+          : `no --auth-token: anyone who can reach ${listen.host} can use this server (--allow-unauthenticated)`,
+      );
+    }
     return;
   }
   // Each answer that finds the pipe full waits for it to drain with a listener of its own: with many calls at once, or a

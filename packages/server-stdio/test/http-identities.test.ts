@@ -47,6 +47,13 @@ async function listed(client: Client): Promise<string[]> {
 }
 
 describe('client identities (--auth-tokens-file)', () => {
+  it('says nothing of a missing --auth-token: every request needs one of the tokens', async () => {
+    // The browser comes up after the start-up lines, so once it says so every start-up line has arrived.
+    await waitFor(() => /browser ready/.test(server.stderr()), { timeout: 60_000 });
+    expect(server.stderr()).toMatch(/listening on/);
+    expect(server.stderr()).not.toMatch(/no --auth-token|any local process/);
+  });
+
   it('keeps a session to the identity that created it: another identity gets SESSION_NOT_FOUND exactly as for an unknown id', async () => {
     const alice = await as(ALICE);
     const bob = await as(BOB, 'sse');
@@ -247,7 +254,7 @@ describe('connection slots (--max-connections, --max-connections-per-client)', (
 
 describe('flag checks', () => {
   it('exits 2 for --auth-tokens-file with --auth-token, an unreadable file or a malformed line, never echoing a token', async () => {
-    const both = await run(process.execPath, [CLI_PATH, '--port', '0', '--auth-tokens-file', tokensFile, '--auth-token', 'single-secret']);
+    const both = await run(process.execPath, [CLI_PATH, '--port', '0', '--auth-tokens-file', tokensFile, '--auth-token', 'single-secret-token']);
     expect(both.code).toBe(2);
     expect(both.stderr).toMatch(/cannot be used together/);
     const missing = await run(process.execPath, [CLI_PATH, '--port', '0', '--auth-tokens-file', path.join(dir, 'nope')]);
@@ -263,5 +270,26 @@ describe('flag checks', () => {
     const twice = await run(process.execPath, [CLI_PATH, '--port', '0', '--auth-tokens-file', bad]);
     expect(twice.code).toBe(2);
     expect(twice.stderr).not.toContain(ALICE);
+    writeFileSync(bad, `carol ${ALICE}\ncarol ${BOB}\n`);
+    const sameName = await run(process.execPath, [CLI_PATH, '--port', '0', '--auth-tokens-file', bad]);
+    expect(sameName.code).toBe(2);
+    expect(sameName.stderr).toMatch(/line 2: this name is already given on line 1/);
+    expect(sameName.stderr).not.toMatch(new RegExp(`carol|${ALICE}|${BOB}`));
+  });
+
+  it('exits 2 for a token shorter than 16 characters in the file, naming its line but not the token', async () => {
+    const short = path.join(dir, 'short');
+    writeFileSync(short, `alice ${ALICE}\nbob Zq\n`);
+    const result = await run(process.execPath, [CLI_PATH, '--port', '0', '--auth-tokens-file', short]);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/line 2: the token must be at least 16 characters long/);
+    expect(result.stderr).not.toMatch(new RegExp(`Zq|${ALICE}`));
+  });
+
+  it('reads the tokens file within 1 MiB: /dev/zero exits 2 at once', async () => {
+    const result = await run(process.execPath, [CLI_PATH, '--port', '0', '--auth-tokens-file', '/dev/zero']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/\/dev\/zero: cannot read the tokens file \(--auth-tokens-file\) \(larger than 1 MiB/);
   });
 });
