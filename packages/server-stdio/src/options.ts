@@ -6,6 +6,7 @@ import { FLAG_DEFINITIONS, camelCase, defaultText, envVarName, flagUsage, type F
 import { checkListening, type HttpOptions } from './http-options.js';
 import {
   PEEK_PLAYWRIGHT_CONFIG,
+  PLAYWRIGHT_CAPS,
   PLAYWRIGHT_COMMAND_LINE_FLAGS,
   PLAYWRIGHT_PROFILE_FLAGS,
   REFUSE_PLAYWRIGHT_CONFIG,
@@ -162,6 +163,7 @@ function toServerOptions(values: ReadonlyMap<string, FlagValue | undefined>, con
     const value = values.get(key);
     (flag.httpOnly ? http : general)[key] = Array.isArray(value) ? [...value] : value;
   }
+  checkCombinations(general as GeneralFlagValues, config);
   if (http.port === undefined) {
     // Only a flag typed in our own spelling: @playwright/mcp's --host without a port is ignored over stdio, as it ignores it.
     const stray = FLAG_DEFINITIONS.find((flag) => {
@@ -174,6 +176,26 @@ function toServerOptions(values: ReadonlyMap<string, FlagValue | undefined>, con
   const options = { ...(general as GeneralFlagValues), http: http as HttpOptions, setup: NO_SETUP };
   checkListening(options.http);
   return options;
+}
+
+/**
+ * Refuses settings that are each valid but mean nothing together, rather than ignoring one: in the playwright profile
+ * --caps takes @playwright/mcp's capability names (or all), which the command line's dialect has already read as
+ * @playwright/mcp reads them, so a name left here means nothing in that profile. `config` says where the value came
+ * from (without it, as the command line spells it).
+ */
+export function checkCombinations(options: Pick<GeneralFlagValues, 'profile' | 'caps'>, config?: ResolvedConfig): void {
+  if (options.profile !== 'playwright') return;
+  const known = new Set<string>([...PLAYWRIGHT_CAPS, 'all']);
+  const unknown = options.caps.filter((cap) => !known.has(cap));
+  if (unknown.length === 0) return;
+  const caps = options.caps.join(',');
+  const source = config?.values.get('caps')?.source;
+  const given =
+    source === 'env' ? `${envVarName('caps')}=${caps}` : source === 'file' ? `"caps" in ${config?.configFile?.path ?? 'the config file'}` : `--caps ${caps}`;
+  throw new UsageError(
+    `${given}: ${unknown.map((cap) => `"${cap}"`).join(', ')} is no capability of --profile playwright, which takes @playwright/mcp's names (${PLAYWRIGHT_CAPS.join(', ')}) or all`,
+  );
 }
 
 /** --print-config's JSON: each setting's value (null when unset) and its source, secrets masked. */

@@ -1,5 +1,5 @@
 // The playwright profile's dialect: @playwright/mcp's (and `playwright mcp`'s) flags, PLAYWRIGHT_MCP_* variables and config-file shape, translated into sessionwright's settings (docs/compat.md).
-import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import {
   isSessionError,
@@ -10,6 +10,7 @@ import {
   type SessionDefaults,
 } from '@sessionwright/session-core';
 import { CAPABILITIES } from '@sessionwright/tools';
+import { describeJsonError, readSettingsFile } from './bounded-read.js';
 import type { ForeignArity, ForeignOccurrence, ForeignValue, OtherVocabulary, ResolvedConfig, ResolvedValue } from './config.js';
 import { BadValue, FLAG_DEFINITIONS, camelCase, type FlagDefinition } from './flags.js';
 import type { BrowserSetup } from './options.js';
@@ -150,52 +151,18 @@ function setBrowser(text: string, to: Writer): void {
   to.ours('browser', name);
 }
 
-/**
- * Reads a file the dialect names (a storage state, a page script), bounded in size; its contents are never quoted in
- * an error.
- */
-function readBoundedFile(file: string, maxBytes: number, what: string, to: Writer): string {
-  let fd: number | undefined;
-  try {
-    fd = openSync(file, 'r');
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) to.fail(`${what} ${file} is not a file`);
-    const size = stat.size;
-    if (size > maxBytes) to.fail(`${what} ${file} is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
-    const buffer = Buffer.alloc(size);
-    let read = 0;
-    while (read < size) {
-      const count = readSync(fd, buffer, read, size - read, read);
-      if (count === 0) break;
-      read += count;
-    }
-    return buffer
-      .subarray(0, read)
-      .toString('utf8')
-      .replace(/^\uFEFF/, '');
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    return to.fail(
-      `cannot read the ${what} ${file} (${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? 'unreadable')})`,
-    );
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
-}
-
 /** A storage state file, read at start-up: every session starts with its cookies and localStorage. */
 function storageStateFrom(file: string, to: Writer): SessionDefaults['storageState'] {
-  const text = readBoundedFile(file, STORAGE_STATE_MAX_BYTES, 'storage state file', to);
+  const text = readSettingsFile(file, 'storage state file', { maxBytes: STORAGE_STATE_MAX_BYTES });
   try {
     return JSON.parse(text) as SessionDefaults['storageState'];
-  } catch {
-    return to.fail(`the storage state file ${file} is not valid JSON`);
+  } catch (error) {
+    return to.fail(`the storage state file ${file} is not valid JSON (${describeJsonError(error, text)})`);
   }
 }
 
-function initScriptsFrom(files: string[], to: Writer): string[] {
-  return files.map((file) => readBoundedFile(file, INIT_SCRIPT_MAX_BYTES, 'init script', to));
+function initScriptsFrom(files: string[]): string[] {
+  return files.map((file) => readSettingsFile(file, 'init script', { maxBytes: INIT_SCRIPT_MAX_BYTES }));
 }
 
 const same = (name: string, takes: ForeignArity, placeholder: string | undefined, env: string, means: string): PlaywrightFlag => ({
@@ -421,8 +388,7 @@ export const PLAYWRIGHT_FLAGS: readonly PlaywrightFlag[] = [
     placeholder: 'path...',
     env: 'INIT_SCRIPT',
     means: 'every page of every session runs these scripts before its own',
-    apply: (given, to) =>
-      to.session('initScripts', [...((to.level.session.initScripts as string[] | undefined) ?? []), ...initScriptsFrom(given as string[], to)]),
+    apply: (given, to) => to.session('initScripts', [...((to.level.session.initScripts as string[] | undefined) ?? []), ...initScriptsFrom(given as string[])]),
   },
   {
     name: 'isolated',
@@ -629,7 +595,7 @@ export const PLAYWRIGHT_PROFILE_FLAGS: readonly FlagDefinition[] = FLAG_DEFINITI
     ? {
         ...flag,
         check: (cap: string) => {
-          if (!/^[a-z][a-z-]*$/.test(cap)) throw new BadValue(`"${cap}" is not a capability name`);
+          if (!/^[a-z][a-z-]*$/.test(cap)) throw new BadValue(`"${cap}" is not a capability name`, 'may hold only capability names (see --help)');
           return cap;
         },
       }
@@ -1039,7 +1005,7 @@ function readConfig(json: Record<string, unknown>, file: string, level: Level, u
               if (remote.timeout !== undefined) at(name).setup({ connectTimeout: number(remote.timeout, `${name}.timeout`) });
             }
           } else if (browserKey === 'remoteHeaders') at(name).setup({ connectHeaders: headers(setting, name) });
-          else if (browserKey === 'initScript') at(name).session('initScripts', initScriptsFrom(texts(setting, name).map(fromFile), at(name)));
+          else if (browserKey === 'initScript') at(name).session('initScripts', initScriptsFrom(texts(setting, name).map(fromFile)));
           else if (browserKey === 'initPage') viaFlag('init-page', texts(setting, name), name);
           else unknownKey(name);
         }

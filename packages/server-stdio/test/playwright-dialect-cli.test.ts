@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { playwrightTools } from '@sessionwright/tools';
+import { playwrightProfile } from '@sessionwright/tools';
 import { callJson, startFixtureServer, startForwardProxy, type FixtureServer, type ForwardProxy, type StdioConnection } from '@sessionwright/test-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError, expectSuccess, startCli } from './helpers.js';
@@ -86,7 +86,7 @@ describe('command lines written for @playwright/mcp', () => {
       'vision,pdf,devtools,network,storage,testing,config',
     ]);
     const { tools } = await server.client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(playwrightTools.map((tool) => tool.name));
+    expect(tools.map((tool) => tool.name)).toEqual(playwrightProfile().tools.map((tool) => tool.name));
 
     await navigate(server, fixture.urlFor('/echo-cookie'));
     expect(await evaluate(server, "() => document.getElementById('cookies').textContent")).toBe('sid=signed-in-4b2');

@@ -80,6 +80,18 @@ describe('a manager with session defaults', () => {
   });
 });
 
+describe("the defaults' headers", () => {
+  it("are sent by every session and their values hidden as a session's own are, whatever their names", async () => {
+    const withHeaders = new SessionManager({ host, sessionDefaults: { extraHTTPHeaders: { 'X-Team-Key': 'default-secret-9c1' } } });
+    const session = await withHeaders.create();
+    const echoed = await on(session, async (page) => (await page.goto(fixture.urlFor('/echo-headers.json')))?.text(), withHeaders);
+    expect(echoed).toContain('default-secret-9c1');
+    expect(session.hidesHeaderValue('x-team-key')).toBe(true);
+    expect(session.hidesHeaderValue('x-other')).toBe(false);
+    await withHeaders.close(session.id);
+  });
+});
+
 describe('resolveSessionDefaults', () => {
   const refused = (defaults: unknown): { option: unknown; message: string } => {
     try {
