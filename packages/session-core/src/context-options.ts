@@ -39,6 +39,8 @@ export interface SessionOptions {
   proxy?: { server: string; bypass?: string; username?: string; password?: string };
   storageState?: StorageStateInput;
   blockResources?: BlockableResource[];
+  /** Record a video (.webm) of each tab, listed when the session closes. */
+  recordVideo?: boolean;
 }
 
 /** The options a session runs with, as results and lists may show them: device values filled in, secrets left out. */
@@ -63,6 +65,8 @@ export interface EffectiveSessionOptions extends Omit<SessionOptions, 'extraHTTP
 export interface ResolvedSessionOptions {
   contextOptions: BrowserContextOptions;
   blockResources: BlockableResource[];
+  /** Whether the context records a video of each tab (the session manager gives it a folder). */
+  recordVideo: boolean;
   echo: EffectiveSessionOptions;
 }
 
@@ -87,6 +91,7 @@ export const SESSION_OPTION_NAMES = [
   'proxy',
   'storageState',
   'blockResources',
+  'recordVideo',
 ] as const satisfies readonly (keyof SessionOptions)[];
 
 /**
@@ -135,13 +140,13 @@ export function hasSessionOptions(input: unknown): boolean {
 export function resolveSessionOptions(input: unknown, browserName: BrowserName = 'chromium'): ResolvedSessionOptions {
   const options = checkSessionOptions(input, browserName);
   const device = options.device === undefined ? undefined : deviceDescriptor(options.device);
-  const { storageState, blockResources = [], device: _device, ...explicit } = options;
+  const { storageState, blockResources = [], recordVideo = false, device: _device, ...explicit } = options;
   const contextOptions: BrowserContextOptions = {
     ...device,
     ...explicit,
     ...(storageState === undefined ? {} : { storageState }),
   };
-  return { contextOptions, blockResources, echo: echoSessionOptions(options, device) };
+  return { contextOptions, blockResources, recordVideo, echo: echoSessionOptions(options, device) };
 }
 
 /** The options as a result may show them: what the device set, overridden by explicit options, without any secret. */
@@ -265,7 +270,7 @@ function checkSessionOptions(input: unknown, browserName: BrowserName): CheckedO
   if (given('reducedMotion')) options.reducedMotion = oneOf(input.reducedMotion, 'reducedMotion', ['reduce', 'no-preference'] as const);
   if (given('extraHTTPHeaders')) options.extraHTTPHeaders = headersOf(input.extraHTTPHeaders);
   if (given('httpCredentials')) options.httpCredentials = credentialsOf(input.httpCredentials);
-  for (const key of ['offline', 'javaScriptEnabled', 'ignoreHTTPSErrors'] as const) {
+  for (const key of ['offline', 'javaScriptEnabled', 'ignoreHTTPSErrors', 'recordVideo'] as const) {
     if (given(key)) options[key] = booleanOf(input[key], key);
   }
   if (given('proxy')) options.proxy = proxyOf(input.proxy);

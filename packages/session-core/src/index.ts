@@ -72,11 +72,17 @@ export {
   type DialogRecord,
   type EffectiveEmulation,
   type EmulationSettings,
+  type FileRecord,
   type ModalMode,
   type RunOptions,
   type SessionEvents,
+  type SessionFiles,
   type SessionInit,
 } from './session.js';
+export { ControlLease, type ControlRequest, type ControlState } from './control.js';
+export { dispatchPersonInput, type Modifiers, type MouseButton, type PersonInput, type ViewportSize } from './person-input.js';
+export { Screencast, type CurrentTab, type ScreencastFrame, type ScreencastWatcher, type TabState } from './screencast.js';
+export { ensureFfmpeg, playwrightFfmpegPath, systemFfmpeg } from './video.js';
 export {
   COLLECTOR_CAPACITY,
   Ring,

@@ -1,6 +1,7 @@
 // The map of live sessions: creation within limits, idle expiry, tombstones of ended ids, shutdown.
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import path from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright';
 import { BrowserHost } from './browser-host.js';
 import type { BrowserSource } from './browser-source.js';
@@ -9,11 +10,12 @@ import { blockResourceTypes, hasSessionOptions, resolveSessionOptions, type Reso
 import { SessionError, browserError, isSessionError, messageOf } from './errors.js';
 import { shortId, silentLogger, type Logger } from './logger.js';
 import { chooseSource, leastLoaded } from './scheduler.js';
-import { DEFAULT_MAX_TABS, Session, type RunOptions } from './session.js';
+import { DEFAULT_MAX_TABS, Session, type RunOptions, type SessionFiles } from './session.js';
 import { Turns } from './turns.js';
 import { BrowserRecycler } from './browser-recycler.js';
 import { DownloadDirectory } from './downloads.js';
 import { WarmPool } from './warm-pool.js';
+import { ensureFfmpeg } from './video.js';
 
 export interface SessionManagerOptions {
   /** Where browsers come from: one (a local BrowserHost) or several (remote endpoints); sessions spread over them by load. */
@@ -239,19 +241,23 @@ export class SessionManager {
       source = leastLoaded(this.sources, load) ?? (await chooseSource(this.sources, load));
       this.creatingOn.set(source, (this.creatingOn.get(source) ?? 0) + 1);
       const pool = this.poolOf(source);
+      const id = randomUUID();
+      // A recording session's folder is made first: the context writes its videos there from its first frame.
+      const folder = settings?.recordVideo ? await this.recordingFolder(source, id) : undefined;
+      const videoFolder = folder === undefined ? undefined : path.join(folder, 'videos');
       const browser = await source.browser();
       if (stop.signal.aborted) throw stop.signal.reason;
       const { context, page } = await unlessStopped(
         settings
-          ? pool.work(this.openContext(browser, settings, { owner, signal: stop.signal }))
+          ? pool.work(this.openContext(browser, settings, { owner, signal: stop.signal, videoFolder }))
           : pool.take(browser).then((pooled) => pooled ?? pool.work(this.openContext(browser, undefined, { owner, signal: stop.signal }))),
         stop.signal,
       );
-      const id = randomUUID();
       const session = new Session({
         id,
         maxTabs: this.maxTabs,
-        downloadFolder: () => this.downloads.sessionFolder(id.slice(0, 8)),
+        downloadFolder: () => (folder === undefined ? this.downloads.sessionFolder(id.slice(0, 8)) : Promise.resolve(folder)),
+        ...(videoFolder === undefined ? {} : { videoFolder }),
         now: this.clock.now(),
         timeout: this.sessionTimeout,
         browser,
@@ -314,7 +320,9 @@ export class SessionManager {
     const call = options.loads ? (page: Page, stop: AbortSignal) => this.inLoadTurn(session, stop, () => fn(page, session)) : (page: Page) => fn(page, session);
     try {
       // Through the pool, so it refills between calls rather than during one.
-      return await this.poolOf(this.sourceOf.get(session) ?? this.host).work(session.run(call, { signal: options.signal, timeout }));
+      return await this.poolOf(this.sourceOf.get(session) ?? this.host).work(
+        session.run(call, { signal: options.signal, timeout, onWaitForPerson: options.onWaitForPerson }),
+      );
     } catch (error) {
       // A call that failed because its browser died reports that, not a confusing Playwright message. A remote browser's
       // pages close (failing the call) a moment before its connection reports 'disconnected': wait for that moment.
@@ -328,10 +336,20 @@ export class SessionManager {
     }
   }
 
-  /** Closes the session (within a few seconds, even if the browser hangs); SESSION_NOT_FOUND / SESSION_EXPIRED when it is not open. */
-  async close(sessionId: string, scope: OwnerScope = {}): Promise<void> {
+  /**
+   * Closes the session (within a few seconds, even if the browser hangs; longer while its videos are written) and
+   * answers the files it leaves (videos, a trace still recording); SESSION_NOT_FOUND / SESSION_EXPIRED when it is not open.
+   */
+  async close(sessionId: string, scope: OwnerScope = {}): Promise<SessionFiles> {
     const session = this.get(sessionId, scope);
-    await this.end(session, 'closed');
+    return (await this.end(session, 'closed')) ?? { videos: [], traces: [] };
+  }
+
+  /** The folder of a session that records video; BROWSER_ERROR `unsupported` when no ffmpeg can encode it. */
+  private async recordingFolder(source: BrowserSource, id: string): Promise<string> {
+    // A remote browser encodes its videos where it runs; only a browser launched here needs an ffmpeg here.
+    if (source instanceof BrowserHost) await ensureFfmpeg();
+    return this.downloads.sessionFolder(id.slice(0, 8));
   }
 
   /** Open sessions, oldest first, optionally only those of one owner. */
@@ -416,14 +434,18 @@ export class SessionManager {
   }
 
   /** Opens a context+page with the manager's defaults, and the session's own options over them when given. */
-  private async openContext(browser: Browser, settings?: ResolvedSessionOptions, turn: { owner?: string | undefined; signal?: AbortSignal } = {}) {
+  private async openContext(
+    browser: Browser,
+    settings?: ResolvedSessionOptions,
+    turn: { owner?: string | undefined; signal?: AbortSignal; videoFolder?: string | undefined } = {},
+  ) {
     // A burst of creations waits its turn here rather than asking the browser for a thousand contexts at once (each
     // open would then take longer than its timeout); the timeout counts from the turn. A creation given up while
     // waiting leaves the queue without opening anything. Turns go round the owners: one client's burst does not hold
     // back another's creation.
     const release = await this.opens.take(turn.owner, turn.signal);
     try {
-      return await this.openContextNow(browser, settings);
+      return await this.openContextNow(browser, settings, turn.videoFolder);
     } finally {
       release();
     }
@@ -452,9 +474,13 @@ export class SessionManager {
     }
   }
 
-  private async openContextNow(browser: Browser, settings?: ResolvedSessionOptions) {
+  private async openContextNow(browser: Browser, settings?: ResolvedSessionOptions, videoFolder?: string) {
     const opening = (async () => {
-      const context = await browser.newContext(settings ? { ...this.contextOptions, ...settings.contextOptions } : this.contextOptions);
+      const context = await browser.newContext(
+        settings
+          ? { ...this.contextOptions, ...settings.contextOptions, ...(videoFolder === undefined ? {} : { recordVideo: { dir: videoFolder } }) }
+          : this.contextOptions,
+      );
       try {
         await blockResourceTypes(context, settings?.blockResources ?? []);
         return { context, page: await context.newPage() };
@@ -507,16 +533,18 @@ export class SessionManager {
     void this.end(session, 'expired');
   }
 
-  /** Removes the session from the map at once (so the id answers with its reason), then closes its context. */
-  private async end(session: Session, reason: EndReason): Promise<void> {
-    if (this.sessions.get(session.id) !== session) return;
+  /** Removes the session from the map at once (so the id answers with its reason), then closes its context; answers the files it left. */
+  private async end(session: Session, reason: EndReason): Promise<SessionFiles | undefined> {
+    if (this.sessions.get(session.id) !== session) return undefined;
     this.sessions.delete(session.id);
     this.sessionsChanged();
     const timer = this.expiryTimers.get(session.id);
     if (timer !== undefined) this.timers.clearTimeout(timer);
     this.expiryTimers.delete(session.id);
     this.bury(session, reason);
-    if (reason !== 'browser_disconnected') await session.close();
+    if (reason !== 'browser_disconnected') return session.close();
+    session.markEnded();
+    return undefined;
   }
 
   private dropBrowser(pool: WarmPool, browser: Browser): void {
