@@ -2,11 +2,13 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CancelledNotificationSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { messageOf } from '@sessionwright/session-core';
 import type { HttpOptions } from './http-options.js';
+import { LiveViews } from './live-view/live-views.js';
 import { createRequestGuard } from './http-security.js';
 import { readIdentities } from './identities.js';
 import type { SessionwrightServer } from './runtime.js';
@@ -90,6 +92,9 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // A live view is opened from a link (no bearer token, any referring page) and carries its own token; it checks the
+    // Host header and the origin of its page's requests itself (live-view/live-views.ts).
+    if (LiveViews.matches((req.url ?? '/').split('?')[0] ?? '/')) return runtime.live.handle(req, res);
     const refusal = guard.checkSource(req.headers);
     if (refusal) return sendError(res, refusal.status, -32000, refusal.message, refusal.headers);
     const origin = guard.allowedOrigin(req.headers);
@@ -268,6 +273,11 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
   server.on('error', (error) => logger.warn(`HTTP server error: ${messageOf(error)}`));
   const { address, port } = server.address() as AddressInfo;
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+  runtime.live.serveOn({
+    baseUrl: publicBaseUrl(options, url, port),
+    hostAllowed: (host) => host !== undefined && guard.checkSource({ host }) === undefined,
+    allowedOrigins: options.allowedOrigins,
+  });
 
   let closed: Promise<void> | undefined;
   return {
@@ -286,6 +296,16 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
       return closed;
     },
   };
+}
+
+/**
+ * The base of live-view links: the address the server listens on, or, bound to every interface, the first name
+ * --allowed-hosts gives (else this machine's host name), which a person's browser can reach.
+ */
+function publicBaseUrl(options: HttpServerOptions, url: string, port: number): string {
+  if (options.host !== '0.0.0.0' && options.host !== '::') return url;
+  const name = options.allowedHosts.find((host) => host !== '*') ?? hostname();
+  return `http://${name.includes(':') && !name.startsWith('[') ? `[${name}]` : name}:${port}`;
 }
 
 /** The request body, or undefined as soon as it is known to be over `limit` bytes (by Content-Length, or as it arrives). */

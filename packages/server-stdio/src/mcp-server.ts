@@ -1,10 +1,13 @@
 // Builds one MCP protocol server (per client connection) over the shared SessionManager and the tool list.
+import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
+  ListResourcesRequestSchema,
   ListToolsRequestSchema,
+  ReadResourceRequestSchema,
   LoggingLevelSchema,
   SetLevelRequestSchema,
   type LoggingLevel,
@@ -25,6 +28,8 @@ import {
   type ToolOptions,
 } from '@sessionwright/tools';
 import { z } from 'zod';
+import type { LiveViews } from './live-view/live-views.js';
+import { appToolMeta, liveViewResource } from './live-view/mcp-app.js';
 import { toCallToolResult } from './serialize.js';
 import { SERVER_NAME, VERSION } from './version.js';
 
@@ -47,6 +52,8 @@ export interface McpServerDeps {
    * profiles); other tools are described when first listed.
    */
   listed?: (tool: AnyTool) => Tool | undefined;
+  /** Live views of sessions (live_view, request_human, and the MCP App resource); without them those tools answer `unsupported`. */
+  live?: LiveViews;
 }
 
 /** The tools/list entry of a tool: JSON Schemas made from its zod schemas, annotations from its kind. */
@@ -58,6 +65,7 @@ export function describeTool(tool: AnyTool): Tool {
     inputSchema: z.toJSONSchema(tool.input, { io: 'input' }) as Tool['inputSchema'],
     outputSchema: z.toJSONSchema(tool.output, { io: 'output' }) as Tool['outputSchema'],
     annotations: { title: tool.title, ...annotationsFor(tool.kind) },
+    ...(tool.meta === undefined ? {} : { _meta: appToolMeta(tool.meta) }),
   };
 }
 
@@ -84,13 +92,26 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
   // Made on the first tools/list, not at connect, so the JSON Schema work does not delay initialize.
   let listing: Tool[] | undefined;
   const implicitSession = profile.implicitSession ? new ImplicitSession(deps.sessions) : undefined;
+  const { live } = deps;
+  // The MCP App resource exists where a listed tool shows it (live_view) and live views are served.
+  const appResources = live !== undefined && tools.some((tool) => tool.meta !== undefined) ? [liveViewResource(() => live.origin())] : [];
   const server = new Server(
     { name: SERVER_NAME, version: VERSION, title: 'sessionwright: many isolated browser sessions' },
     {
-      capabilities: { tools: { listChanged: false }, logging: {} },
+      capabilities: { tools: { listChanged: false }, logging: {}, ...(appResources.length > 0 ? { resources: {} } : {}) },
       instructions: profile.instructions,
     },
   );
+  if (appResources.length > 0) {
+    server.setRequestHandler(ListResourcesRequestSchema, () => ({
+      resources: appResources.map(({ read: _read, ...resource }) => resource),
+    }));
+    server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+      const resource = appResources.find((candidate) => candidate.uri === request.params.uri);
+      if (!resource) throw Object.assign(new Error(`Unknown resource ${request.params.uri}.`), { code: -32002 });
+      return resource.read();
+    });
+  }
   // The SDK's own setLevel handler keeps the level for sendLoggingMessage but sends everything until a level is set;
   // this one starts at info, so a client that never asks gets no per-call debug lines.
   let minimumLevel: LoggingLevel = 'info';
@@ -135,6 +156,25 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
       vocabulary: profile.vocabulary,
       ...(implicitSession === undefined ? {} : { implicitSession }),
       roots: () => allowedRoots(server, deps, extra.signal),
+      ...(live === undefined ? {} : { live }),
+      ...(server.getClientCapabilities()?.elicitation?.url === undefined
+        ? {}
+        : {
+            async elicitUrl({ message, url }: { message: string; url: string }) {
+              const elicitationId = randomUUID();
+              const answer = await server.elicitInput(
+                { mode: 'url', message, url, elicitationId },
+                { relatedRequestId: extra.requestId, signal: extra.signal, timeout: ELICIT_TIMEOUT_MS },
+              );
+              return {
+                action: answer.action,
+                complete: () =>
+                  void server
+                    .createElicitationCompletionNotifier(elicitationId, { relatedRequestId: extra.requestId })()
+                    .catch(() => {}),
+              };
+            },
+          }),
       progress(progress, total, message) {
         if (progressToken === undefined) return;
         void extra
@@ -152,6 +192,9 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
   });
   return { server, notify, implicitSession };
 }
+
+/** How long a client may take to ask its user whether to open a link (URL-mode elicitation) before the link goes in the result instead. */
+const ELICIT_TIMEOUT_MS = 120_000;
 
 /**
  * Where upload_file may read files: --file-root when given; else, for a local client, its MCP roots (when it declared

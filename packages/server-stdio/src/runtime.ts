@@ -14,6 +14,7 @@ import {
 } from '@sessionwright/session-core';
 import { playwrightProfile, sessionsProfile, toolsFor } from '@sessionwright/tools';
 import { builtToolEntry } from './tool-listing.js';
+import { LiveViews } from './live-view/live-views.js';
 import { createMcpServer, type McpConnection } from './mcp-server.js';
 import { DEFAULT_OPTIONS, type ServerOptions } from './options.js';
 import { scopedAccess, type CallerScope } from './session-access.js';
@@ -37,6 +38,8 @@ export interface SessionwrightServer {
   readonly logger: Logger;
   /** MCP connections open now. */
   readonly connections: number;
+  /** The sessions' live views: served by the HTTP server when there is one, else on a loopback listener of their own. */
+  readonly live: LiveViews;
   /**
    * Serves one MCP connection on the transport. With a client `identity` (HTTP with --auth-tokens-file) its sessions
    * belong to that identity, across its connections; without one they are listed only to this connection. `local`: the
@@ -105,7 +108,8 @@ export function createServer(
     logger,
   });
   let closing: Promise<void> | undefined;
-  const profile = options.profile === 'playwright' ? playwrightProfile() : sessionsProfile(toolsFor(options.caps));
+  const live = new LiveViews({ logger });
+  const profile = options.profile === 'playwright' ? playwrightProfile(options.caps) : sessionsProfile(toolsFor(options.caps));
 
   /** --close-sessions-on-disconnect: a connection that ends takes the sessions it created with it. */
   const closeSessions = async (created: Set<string>) => {
@@ -119,6 +123,7 @@ export function createServer(
     manager,
     host,
     logger,
+    live,
     get connections() {
       return connections.size;
     },
@@ -135,6 +140,7 @@ export function createServer(
         local: caller.local ?? false,
         // The profile is one of the packaged ones, so the build's listing describes its tools.
         listed: (tool) => builtToolEntry(profile.name, tool.name),
+        live,
       });
       connections.add(connection);
       connection.server.oninitialized = startBrowser;
@@ -152,6 +158,7 @@ export function createServer(
       clearTimeout(grace);
       closing ??= (async () => {
         await Promise.all([...connections].map((connection) => connection.server.close().catch(() => {})));
+        await live.close();
         await manager.shutdown();
       })();
       return closing;

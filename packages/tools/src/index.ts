@@ -16,6 +16,8 @@ import { snapshot } from './snapshot-tools.js';
 import { storageTools } from './storage-tools.js';
 import { tabs } from './tab-tools.js';
 import { waitFor } from './wait-tools.js';
+import { liveView, requestHuman } from './live-tools.js';
+import { startTrace, stopTrace } from './trace-tools.js';
 
 export {
   annotationsFor,
@@ -27,6 +29,10 @@ export {
   type ToolCapability,
   type ToolContext,
   type ImplicitSessionAccess,
+  type HandOff,
+  type HandOffOutcome,
+  type LiveViewAccess,
+  type LiveViewLink,
   type ToolDefinition,
   type ToolKind,
   type ToolOptions,
@@ -48,12 +54,15 @@ export { bodyText, networkRequest, networkRequests, networkTools, urlMatcher } f
 export { pdfPageCount, requirePdfSupport, savePdf } from './pdf-tools.js';
 export { MAX_UPLOAD_BYTES, readAllowedFile, readUploads, uploadFile } from './upload-tools.js';
 export { storageTools };
+export { DEFAULT_HAND_OFF_TIMEOUT, LIVE_VIEW_RESOURCE_URI, MAX_HAND_OFF_TIMEOUT, liveView, requestHuman } from './live-tools.js';
+export { startTrace, stopTrace } from './trace-tools.js';
+export { WAITING_PROGRESS_MS } from './person-wait.js';
 
 /**
  * Tools of the capability groups (docs/agent-tools.md), each marked with its `capability`; not in allTools.
  * A server adds the groups `--caps` asks for.
  */
-export const capabilityTools: readonly AnyTool[] = [...networkTools, ...storageTools, savePdf];
+export const capabilityTools: readonly AnyTool[] = [...networkTools, ...storageTools, savePdf, liveView, requestHuman, startTrace, stopTrace];
 
 /** Every tool of the default profile, in the order clients list them: lifecycle, navigation, reading, input, waiting, evaluate. */
 export const allTools: readonly AnyTool[] = [
@@ -85,7 +94,7 @@ export const allTools: readonly AnyTool[] = [
 ];
 
 /** The capability groups `--caps` may name (docs/agent-tools.md); `all` names every one. */
-export const CAPABILITIES: readonly ToolCapability[] = ['network', 'storage', 'pdf'];
+export const CAPABILITIES: readonly ToolCapability[] = ['network', 'storage', 'pdf', 'live', 'devtools'];
 
 /** Every tool of the default profile, the capability groups included: what the README documents. */
 export const everyTool: readonly AnyTool[] = [...allTools, ...capabilityTools];

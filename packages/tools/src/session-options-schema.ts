@@ -82,6 +82,7 @@ export const sessionOptionsShape = {
     .optional()
     .describe('A state from export_storage_state: the session starts with those cookies and localStorage, e.g. signed in.'),
   blockResources: blockResourcesSchema.optional().describe('Resource types this session never loads, e.g. ["image", "font", "media"]: faster crawling.'),
+  recordVideo: z.boolean().optional().describe('Record a .webm video of each tab; close_session lists the files.'),
 };
 
 /** The effective options echoed by create_session: device values filled in, passwords and cookie values left out. */
@@ -113,5 +114,6 @@ export const effectiveOptionsSchema = z
       .optional()
       .describe('Which cookies and localStorage keys the session started with; no values.'),
     blockResources: blockResourcesSchema.optional(),
+    recordVideo: z.boolean().optional(),
   })
   .describe('The options the session runs with ({} for a plain session); secrets are left out.');
