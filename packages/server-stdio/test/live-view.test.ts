@@ -300,3 +300,28 @@ describe('traces and videos', () => {
     expect(head.toString('latin1')).toContain('webm');
   });
 });
+
+describe('the playwright profile', () => {
+  it("serves live_view, request_human and @playwright/mcp's tracing tools on the connection's own page, with --caps", async () => {
+    const plain = await startCli(['--profile', 'playwright']);
+    const names = (await plain.client.listTools()).tools.map((tool) => tool.name);
+    expect(names).not.toContain('live_view');
+    expect(names).not.toContain('browser_start_tracing');
+    await plain.close();
+
+    const profile = await startCli(['--profile', 'playwright', '--caps', 'live,devtools', '--output-dir', outputDir]);
+    try {
+      const listed = (await profile.client.listTools()).tools.map((tool) => tool.name);
+      expect(listed).toEqual(expect.arrayContaining(['live_view', 'request_human', 'browser_start_tracing', 'browser_stop_tracing']));
+      expectSuccess(await call(profile.client, 'browser_start_tracing'));
+      expectSuccess(await call(profile.client, 'browser_navigate', { url: fixture.urlFor('/pages/home') }));
+      const view = await openView(expectSuccess(await call(profile.client, 'live_view')).url as string);
+      await expect.poll(() => view.locator('#title').textContent()).toBe('Home');
+      await view.close();
+      const trace = expectSuccess(await call(profile.client, 'browser_stop_tracing')).trace as { path: string };
+      expect(readZip(trace.path).get('trace.trace')?.toString('utf8')).toContain(fixture.urlFor('/pages/home'));
+    } finally {
+      await profile.close();
+    }
+  });
+});
