@@ -1,5 +1,5 @@
 // Watching and handing over sessions in a real browser, over the built CLI: the live page follows the agent, a person's clicks reach the page, calls wait for them, strangers are refused, traces and videos are written.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -9,7 +9,7 @@ import { resolveExecutable } from '@sessionwright/session-core';
 import { readZip, startFixtureServer, type FixtureServer, type StdioConnection } from '@sessionwright/test-kit';
 import { chromium, type Browser, type Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_PATH, call, expectError, expectSuccess, startCli } from './helpers.js';
+import { CLI_PATH, REPO_ROOT, call, expectError, expectSuccess, startCli } from './helpers.js';
 
 const CALL_TIMEOUT = 6_000;
 
@@ -274,6 +274,53 @@ describe('request_human', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+/** A page an agent cannot pass alone: what request_human is for. */
+const HUMAN_CHECK_PAGE = `<!doctype html><html><head><title>One more step · Example Shop</title><style>
+  body { margin: 0; height: 100vh; display: grid; place-items: center; background: #eef1f5; font: 16px system-ui, sans-serif; color: #1f2933; }
+  .card { background: #fff; padding: 32px 40px; border-radius: 14px; box-shadow: 0 8px 30px rgba(0,0,0,.08); width: 400px; }
+  h1 { margin: 0 0 8px; font-size: 26px; } p { color: #52606d; }
+  label { display: flex; gap: 14px; align-items: center; border: 1px solid #cbd2d9; border-radius: 10px; padding: 18px; font-size: 18px; }
+  input { width: 28px; height: 28px; }
+  button { margin-top: 22px; width: 100%; padding: 13px; background: #2563eb; color: #fff; border: 0; border-radius: 10px; font-size: 17px; }
+</style></head><body><div class="card"><h1>One more step</h1><p>Confirm that you are a person to see your order.</p>
+<label><input type="checkbox" id="human"> I am not a robot</label><button id="continue">Continue</button></div></body></html>`;
+
+describe('the docs picture', () => {
+  it("shows a session handed to a person: the page live, its URL and title, the agent's request and Give back control", async () => {
+    fixture.addPage('human-check', HUMAN_CHECK_PAGE);
+    const sessionId = await newSession(fixture.urlFor('/pages/human-check'));
+    // Where the checkbox is, as fractions of the page (the view shows the page at another size).
+    const box = expectSuccess(
+      await call(cli.client, 'evaluate', {
+        sessionId,
+        function: "() => { const box = document.querySelector('#human').getBoundingClientRect(); return { x: (box.left + box.width / 2) / innerWidth, y: (box.top + box.height / 2) / innerHeight }; }",
+      }),
+    ).result as { x: number; y: number };
+    const asked = expectSuccess(await call(cli.client, 'request_human', { sessionId, message: 'Tick "I am not a robot", then give control back.' }));
+    const view = await browser.newPage({ viewport: { width: 1100, height: 820 } });
+    await view.goto(asked.liveUrl as string);
+    await view.getByRole('button', { name: 'Give back control' }).waitFor();
+    await expect.poll(() => frames(view), { timeout: 10_000 }).toBeGreaterThan(0);
+    const before = await frames(view);
+    await clickView(view, box.x, box.y);
+    // The tick shows in a new frame.
+    await expect.poll(() => frames(view), { timeout: 5_000 }).toBeGreaterThan(before);
+    await view.mouse.move(0, 0);
+    const shot = await view.screenshot();
+    // The committed picture changes only on request (or when missing), so a test run does not dirty the tree.
+    const committed = path.join(REPO_ROOT, 'docs/live-view.png');
+    const targets = [path.join(REPO_ROOT, '.tmp/live-view.png'), ...(process.env['UPDATE_SCREENSHOTS'] === '1' || !existsSync(committed) ? [committed] : [])];
+    for (const file of targets) {
+      mkdirSync(path.dirname(file), { recursive: true });
+      writeFileSync(file, shot);
+    }
+    await view.getByRole('button', { name: 'Give back control' }).click();
+    expect(expectSuccess(await call(cli.client, 'evaluate', { sessionId, function: "() => document.querySelector('#human').checked" })).result).toBe(true);
+    await view.close();
+    expectSuccess(await call(cli.client, 'close_session', { sessionId }));
   });
 });
 

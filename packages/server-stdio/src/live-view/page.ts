@@ -160,17 +160,19 @@ const SCRIPT = `(() => {
       .catch(() => { statusLine.textContent = 'Could not reach the session.'; return false; });
   }
   take.addEventListener('click', () => { post('/control', { action: 'take' }); canvas.focus(); });
-  give.addEventListener('click', () => post('/control', { action: 'give_back' }));
+  // Input still on its way goes first: what the person typed just before giving control back reaches the page.
+  give.addEventListener('click', () => drained.then(() => post('/control', { action: 'give_back' })));
 
   // Input goes out in order, in batches; a pointer move replaces the one still waiting to go.
   let queue = [];
   let sending = false;
+  let drained = Promise.resolve();
   function send(input) {
     if (!active()) return;
     const last = queue[queue.length - 1];
     if (input.kind === 'mouse' && input.type === 'move' && last && last.kind === 'mouse' && last.type === 'move') queue[queue.length - 1] = input;
     else queue.push(input);
-    if (!sending) flush();
+    if (!sending) drained = flush();
   }
   async function flush() {
     sending = true;
