@@ -19,7 +19,7 @@ export const startTrace = defineTool({
   async handler({ sessionId }, ctx) {
     return onSession(ctx, sessionId, async (_page, response) => {
       await response.session.startTrace();
-      return { tracing: true as const, message: 'Recording a trace of this session; stop_trace writes it (close_session does too).' };
+      return { tracing: true as const, message: 'Recording a trace of this session; stopping it writes the file, and so does closing the session.' };
     });
   },
 });
