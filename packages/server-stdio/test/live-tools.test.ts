@@ -44,7 +44,11 @@ async function viewer(url: string) {
   await until('"viewer"');
   const id = /"viewer":"([^"]+)"/.exec(seen)?.[1] ?? '';
   const post = (route: string, body: unknown) =>
-    fetch(`${url}${route}`, { method: 'POST', headers: { Origin: origin, 'Content-Type': 'application/json', 'X-Live-Viewer': id }, body: JSON.stringify(body) });
+    fetch(`${url}${route}`, {
+      method: 'POST',
+      headers: { Origin: origin, 'Content-Type': 'application/json', 'X-Live-Viewer': id },
+      body: JSON.stringify(body),
+    });
   return { until, post, close: () => reader?.cancel() };
 }
 

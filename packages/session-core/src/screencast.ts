@@ -36,6 +36,11 @@ const MAX_SIDE = 1280;
 const JPEG_QUALITY = 70;
 /** The title can change without a navigation (a script sets document.title): it is read again at most this often while frames come. */
 const TITLE_REFRESH_MS = 1_000;
+/**
+ * Frames come at most this often: an animated page would otherwise send one per paint (60 a second), costing the
+ * server and every viewer for motion nobody needs to see that smoothly. A change still shows within this time.
+ */
+const MIN_FRAME_INTERVAL_MS = 100;
 
 /**
  * Runs while anyone watches and stops when the last watcher leaves, so an unwatched session costs nothing. The browser
@@ -68,6 +73,8 @@ export class Screencast {
       this.unfollow?.();
       this.unfollow = undefined;
       this.generation += 1;
+      // Nobody watches: the last picture is not kept (a new watcher gets a fresh one when the screencast starts).
+      this.latest = undefined;
       const cast = this.cast;
       this.cast = undefined;
       void cast?.stop();
@@ -149,6 +156,7 @@ export function cdpOf(page: Page): Promise<CDPSession> {
 async function startCast(page: Page, on: { frame(frame: ScreencastFrame): void; tab(state: TabState): void }): Promise<PageCast> {
   const cdp = await cdpOf(page);
   let titleReadAt = 0;
+  let frameAt = 0;
   const readTab = async () => {
     titleReadAt = Date.now();
     const title = await orAfter(
@@ -159,8 +167,12 @@ async function startCast(page: Page, on: { frame(frame: ScreencastFrame): void; 
     if (!page.isClosed()) on.tab({ url: page.url(), title });
   };
   const onFrame = (event: { data: string; sessionId: number; metadata: { deviceWidth?: number; deviceHeight?: number } }) => {
-    // The browser sends the next frame only once this one is acknowledged: a slow watcher costs frames, not memory.
-    cdp.send('Page.screencastFrameAck', { sessionId: event.sessionId }).catch(() => {});
+    // The browser sends the next frame only once this one is acknowledged, so acknowledging later paces the frames.
+    const ack = () => void cdp.send('Page.screencastFrameAck', { sessionId: event.sessionId }).catch(() => {});
+    const wait = MIN_FRAME_INTERVAL_MS - (Date.now() - frameAt);
+    frameAt = Date.now();
+    if (wait <= 0) ack();
+    else setTimeout(ack, wait).unref();
     const width = event.metadata.deviceWidth ?? 0;
     const height = event.metadata.deviceHeight ?? 0;
     on.frame({ jpeg: Buffer.from(event.data, 'base64'), viewport: { width, height } });

@@ -220,10 +220,14 @@ describe('traces and videos', () => {
   it('records a .webm video per tab with recordVideo, listed when the session closes', async () => {
     const session = await manager.create({ options: { recordVideo: true } });
     expect(session.options.recordVideo).toBe(true);
+    // Watched live while recording: both get the page's pictures.
+    const view = watch(session);
     await manager.run(session.id, async (page) => {
       await page.goto(server.urlFor('/pages/buttons'));
       await page.click('#inc');
     });
+    await view.until(() => view.tabs.some((tab) => tab.title === 'Buttons') && view.frames.length > 0, 'frames while recording');
+    view.stop();
     const files = await manager.close(session.id);
     expect(files.videos).toHaveLength(1);
     const video = files.videos[0] as { path: string; bytes: number };
