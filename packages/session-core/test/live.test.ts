@@ -2,7 +2,17 @@
 import { readFileSync } from 'node:fs';
 import { readZip, startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserHost, SessionManager, type ControlLease, type ScreencastFrame, type Session, type TabState } from '../src/index.js';
+import path from 'node:path';
+import {
+  BrowserHost,
+  SessionManager,
+  playwrightFfmpegPath,
+  systemFfmpeg,
+  type ControlLease,
+  type ScreencastFrame,
+  type Session,
+  type TabState,
+} from '../src/index.js';
 import { rejectionOf } from './session-errors.js';
 
 const CALL_TIMEOUT = 4_000;
@@ -237,5 +247,13 @@ describe('traces and videos', () => {
     // An EBML file whose document type is webm.
     expect(head.readUInt32BE(0)).toBe(0x1a45dfa3);
     expect(head.toString('latin1')).toContain('webm');
+  });
+});
+
+describe('ffmpeg for video', () => {
+  it('finds a system ffmpeg on the PATH, and knows where Playwright looks for its own', () => {
+    expect(systemFfmpeg({ PATH: '' })).toBeUndefined();
+    expect(systemFfmpeg({ PATH: ['/nonexistent', '/usr/bin'].join(path.delimiter) })).toBe('/usr/bin/ffmpeg');
+    expect(playwrightFfmpegPath()).toMatch(/ffmpeg-\d+[\\/]ffmpeg-/);
   });
 });
