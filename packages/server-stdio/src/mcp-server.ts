@@ -1,19 +1,19 @@
 // Builds one MCP protocol server (per client connection) over the shared SessionManager and the tool list.
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListResourcesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-  LoggingLevelSchema,
-  SetLevelRequestSchema,
+  CLIENT_CAPABILITIES_META_KEY,
+  McpServer,
+  ProtocolErrorCode,
+  type CallToolResult,
+  type ClientCapabilities,
   type LoggingLevel,
+  type ProtocolEra,
+  type Server,
+  type ServerContext,
   type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
-import type { Logger, SessionManager } from '@sessionwright/session-core';
+} from '@modelcontextprotocol/server';
+import { SessionError, type Logger, type SessionManager } from '@sessionwright/session-core';
 import {
   ImplicitSession,
   allTools,
@@ -29,13 +29,15 @@ import {
 } from '@sessionwright/tools';
 import { z } from 'zod';
 import type { LiveViews } from './live-view/live-views.js';
-import { appToolMeta, liveViewResource } from './live-view/mcp-app.js';
+import { appToolMeta, registerLiveViewResource } from './live-view/mcp-app.js';
+import { USER_ANSWER_MS, type Leg, type ParkedCalls } from './parked-calls.js';
 import { toCallToolResult } from './serialize.js';
+import { withSessionIdHeader } from './session-header.js';
 import { SERVER_NAME, VERSION } from './version.js';
 
 export interface McpServerDeps {
   /**
-   * The sessions this connection's caller may see and use (the runtime passes one scoped to the caller). A custom
+   * The sessions this server's caller may see and use (the runtime passes one scoped to the caller). A custom
    * server may pass its SessionManager instead: then every session is visible to the connection.
    */
   sessions: SessionAccess | SessionManager;
@@ -52,8 +54,24 @@ export interface McpServerDeps {
    * profiles); other tools are described when first listed.
    */
   listed?: (tool: AnyTool) => Tool | undefined;
+  /**
+   * The protocol era this server serves (default legacy: a 2025 connection opened by initialize). A modern server
+   * answers 2026-07-28 requests: it has no connection of its own, so it logs only where a request asks for it.
+   */
+  era?: ProtocolEra;
+  /**
+   * The caller's implicit session (playwright profile) when it outlives this server: the identity's, for 2026-07-28
+   * requests over HTTP, which have no connection. Without it the server makes one of its own, ended by the runtime
+   * when the connection closes.
+   */
+  implicitSession?: ImplicitSession;
   /** Live views of sessions (live_view, request_human, and the MCP App resource); without them those tools answer `unsupported`. */
   live?: LiveViews;
+  /**
+   * Where a 2026-07-28 call that asks its user something waits for the client's retry, and whose it is (the caller's
+   * owner): the retry is another request, served by another server. Without it such a call gets no elicitUrl.
+   */
+  parked?: { calls: ParkedCalls; owner: string };
 }
 
 /** The tools/list entry of a tool: JSON Schemas made from its zod schemas, annotations from its kind. */
@@ -69,143 +87,198 @@ export function describeTool(tool: AnyTool): Tool {
   };
 }
 
-/** One MCP connection: its protocol server and its log channel. */
+/** One MCP connection (or, in the 2026-07-28 era over HTTP, one request): its protocol server and its log channel. */
 export interface McpConnection {
   server: Server;
   /** Sends a log message to this client (notifications/message) if it is at or above the level the client set (default info). */
   notify(level: LoggingLevel, message: string): void;
-  /** The connection's implicit session (playwright profile); ended when the connection closes. */
+  /** The caller's implicit session (playwright profile). */
   implicitSession: ImplicitSession | undefined;
 }
 
-const SEVERITY = new Map(LoggingLevelSchema.options.map((level, index) => [level, index]));
+const LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+const SEVERITY = new Map(LEVELS.map((level, index) => [level, index]));
 
 /**
- * One MCP server for one connection. Tools are served through the SDK's low-level Server rather than
- * McpServer.registerTool, because registerTool validates arguments itself and answers failures in plain text,
- * while every failure here must be the JSON error object of the result contract (README: Results) with INVALID_PARAMETERS.
+ * How long a client may keep the tools/list answer (2026-07-28 `ttlMs`). The list is fixed for the server's life and
+ * the same for every caller (`public`); an hour lets a client skip relisting on every request, and a restarted server
+ * with other --caps is seen within the hour.
+ */
+export const TOOLS_LIST_TTL_MS = 3_600_000;
+
+/**
+ * One MCP server for one connection or one 2026-07-28 request. Tools are served through the SDK's low-level Server
+ * rather than McpServer.registerTool, because registerTool validates arguments itself and answers failures in plain
+ * text, while every failure here must be the JSON error object of the result contract (README: Results) with INVALID_PARAMETERS.
+ * The McpServer around it serves the live view's MCP App resource, registered with ext-apps' helper.
  */
 export function createMcpServer(deps: McpServerDeps): McpConnection {
   const profile = deps.profile ?? sessionsProfile(deps.tools ?? allTools);
   const tools = profile.tools;
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const modern = deps.era === 'modern';
   // Made on the first tools/list, not at connect, so the JSON Schema work does not delay initialize.
   let listing: Tool[] | undefined;
-  const implicitSession = profile.implicitSession ? new ImplicitSession(deps.sessions) : undefined;
+  const implicitSession = deps.implicitSession ?? (profile.implicitSession ? new ImplicitSession(deps.sessions) : undefined);
   const { live } = deps;
-  // The MCP App resource exists where a listed tool shows it (live_view) and live views are served.
-  const appResources = live !== undefined && tools.some((tool) => tool.meta !== undefined) ? [liveViewResource(() => live.origin())] : [];
-  const server = new Server(
+  const hint = { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: 'public' } as const;
+  // No `tools` capability here: McpServer would install its own tools handlers; this server's are set below.
+  const mcp = new McpServer(
     { name: SERVER_NAME, version: VERSION, title: 'sessionwright: many isolated browser sessions' },
     {
-      capabilities: { tools: { listChanged: false }, logging: {}, ...(appResources.length > 0 ? { resources: {} } : {}) },
+      capabilities: { logging: {} },
       instructions: profile.instructions,
+      cacheHints: { 'tools/list': hint, 'server/discover': hint, 'resources/list': hint },
     },
   );
-  if (appResources.length > 0) {
-    server.setRequestHandler(ListResourcesRequestSchema, () => ({
-      resources: appResources.map(({ read: _read, ...resource }) => resource),
-    }));
-    server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-      const resource = appResources.find((candidate) => candidate.uri === request.params.uri);
-      if (!resource) throw Object.assign(new Error(`Unknown resource ${request.params.uri}.`), { code: -32002 });
-      return resource.read();
-    });
+  const server = mcp.server;
+  server.registerCapabilities({ tools: { listChanged: false } });
+  // The MCP App resource exists where a listed tool shows it (live_view) and live views are served.
+  if (live !== undefined && tools.some((tool) => tool.meta !== undefined)) {
+    server.registerCapabilities({ resources: { listChanged: false } });
+    registerLiveViewResource(mcp, () => live.origin());
   }
   // The SDK's own setLevel handler keeps the level for sendLoggingMessage but sends everything until a level is set;
-  // this one starts at info, so a client that never asks gets no per-call debug lines.
+  // this one starts at info, so a client that never asks gets no per-call debug lines. (2026-07-28 has no setLevel:
+  // each request names its level in _meta, and a request that names none gets no log messages.)
   let minimumLevel: LoggingLevel = 'info';
-  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+  server.setRequestHandler('logging/setLevel', (request) => {
     minimumLevel = request.params.level;
     return {};
   });
   const notify = (level: LoggingLevel, message: string) => {
-    if ((SEVERITY.get(level) ?? 0) < (SEVERITY.get(minimumLevel) ?? 0) || server.getClientVersion() === undefined) return;
+    if (modern || below(level, minimumLevel) || server.getClientVersion() === undefined) return;
     server.sendLoggingMessage({ level, logger: SERVER_NAME, data: message }).catch(() => {});
   };
-  // Tool calls log to stderr as before and to the client that made them.
-  const logger: Logger = {
-    info(message) {
-      deps.logger.info(message);
-      notify('info', message);
-    },
-    warn(message) {
-      deps.logger.warn(message);
-      notify('warning', message);
-    },
-    debug(message) {
-      deps.logger.debug(message);
-      notify('debug', message);
-    },
-  };
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (listing ??= tools.map((tool) => deps.listed?.(tool) ?? describeTool(tool))) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler('tools/list', () => ({
+    tools: (listing ??= tools.map((tool) => {
+      const entry = deps.listed?.(tool) ?? describeTool(tool);
+      return modern ? withSessionIdHeader(entry) : entry;
+    })),
+  }));
+  server.setRequestHandler('tools/call', async (request, ctx) => {
     const tool = byName.get(request.params.name);
     if (!tool) {
-      // A plain error with a code: McpError would prefix its message, and the client prefixes it again.
+      // A plain error with a code: ProtocolError would prefix its message, and the client prefixes it again.
       throw Object.assign(new Error(`Unknown tool "${request.params.name}". Available: ${[...byName.keys()].join(', ')}.`), {
-        code: ErrorCode.InvalidParams,
+        code: ProtocolErrorCode.InvalidParams,
       });
     }
-    const progressToken = request.params._meta?.progressToken;
-    const ctx: ToolContext = {
+    const log = (level: LoggingLevel, message: string) => (modern ? void ctx.mcpReq.log(level, message, SERVER_NAME).catch(() => {}) : notify(level, message));
+    const leg: Leg = { signal: ctx.mcpReq.signal, progress: progressReporter(ctx), logger: callLogger(deps.logger, log) };
+    const base: ToolContext = {
       sessions: deps.sessions,
-      logger,
-      signal: extra.signal,
+      ...leg,
       options: deps.toolOptions,
       vocabulary: profile.vocabulary,
       ...(implicitSession === undefined ? {} : { implicitSession }),
-      roots: () => allowedRoots(server, deps, extra.signal),
       ...(live === undefined ? {} : { live }),
-      ...(server.getClientCapabilities()?.elicitation?.url === undefined
-        ? {}
-        : {
-            async elicitUrl({ message, url }: { message: string; url: string }) {
-              const elicitationId = randomUUID();
-              const answer = await server.elicitInput(
-                { mode: 'url', message, url, elicitationId },
-                { relatedRequestId: extra.requestId, signal: extra.signal, timeout: ELICIT_TIMEOUT_MS },
-              );
-              return {
-                action: answer.action,
-                complete: () =>
-                  void server
-                    .createElicitationCompletionNotifier(elicitationId, { relatedRequestId: extra.requestId })()
-                    .catch(() => {}),
-              };
-            },
-          }),
-      progress(progress, total, message) {
-        if (progressToken === undefined) return;
-        void extra
-          .sendNotification({
-            method: 'notifications/progress',
-            params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) },
-          })
-          .catch(() => {});
-      },
+      roots: () => allowedRoots(server, deps, ctx.mcpReq.signal),
     };
-    const started = Date.now();
-    const outcome = await runTool(tool, request.params.arguments, ctx);
-    logger.debug(`${tool.name} ${outcome.ok ? 'ok' : outcome.error.code} in ${Date.now() - started} ms`);
-    return toCallToolResult(outcome);
+    const args = request.params.arguments;
+    if (!modern) return callTool(tool, args, { ...base, ...legacyElicitUrl(server, ctx) });
+    // 2026-07-28: a question to the user is an input_required answer, and the call waits for the client's retry.
+    const { parked } = deps;
+    const state = ctx.mcpReq.requestState();
+    if (parked !== undefined && typeof state === 'string') {
+      const resumed = parked.calls.resume(parked.owner, tool.name, state, ctx.mcpReq.inputResponses, leg);
+      return resumed ?? toCallToolResult({ ok: false, error: staleAnswer(tool.name, args) });
+    }
+    const capabilities = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+    if (parked === undefined || capabilities?.elicitation?.url === undefined) return callTool(tool, args, base);
+    return parked.calls.start(parked.owner, tool.name, leg, (flow) => callTool(tool, args, { ...base, ...flow }));
   });
   return { server, notify, implicitSession };
 }
 
-/** How long a client may take to ask its user whether to open a link (URL-mode elicitation) before the link goes in the result instead. */
-const ELICIT_TIMEOUT_MS = 120_000;
+/**
+ * URL-mode elicitation on a 2025 connection whose client declared it: an elicitation/create request related to the
+ * call, and, once the person is done, the completion notification. Nothing when the client cannot be asked.
+ */
+function legacyElicitUrl(server: Server, ctx: ServerContext): Pick<ToolContext, 'elicitUrl'> {
+  if (server.getClientCapabilities()?.elicitation?.url === undefined) return {};
+  return {
+    async elicitUrl({ message, url }) {
+      const elicitationId = randomUUID();
+      const answer = await ctx.mcpReq.elicitInput({ mode: 'url', message, url, elicitationId }, { signal: ctx.mcpReq.signal, timeout: USER_ANSWER_MS });
+      return {
+        action: answer.action,
+        complete: () =>
+          void Promise.resolve()
+            .then(() => server.createElicitationCompletionNotifier(elicitationId, { relatedRequestId: ctx.mcpReq.id })())
+            .catch(() => {}),
+      };
+    },
+  };
+}
+
+/** A retry whose requestState names no waiting call: the wait ended (USER_ANSWER_MS) or the state was never this server's. */
+function staleAnswer(toolName: string, args: unknown): SessionError {
+  const sessionId = (args as { sessionId?: unknown } | undefined)?.sessionId;
+  return new SessionError(
+    'INVALID_PARAMETERS',
+    `This answer is to a ${toolName} call that no longer waits for one (it gave up waiting, or never asked). Call ${toolName} again.`,
+    {
+      ...(typeof sessionId === 'string' ? { sessionId } : {}),
+    },
+  );
+}
+
+/** The one place a tool call runs: the handler sees the ToolContext, the client gets the serialized outcome. */
+async function callTool(tool: AnyTool, args: unknown, ctx: ToolContext): Promise<CallToolResult> {
+  const started = Date.now();
+  const outcome = await runTool(tool, args, ctx);
+  ctx.logger.debug(`${tool.name} ${outcome.ok ? 'ok' : outcome.error.code} in ${Date.now() - started} ms`);
+  return toCallToolResult(outcome);
+}
+
+/** A call's logger: stderr as the server's, and the client that made the call as MCP log messages. */
+function callLogger(stderr: Logger, log: (level: LoggingLevel, message: string) => void): Logger {
+  return {
+    info(message) {
+      stderr.info(message);
+      log('info', message);
+    },
+    warn(message) {
+      stderr.warn(message);
+      log('warning', message);
+    },
+    debug(message) {
+      stderr.debug(message);
+      log('debug', message);
+    },
+  };
+}
+
+/** Progress notifications for a call whose client asked for them (a progressToken), related to its request. */
+function progressReporter(ctx: ServerContext): ToolContext['progress'] {
+  const progressToken = ctx.mcpReq._meta?.progressToken;
+  return (progress, total, message) => {
+    if (progressToken === undefined) return;
+    void ctx.mcpReq
+      .notify({
+        method: 'notifications/progress',
+        params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) },
+      })
+      .catch(() => {});
+  };
+}
+
+function below(level: LoggingLevel, minimum: LoggingLevel): boolean {
+  return (SEVERITY.get(level) ?? 0) < (SEVERITY.get(minimum) ?? 0);
+}
 
 /**
  * Where upload_file may read files: --file-root when given; else, for a local client, its MCP roots (when it declared
  * the capability and lists any) or the working directory. A remote (HTTP) client's roots name directories on its own
- * machine, not this one, so without --file-root it gets none and sends contents inline.
+ * machine, not this one, so without --file-root it gets none and sends contents inline. A 2026-07-28 server has no
+ * request of its own to send a client, so a local client of that era gets the working directory.
  */
 async function allowedRoots(server: Server, deps: McpServerDeps, signal: AbortSignal): Promise<AllowedRoots> {
   const fileRoots = deps.toolOptions.fileRoots ?? [];
   if (fileRoots.length > 0) return { directories: fileRoots, source: 'file-root' };
   if (!deps.local) return { directories: [], source: 'none' };
-  if (server.getClientCapabilities()?.roots) {
+  if (deps.era !== 'modern' && server.getClientCapabilities()?.roots) {
     const listed = await server.listRoots(undefined, { signal, timeout: 10_000 }).catch(() => ({ roots: [] }));
     const directories = listed.roots.filter((root) => root.uri.startsWith('file://')).map((root) => fileURLToPath(root.uri));
     if (directories.length > 0) return { directories, source: 'client-roots' };

@@ -1,6 +1,6 @@
 // One server process: the shared browser and session manager, and any number of MCP connections over them.
 import { randomUUID } from 'node:crypto';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ProtocolEra, Transport } from '@modelcontextprotocol/server';
 import {
   BrowserHost,
   RemoteBrowser,
@@ -10,13 +10,15 @@ import {
   stderrLogger,
   uniqueLabels,
   type BrowserSource,
+  type LaunchHook,
   type Logger,
 } from '@sessionwright/session-core';
-import { playwrightProfile, sessionsProfile, toolsFor } from '@sessionwright/tools';
+import { ImplicitSession, playwrightProfile, sessionsProfile, toolsFor, type AnyTool, type Profile } from '@sessionwright/tools';
 import { builtToolEntry } from './tool-listing.js';
 import { LiveViews } from './live-view/live-views.js';
 import { createMcpServer, type McpConnection } from './mcp-server.js';
-import { DEFAULT_OPTIONS, type ServerOptions } from './options.js';
+import { DEFAULT_OPTIONS, checkCombinations, type ServerOptions } from './options.js';
+import { ParkedCalls } from './parked-calls.js';
 import { scopedAccess, type CallerScope } from './session-access.js';
 
 /** How long after start-up the browser launch begins if no client has initialized by then. */
@@ -25,10 +27,19 @@ const BROWSER_START_GRACE_MS = 250;
 const RECYCLE_IDLE_BROWSER_MS = 10_000;
 /**
  * How many sessions the launched browser serves before new ones open in a fresh one (the old one closes with its last
- * session): a server that is never idle keeps its memory bounded. In the soak, Chromium grew ~1 MiB a minute at ~150
- * sessions a minute, and a launch costs ~100 ms of CPU, nothing a session waits for.
+ * session): a server that is never idle keeps its memory bounded, since Chromium keeps some memory of every closed
+ * session, and a launch in the background is nothing a session waits for (docs/performance.md).
  */
 const ROTATE_BROWSER_AFTER_SESSIONS = 500;
+
+/** Who opens a connection: the token's identity (HTTP with --auth-tokens-file), and whether it runs on this machine. */
+export interface Caller {
+  identity?: string | undefined;
+  local?: boolean;
+}
+
+/** The owner of the sessions that 2026-07-28 requests without an identity create: everyone is one client there. */
+const LOCAL_OWNER = 'local';
 
 export interface SessionwrightServer {
   readonly manager: SessionManager;
@@ -36,26 +47,51 @@ export interface SessionwrightServer {
   readonly host: BrowserSource;
   /** Logs to stderr; warnings also go to every connected client as MCP log messages. */
   readonly logger: Logger;
+  /** The tools served and the words they use. */
+  readonly profile: Profile;
   /** MCP connections open now. */
   readonly connections: number;
   /** The sessions' live views: served by the HTTP server when there is one, else on a loopback listener of their own. */
   readonly live: LiveViews;
   /**
-   * Serves one MCP connection on the transport. With a client `identity` (HTTP with --auth-tokens-file) its sessions
-   * belong to that identity, across its connections; without one they are listed only to this connection. `local`: the
-   * client runs on this machine (stdio), so its MCP roots and the working directory name this machine's files for upload_file.
+   * Serves one 2025-era MCP connection on the transport (initialize first). With a client `identity` (HTTP with
+   * --auth-tokens-file) its sessions belong to that identity, across its connections; without one they are listed only
+   * to this connection. `local`: the client runs on this machine (stdio), so its MCP roots and the working directory
+   * name this machine's files for upload_file.
    */
-  connect(transport: Transport, caller?: { identity?: string | undefined; local?: boolean }): Promise<McpConnection>;
+  connect(transport: Transport, caller?: Caller): Promise<McpConnection>;
+  /**
+   * The server for one connection of either era, not yet connected: whoever connects it (the SDK's stdio entry, which
+   * picks the era from the client's first message) owns its transport. Its sessions and implicit session are the
+   * connection's, as with connect.
+   */
+  open(caller?: Caller & { era?: ProtocolEra }): McpConnection;
+  /**
+   * The server for one 2026-07-28 request over HTTP, which has no connection: its sessions and the playwright profile's
+   * implicit session belong to the caller's identity (the token's), or, without identities, to the one local identity.
+   */
+  forRequest(caller?: { identity?: string | undefined }): McpConnection;
   /** Closes every connection, every session, then the browser. Safe to call twice. */
   close(): Promise<void>;
 }
 
-/** Starts the browser in the background right after start-up: initialize and tools/list never wait for it. */
+/** What the command adds to a server that a program embedding it does without. */
+export interface ServerHooks {
+  /** The command's part in each browser launch (see LaunchHook). */
+  launchHook?: LaunchHook;
+}
+
+/**
+ * Starts the browser in the background right after start-up: initialize and tools/list never wait for it. Settings
+ * that mean nothing together are refused with a UsageError, as the command line refuses them.
+ */
 export function createServer(
   partial: Partial<ServerOptions> = {},
   stderr: Logger = stderrLogger('sessionwright', partial.verbose ?? false),
+  hooks: ServerHooks = {},
 ): SessionwrightServer {
   const options = { ...DEFAULT_OPTIONS, ...partial };
+  checkCombinations(options);
   const connections = new Set<McpConnection>();
   // What goes wrong with the shared browser (a launch failure, a crash) concerns every client, so they hear of it too.
   const logger: Logger = {
@@ -66,7 +102,8 @@ export function createServer(
       for (const connection of connections) connection.notify('warning', message);
     },
   };
-  const sources = remoteSources(options, logger);
+  const { launchHook } = hooks;
+  const sources = remoteSources(options, logger, launchHook);
   const local =
     sources.length > 0
       ? undefined
@@ -75,6 +112,7 @@ export function createServer(
           ...(options.headless === undefined ? {} : { headless: options.headless }),
           ...(options.executablePath === undefined ? {} : { executablePath: options.executablePath }),
           logger,
+          launchHook,
         });
   if (local) sources.push(local);
   else logger.info(`browsers: ${sources.map((source) => source.label).join(', ')} (nothing is launched locally)`);
@@ -83,7 +121,7 @@ export function createServer(
   // the server keeps serving, and create_session answers BROWSER_ERROR with the same advice.
   logger.info(`max ${options.maxSessions} sessions, ${options.sessionTimeout} ms idle timeout`);
   // The browser starts in the background as soon as a client has initialized, or BROWSER_START_GRACE_MS after start
-  // at the latest: loading Playwright blocks the event loop for about half a second, which would delay the handshake.
+  // at the latest: loading Playwright blocks the event loop, which would delay the handshake.
   const startBrowser = () => {
     clearTimeout(grace);
     for (const source of sources) source.start();
@@ -109,6 +147,8 @@ export function createServer(
   });
   let closing: Promise<void> | undefined;
   const live = new LiveViews({ logger });
+  /** 2026-07-28 calls that asked their user something and wait for the client's retry. */
+  const parked = new ParkedCalls(stderr);
   const profile = options.profile === 'playwright' ? playwrightProfile(options.caps) : sessionsProfile(toolsFor(options.caps));
 
   /** --close-sessions-on-disconnect: a connection that ends takes the sessions it created with it. */
@@ -119,40 +159,77 @@ export function createServer(
     if (closed > 0) stderr.info(`a connection ended; closed its ${closed} session${closed === 1 ? '' : 's'}`);
   };
 
+  const toolOptions = { allowFileUrls: options.allowFileUrls, fileRoots: options.fileRoot ?? [] };
+  // The profile is one of the packaged ones, so the build's listing describes its tools.
+  const listed = (tool: AnyTool) => builtToolEntry(profile.name, tool.name);
+  /** Each identity's implicit session (playwright profile), for the 2026-07-28 requests that have no connection to own one. */
+  const implicitSessions = new Map<string, ImplicitSession>();
+
+  const open = (caller: Caller & { era?: ProtocolEra } = {}): McpConnection => {
+    const scope: CallerScope =
+      caller.identity === undefined ? { owner: `connection:${randomUUID()}`, guarded: false } : { owner: `identity:${caller.identity}`, guarded: true };
+    const created = new Set<string>();
+    const connection = createMcpServer({
+      sessions: scopedAccess(manager, scope, created),
+      logger: stderr,
+      toolOptions,
+      profile,
+      local: caller.local ?? false,
+      listed,
+      era: caller.era ?? 'legacy',
+      live,
+      parked: { calls: parked, owner: scope.owner },
+    });
+    connections.add(connection);
+    connection.server.oninitialized = startBrowser;
+    // A 2026-07-28 connection has no initialize: its first request is the client's first step.
+    if (caller.era === 'modern') startBrowser();
+    connection.server.onclose = () => {
+      connections.delete(connection);
+      // A connection's implicit page is its own: it ends with it, whatever --close-sessions-on-disconnect says.
+      if (closing === undefined) void connection.implicitSession?.end();
+      // Otherwise the sessions outlive the connection until their idle timeout, so a client that reconnects keeps them.
+      if (options.closeSessionsOnDisconnect && closing === undefined) void closeSessions(created);
+    };
+    return connection;
+  };
+
   return {
     manager,
     host,
     logger,
     live,
+    profile,
     get connections() {
       return connections.size;
     },
+    open,
     async connect(transport, caller = {}) {
-      const scope: CallerScope =
-        caller.identity === undefined ? { owner: `connection:${randomUUID()}`, guarded: false } : { owner: `identity:${caller.identity}`, guarded: true };
-      const created = new Set<string>();
-      const sessions = scopedAccess(manager, scope, created);
-      const connection = createMcpServer({
-        sessions,
-        logger: stderr,
-        toolOptions: { allowFileUrls: options.allowFileUrls, fileRoots: options.fileRoot ?? [] },
-        profile,
-        local: caller.local ?? false,
-        // The profile is one of the packaged ones, so the build's listing describes its tools.
-        listed: (tool) => builtToolEntry(profile.name, tool.name),
-        live,
-      });
-      connections.add(connection);
-      connection.server.oninitialized = startBrowser;
-      connection.server.onclose = () => {
-        connections.delete(connection);
-        // A connection's implicit page is its own: it ends with it, whatever --close-sessions-on-disconnect says.
-        if (closing === undefined) void connection.implicitSession?.end();
-        // Otherwise the sessions outlive the connection until their idle timeout, so a client that reconnects keeps them.
-        if (options.closeSessionsOnDisconnect && closing === undefined) void closeSessions(created);
-      };
+      const connection = open(caller);
       await connection.server.connect(transport);
       return connection;
+    },
+    forRequest(caller = {}) {
+      startBrowser();
+      const scope: CallerScope =
+        caller.identity === undefined ? { owner: LOCAL_OWNER, guarded: false } : { owner: `identity:${caller.identity}`, guarded: true };
+      const sessions = scopedAccess(manager, scope);
+      let implicitSession = implicitSessions.get(scope.owner);
+      if (profile.implicitSession && implicitSession === undefined) {
+        implicitSession = new ImplicitSession(sessions);
+        implicitSessions.set(scope.owner, implicitSession);
+      }
+      return createMcpServer({
+        sessions,
+        logger: stderr,
+        toolOptions,
+        profile,
+        listed,
+        era: 'modern',
+        live,
+        parked: { calls: parked, owner: scope.owner },
+        ...(implicitSession === undefined ? {} : { implicitSession }),
+      });
     },
     close() {
       clearTimeout(grace);
@@ -167,11 +244,14 @@ export function createServer(
 }
 
 /** --browser-endpoint and --cdp-endpoint as sources, labelled uniquely (two endpoints on one host:port differ only by a secret). */
-function remoteSources(options: ServerOptions, logger: Logger): BrowserSource[] {
+function remoteSources(options: ServerOptions, logger: Logger, launchHook: LaunchHook | undefined): BrowserSource[] {
   const endpoints = [
     ...options.browserEndpoint.map((endpoint) => ({ kind: 'connect' as const, endpoint })),
     ...options.cdpEndpoint.map((endpoint) => ({ kind: 'cdp' as const, endpoint })),
   ];
   const labels = uniqueLabels(endpoints.map(({ endpoint }) => parseEndpoint(endpoint).label));
-  return endpoints.map(({ kind, endpoint }, index) => new RemoteBrowser({ kind, endpoint, browser: options.browser, label: labels[index], logger }));
+  const loadPlaywright = launchHook?.loadPlaywright;
+  return endpoints.map(
+    ({ kind, endpoint }, index) => new RemoteBrowser({ kind, endpoint, browser: options.browser, label: labels[index], logger, loadPlaywright }),
+  );
 }

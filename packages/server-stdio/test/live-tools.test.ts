@@ -145,7 +145,7 @@ describe('live_view', () => {
     expect(resources).toEqual([expect.objectContaining({ uri: 'ui://sessionwright/live-view.html', mimeType: 'text/html;profile=mcp-app' })]);
     const read = await conn.client.readResource({ uri: 'ui://sessionwright/live-view.html' });
     expect((read.contents[0] as { text: string }).text).toContain('ui/initialize');
-    await expect(conn.client.readResource({ uri: 'ui://sessionwright/other.html' })).rejects.toThrow(/Unknown resource/);
+    await expect(conn.client.readResource({ uri: 'ui://sessionwright/other.html' })).rejects.toThrow(/Resource not found/);
   });
 });
 

@@ -2,6 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Client as ClientV2, StreamableHTTPClientTransport as StreamableV2 } from '@modelcontextprotocol/client';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { resolveExecutable } from '@sessionwright/session-core';
 import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
@@ -9,6 +10,7 @@ import { chromium, type Browser } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError, expectSuccess } from './helpers.js';
 import { connectStreamable, rawRequest, startHttpCli, type HttpCli } from './http-helpers.js';
+import { modernRequest } from './modern-helpers.js';
 
 const ALICE = 'alice-token-5c1e9a';
 const BOB = 'bob-token-0d8f42';
@@ -65,6 +67,18 @@ describe('live views over HTTP with identities', () => {
     // A Host header that names another site (DNS rebinding) is refused before anything else.
     const rebound = await rawRequest(server.base, { method: 'GET', path: new URL(url).pathname, headers: { Host: 'evil.example' } });
     expect(rebound.status).toBe(403);
+    // The page opens from a link on any site, but only the page itself may drive it: another site's page is refused
+    // its frames and its Take control, token or not.
+    const elsewhere = { Origin: new URL(fixture.urlFor('/')).origin, 'Sec-Fetch-Site': 'cross-site' };
+    const pathname = new URL(url).pathname;
+    expect((await rawRequest(server.base, { method: 'GET', path: `${pathname}events`, headers: elsewhere })).status).toBe(403);
+    const taken = await rawRequest(server.base, {
+      method: 'POST',
+      path: `${pathname}control`,
+      headers: { ...elsewhere, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ action: 'take' }),
+    });
+    expect(taken.status).toBe(403);
     expectSuccess(await call(alice, 'close_session', { sessionId }));
   });
 });
@@ -119,5 +133,93 @@ describe('the MCP App', () => {
     expect(await live.getByRole('button', { name: 'Take control' }).isVisible()).toBe(true);
     await host.close();
     expectSuccess(await call(alice, 'close_session', { sessionId }));
+  });
+});
+
+describe('request_human for a 2026-07-28 client', () => {
+  /** A v2 SDK client that negotiates 2026-07-28 as alice; with `answer`, it declares URL-mode elicitation and answers each one so. */
+  async function modernClient(answer?: (url: string) => 'accept' | 'decline') {
+    const client = new ClientV2(
+      { name: 'live-modern', version: '0.0.0' },
+      { versionNegotiation: { mode: 'auto' }, ...(answer === undefined ? {} : { capabilities: { elicitation: { url: {} } } }) },
+    );
+    const asked: { url: string; message: string }[] = [];
+    if (answer !== undefined) {
+      client.setRequestHandler('elicitation/create', (request) => {
+        const params = request.params as { url?: string; message: string };
+        asked.push({ url: params.url ?? '', message: params.message });
+        return { action: answer(params.url ?? '') };
+      });
+    }
+    await client.connect(new StreamableV2(new URL(`${server.base}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${ALICE}` } } }));
+    expect(client.getProtocolEra()).toBe('modern');
+    await client.listTools();
+    const json = async (name: string, args: Record<string, unknown>) => {
+      const result = await client.callTool({ name, arguments: args });
+      const first = (result.content as { type: string; text?: string }[])[0];
+      expect(result.isError, first?.text).toBeFalsy();
+      return JSON.parse(first?.text ?? 'null');
+    };
+    return { client, asked, json };
+  }
+
+  it("asks with the revision's input_required result, and answers when the person gives control back", async () => {
+    const { client, asked, json } = await modernClient(() => 'accept');
+    try {
+      const { sessionId } = await json('create_session', {});
+      await json('navigate', { sessionId, url: fixture.urlFor('/pages/form') });
+      const answered = json('request_human', { sessionId, message: 'Fill in the form for me.' });
+      // The client got the link in its retry round (no server-sent request exists in this era) and said yes.
+      await expect.poll(() => asked.length, { timeout: 10_000 }).toBe(1);
+      expect(asked[0]?.message).toContain('Fill in the form for me.');
+      const view = await browser.newPage();
+      await view.goto(asked[0]?.url ?? '');
+      await view.getByRole('button', { name: 'Give back control' }).click();
+      const result = await answered;
+      expect(result).toMatchObject({ outcome: 'returned', liveUrl: asked[0]?.url, title: 'Form', url: fixture.urlFor('/pages/form') });
+      await view.close();
+      await json('close_session', { sessionId });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('takes control back when the user declines, and answers with the link for a client that cannot open one', async () => {
+    const declining = await modernClient(() => 'decline');
+    const plain = await modernClient();
+    try {
+      const { sessionId } = await declining.json('create_session', {});
+      const declined = await declining.json('request_human', { sessionId, message: 'Solve the puzzle.' });
+      expect(declined.outcome).toBe('declined');
+      // The session is the agent's again at once.
+      expect((await declining.json('evaluate', { sessionId, function: '() => 6 * 7' })).result).toBe(42);
+
+      const { sessionId: other } = await plain.json('create_session', {});
+      const shown = await plain.json('request_human', { sessionId: other, message: 'Have a look.', timeout: 1_000 });
+      expect(shown.outcome).toBe('show_link');
+      expect(shown.liveUrl.startsWith(`${server.base}/live/`)).toBe(true);
+      await declining.json('close_session', { sessionId });
+      await plain.json('close_session', { sessionId: other });
+    } finally {
+      await declining.client.close();
+      await plain.client.close();
+    }
+  });
+
+  it('refuses a retry whose requestState no call waits under', async () => {
+    // A retry as the revision shapes it, by hand: the original arguments, the answers, and the state echoed back.
+    const answer = await modernRequest(
+      server.base,
+      'tools/call',
+      {
+        name: 'request_human',
+        arguments: { sessionId: '00000000-0000-4000-8000-000000000000', message: 'x' },
+        inputResponses: { open_url: { action: 'accept' } },
+        requestState: 'not-a-waiting-call',
+      },
+      { token: ALICE },
+    );
+    expect(answer.response.result.isError).toBe(true);
+    expect(answer.json.errorCode).toBe('INVALID_PARAMETERS');
   });
 });

@@ -3,12 +3,16 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { resolveExecutable } from '@sessionwright/session-core';
+import { resolveExecutable, silentLogger } from '@sessionwright/session-core';
+import { playwrightProfile } from '@sessionwright/tools';
 import { readZip, startFixtureServer, type FixtureServer, type StdioConnection } from '@sessionwright/test-kit';
 import { chromium, type Browser, type Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMcpServer } from '../src/mcp-server.js';
+import { createServer } from '../src/runtime.js';
 import { CLI_PATH, REPO_ROOT, call, expectError, expectSuccess, startCli } from './helpers.js';
 
 const CALL_TIMEOUT = 6_000;
@@ -350,26 +354,41 @@ describe('traces and videos', () => {
 });
 
 describe('the playwright profile', () => {
-  it("serves live_view, request_human and @playwright/mcp's tracing tools on the connection's own page, with --caps", async () => {
+  it('lists neither the live nor the tracing tools without their groups', async () => {
     const plain = await startCli(['--profile', 'playwright']);
     const names = (await plain.client.listTools()).tools.map((tool) => tool.name);
     expect(names).not.toContain('live_view');
     expect(names).not.toContain('browser_start_tracing');
     await plain.close();
+  });
 
-    const profile = await startCli(['--profile', 'playwright', '--caps', 'live,devtools', '--output-dir', outputDir]);
+  it("serves live_view, request_human and @playwright/mcp's tracing tools on the connection's own page, in a server built with those groups", async () => {
+    // The command refuses --caps with this profile for now; a program that builds its server chooses the groups itself.
+    const runtime = createServer({ headless: true, outputDir, warmSessions: 0 }, silentLogger);
+    const connection = createMcpServer({
+      sessions: runtime.manager,
+      logger: silentLogger,
+      toolOptions: { allowFileUrls: false },
+      profile: playwrightProfile(['live', 'devtools']),
+      live: runtime.live,
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await connection.server.connect(serverSide);
+    const client = new Client({ name: 'playwright-profile-live', version: '0.0.0' });
+    await client.connect(clientSide);
     try {
-      const listed = (await profile.client.listTools()).tools.map((tool) => tool.name);
+      const listed = (await client.listTools()).tools.map((tool) => tool.name);
       expect(listed).toEqual(expect.arrayContaining(['live_view', 'request_human', 'browser_start_tracing', 'browser_stop_tracing']));
-      expectSuccess(await call(profile.client, 'browser_start_tracing'));
-      expectSuccess(await call(profile.client, 'browser_navigate', { url: fixture.urlFor('/pages/home') }));
-      const view = await openView(expectSuccess(await call(profile.client, 'live_view')).url as string);
+      expectSuccess(await call(client, 'browser_start_tracing'));
+      expectSuccess(await call(client, 'browser_navigate', { url: fixture.urlFor('/pages/home') }));
+      const view = await openView(expectSuccess(await call(client, 'live_view')).url as string);
       await expect.poll(() => view.locator('#title').textContent()).toBe('Home');
       await view.close();
-      const trace = expectSuccess(await call(profile.client, 'browser_stop_tracing')).trace as { path: string };
+      const trace = expectSuccess(await call(client, 'browser_stop_tracing')).trace as { path: string };
       expect(readZip(trace.path).get('trace.trace')?.toString('utf8')).toContain(fixture.urlFor('/pages/home'));
     } finally {
-      await profile.close();
+      await client.close();
+      await runtime.close();
     }
   });
 });

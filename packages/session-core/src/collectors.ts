@@ -114,17 +114,14 @@ export interface RequestEntry {
   time: number;
 }
 
-/** Resource types network_requests leaves out unless asked: the page's furniture, not its traffic. */
-export const STATIC_RESOURCE_TYPES: readonly string[] = ['image', 'font', 'stylesheet', 'media'];
-
 /**
  * Collects one session's console messages, page errors and requests from its browser context, so every tab (popups
  * too) is covered and nothing needs attaching per page. Listeners go with the context; `dispose` removes them early.
  *
  * Removing a listener is not free: when an event loses its last listener, Playwright tells its side of the connection
  * to stop sending it, one message per event, each with a captured stack trace. A closed context therefore is never
- * asked: the request would fail (another stack trace) and change nothing. That cost showed when a browser that still
- * held hundreds of closing contexts went away at once (the recycle after a 1 000-session burst).
+ * asked: the request would fail (another stack trace) and change nothing. The cost adds up when a browser that holds
+ * hundreds of closing contexts goes away at once (a recycle after a burst of closes).
  */
 export class SessionCollectors {
   readonly console: Ring<ConsoleEntry>;

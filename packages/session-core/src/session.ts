@@ -43,6 +43,15 @@ export interface SessionEvents {
  */
 export type ModalMode = 'auto' | 'hold';
 
+/**
+ * A dialog or file chooser the session holds open (ModalMode 'hold'), waiting for an answer: a dialog first, since the
+ * page waits for it.
+ */
+export type ModalState = { type: 'dialog'; dialogType: string; message: string; defaultValue: string } | { type: 'fileChooser'; multiple: boolean };
+
+/** The longest the next call waits for an action a dialog interrupted to end, once the dialog has been answered. */
+const INTERRUPTED_SETTLE_MS = 10_000;
+
 /** How the next dialog (or, with persist, every dialog) is answered instead of the default. */
 export interface DialogAnswer {
   accept: boolean;
@@ -118,8 +127,9 @@ const VIDEO_CLOSE_TIMEOUT_MS = 15_000;
 export class Session {
   readonly id: string;
   readonly createdAt: number;
-  lastUsedAt: number;
-  expiresAt: number;
+  /** How long the session may go unused before it expires, in ms (see touch). */
+  readonly idleTimeout: number;
+  private usedAt: number;
   /** The connection (or any caller-chosen owner) that created the session. */
   readonly owner: string | undefined;
   readonly context: BrowserContext;
@@ -147,10 +157,16 @@ export class Session {
   private dialogAnswer: DialogAnswer | undefined;
   private heldDialog: { dialog: Dialog; record: DialogRecord } | undefined;
   private heldChooser: FileChooser | undefined;
+  /** Told when a dialog or file chooser starts being held open. */
+  private readonly modalListeners = new Set<(state: ModalState) => void>();
+  /** An action a held dialog interrupted, still running until the dialog is answered. */
+  private interrupted: Promise<void> | undefined;
   private readonly savingDownloads = new Set<Promise<void>>();
   private readonly downloadNames = new Set<string>();
   private downloadFolder: Promise<string> | undefined;
   private readonly makeDownloadFolder: (() => Promise<string>) | undefined;
+  /** Lower-case names of the headers the session was given (extraHTTPHeaders): no result shows their values. */
+  private readonly givenHeaders = new Set<string>();
   /** What emulate changed, applied to tabs opened later too. */
   private emulation: { viewport?: { width: number; height: number }; media?: Pick<SessionOptions, 'colorScheme' | 'reducedMotion'> } = {};
   private effectiveEmulation: Omit<EffectiveEmulation, 'viewport'>;
@@ -168,8 +184,8 @@ export class Session {
   constructor(init: SessionInit) {
     this.id = init.id;
     this.createdAt = init.now;
-    this.lastUsedAt = init.now;
-    this.expiresAt = init.now + init.timeout;
+    this.idleTimeout = init.timeout;
+    this.usedAt = init.now;
     this.owner = init.owner;
     this.browser = init.browser;
     this.options = init.options ?? {};
@@ -181,10 +197,26 @@ export class Session {
     this.currentPage = init.page;
     const { colorScheme, reducedMotion, geolocation, offline, extraHTTPHeaders } = this.options;
     this.effectiveEmulation = { ...defined({ colorScheme, reducedMotion, geolocation, offline, extraHTTPHeaders }) };
-    // Each kind of event Playwright is asked to report costs a call through its client (~3 ms for them all, most of
-    // what opening a session costs besides the browser's own work). The new page is blank and only a call can bring
+    this.noteGivenHeaders(extraHTTPHeaders);
+    // Each kind of event Playwright is asked to report costs a call through its client (together most of what opening a
+    // session costs besides the browser's own work). The new page is blank and only a call can bring
     // anything to it, so the listeners are attached right after the creation is answered, or by the first call.
     this.listenSoon = setImmediate(() => this.listen());
+  }
+
+  /** When the session was last used: created, or a call on it arrived or ended. */
+  get lastUsedAt(): number {
+    return this.usedAt;
+  }
+
+  /** When the session expires if nothing uses it before: idleTimeout after its last use. */
+  get expiresAt(): number {
+    return this.usedAt + this.idleTimeout;
+  }
+
+  /** Marks the session used at `now` (ms since the epoch), which moves its expiry to `now + idleTimeout`. */
+  touch(now: number): void {
+    this.usedAt = now;
   }
 
   /** Console messages, page errors and requests of every tab, in bounded rings. */
@@ -570,21 +602,59 @@ export class Session {
     return this.dialogAnswer;
   }
 
-  /** The dialog held open in hold mode, if any. */
-  get pendingDialog(): { type: string; message: string; defaultValue: string } | undefined {
-    const held = this.heldDialog;
-    if (held === undefined) return undefined;
-    const page = held.dialog.page();
-    if (page?.isClosed()) {
-      this.heldDialog = undefined;
-      return undefined;
+  /** The dialog (first) or file chooser held open in hold mode, if any. */
+  get modalState(): ModalState | undefined {
+    const dialog = this.heldDialogNow();
+    if (dialog !== undefined) return { type: 'dialog', dialogType: dialog.type(), message: dialog.message(), defaultValue: dialog.defaultValue() };
+    const chooser = this.heldChooserNow();
+    if (chooser !== undefined) return { type: 'fileChooser', multiple: chooser.isMultiple() };
+    return undefined;
+  }
+
+  /** Calls `listener` each time a dialog or file chooser starts being held open; returns how to stop. */
+  onModalState(listener: (state: ModalState) => void): () => void {
+    this.modalListeners.add(listener);
+    return () => this.modalListeners.delete(listener);
+  }
+
+  /**
+   * The action's value, or the modal state as soon as a dialog is held open during it: a page that shows a dialog
+   * waits for its answer, and so does the action that opened it (a click whose handler called confirm()), which would
+   * otherwise hold the session's queue until it timed out. The interrupted action goes on in the background;
+   * settleInterrupted() waits for it.
+   */
+  async raceModalState<T>(action: Promise<T>): Promise<{ value: T } | { interrupted: ModalState }> {
+    let stop = () => {};
+    const opened = new Promise<{ interrupted: ModalState }>((resolve) => {
+      stop = this.onModalState((state) => {
+        if (state.type === 'dialog') resolve({ interrupted: state });
+      });
+    });
+    try {
+      const first = await Promise.race([action.then((value) => ({ value })), opened]);
+      if ('interrupted' in first) {
+        this.interrupted = action.then(
+          () => undefined,
+          () => undefined,
+        );
+      }
+      return first;
+    } finally {
+      stop();
     }
-    return { type: held.dialog.type(), message: held.dialog.message(), defaultValue: held.dialog.defaultValue() };
+  }
+
+  /** Waits, at most `timeout` ms, for an action a dialog interrupted to end, so that the next call does not run beside it. */
+  async settleInterrupted(timeout = INTERRUPTED_SETTLE_MS): Promise<void> {
+    const action = this.interrupted;
+    if (action === undefined) return;
+    this.interrupted = undefined;
+    await orAfter(action, timeout, undefined);
   }
 
   /** Answers the dialog held open; INVALID_PARAMETERS (details.reason 'no_dialog') when none is. */
   async answerPendingDialog(accept: boolean, promptText?: string): Promise<DialogRecord> {
-    const held = this.pendingDialog === undefined ? undefined : this.heldDialog;
+    const held = this.heldDialogNow() === undefined ? undefined : this.heldDialog;
     if (held === undefined) throw new SessionError('INVALID_PARAMETERS', 'No dialog is open on this session.', { details: { reason: 'no_dialog' } });
     this.heldDialog = undefined;
     await (accept ? held.dialog.accept(promptText) : held.dialog.dismiss()).catch(() => {});
@@ -593,20 +663,9 @@ export class Session {
     return record;
   }
 
-  /** The file chooser held open in hold mode, if any. */
-  get pendingFileChooser(): { multiple: boolean } | undefined {
-    const chooser = this.heldChooser;
-    if (chooser === undefined) return undefined;
-    if (chooser.page().isClosed()) {
-      this.heldChooser = undefined;
-      return undefined;
-    }
-    return { multiple: chooser.isMultiple() };
-  }
-
   /** Answers the held file chooser with these files; INVALID_PARAMETERS (details.reason 'no_file_chooser') when none is open. */
   async answerPendingFileChooser(files: Parameters<FileChooser['setFiles']>[0]): Promise<void> {
-    const chooser = this.pendingFileChooser === undefined ? undefined : this.heldChooser;
+    const chooser = this.heldChooserNow();
     if (chooser === undefined)
       throw new SessionError('INVALID_PARAMETERS', 'No file chooser is open on this session.', { details: { reason: 'no_file_chooser' } });
     this.heldChooser = undefined;
@@ -618,11 +677,29 @@ export class Session {
     if (this.heldChooser === chooser) this.heldChooser = undefined;
   }
 
+  /** The held dialog, forgotten once its page has closed. */
+  private heldDialogNow(): Dialog | undefined {
+    if (this.heldDialog?.dialog.page()?.isClosed()) this.heldDialog = undefined;
+    return this.heldDialog?.dialog;
+  }
+
+  /** The held file chooser, forgotten once its page has closed. */
+  private heldChooserNow(): FileChooser | undefined {
+    if (this.heldChooser?.page().isClosed()) this.heldChooser = undefined;
+    return this.heldChooser;
+  }
+
+  /** Tells the listeners what the session now holds open. */
+  private announceModal(): void {
+    const state = this.modalState;
+    if (state !== undefined) for (const listener of this.modalListeners) listener(state);
+  }
+
   // Emulation ----------------------------------------------------------------------------------------------------
 
   /**
    * Changes the session's settings from now on (every tab, and tabs opened later); INVALID_PARAMETERS for a bad value,
-   * checked before anything changes. Answers the effective settings, secret header values hidden.
+   * checked before anything changes. Answers the effective settings, header values hidden.
    */
   async emulate(settings: EmulationSettings): Promise<EffectiveEmulation> {
     const checked = resolveSessionOptions(defined(settings), this.browser.browserType().name() as BrowserName);
@@ -637,10 +714,23 @@ export class Session {
       await this.context.grantPermissions(['geolocation']);
     }
     if (offline !== undefined) await this.context.setOffline(offline);
+    this.noteGivenHeaders(extraHTTPHeaders);
     if (extraHTTPHeaders !== undefined) await this.context.setExtraHTTPHeaders(extraHTTPHeaders);
     const { viewport: _viewport, ...echo } = checked.echo;
     this.effectiveEmulation = { ...this.effectiveEmulation, ...echo };
     return this.emulationState();
+  }
+
+  /**
+   * True for a header whose value a result must not show: one the session was given in extraHTTPHeaders, at creation or
+   * by emulate (a request a page sent carries it too), whatever its name.
+   */
+  hidesHeaderValue(name: string): boolean {
+    return this.givenHeaders.has(name.toLowerCase());
+  }
+
+  private noteGivenHeaders(headers: Record<string, string> | undefined): void {
+    for (const name of Object.keys(headers ?? {})) this.givenHeaders.add(name.toLowerCase());
   }
 
   /** The settings emulate can change, as they are now. */
@@ -715,7 +805,9 @@ export class Session {
     page.on('dialog', (dialog) => void this.onDialog(dialog));
     page.on('download', (download) => this.saveDownload(download));
     page.on('filechooser', (chooser) => {
-      if (this.modalMode === 'hold') this.heldChooser = chooser;
+      if (this.modalMode !== 'hold') return;
+      this.heldChooser = chooser;
+      this.announceModal();
     });
     if (this.emulation.viewport || this.emulation.media) void this.applyEmulation(page);
     page.on('crash', () => {
@@ -734,10 +826,11 @@ export class Session {
   private async onDialog(dialog: Dialog): Promise<void> {
     const type = dialog.type();
     const message = dialog.message().slice(0, 2_000);
-    if (this.modalMode === 'hold' && this.pendingDialog === undefined) {
+    if (this.modalMode === 'hold' && this.heldDialogNow() === undefined) {
       const record: DialogRecord = { type, message, action: 'pending' };
       this.heldDialog = { dialog, record };
       this.pushEvent('dialogs', record);
+      this.announceModal();
       return;
     }
     const answer = this.dialogAnswer;

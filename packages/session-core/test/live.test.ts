@@ -3,16 +3,9 @@ import { readFileSync } from 'node:fs';
 import { readZip, startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
-import {
-  BrowserHost,
-  SessionManager,
-  playwrightFfmpegPath,
-  systemFfmpeg,
-  type ControlLease,
-  type ScreencastFrame,
-  type Session,
-  type TabState,
-} from '../src/index.js';
+import { BrowserHost, SessionManager, type ControlLease, type Session } from '../src/index.js';
+import type { ScreencastFrame, TabState } from '../src/screencast.js';
+import { playwrightFfmpegPath, systemFfmpeg } from '../src/video.js';
 import { rejectionOf } from './session-errors.js';
 
 const CALL_TIMEOUT = 4_000;

@@ -1,17 +1,16 @@
 // emulate: changes a session's viewport, media features, location, network state and extra headers after creation.
 import { z } from 'zod';
-import { defineTool } from './define-tool.js';
 import { sessionOutput } from './response.js';
-import { onSession } from './on-session.js';
 import { sessionIdSchema } from './schemas.js';
+import { defineSessionTool } from './session-tool.js';
 import { sessionOptionsShape } from './session-options-schema.js';
 
-export const emulate = defineTool({
+export const emulate = defineSessionTool({
   name: 'emulate',
   title: 'Change device settings',
   description:
     "Changes this session's settings from now on, for every tab: viewport (page size), colorScheme (prefers-color-scheme), reducedMotion, geolocation (also grants the page permission to read it), " +
-    'offline (cut the network, or restore it), extraHTTPHeaders (sent with every request; replaces the earlier set). Give any of them; the result is the effective settings (secret header values hidden). ' +
+    'offline (cut the network, or restore it), extraHTTPHeaders (sent with every request; replaces the earlier set). Give any of them; the result is the effective settings (header values hidden). ' +
     "Use it to check a responsive layout, dark mode, or a page's offline behaviour without a new session; to start as another device, create_session with device instead. " +
     'Errors: INVALID_PARAMETERS (a value out of range), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({
@@ -29,11 +28,11 @@ export const emulate = defineTool({
     reducedMotion: z.enum(['reduce', 'no-preference']).optional(),
     geolocation: z.object({ latitude: z.number(), longitude: z.number(), accuracy: z.number().optional() }).optional(),
     offline: z.boolean().optional(),
-    extraHTTPHeaders: z.record(z.string(), z.string()).optional().describe('Credential values show as "(hidden)".'),
+    extraHTTPHeaders: z.record(z.string(), z.string()).optional().describe('The header names; every value shows as "(hidden)".'),
   }),
   kind: 'action',
   errors: ['INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
-  async handler({ sessionId, ...settings }, ctx) {
-    return onSession(ctx, sessionId, async (_page, response) => ({ ...(await response.session.emulate(settings)) }));
+  async handler({ sessionId: _sessionId, ...settings }, _page, response) {
+    return { ...(await response.session.emulate(settings)) };
   },
 });

@@ -1,11 +1,11 @@
 // Showing a session to a person: live_view (a link to watch it and take control) and request_human (hand it over and wait for it back).
-import { type Session, SessionError, browserError, orAfter } from '@sessionwright/session-core';
+import { type Session, browserError, orAfter } from '@sessionwright/session-core';
 import { z } from 'zod';
-import { defineTool, type AnyTool, type LiveViewAccess, type ToolContext, type ToolDefinition } from './define-tool.js';
+import type { LiveViewAccess, ToolContext } from './define-tool.js';
 import { readTitle } from './page-title.js';
 import { reportWaitForPerson } from './person-wait.js';
 import { sessionIdSchema } from './schemas.js';
-import { optionalSessionIdSchema } from './profile-adapter.js';
+import { defineBesideTool } from './session-tool.js';
 
 /** The MCP App resource that shows live_view's result inline in hosts that render MCP Apps. */
 export const LIVE_VIEW_RESOURCE_URI = 'ui://sessionwright/live-view.html';
@@ -19,7 +19,7 @@ const linkFields = {
   expiresAt: z.number().describe('When the link stops working (ms since epoch); it stops earlier if the session ends.'),
 };
 
-export const liveView = defineTool({
+export const liveView = defineBesideTool({
   name: 'live_view',
   title: 'Live view of a session',
   description:
@@ -30,10 +30,7 @@ export const liveView = defineTool({
   capability: 'live',
   meta: { ui: { resourceUri: LIVE_VIEW_RESOURCE_URI } },
   errors: ['SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'INVALID_PARAMETERS', 'BROWSER_ERROR'],
-  async handler({ sessionId }, ctx) {
-    const session = ctx.sessions.get(sessionId);
-    return liveViews(ctx).open(session);
-  },
+  beside: (_args, session, ctx) => liveViews(ctx).open(session),
 });
 
 const OUTCOMES = ['returned', 'timeout', 'with_person', 'declined', 'session_ended', 'show_link'] as const;
@@ -49,7 +46,7 @@ const OUTCOME_MESSAGES: Record<RequestOutcome, string> = {
     'Show the user liveUrl and what to do. They have control now: your next call on this session waits until they give it back, or until the timeout passes with nobody on the page.',
 };
 
-export const requestHuman = defineTool({
+export const requestHuman = defineBesideTool({
   name: 'request_human',
   title: 'Ask a person to act on a session',
   description:
@@ -76,8 +73,7 @@ export const requestHuman = defineTool({
   kind: 'action',
   capability: 'live',
   errors: ['SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'INVALID_PARAMETERS', 'BROWSER_ERROR'],
-  async handler({ sessionId, message, timeout = DEFAULT_HAND_OFF_TIMEOUT }, ctx) {
-    const session = ctx.sessions.get(sessionId);
+  async beside({ message, timeout = DEFAULT_HAND_OFF_TIMEOUT }, session, ctx) {
     const live = liveViews(ctx);
     const link = await live.open(session);
     const handOff = live.handOff(session, { message, timeout });
@@ -133,23 +129,5 @@ async function result(session: Session, outcome: RequestOutcome, link: { url: st
     expiresAt: link.expiresAt,
     url: page.isClosed() ? '' : page.url(),
     title,
-  };
-}
-
-/**
- * The same tool for the playwright profile: sessionId optional, the connection's own session without it. The
- * handler is the default profile's, so both profiles behave alike.
- */
-export function withImplicitSession<T extends AnyTool>(tool: T): ToolDefinition {
-  const shape = (tool.input as z.ZodObject).shape;
-  return {
-    ...tool,
-    input: z.strictObject({ ...shape, sessionId: optionalSessionIdSchema }),
-    async handler(args: Record<string, unknown>, ctx: ToolContext) {
-      const { sessionId, ...rest } = args;
-      const id = typeof sessionId === 'string' ? sessionId : await ctx.implicitSession?.resolve();
-      if (id === undefined) throw new SessionError('INVALID_PARAMETERS', 'Give a sessionId from create_session.');
-      return tool.handler({ ...rest, sessionId: id }, ctx);
-    },
   };
 }

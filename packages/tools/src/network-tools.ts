@@ -1,17 +1,17 @@
 // The `network` capability: network_requests lists a session's requests from its ring; network_request shows one in full.
-import { SessionError, STATIC_RESOURCE_TYPES, orAfter, type RequestEntry } from '@sessionwright/session-core';
+import { SessionError, isStaticResource, orAfter, type RequestEntry, type Session } from '@sessionwright/session-core';
 import type { Request } from 'playwright';
 import { z } from 'zod';
 import { cursorSchema, DEFAULT_LIMIT, limitSchema } from './console-tools.js';
-import { defineTool, type AnyTool } from './define-tool.js';
+import type { AnyTool } from './define-tool.js';
 import { sessionOutput } from './response.js';
-import { onSession } from './on-session.js';
 import { sessionIdSchema } from './schemas.js';
+import { defineSessionTool } from './session-tool.js';
 
 /** Bodies longer than this many characters are cut (docs/agent-tools.md). */
 export const MAX_BODY_CHARS = 100_000;
 
-export const networkRequests = defineTool({
+export const networkRequests = defineSessionTool({
   name: 'network_requests',
   title: 'List network requests',
   description:
@@ -54,33 +54,35 @@ export const networkRequests = defineTool({
   kind: 'read',
   capability: 'network',
   errors: ['INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
-  async handler({ sessionId, filter, resourceTypes, since, limit, includeStatic }, ctx) {
+  // A filter that is not a valid /regex/ is refused before the call waits for its session.
+  prepare({ filter, resourceTypes, since, limit, includeStatic }) {
     const matches = urlMatcher(filter);
     const types = resourceTypes === undefined ? undefined : new Set(resourceTypes);
     const keep = (entry: RequestEntry) =>
-      matches(entry.url) && (types ? types.has(entry.resourceType) : includeStatic === true || !STATIC_RESOURCE_TYPES.includes(entry.resourceType));
-    return onSession(ctx, sessionId, async (_page, response) => {
-      const read = response.session.collectors.requests.read({ ...(since === undefined ? {} : { since }), limit: limit ?? DEFAULT_LIMIT, keep });
-      const requests = read.items.map(({ id, method, url, resourceType, status, failure, ms }) => ({
-        id,
-        method,
-        url,
-        resourceType,
-        status,
-        ...(failure === undefined ? {} : { failure }),
-        ...(ms === undefined ? {} : { ms }),
-      }));
-      return { requests, cursor: read.cursor, dropped: read.dropped };
-    });
+      matches(entry.url) && (types ? types.has(entry.resourceType) : includeStatic === true || !isStaticResource(entry.resourceType));
+    return { keep, since, limit: limit ?? DEFAULT_LIMIT };
+  },
+  async handler({ keep, since, limit }, _page, response) {
+    const read = response.session.collectors.requests.read({ ...(since === undefined ? {} : { since }), limit, keep });
+    const requests = read.items.map(({ id, method, url, resourceType, status, failure, ms }) => ({
+      id,
+      method,
+      url,
+      resourceType,
+      status,
+      ...(failure === undefined ? {} : { failure }),
+      ...(ms === undefined ? {} : { ms }),
+    }));
+    return { requests, cursor: read.cursor, dropped: read.dropped };
   },
 });
 
-export const networkRequest = defineTool({
+export const networkRequest = defineSessionTool({
   name: 'network_request',
   title: 'Show one network request',
   description:
     'Shows one request from network_requests in full: method, url, status, request and response headers, and the bodies (text cut at 100000 characters with truncated: true; binary bodies as a note). ' +
-    'Credentials in Authorization headers are hidden. Errors: INVALID_PARAMETERS (no request has that id in this session, or it fell out of the 1000-request ring: list again), SESSION_NOT_FOUND / SESSION_EXPIRED.',
+    "Credentials in Authorization headers and the values of the session's own extraHTTPHeaders are hidden. Errors: INVALID_PARAMETERS (no request has that id in this session, or it fell out of the 1000-request ring: list again), SESSION_NOT_FOUND / SESSION_EXPIRED.",
   input: z.strictObject({
     sessionId: sessionIdSchema,
     id: z.string().min(1).max(50).describe('A request id from network_requests, e.g. "r12".'),
@@ -100,29 +102,31 @@ export const networkRequest = defineTool({
   kind: 'read',
   capability: 'network',
   errors: ['INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
-  async handler({ sessionId, id }, ctx) {
-    return onSession(ctx, sessionId, async (_page, response) => {
-      const { collectors } = response.session;
-      const found = collectors.request(id);
-      if (!found) {
-        const fellOut = collectors.issued(id);
-        throw new SessionError(
-          'INVALID_PARAMETERS',
-          fellOut
-            ? `Request ${id} is no longer kept: only the last 1000 requests are. List the requests again and pick a newer id.`
-            : `No request has id ${JSON.stringify(id.slice(0, 50))} in this session. Use an id from this session's request list.`,
-          { details: { id: id.slice(0, 50), reason: fellOut ? 'dropped' : 'unknown_id' } },
-        );
-      }
-      return describeRequest(found.entry, found.request);
-    });
+  async handler({ id }, _page, response) {
+    const { collectors } = response.session;
+    const found = collectors.request(id);
+    if (!found) {
+      const fellOut = collectors.issued(id);
+      throw new SessionError(
+        'INVALID_PARAMETERS',
+        fellOut
+          ? `Request ${id} is no longer kept: only the last 1000 requests are. List the requests again and pick a newer id.`
+          : `No request has id ${JSON.stringify(id.slice(0, 50))} in this session. Use an id from this session's request list.`,
+        { details: { id: id.slice(0, 50), reason: fellOut ? 'dropped' : 'unknown_id' } },
+      );
+    }
+    return describeRequest(found.entry, found.request, response.session);
   },
 });
 
 /** How long network_request waits for a response or a body still loading before it answers without it. */
 const DETAIL_WAIT_MS = 3_000;
 
-async function describeRequest(entry: RequestEntry, request: Request) {
+async function describeRequest(entry: RequestEntry, request: Request, session: Session) {
+  const hideCredentials = (headers: Record<string, string>) =>
+    Object.fromEntries(
+      Object.entries(headers).map(([name, value]) => [name, CREDENTIAL_HEADER.test(name) || session.hidesHeaderValue(name) ? '(hidden)' : value]),
+    );
   // A pending request has no response yet, and a body still streaming is not complete: neither may hold the call.
   const answer = await orAfter(
     request.response().catch(() => null),
@@ -172,10 +176,6 @@ export function bodyText(buffer: Buffer, contentType: string | undefined): { tex
 }
 
 const CREDENTIAL_HEADER = /^(authorization|proxy-authorization)$/i;
-
-function hideCredentials(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, CREDENTIAL_HEADER.test(name) ? '(hidden)' : value]));
-}
 
 /** A substring test, or a regular expression when written /…/flags; INVALID_PARAMETERS for one that does not compile. */
 export function urlMatcher(filter: string | undefined): (url: string) => boolean {

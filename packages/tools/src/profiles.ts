@@ -1,4 +1,5 @@
 // A profile is a list of tools plus the words its messages use: `sessions` (the default) and `playwright` (a drop-in for @playwright/mcp clients).
+import { z } from 'zod';
 import type { AnyTool } from './define-tool.js';
 import {
   browserClick,
@@ -24,7 +25,8 @@ import {
 } from './playwright-profile.js';
 import { SESSIONS_VOCABULARY, type ToolVocabulary } from './next-steps.js';
 import { closeSession, createSession, listSessions } from './session-tools.js';
-import { liveView, requestHuman, withImplicitSession } from './live-tools.js';
+import { liveView, requestHuman } from './live-tools.js';
+import { adapt, besideInProfile, optionalSessionIdSchema } from './profile-adapter.js';
 import { startTrace, stopTrace } from './trace-tools.js';
 
 export const PROFILE_NAMES = ['sessions', 'playwright'] as const;
@@ -81,20 +83,24 @@ export const playwrightTools: readonly AnyTool[] = [
  * `devtools` names, and the live view and hand-over under the default profile's names.
  */
 export const playwrightCapabilityTools: readonly AnyTool[] = [
-  {
-    ...withImplicitSession(startTrace),
+  adapt({
     name: 'browser_start_tracing',
     title: 'Start tracing',
     description: 'Starts recording a Playwright trace of the page: each action with DOM snapshots, screenshots and network. browser_stop_tracing writes it.',
-  },
-  {
-    ...withImplicitSession(stopTrace),
+    input: z.strictObject({ sessionId: optionalSessionIdSchema }),
+    base: startTrace,
+    toBase: () => ({}),
+  }),
+  adapt({
     name: 'browser_stop_tracing',
     title: 'Stop tracing',
     description: 'Stops the trace and writes trace.zip under --output-dir; `npx playwright show-trace <path>` opens it.',
-  },
-  withImplicitSession(liveView),
-  withImplicitSession(requestHuman),
+    input: z.strictObject({ sessionId: optionalSessionIdSchema }),
+    base: stopTrace,
+    toBase: () => ({}),
+  }),
+  besideInProfile(liveView),
+  besideInProfile(requestHuman),
 ];
 
 /** The playwright profile, with the capability groups `caps` names (`all`: every one). */

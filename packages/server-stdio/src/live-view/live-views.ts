@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { type ControlLease, type Logger, type PersonInput, type Session, isSessionError, messageOf } from '@sessionwright/session-core';
 import type { HandOff, HandOffOutcome, LiveViewAccess, LiveViewLink } from '@sessionwright/tools';
 import { z } from 'zod';
+import { readJsonBody } from '../bounded-read.js';
 import { livePageHtml } from './page.js';
 import { LiveTokens } from './tokens.js';
 
@@ -35,6 +36,9 @@ const MAX_VIEWERS = 64;
 const HOLDER_GRACE_MS = 3_000;
 const KEEP_ALIVE_MS = 15_000;
 const MAX_INPUT_BODY = 256 * 1024;
+/** A batch of input events is a list of flat objects: room for 200 of them, nothing deeper. */
+const MAX_INPUT_DEPTH = 4;
+const MAX_INPUT_TOKENS = 10_000;
 
 /** One open live page. */
 interface Viewer {
@@ -457,19 +461,10 @@ function viewerOf(req: IncomingMessage, live: LiveSession): string | undefined {
   return typeof id === 'string' && [...live.viewers].some((viewer) => viewer.id === id) ? id : undefined;
 }
 
-async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-  } catch {
-    return undefined;
-  }
+/** A page's POST body as JSON, read within bounds (bounded-read.ts); undefined for one that is too large, too deep or not JSON. */
+async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+  const body = await readJsonBody(req, { maxBytes, maxDepth: MAX_INPUT_DEPTH, maxTokens: MAX_INPUT_TOKENS });
+  return body.ok ? body.value : undefined;
 }
 
 function send(res: ServerResponse, event: string, data: unknown): void {
