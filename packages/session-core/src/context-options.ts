@@ -170,7 +170,7 @@ export const sessionOptionsShape = {
     .optional()
     .describe('A state from export_storage_state: the session starts with those cookies and localStorage, e.g. signed in.'),
   blockResources: blockResourcesSchema.optional().describe('Resource types this session never loads, e.g. ["image", "font", "media"]: faster crawling.'),
-  recordVideo: z.boolean().optional().describe('Record a .webm video of each tab; close_session lists the files.'),
+  recordVideo: z.boolean().optional().describe('Record a .webm video of each tab; the files are listed when the session closes.'),
 };
 
 export const sessionOptionsSchema = z.strictObject(sessionOptionsShape);
