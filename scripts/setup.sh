@@ -9,12 +9,14 @@ if [ "$(pnpm --version 2>/dev/null || true)" != "$pnpm_version" ]; then
   npm install -g "pnpm@$pnpm_version"
 fi
 
-# Chromium (full and headless shell) and Xvfb for headed-mode tests; elsewhere sessionwright says what to install.
+# Chromium (full and headless shell), Xvfb for headed-mode tests, and ffmpeg for recordVideo (Playwright's own cannot be
+# downloaded everywhere; the server hands the system's to Playwright); elsewhere sessionwright says what to install.
 if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
   missing=()
   [ -x /usr/lib/chromium/chromium ] || missing+=(chromium)
   [ -x /usr/lib/chromium/chromium-headless-shell ] || missing+=(chromium-headless-shell)
   command -v xvfb-run >/dev/null || missing+=(xvfb xauth)
+  command -v ffmpeg >/dev/null || missing+=(ffmpeg)
   if [ ${#missing[@]} -gt 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq

@@ -86,6 +86,10 @@ export interface SessionView {
   /** The latest screenshot as a data: URL, taken after the last call on the session. */
   thumbnail?: string;
   thumbnailAt?: number;
+  /** A trace is being recorded (start_trace was called and stop_trace not yet). */
+  tracing?: boolean;
+  /** The last trace stop_trace wrote: where it is, and the backend's download of it. */
+  trace?: { path: string; bytes: number; download: string };
 }
 
 /** GET /api/sessions */

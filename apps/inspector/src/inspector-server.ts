@@ -1,5 +1,6 @@
 // The inspector's backend: serves the page and a small JSON API over one MCP connection, with a call log and thumbnails.
-import { readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -70,6 +71,9 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
   const takesDevice = () =>
     tools.some((tool) => tool.name === 'create_session' && isRecord(tool.inputSchema.properties) && 'device' in tool.inputSchema.properties);
   const dressed = new Map<string, Record<string, unknown>>();
+  /** Sessions recording a trace, and the last trace each wrote (only files a stop_trace answer named are ever served). */
+  const tracing = new Set<string>();
+  const traces = new Map<string, { path: string; bytes: number }>();
 
   /** Arguments for a small, cheap thumbnail: JPEG when the screenshot tool offers it. */
   function thumbnailArgs(sessionId: string): Record<string, unknown> {
@@ -112,12 +116,39 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     // What each session was dressed as, for its card; only what the server echoed, so no secret is kept.
     const echoed = (outcome.json as { options?: unknown } | undefined)?.options;
     if (request.tool === 'create_session' && sessionId !== undefined && isRecord(echoed) && Object.keys(echoed).length > 0) dressed.set(sessionId, echoed);
+    if (sessionId !== undefined && !outcome.isError) noteTrace(sessionId, request.tool, outcome.json);
     if (sessionId !== undefined) {
       if (request.tool === 'close_session' || (outcome.errorCode && GONE.has(outcome.errorCode))) thumbnails.delete(sessionId);
       // Taken before answering, so the page shows the new picture together with the new log entry.
       else await refreshThumbnail(sessionId, request.tool === 'screenshot' ? outcome : undefined);
     }
     return entry;
+  }
+
+  /** Follows start_trace / stop_trace (and a trace close_session wrote) so the session's card can offer the file. */
+  function noteTrace(sessionId: string, tool: string, answer: unknown): void {
+    const written = (answer as { trace?: unknown; traces?: unknown[] } | undefined) ?? {};
+    const file = tool === 'stop_trace' ? written.trace : tool === 'close_session' ? written.traces?.[0] : undefined;
+    if (tool === 'start_trace') tracing.add(sessionId);
+    if (tool === 'stop_trace' || tool === 'close_session') tracing.delete(sessionId);
+    if (isRecord(file) && typeof file['path'] === 'string' && typeof file['bytes'] === 'number')
+      traces.set(sessionId, { path: file['path'], bytes: file['bytes'] });
+  }
+
+  /** The trace a session's card offers, as a download; 404 for any other file. */
+  async function sendTrace(res: ServerResponse, sessionId: string): Promise<void> {
+    const trace = traces.get(sessionId);
+    if (!trace) throw new HttpError(404, 'no trace was written for this session');
+    // A server reached over HTTP may run on another machine: its path names a file there.
+    const found = await stat(trace.path).catch(() => undefined);
+    if (!found?.isFile()) throw new HttpError(404, `the trace is not on this machine: ${trace.path}`);
+    res.writeHead(200, {
+      'Content-Type': 'application/zip',
+      'Content-Length': String(found.size),
+      'Content-Disposition': `attachment; filename="trace-${sessionId.slice(0, 8)}.zip"`,
+      'Cache-Control': 'no-store',
+    });
+    createReadStream(trace.path).pipe(res);
   }
 
   async function sessions(): Promise<SessionsResponse> {
@@ -128,11 +159,19 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     const open = new Set(listed.sessions.map((session) => session.sessionId));
     for (const id of thumbnails.keys()) if (!open.has(id)) thumbnails.delete(id);
     for (const id of dressed.keys()) if (!open.has(id)) dressed.delete(id);
+    for (const id of tracing) if (!open.has(id)) tracing.delete(id);
     return {
       sessions: listed.sessions.map((session) => {
         const thumb = thumbnails.get(session.sessionId);
         const options = dressed.get(session.sessionId);
-        return { ...session, ...(options ? { options } : {}), ...(thumb ? { thumbnail: thumb.dataUrl, thumbnailAt: thumb.at } : {}) };
+        const trace = traces.get(session.sessionId);
+        return {
+          ...session,
+          ...(options ? { options } : {}),
+          ...(thumb ? { thumbnail: thumb.dataUrl, thumbnailAt: thumb.at } : {}),
+          ...(tracing.has(session.sessionId) ? { tracing: true } : {}),
+          ...(trace ? { trace: { ...trace, download: `/api/trace/${session.sessionId}` } } : {}),
+        };
       }),
       maxSessions: listed.maxSessions,
       now: Date.now(),
@@ -181,6 +220,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
     if (method === 'GET' && path === '/api/sessions') return json(res, 200, await sessions());
     if (method === 'POST' && path === '/api/call') return json(res, 200, await call(parseCall(await readJson(req))));
     if (method === 'POST' && path === '/api/reconnect') return json(res, 200, await reconnect());
+    if (method === 'GET' && path.startsWith('/api/trace/')) return sendTrace(res, decodeURIComponent(path.slice('/api/trace/'.length)));
     if (method === 'DELETE' && path === '/api/log') {
       log.length = 0;
       return json(res, 200, log);

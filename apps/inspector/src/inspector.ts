@@ -43,7 +43,14 @@ async function main(): Promise<void> {
     process.stderr.write(`inspector: --port must be a port number (got "${flags.port}")\n`);
     process.exit(2);
   }
-  const serverArgs = ['--headless', flags.headed ? 'false' : 'true', ...(flags['executable-path'] ? ['--executable-path', flags['executable-path']] : [])];
+  // Live views and traces are what a person inspecting sessions wants, so the inspector's server offers them.
+  const serverArgs = [
+    '--headless',
+    flags.headed ? 'false' : 'true',
+    '--caps',
+    'live,devtools',
+    ...(flags['executable-path'] ? ['--executable-path', flags['executable-path']] : []),
+  ];
   const url = flags.url;
 
   const site = await startDemoSite();

@@ -294,6 +294,45 @@ describe('inspector page', () => {
   });
 });
 
+describe('live view and trace', () => {
+  it("shows a session's live view from its card and offers the trace it recorded", async () => {
+    await newSession();
+    const card = page.locator('#sessions .session.current');
+    const traceButton = card.locator('button[data-action="trace"]');
+    await traceButton.click();
+    await eventually(() => traceButton.textContent()).toBe('Stop trace');
+    await card.locator('.go input').fill(`${info.demoSite?.url}/teas`);
+    await card.locator('.go button').click();
+    await eventually(() => card.locator('.title').textContent()).toBe('Teas · Teahouse');
+
+    await card.locator('button[data-action="live"]').click();
+    const live = page.frameLocator('#live-frame');
+    await eventually(() => live.locator('#title').textContent()).toBe('Teas · Teahouse');
+    expect(await live.getByRole('button', { name: 'Take control' }).isVisible()).toBe(true);
+    expect(await page.locator('#live-open').getAttribute('href')).toMatch(/\/live\/[\w-]+\/[\w-]{43}\/$/);
+    await page.locator('#live-dialog button[type="submit"]').click();
+    expect(await page.locator('#live-frame').getAttribute('src')).toBeNull();
+
+    await traceButton.click();
+    await eventually(() => traceButton.textContent()).toBe('Start trace');
+    const download = card.locator('.trace-download');
+    await download.waitFor();
+    expect(await card.locator('.trace-line code').textContent()).toMatch(/^npx playwright show-trace .*trace-1\.zip$/);
+    const zip = await fetch(new URL((await download.getAttribute('href')) ?? '', inspectorUrl));
+    expect(zip.status).toBe(200);
+    expect(zip.headers.get('content-type')).toBe('application/zip');
+    expect(
+      Buffer.from(await zip.arrayBuffer())
+        .subarray(0, 2)
+        .toString('latin1'),
+    ).toBe('PK');
+    expect((await fetch(new URL('/api/trace/not-a-session', inspectorUrl))).status).toBe(404);
+
+    await card.locator('button[data-action="close"]').click();
+    await eventually(() => page.locator('#log .entry').first().getAttribute('data-tool')).toBe('close_session');
+  });
+});
+
 describe('inspector API', () => {
   const post = (path: string, headers: Record<string, string>, body: string) =>
     new Promise<number>((resolve, reject) => {

@@ -178,7 +178,7 @@ export const FLAGS = [
     placeholder: 'dir',
     defaultText: 'a temporary folder removed at exit',
     example: '/srv/downloads',
-    description: 'Where downloads are saved, in a folder per session',
+    description: 'Where downloads, traces and videos are saved, in a folder per session',
   },
   { name: 'allow-file-urls', kind: 'boolean', default: false, description: 'Let navigate open file: URLs (off by default)' },
   { name: 'verbose', kind: 'boolean', default: false, description: 'Log every tool call on stderr' },

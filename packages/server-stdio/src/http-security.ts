@@ -27,6 +27,8 @@ export interface Refusal {
 }
 
 export interface RequestGuard {
+  /** The Host header alone (DNS rebinding): a refusal (403) or undefined. The first half of checkSource. */
+  checkHost(headers: IncomingHttpHeaders): Refusal | undefined;
   /**
    * Host, then web pages: a refusal (403) or undefined. Runs first, on every request, preflights included. A request a
    * browser sent (see `fromBrowser`) is served only from the server's own origin or one of `allowedOrigins`.
@@ -72,15 +74,21 @@ export function createRequestGuard(options: GuardOptions): RequestGuard {
   };
   const originAllowed = (origin: string, host: string | undefined) => anyOrigin || origins.has(origin) || ownOrigin(origin, host);
 
+  const checkHost = (headers: IncomingHttpHeaders): Refusal | undefined => {
+    const host = headers.host;
+    if (anyHost || (host !== undefined && hosts.has(hostnameOf(host)))) return undefined;
+    return {
+      status: 403,
+      message: `Forbidden: Host header ${JSON.stringify(host ?? '')} is not allowed. Connect by localhost, or start the server with --allowed-hosts naming this host.`,
+    };
+  };
+
   return {
+    checkHost,
     checkSource(headers) {
+      const hostRefusal = checkHost(headers);
+      if (hostRefusal) return hostRefusal;
       const host = headers.host;
-      if (!anyHost && (host === undefined || !hosts.has(hostnameOf(host)))) {
-        return {
-          status: 403,
-          message: `Forbidden: Host header ${JSON.stringify(host ?? '')} is not allowed. Connect by localhost, or start the server with --allowed-hosts naming this host.`,
-        };
-      }
       if (!fromBrowser(headers) || anyOrigin) return undefined;
       const origin = headers.origin;
       if (origin !== undefined) {

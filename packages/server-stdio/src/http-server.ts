@@ -3,11 +3,13 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isInitializeRequest, isLegacyRequest, type AuthInfo, type JSONRPCMessage } from '@modelcontextprotocol/server';
 import { messageOf } from '@sessionwright/session-core';
 import type { HttpOptions } from './http-options.js';
 import { createRequestGuard } from './http-security.js';
+import { LiveViews } from './live-view/live-views.js';
 import { ConnectionSlots, defaultPerClient, type SlotHolder, type SlotRefusal } from './connection-slots.js';
 import { isLoopback } from './http-options.js';
 import { readIdentities } from './identities.js';
@@ -130,6 +132,10 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // A live view is a page a person opens from a link (a navigation from anywhere, no bearer token): it carries a token
+    // of its own, is checked here for its Host only (DNS rebinding), and checks its page's own requests itself
+    // (live-view/live-views.ts). Its streams are no MCP connection and hold no connection slot.
+    if (LiveViews.matches((req.url ?? '/').split('?')[0] ?? '/')) return runtime.live.handle(req, res);
     const refusal = guard.checkSource(req.headers);
     if (refusal) return sendError(res, refusal.status, -32000, refusal.message, refusal.headers);
     const origin = guard.allowedOrigin(req.headers);
@@ -329,6 +335,11 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
   server.on('error', (error) => logger.warn(`HTTP server error: ${messageOf(error)}`));
   const { address, port } = server.address() as AddressInfo;
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+  runtime.live.serveOn({
+    baseUrl: publicBaseUrl(options, url, port),
+    hostAllowed: (host) => guard.checkHost({ host }) === undefined,
+    allowedOrigins: options.allowedOrigins,
+  });
 
   let closed: Promise<void> | undefined;
   return {
@@ -347,6 +358,16 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
       return closed;
     },
   };
+}
+
+/**
+ * The base of live-view links: the address the server listens on, or, bound to every interface, the first name
+ * --allowed-hosts gives (else this machine's host name), which a person's browser can reach.
+ */
+function publicBaseUrl(options: HttpServerOptions, url: string, port: number): string {
+  if (options.host !== '0.0.0.0' && options.host !== '::') return url;
+  const name = options.allowedHosts.find((host) => host !== '*') ?? hostname();
+  return `http://${name.includes(':') && !name.startsWith('[') ? `[${name}]` : name}:${port}`;
 }
 
 /** The request's headers as a fetch Headers (for the SDK's era classification). */

@@ -1,15 +1,19 @@
 // Builds one MCP protocol server (per client connection) over the shared SessionManager and the tool list.
+import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import {
+  CLIENT_CAPABILITIES_META_KEY,
+  McpServer,
   ProtocolErrorCode,
-  Server,
   type CallToolResult,
+  type ClientCapabilities,
   type LoggingLevel,
   type ProtocolEra,
+  type Server,
   type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
-import type { Logger, SessionManager } from '@sessionwright/session-core';
+import { SessionError, type Logger, type SessionManager } from '@sessionwright/session-core';
 import {
   ImplicitSession,
   allTools,
@@ -24,6 +28,9 @@ import {
   type ToolOptions,
 } from '@sessionwright/tools';
 import { z } from 'zod';
+import type { LiveViews } from './live-view/live-views.js';
+import { appToolMeta, registerLiveViewResource } from './live-view/mcp-app.js';
+import { USER_ANSWER_MS, type Leg, type ParkedCalls } from './parked-calls.js';
 import { toCallToolResult, type SerializeOptions } from './serialize.js';
 import { withSessionIdHeader } from './session-header.js';
 import { SERVER_NAME, VERSION } from './version.js';
@@ -60,6 +67,13 @@ export interface McpServerDeps {
    * when the connection closes.
    */
   implicitSession?: ImplicitSession;
+  /** Live views of sessions (live_view, request_human, and the MCP App resource); without them those tools answer `unsupported`. */
+  live?: LiveViews;
+  /**
+   * Where a 2026-07-28 call that asks its user something waits for the client's retry, and whose it is (the caller's
+   * owner): the retry is another request, served by another server. Without it such a call gets no elicitUrl.
+   */
+  parked?: { calls: ParkedCalls; owner: string };
 }
 
 /** The tools/list entry of a tool: JSON Schemas made from its zod schemas, annotations from its kind. */
@@ -71,6 +85,7 @@ export function describeTool(tool: AnyTool): Tool {
     inputSchema: z.toJSONSchema(tool.input, { io: 'input' }) as Tool['inputSchema'],
     outputSchema: z.toJSONSchema(tool.output, { io: 'output' }) as Tool['outputSchema'],
     annotations: { title: tool.title, ...annotationsFor(tool.kind) },
+    ...(tool.meta === undefined ? {} : { _meta: appToolMeta(tool.meta) }),
   };
 }
 
@@ -97,6 +112,7 @@ export const TOOLS_LIST_TTL_MS = 3_600_000;
  * One MCP server for one connection or one 2026-07-28 request. Tools are served through the SDK's low-level Server
  * rather than McpServer.registerTool, because registerTool validates arguments itself and answers failures in plain
  * text, while every failure here must be the JSON error object of the result contract (README: Results) with INVALID_PARAMETERS.
+ * The McpServer around it serves the live view's MCP App resource, registered with ext-apps' helper.
  */
 export function createMcpServer(deps: McpServerDeps): McpConnection {
   const profile = deps.profile ?? sessionsProfile(deps.tools ?? allTools);
@@ -106,14 +122,24 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
   // Made on the first tools/list, not at connect, so the JSON Schema work does not delay initialize.
   let listing: Tool[] | undefined;
   const implicitSession = deps.implicitSession ?? (profile.implicitSession ? new ImplicitSession(deps.sessions) : undefined);
-  const server = new Server(
+  const { live } = deps;
+  const hint = { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: 'public' } as const;
+  // No `tools` capability here: McpServer would install its own tools handlers; this server's are set below.
+  const mcp = new McpServer(
     { name: SERVER_NAME, version: VERSION, title: 'sessionwright: many isolated browser sessions' },
     {
-      capabilities: { tools: { listChanged: false }, logging: {} },
+      capabilities: { logging: {} },
       instructions: profile.instructions,
-      cacheHints: { 'tools/list': { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: 'public' }, 'server/discover': { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: 'public' } },
+      cacheHints: { 'tools/list': hint, 'server/discover': hint, 'resources/list': hint },
     },
   );
+  const server = mcp.server;
+  server.registerCapabilities({ tools: { listChanged: false } });
+  // The MCP App resource exists where a listed tool shows it (live_view) and live views are served.
+  if (live !== undefined && tools.some((tool) => tool.meta !== undefined)) {
+    server.registerCapabilities({ resources: { listChanged: false } });
+    registerLiveViewResource(mcp, () => live.origin());
+  }
   // The SDK's own setLevel handler keeps the level for sendLoggingMessage but sends everything until a level is set;
   // this one starts at info, so a client that never asks gets no per-call debug lines. (2026-07-28 has no setLevel:
   // each request names its level in _meta, and a request that names none gets no log messages.)
@@ -141,19 +167,64 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
       });
     }
     const log = (level: LoggingLevel, message: string) => (modern ? void ctx.mcpReq.log(level, message, SERVER_NAME).catch(() => {}) : notify(level, message));
-    const toolContext: ToolContext = {
+    const leg: Leg = { signal: ctx.mcpReq.signal, progress: progressReporter(ctx), logger: callLogger(deps.logger, log) };
+    const base: ToolContext = {
       sessions: deps.sessions,
-      logger: callLogger(deps.logger, log),
-      signal: ctx.mcpReq.signal,
+      ...leg,
       options: deps.toolOptions,
       vocabulary: profile.vocabulary,
       ...(implicitSession === undefined ? {} : { implicitSession }),
+      ...(live === undefined ? {} : { live }),
       roots: () => allowedRoots(server, deps, ctx.mcpReq.signal),
-      progress: progressReporter(ctx),
     };
-    return callTool(tool, request.params.arguments, toolContext, { images: deps.images ?? 'allow' });
+    const args = request.params.arguments;
+    const serialize: SerializeOptions = { images: deps.images ?? 'allow' };
+    if (!modern) return callTool(tool, args, { ...base, ...legacyElicitUrl(server, ctx) }, serialize);
+    // 2026-07-28: a question to the user is an input_required answer, and the call waits for the client's retry.
+    const { parked } = deps;
+    const state = ctx.mcpReq.requestState();
+    if (parked !== undefined && typeof state === 'string') {
+      const resumed = parked.calls.resume(parked.owner, tool.name, state, ctx.mcpReq.inputResponses, leg);
+      return resumed ?? toCallToolResult({ ok: false, error: staleAnswer(tool.name, args) }, serialize);
+    }
+    const capabilities = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+    if (parked === undefined || capabilities?.elicitation?.url === undefined) return callTool(tool, args, base, serialize);
+    return parked.calls.start(parked.owner, tool.name, leg, (flow) => callTool(tool, args, { ...base, ...flow }, serialize));
   });
   return { server, notify, implicitSession };
+}
+
+/**
+ * URL-mode elicitation on a 2025 connection whose client declared it: an elicitation/create request related to the
+ * call, and, once the person is done, the completion notification. Nothing when the client cannot be asked.
+ */
+function legacyElicitUrl(server: Server, ctx: ServerContext): Pick<ToolContext, 'elicitUrl'> {
+  if (server.getClientCapabilities()?.elicitation?.url === undefined) return {};
+  return {
+    async elicitUrl({ message, url }) {
+      const elicitationId = randomUUID();
+      const answer = await ctx.mcpReq.elicitInput({ mode: 'url', message, url, elicitationId }, { signal: ctx.mcpReq.signal, timeout: USER_ANSWER_MS });
+      return {
+        action: answer.action,
+        complete: () =>
+          void Promise.resolve()
+            .then(() => server.createElicitationCompletionNotifier(elicitationId, { relatedRequestId: ctx.mcpReq.id })())
+            .catch(() => {}),
+      };
+    },
+  };
+}
+
+/** A retry whose requestState names no waiting call: the wait ended (USER_ANSWER_MS) or the state was never this server's. */
+function staleAnswer(toolName: string, args: unknown): SessionError {
+  const sessionId = (args as { sessionId?: unknown } | undefined)?.sessionId;
+  return new SessionError(
+    'INVALID_PARAMETERS',
+    `This answer is to a ${toolName} call that no longer waits for one (it gave up waiting, or never asked). Call ${toolName} again.`,
+    {
+      ...(typeof sessionId === 'string' ? { sessionId } : {}),
+    },
+  );
 }
 
 /** The one place a tool call runs: the handler sees the ToolContext, the client gets the serialized outcome. */

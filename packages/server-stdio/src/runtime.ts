@@ -15,8 +15,10 @@ import {
 } from '@sessionwright/session-core';
 import { ImplicitSession, playwrightProfile, sessionsProfile, toolsFor, type AnyTool, type Profile, type ToolOptions } from '@sessionwright/tools';
 import { builtToolEntry } from './tool-listing.js';
+import { LiveViews } from './live-view/live-views.js';
 import { createMcpServer, type McpConnection } from './mcp-server.js';
 import { DEFAULT_OPTIONS, checkCombinations, type ServerOptions } from './options.js';
+import { ParkedCalls } from './parked-calls.js';
 import { scopedAccess, type CallerScope } from './session-access.js';
 
 /** How long after start-up the browser launch begins if no client has initialized by then. */
@@ -49,6 +51,8 @@ export interface SessionwrightServer {
   readonly profile: Profile;
   /** MCP connections open now. */
   readonly connections: number;
+  /** The sessions' live views: served by the HTTP server when there is one, else on a loopback listener of their own. */
+  readonly live: LiveViews;
   /**
    * Serves one 2025-era MCP connection on the transport (initialize first). With a client `identity` (HTTP with
    * --auth-tokens-file) its sessions belong to that identity, across its connections; without one they are listed only
@@ -147,7 +151,10 @@ export function createServer(
     logger,
   });
   let closing: Promise<void> | undefined;
-  const profile = options.profile === 'playwright' ? playwrightProfile() : sessionsProfile(toolsFor(options.caps));
+  const live = new LiveViews({ logger });
+  /** 2026-07-28 calls that asked their user something and wait for the client's retry. */
+  const parked = new ParkedCalls(stderr);
+  const profile = options.profile === 'playwright' ? playwrightProfile(options.caps) : sessionsProfile(toolsFor(options.caps));
 
   /** --close-sessions-on-disconnect: a connection that ends takes the sessions it created with it. */
   const closeSessions = async (created: Set<string>) => {
@@ -181,6 +188,8 @@ export function createServer(
       local: caller.local ?? false,
       listed,
       era: caller.era ?? 'legacy',
+      live,
+      parked: { calls: parked, owner: scope.owner },
     });
     connections.add(connection);
     connection.server.oninitialized = startBrowser;
@@ -200,6 +209,7 @@ export function createServer(
     manager,
     host,
     logger,
+    live,
     profile,
     get connections() {
       return connections.size;
@@ -228,6 +238,8 @@ export function createServer(
         profile,
         listed,
         era: 'modern',
+        live,
+        parked: { calls: parked, owner: scope.owner },
         ...(implicitSession === undefined ? {} : { implicitSession }),
       });
     },
@@ -235,6 +247,7 @@ export function createServer(
       clearTimeout(grace);
       closing ??= (async () => {
         await Promise.all([...connections].map((connection) => connection.server.close().catch(() => {})));
+        await live.close();
         await manager.shutdown();
       })();
       return closing;

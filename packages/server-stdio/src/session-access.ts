@@ -29,6 +29,7 @@ export function scopedAccess(manager: SessionManager, scope: CallerScope, create
       return session;
     },
     close: (sessionId) => manager.close(sessionId, guard),
+    get: (sessionId) => manager.get(sessionId, guard),
     list: () => manager.list({ owner: scope.owner }),
     run: (sessionId, fn, options = {}) => manager.run(sessionId, fn, { ...options, ...guard }),
   };

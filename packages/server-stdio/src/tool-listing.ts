@@ -13,7 +13,7 @@ export const TOOL_LISTING_FILE = 'tool-listing.json';
 
 /** What the build writes: every packaged profile's tools (all capabilities), described. */
 export function packagedToolListing(): ToolListing {
-  const profiles = [sessionsProfile(toolsFor(['all'])), playwrightProfile()];
+  const profiles = [sessionsProfile(toolsFor(['all'])), playwrightProfile(['all'])];
   return Object.fromEntries(profiles.map((profile) => [profile.name, Object.fromEntries(profile.tools.map((tool) => [tool.name, describeTool(tool)]))]));
 }
 

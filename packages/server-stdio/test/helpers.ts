@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ListRootsRequestSchema, type CallToolResult, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { BROWSER_ERROR_REASONS, ERROR_CODES, type ErrorCode } from '@sessionwright/session-core';
 import {
   callJson,
@@ -133,7 +133,10 @@ export type InProcessConnection = Pick<StdioConnection, 'client' | 'close' | 'st
  * client counts as local, as over stdio; given `roots`, it declares the roots capability and lists those directories.
  * Its tools are listed first, so the client checks every structuredContent against the tool's outputSchema.
  */
-export async function connectInProcess(flags: string[], { roots }: { roots?: string[] } = {}): Promise<InProcessConnection> {
+export async function connectInProcess(
+  flags: string[],
+  { roots, capabilities }: { roots?: string[]; capabilities?: ClientCapabilities } = {},
+): Promise<InProcessConnection> {
   const command = parseArgs(flags, {});
   if (command.kind !== 'run') throw new Error(`connectInProcess: ${flags.join(' ')} does not start a server`);
   const lines: string[] = [];
@@ -141,7 +144,10 @@ export async function connectInProcess(flags: string[], { roots }: { roots?: str
   const server = createServer(command.options, { info: log, warn: log, debug: log });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide, { local: true });
-  const client = new Client({ name: 'sessionwright-in-process-test', version: '0.0.0' }, roots ? { capabilities: { roots: { listChanged: false } } } : {});
+  const client = new Client(
+    { name: 'sessionwright-in-process-test', version: '0.0.0' },
+    { capabilities: { ...capabilities, ...(roots ? { roots: { listChanged: false } } : {}) } },
+  );
   if (roots) {
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: roots.map((dir) => ({ uri: pathToFileURL(dir).href, name: path.basename(dir) })) }));
   }

@@ -170,6 +170,7 @@ export const sessionOptionsShape = {
     .optional()
     .describe('A state from export_storage_state: the session starts with those cookies and localStorage, e.g. signed in.'),
   blockResources: blockResourcesSchema.optional().describe('Resource types this session never loads, e.g. ["image", "font", "media"]: faster crawling.'),
+  recordVideo: z.boolean().optional().describe('Record a .webm video of each tab; the files are listed when the session closes.'),
 };
 
 export const sessionOptionsSchema = z.strictObject(sessionOptionsShape);
@@ -206,6 +207,7 @@ export const effectiveOptionsSchema = z
       .optional()
       .describe('Which cookies and localStorage keys the session started with; no values.'),
     blockResources: z.array(z.enum(STATIC_RESOURCE_TYPES)).optional(),
+    recordVideo: z.boolean().optional(),
   })
   .describe('The options the session runs with ({} for a plain session); secrets are left out.');
 
@@ -219,6 +221,8 @@ type StoredCookie = StorageState['cookies'][number];
 export interface ResolvedSessionOptions {
   contextOptions: BrowserContextOptions;
   blockResources: StaticResourceType[];
+  /** Whether the context records a video of each tab (the session manager gives it a folder). */
+  recordVideo: boolean;
   echo: EffectiveSessionOptions;
 }
 
@@ -267,13 +271,13 @@ export function hasSessionOptions(input: unknown): boolean {
 export function resolveSessionOptions(input: unknown, browserName: BrowserName = 'chromium'): ResolvedSessionOptions {
   const options = checkSessionOptions(input, browserName);
   const device = options.device === undefined ? undefined : deviceDescriptor(options.device);
-  const { storageState, blockResources = [], device: _device, ...explicit } = options;
+  const { storageState, blockResources = [], recordVideo = false, device: _device, ...explicit } = options;
   const contextOptions: BrowserContextOptions = {
     ...device,
     ...explicit,
     ...(storageState === undefined ? {} : { storageState }),
   };
-  return { contextOptions, blockResources, echo: echoSessionOptions(options, device) };
+  return { contextOptions, blockResources, recordVideo, echo: echoSessionOptions(options, device) };
 }
 
 /**

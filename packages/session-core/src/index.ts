@@ -64,11 +64,15 @@ export {
   type DialogRecord,
   type EffectiveEmulation,
   type EmulationSettings,
+  type FileRecord,
   type ModalMode,
   type ModalState,
   type RunOptions,
   type SessionEvents,
+  type SessionFiles,
 } from './session.js';
+export type { ControlLease } from './control.js';
+export type { PersonInput } from './person-input.js';
 export { COLLECTOR_CAPACITY, atLeast, type ConsoleEntry, type ConsoleLevel, type RequestEntry } from './collectors.js';
 export { isInside, type DownloadRecord } from './downloads.js';
 export {

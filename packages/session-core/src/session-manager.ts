@@ -1,5 +1,6 @@
 // The map of live sessions: composes admission, the warm pools, the browser sources, the shared turns, idle expiry and tombstones.
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import type { Browser, BrowserContextOptions, Page } from 'playwright';
 import { Admission } from './admission.js';
 import { BrowserHost } from './browser-host.js';
@@ -19,12 +20,13 @@ import {
 import { browserError, isSessionError } from './errors.js';
 import { shortId, silentLogger, type Logger } from './logger.js';
 import { chooseSource, leastLoaded } from './scheduler.js';
-import { DEFAULT_MAX_TABS, Session, type RunOptions } from './session.js';
+import { DEFAULT_MAX_TABS, Session, type RunOptions, type SessionFiles } from './session.js';
 import { Tombstones, unknownIdError, type EndReason } from './tombstones.js';
 import { WorkTurns } from './turns.js';
 import { BrowserRecycler } from './browser-recycler.js';
 import { DownloadDirectory } from './downloads.js';
 import { openContext, unlessStopped } from './open-context.js';
+import { ensureFfmpeg } from './video.js';
 import { WarmPool } from './warm-pool.js';
 
 export type { EndReason } from './tombstones.js';
@@ -245,19 +247,23 @@ export class SessionManager {
       const source = leastLoaded(this.sources, load) ?? (await chooseSource(this.sources, load));
       admitted.headFor(source);
       const pool = this.poolOf(source);
+      const id = randomUUID();
+      // A recording session's folder is made first: the context writes its videos there from its first frame.
+      const folder = settings?.recordVideo ? await this.recordingFolder(source, id) : undefined;
+      const videoFolder = folder === undefined ? undefined : path.join(folder, 'videos');
       const browser = await source.browser();
       if (stop.signal.aborted) throw stop.signal.reason;
       const { context, page } = await unlessStopped(
         settings
-          ? pool.work(this.openContext(browser, settings, owner, stop.signal))
+          ? pool.work(this.openContext(browser, settings, owner, stop.signal, videoFolder))
           : pool.take(browser).then((pooled) => pooled ?? pool.work(this.openContext(browser, undefined, owner, stop.signal))),
         stop.signal,
       );
-      const id = randomUUID();
       const session = new Session({
         id,
         maxTabs: this.maxTabs,
-        downloadFolder: () => this.downloads.sessionFolder(id.slice(0, 8)),
+        downloadFolder: () => (folder === undefined ? this.downloads.sessionFolder(id.slice(0, 8)) : Promise.resolve(folder)),
+        ...(videoFolder === undefined ? {} : { videoFolder }),
         now: this.clock.now(),
         timeout: this.sessionTimeout,
         browser,
@@ -317,7 +323,9 @@ export class SessionManager {
       : (page: Page) => fn(page, session);
     try {
       // Through the pool, so it refills between calls rather than during one.
-      return await this.poolOf(this.sourceOf.get(session) ?? this.host).work(session.run(call, { signal: options.signal, timeout }));
+      return await this.poolOf(this.sourceOf.get(session) ?? this.host).work(
+        session.run(call, { signal: options.signal, timeout, onWaitForPerson: options.onWaitForPerson }),
+      );
     } catch (error) {
       // A call that failed because its browser died reports that, not a confusing Playwright message. A remote browser's
       // pages close (failing the call) a moment before its connection reports 'disconnected': wait for that moment.
@@ -331,10 +339,20 @@ export class SessionManager {
     }
   }
 
-  /** Closes the session (within a few seconds, even if the browser hangs); SESSION_NOT_FOUND / SESSION_EXPIRED when it is not open. */
-  async close(sessionId: string, scope: OwnerScope = {}): Promise<void> {
+  /**
+   * Closes the session (within a few seconds, even if the browser hangs; longer while its videos are written) and
+   * answers the files it leaves (videos, a trace still recording); SESSION_NOT_FOUND / SESSION_EXPIRED when it is not open.
+   */
+  async close(sessionId: string, scope: OwnerScope = {}): Promise<SessionFiles> {
     const session = this.get(sessionId, scope);
-    await this.end(session, 'closed');
+    return (await this.end(session, 'closed')) ?? { videos: [], traces: [] };
+  }
+
+  /** The folder of a session that records video; BROWSER_ERROR `unsupported` when no ffmpeg can encode it. */
+  private async recordingFolder(source: BrowserSource, id: string): Promise<string> {
+    // A remote browser encodes its videos where it runs; only a browser launched here needs an ffmpeg here.
+    if (source instanceof BrowserHost) await ensureFfmpeg();
+    return this.downloads.sessionFolder(id.slice(0, 8));
   }
 
   /** Open sessions, oldest first, optionally only those of one owner. */
@@ -420,13 +438,15 @@ export class SessionManager {
 
   /**
    * Opens a context+page with the manager's defaults, and the session's own options over them when given, in its turn
-   * (see WorkTurns.open); the open's own time limit counts from the turn.
+   * (see WorkTurns.open); the open's own time limit counts from the turn. With `videoFolder` the context records a
+   * video of each page there.
    */
-  private openContext(browser: Browser, settings: ResolvedSessionOptions | undefined, owner?: string, signal?: AbortSignal) {
+  private openContext(browser: Browser, settings: ResolvedSessionOptions | undefined, owner?: string, signal?: AbortSignal, videoFolder?: string) {
+    const recording = videoFolder === undefined ? {} : { recordVideo: { dir: videoFolder } };
     return this.turns.open(owner, signal, () =>
       openContext(
         browser,
-        settings ? { ...this.contextOptions, ...settings.contextOptions } : this.contextOptions,
+        settings ? { ...this.contextOptions, ...settings.contextOptions, ...recording } : this.contextOptions,
         async (context) => {
           await applySessionDefaults(context, this.defaults);
           // A session's own blockResources replaces the defaults' list, as each of its options replaces a default.
@@ -467,16 +487,21 @@ export class SessionManager {
     void this.end(session, 'expired');
   }
 
-  /** Removes the session from the map at once (so the id answers with its reason), then closes its context. */
-  private async end(session: Session, reason: EndReason): Promise<void> {
-    if (this.sessions.get(session.id) !== session) return;
+  /**
+   * Removes the session from the map at once (so the id answers with its reason), then closes its context; answers the
+   * files it left. A session whose browser went away is only marked ended (its live views close).
+   */
+  private async end(session: Session, reason: EndReason): Promise<SessionFiles | undefined> {
+    if (this.sessions.get(session.id) !== session) return undefined;
     this.sessions.delete(session.id);
     this.sessionsChanged();
     const timer = this.expiryTimers.get(session.id);
     if (timer !== undefined) this.timers.clearTimeout(timer);
     this.expiryTimers.delete(session.id);
     this.tombstones.bury(session.id, reason, session.owner);
-    if (reason !== 'browser_disconnected') await session.close();
+    if (reason !== 'browser_disconnected') return session.close();
+    session.markEnded();
+    return undefined;
   }
 
   private dropBrowser(pool: WarmPool, browser: Browser): void {

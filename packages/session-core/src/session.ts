@@ -1,6 +1,6 @@
 // One isolated browser session: a BrowserContext, its tabs and current Page, its collectors, and a FIFO queue so calls never interleave.
 import { existsSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, BrowserContext, Dialog, Download, FileChooser, Page } from 'playwright';
 import { SessionCollectors } from './collectors.js';
@@ -9,6 +9,9 @@ import { isInside, safeFileName, uniqueName, type DownloadRecord } from './downl
 import { SessionError, browserError, firstLine, isSessionError, messageOf, type BrowserErrorReason } from './errors.js';
 import type { BrowserName } from './executable.js';
 import { orAfter } from './clock.js';
+import { ControlLease, type ControlRequest } from './control.js';
+import { dispatchPersonInput, type PersonInput } from './person-input.js';
+import { Screencast, cdpOf } from './screencast.js';
 
 /** A JavaScript dialog the page opened, and how it was answered ('pending' while a held dialog waits for an answer). */
 export interface DialogRecord {
@@ -66,8 +69,25 @@ export type EffectiveEmulation = Pick<EffectiveSessionOptions, 'colorScheme' | '
 export interface RunOptions {
   /** Aborted when the caller no longer wants the result (the client cancelled the call). */
   signal?: AbortSignal | undefined;
-  /** The call's time limit in ms, counted from when it starts running; past it the call ends with reason `call_timeout`. */
+  /**
+   * The call's time limit in ms, counted from when it starts running; past it the call ends with reason `call_timeout`.
+   * A call queued behind a person's control counts it from its arrival: the wait for the person is part of it.
+   */
   timeout?: number | undefined;
+  /** Called once if the call has to wait for a person who has (or is about to take) control of the session. */
+  onWaitForPerson?: ((lease: ControlLease) => void) | undefined;
+}
+
+/** A file the session wrote (a trace, a video), in its folder of the output directory. */
+export interface FileRecord {
+  path: string;
+  bytes: number;
+}
+
+/** What a session leaves when it closes: its videos (one per tab, with recordVideo) and a trace still being recorded. */
+export interface SessionFiles {
+  videos: FileRecord[];
+  traces: FileRecord[];
 }
 
 /** Why a running call is told to stop. */
@@ -97,9 +117,14 @@ export interface SessionInit {
   endpoint?: string;
   /** Most tabs open at once (default 10). */
   maxTabs?: number;
-  /** Makes the folder this session's downloads are saved in; without it downloads are reported as failed. */
+  /** Makes the session's folder, where its downloads and traces are saved; without it downloads are reported as failed. */
   downloadFolder?: () => Promise<string>;
+  /** Where the context records a video of each tab (created with recordVideo), listed when the session closes. */
+  videoFolder?: string;
 }
+
+/** How long closing may wait for the videos of a recording session to be written (Playwright finishes them as the context closes). */
+const VIDEO_CLOSE_TIMEOUT_MS = 15_000;
 
 export class Session {
   readonly id: string;
@@ -147,6 +172,16 @@ export class Session {
   /** What emulate changed, applied to tabs opened later too. */
   private emulation: { viewport?: { width: number; height: number }; media?: Pick<SessionOptions, 'colorScheme' | 'reducedMotion'> } = {};
   private effectiveEmulation: Omit<EffectiveEmulation, 'viewport'>;
+  private readonly pageListeners = new Set<(page: Page) => void>();
+  private readonly endListeners = new Set<() => void>();
+  private ended = false;
+  /** A person's control, queued or held (at most one at a time). */
+  private lease: ControlLease | undefined;
+  private readonly controlListeners = new Set<(lease: ControlLease) => void>();
+  private cast: Screencast | undefined;
+  private readonly videoFolder: string | undefined;
+  private tracing: { started: number } | undefined;
+  private traceCount = 0;
 
   constructor(init: SessionInit) {
     this.id = init.id;
@@ -159,6 +194,7 @@ export class Session {
     this.endpoint = init.endpoint ?? 'local';
     this.maxTabs = init.maxTabs ?? DEFAULT_MAX_TABS;
     this.makeDownloadFolder = init.downloadFolder;
+    this.videoFolder = init.videoFolder;
     this.context = init.context;
     this.currentPage = init.page;
     const { colorScheme, reducedMotion, geolocation, offline, extraHTTPHeaders } = this.options;
@@ -203,7 +239,7 @@ export class Session {
       this.watchPage(page);
       // A page the session opens itself is not a tab the site opened; whoever opened it decides what follows.
       if (page === this.currentPage || this.openingOwnPage) return;
-      this.currentPage = page;
+      this.setCurrentPage(page);
       if (this.events.openedTabs.length < MAX_EVENTS) this.events.openedTabs.push(page.url());
       this.enforceTabLimit(page);
     });
@@ -232,23 +268,43 @@ export class Session {
     this.listen();
     this.pendingCalls += 1;
     const previous = this.tail;
+    // A person who has control, or waits for it, is ahead of this call: the call waits for them, and says so.
+    const person = this.lease;
     let letGo!: () => void;
     const released = new Promise<void>((resolve) => {
       letGo = resolve;
     });
     // The next call waits for this one to let go, and (if this one was cancelled while queued) for the one before it.
     this.tail = previous.then(() => released);
-    return this.execute(previous, fn, options).finally(() => {
+    return this.execute(previous, fn, options, person).finally(() => {
       letGo();
       this.pendingCalls -= 1;
     });
   }
 
-  private async execute<T>(previous: Promise<unknown>, fn: (page: Page, stop: AbortSignal) => Promise<T>, options: RunOptions): Promise<T> {
+  private async execute<T>(
+    previous: Promise<unknown>,
+    fn: (page: Page, stop: AbortSignal) => Promise<T>,
+    options: RunOptions,
+    person: ControlLease | undefined,
+  ): Promise<T> {
     const { signal } = options;
-    // A call cancelled while it waits in the queue never starts.
-    await untilAborted(previous, signal);
+    const arrived = Date.now();
+    if (person) {
+      options.onWaitForPerson?.(person);
+      // The wait for the person counts against the call's time limit: a person who keeps control cannot hold a call for longer.
+      const ran = await untilDeadline(previous, signal, options.timeout);
+      if (!ran && !signal?.aborted) throw waitedForPersonError(options);
+    } else {
+      // A call cancelled while it waits in the queue never starts.
+      await untilAborted(previous, signal);
+    }
     if (signal?.aborted) throw stoppedError('cancelled', options, false);
+    if (person && options.timeout !== undefined) {
+      const left = options.timeout - (Date.now() - arrived);
+      if (left <= 0) throw waitedForPersonError(options);
+      options = { ...options, timeout: left };
+    }
     const page = await this.livePage();
     const halt = new AbortController();
     let stop: ((reason: StopReason) => void) | undefined;
@@ -304,15 +360,170 @@ export class Session {
     await orAfter(Promise.allSettled([...this.savingDownloads]), timeout, undefined);
   }
 
-  /** Closes the context and its pages; gives up waiting after CLOSE_TIMEOUT_MS, so a browser that hangs cannot hold the caller. */
-  async close(): Promise<void> {
+  /**
+   * Closes the context and its pages; gives up waiting after CLOSE_TIMEOUT_MS (longer while videos are written), so a
+   * browser that hangs cannot hold the caller. A trace still being recorded is saved first. Answers the files left behind.
+   */
+  async close(): Promise<SessionFiles> {
     clearImmediate(this.listenSoon);
+    this.markEnded();
+    const traces: FileRecord[] = [];
+    if (this.tracing) {
+      const saved = await orAfter(
+        this.stopTrace().catch(() => undefined),
+        CLOSE_TIMEOUT_MS,
+        undefined,
+      );
+      if (saved) traces.push(saved);
+    }
     // The collectors' listeners go with the context; removing them first would cost a message per event.
     await orAfter(
       this.context.close().catch(() => {}),
-      CLOSE_TIMEOUT_MS,
+      this.videoFolder === undefined ? CLOSE_TIMEOUT_MS : VIDEO_CLOSE_TIMEOUT_MS,
       undefined,
     );
+    return { videos: await filesIn(this.videoFolder, '.webm'), traces };
+  }
+
+  /**
+   * Says the session has ended (closed, expired, or its browser gone): a person's control is let go, the screencast
+   * stops and whoever listens to onEnd is told. close() does it; the manager calls it for a session it drops unclosed.
+   */
+  markEnded(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.lease?.release();
+    this.cast?.stop();
+    for (const listener of [...this.endListeners]) listener();
+    this.endListeners.clear();
+  }
+
+  /** Calls `listener` once when the session ends (at once if it has). Returns how to stop listening. */
+  onEnd(listener: () => void): () => void {
+    if (this.ended) {
+      listener();
+      return () => {};
+    }
+    this.endListeners.add(listener);
+    return () => this.endListeners.delete(listener);
+  }
+
+  /** True once the session has ended. */
+  get hasEnded(): boolean {
+    return this.ended;
+  }
+
+  // Watching and handing over -----------------------------------------------------------------------------------
+
+  /** Calls `listener` whenever calls start acting on another tab (a tab switch, a popup, a replaced page). */
+  onPageChange(listener: (page: Page) => void): () => void {
+    this.pageListeners.add(listener);
+    return () => this.pageListeners.delete(listener);
+  }
+
+  /** The live picture of the current tab, for whoever watches (it runs only while someone does). */
+  get screencast(): Screencast {
+    this.cast ??= new Screencast(this);
+    return this.cast;
+  }
+
+  /** A person's control, waiting or held; undefined when no one has it. */
+  get control(): ControlLease | undefined {
+    return this.lease;
+  }
+
+  /** Calls `listener` when a person's control is asked for and at each of its changes; returns how to stop. */
+  onControl(listener: (lease: ControlLease) => void): () => void {
+    this.controlListeners.add(listener);
+    return () => this.controlListeners.delete(listener);
+  }
+
+  /**
+   * Puts a person's control in the queue: once every call queued before it has let go, the person has the session,
+   * and calls that arrive meanwhile wait behind it (each still ends at its time limit) until release(). At most one
+   * at a time: INVALID_PARAMETERS (details.reason `control_taken`) while another is waiting or held.
+   */
+  takeControl(request: ControlRequest = {}): ControlLease {
+    if (this.ended) throw browserError('unknown', 'The session has ended.', { details: { browserMessage: 'the session has ended' } });
+    if (this.lease) {
+      throw new SessionError('INVALID_PARAMETERS', 'Someone already has control of this session, or is about to get it.', {
+        details: { reason: 'control_taken', state: this.lease.state },
+      });
+    }
+    this.listen();
+    this.pendingCalls += 1;
+    const previous = this.tail;
+    const lease = new ControlLease(previous, request, (input) => this.sendPersonInput(input), Date.now());
+    this.lease = lease;
+    // The next call waits for the lease to be given back, as for a call ahead of it.
+    this.tail = previous.then(() => lease.released);
+    lease.onChange((state) => {
+      if (state === 'released') {
+        this.pendingCalls -= 1;
+        if (this.lease === lease) this.lease = undefined;
+      }
+      for (const listener of [...this.controlListeners]) listener(lease);
+    });
+    for (const listener of [...this.controlListeners]) listener(lease);
+    return lease;
+  }
+
+  /** A person's input, on the current tab (the lease is held, so no call is running). */
+  private async sendPersonInput(input: PersonInput): Promise<void> {
+    const page = await this.livePage();
+    const cdp = await cdpOf(page);
+    const viewport =
+      this.cast?.viewportOf(page) ??
+      page.viewportSize() ??
+      (await page.evaluate(() => ({ width: window.innerWidth, height: window.innerHeight })).catch(() => ({ width: 0, height: 0 })));
+    await dispatchPersonInput(cdp, input, viewport);
+  }
+
+  // Traces -------------------------------------------------------------------------------------------------------
+
+  /** Whether a trace is being recorded. */
+  get tracingSince(): number | undefined {
+    return this.tracing?.started;
+  }
+
+  /**
+   * Starts recording a Playwright trace of the session: every action, a DOM snapshot and a screenshot around each, and
+   * the network. INVALID_PARAMETERS (details.reason `trace_running`) if one is already being recorded.
+   */
+  async startTrace(): Promise<void> {
+    if (this.tracing) {
+      throw new SessionError('INVALID_PARAMETERS', 'A trace of this session is already being recorded; stop it first.', {
+        details: { reason: 'trace_running' },
+      });
+    }
+    this.tracing = { started: Date.now() };
+    try {
+      await this.context.tracing.start({ screenshots: true, snapshots: true, sources: false, title: `session ${this.id.slice(0, 8)}` });
+    } catch (error) {
+      this.tracing = undefined;
+      throw error;
+    }
+  }
+
+  /**
+   * Stops the trace and writes it (trace-N.zip in the session's folder, which `npx playwright show-trace` opens).
+   * INVALID_PARAMETERS (details.reason `no_trace`) when none is being recorded.
+   */
+  async stopTrace(): Promise<FileRecord> {
+    if (!this.tracing) {
+      throw new SessionError('INVALID_PARAMETERS', 'No trace of this session is being recorded; start one first.', { details: { reason: 'no_trace' } });
+    }
+    this.tracing = undefined;
+    if (!this.makeDownloadFolder) {
+      await this.context.tracing.stop();
+      throw browserError('unsupported', 'This session has no folder to write a trace to.');
+    }
+    this.downloadFolder ??= this.makeDownloadFolder();
+    const folder = await this.downloadFolder;
+    this.traceCount += 1;
+    const target = path.join(folder, `trace-${this.traceCount}.zip`);
+    await this.context.tracing.stop({ path: target });
+    return { path: target, bytes: (await stat(target)).size };
   }
 
   // Tabs ---------------------------------------------------------------------------------------------------------
@@ -325,7 +536,7 @@ export class Session {
   /** Makes tab `index` the one calls act on, and brings it to the front. */
   async selectTab(index: number): Promise<Page> {
     const page = this.tabAt(index);
-    this.currentPage = page;
+    this.setCurrentPage(page);
     await page.bringToFront().catch(() => {});
     return page;
   }
@@ -333,7 +544,7 @@ export class Session {
   /** Opens a blank tab and makes it current; the oldest background tab closes if the limit would be passed. */
   async newTab(): Promise<Page> {
     const page = await this.openPage();
-    this.currentPage = page;
+    this.setCurrentPage(page);
     this.enforceTabLimit(page);
     return page;
   }
@@ -345,7 +556,7 @@ export class Session {
     await page.close({ runBeforeUnload: false }).catch(() => {});
     if (!wasCurrent) return;
     const rest = this.tabs();
-    this.currentPage = rest.at(-1) ?? (await this.openPage());
+    this.setCurrentPage(rest.at(-1) ?? (await this.openPage()));
   }
 
   private tabAt(index: number): Page {
@@ -542,7 +753,7 @@ export class Session {
     if (this.usable(this.currentPage)) return this.currentPage;
     const open = this.context.pages().filter((page) => this.usable(page));
     const page = open.at(-1) ?? (await this.openPage());
-    this.currentPage = page;
+    this.setCurrentPage(page);
     return page;
   }
 
@@ -579,7 +790,14 @@ export class Session {
       undefined,
     );
     // If the browser cannot even open a page now, the next call tries again (livePage).
-    if (fresh) this.currentPage = fresh;
+    if (fresh) this.setCurrentPage(fresh);
+  }
+
+  /** Makes `page` the tab calls act on, and tells whoever follows the current tab (the screencast). */
+  private setCurrentPage(page: Page): void {
+    if (page === this.currentPage) return;
+    this.currentPage = page;
+    for (const listener of [...this.pageListeners]) listener(page);
   }
 
   private usable(page: Page): boolean {
@@ -669,6 +887,55 @@ function untilAborted(turn: Promise<unknown>, signal: AbortSignal | undefined): 
       resolve(undefined);
     });
   });
+}
+
+/**
+ * Waits for `turn` until the signal aborts or `timeout` ms pass: true when the turn came, false when the wait gave up.
+ * Without a timeout it waits as untilAborted does.
+ */
+async function untilDeadline(turn: Promise<unknown>, signal: AbortSignal | undefined, timeout: number | undefined): Promise<boolean> {
+  if (timeout === undefined) {
+    await untilAborted(turn, signal);
+    return !signal?.aborted;
+  }
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeout);
+  });
+  try {
+    return await Promise.race([untilAborted(turn, signal).then(() => !signal?.aborted), expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A call that did not start within its time limit because a person had control of the session all along. */
+function waitedForPersonError(options: RunOptions): SessionError {
+  return browserError(
+    'call_timeout',
+    `The call did not start within its time limit of ${options.timeout} ms: a person has control of this session in its live view, and the call waited for them to give it back. Nothing was done; try again once they have.`,
+    { details: { timeout: options.timeout, pageReplaced: false, waitedFor: 'person' } },
+  );
+}
+
+/** The files in `folder` with this extension, with their sizes ([] when there is no folder). */
+async function filesIn(folder: string | undefined, extension: string): Promise<FileRecord[]> {
+  if (folder === undefined) return [];
+  const names = await readdir(folder).catch(() => [] as string[]);
+  const files = await Promise.all(
+    names
+      .filter((name) => name.endsWith(extension))
+      .sort()
+      .map(async (name) => {
+        const file = path.join(folder, name);
+        const bytes = await stat(file).then(
+          (info) => info.size,
+          () => -1,
+        );
+        return { path: file, bytes };
+      }),
+  );
+  return files.filter((file) => file.bytes >= 0);
 }
 
 /**

@@ -1,5 +1,5 @@
 // The shape of a tool: data (name, schemas, annotations) plus a handler that sees only a narrow context.
-import type { ConsoleLevel, ErrorCode, Logger, ManagerRunOptions, Session, SessionInfo, SessionOptions } from '@sessionwright/session-core';
+import type { ConsoleLevel, ErrorCode, Logger, ManagerRunOptions, Session, SessionFiles, SessionInfo, SessionOptions } from '@sessionwright/session-core';
 import type { Page } from 'playwright';
 import type { z } from 'zod';
 import type { ToolVocabulary } from './next-steps.js';
@@ -13,7 +13,10 @@ export interface SessionAccess {
   readonly maxSessions: number;
   /** Opens a session owned by the caller, with the given settings (none: a plain session). */
   create(request?: { options?: SessionOptions; signal?: AbortSignal | undefined }): Promise<Session>;
-  close(sessionId: string): Promise<void>;
+  /** Closes the session; answers the files it leaves (videos, a trace still recording). */
+  close(sessionId: string): Promise<SessionFiles>;
+  /** The caller's open session with this id, outside its queue (SESSION_NOT_FOUND / SESSION_EXPIRED otherwise); not a use of it. */
+  get(sessionId: string): Session;
   /** The caller's open sessions. */
   list(): Promise<SessionInfo[]>;
   /**
@@ -55,6 +58,13 @@ export interface ToolContext {
   vocabulary?: ToolVocabulary;
   /** The connection's implicit session (the playwright profile's tools act on it when no sessionId is given). */
   implicitSession?: ImplicitSessionAccess;
+  /** Live views of sessions, where the server serves them (live_view, request_human). */
+  live?: LiveViewAccess;
+  /**
+   * Asks the user to open a URL, by URL-mode elicitation; undefined when the client did not declare support for it.
+   * Answers the user's choice and a function that tells the client the interaction behind the URL is complete.
+   */
+  elicitUrl?(request: { message: string; url: string }): Promise<{ action: 'accept' | 'decline' | 'cancel'; complete(): void }>;
   /**
    * The directories upload_file may read: --file-root if given, else the client's MCP roots (asked of a local client
    * that declared the roots capability), else a local client's working directory; none for a remote client without
@@ -73,6 +83,34 @@ export interface ImplicitSessionAccess {
   forget(sessionId: string): void;
   /** Closes the session if there is one; true when one was closed. */
   close(): Promise<boolean>;
+}
+
+/** A URL that shows a session live, until `expiresAt` (ms since epoch) or the session's end. */
+export interface LiveViewLink {
+  url: string;
+  expiresAt: number;
+}
+
+/**
+ * How a handed-over session came back: given back by the person, taken back at the timeout because nobody had opened
+ * the view, still with the person at the timeout (calls keep waiting until they give it back), taken back by cancel(),
+ * or ended with the session.
+ */
+export type HandOffOutcome = 'returned' | 'timeout' | 'with_person' | 'cancelled' | 'session_ended';
+
+/** A session handed to a person: control is theirs from the start; `outcome` settles as HandOffOutcome says. */
+export interface HandOff {
+  readonly outcome: Promise<HandOffOutcome>;
+  /** Takes control back at once (the user declined, the call was cancelled). */
+  cancel(): void;
+}
+
+/** What the server offers tools for showing sessions to people. */
+export interface LiveViewAccess {
+  /** A new URL showing the session live, where a person can take control. */
+  open(session: Session): Promise<LiveViewLink>;
+  /** Hands the session to a person (their control enters its queue at once); INVALID_PARAMETERS if someone already has it. */
+  handOff(session: Session, request: { message: string; timeout: number }): HandOff;
 }
 
 /** How a tool touches the world; mapped to MCP annotations in one place. */
@@ -99,7 +137,7 @@ export function annotationsFor(kind: ToolKind): ToolAnnotations {
 }
 
 /** An optional group of tools served only when `--caps` asks for it (docs/agent-tools.md); without one a tool is in the default list. */
-export type ToolCapability = 'network' | 'storage' | 'pdf';
+export type ToolCapability = 'network' | 'storage' | 'pdf' | 'live' | 'devtools';
 
 export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Output extends z.ZodObject = z.ZodObject> {
   name: string;
@@ -113,6 +151,8 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Output 
   errors: readonly ErrorCode[];
   /** The capability group the tool belongs to; undefined for a default tool. */
   capability?: ToolCapability;
+  /** The tool's `_meta` in tools/list (an MCP App's `ui.resourceUri`). */
+  meta?: Record<string, unknown>;
   handler(args: z.infer<Input>, ctx: ToolContext): Promise<z.infer<Output> | WithAttachments<z.infer<Output>>>;
 }
 

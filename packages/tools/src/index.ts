@@ -16,6 +16,8 @@ import { snapshot } from './snapshot-tools.js';
 import { storageTools } from './storage-tools.js';
 import { tabs } from './tab-tools.js';
 import { waitFor } from './wait-tools.js';
+import { liveView, requestHuman } from './live-tools.js';
+import { startTrace, stopTrace } from './trace-tools.js';
 
 export {
   annotationsFor,
@@ -27,6 +29,10 @@ export {
   type ToolAnnotations,
   type ToolCapability,
   type ToolContext,
+  type HandOff,
+  type HandOffOutcome,
+  type LiveViewAccess,
+  type LiveViewLink,
   type ToolDefinition,
   type ToolKind,
   type ToolOptions,
@@ -38,12 +44,13 @@ export { ImplicitSession } from './implicit-session.js';
 export type { ToolVocabulary } from './next-steps.js';
 export { PROFILE_NAMES, playwrightProfile, sessionsProfile, type Profile, type ProfileName } from './profiles.js';
 export { imageSize, type ImageSize } from './image.js';
+export { LIVE_VIEW_RESOURCE_URI } from './live-tools.js';
 
 /**
  * Tools of the capability groups (docs/agent-tools.md), each marked with its `capability`; not in allTools.
  * A server adds the groups `--caps` asks for.
  */
-export const capabilityTools: readonly AnyTool[] = [...networkTools, ...storageTools, savePdf];
+export const capabilityTools: readonly AnyTool[] = [...networkTools, ...storageTools, savePdf, liveView, requestHuman, startTrace, stopTrace];
 
 /** Every tool of the default profile, in the order clients list them: lifecycle, navigation, reading, input, waiting, evaluate. */
 export const allTools: readonly AnyTool[] = [
@@ -75,7 +82,7 @@ export const allTools: readonly AnyTool[] = [
 ];
 
 /** The capability groups `--caps` may name (docs/agent-tools.md); `all` names every one. */
-export const CAPABILITIES: readonly ToolCapability[] = ['network', 'storage', 'pdf'];
+export const CAPABILITIES: readonly ToolCapability[] = ['network', 'storage', 'pdf', 'live', 'devtools'];
 
 /** Every tool of the default profile, the capability groups included: what the README documents. */
 export const everyTool: readonly AnyTool[] = [...allTools, ...capabilityTools];

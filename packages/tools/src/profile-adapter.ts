@@ -5,7 +5,7 @@ import { modalResultFields, type ModalPolicy } from './modal-state.js';
 import { pageResultFields, snapshotResultFields } from './response.js';
 import { invalidArguments } from './run-tool.js';
 import { refSchema, sessionIdSchema } from './schemas.js';
-import { defineSessionTool, type CallScope, type SessionTool, type SessionToolSpec } from './session-tool.js';
+import { defineBesideTool, defineSessionTool, type BesideTool, type CallScope, type SessionTool, type SessionToolSpec } from './session-tool.js';
 
 /** The optional sessionId of every adapted tool: without it, the call acts on the connection's own session. */
 export const optionalSessionIdSchema = sessionIdSchema
@@ -128,6 +128,8 @@ export function adapt<Input extends z.ZodObject>(spec: AdapterSpec<Input>): Sess
     output: spec.output ?? playwrightOutput(base.output as z.ZodObject, { snapshot: spec.snapshot !== undefined && spec.snapshot !== false }),
     kind,
     errors: base.errors,
+    // A capability's tool is in the same group under every name (--caps names the group, not the tool).
+    ...(base.capability === undefined ? {} : { capability: base.capability }),
     scope(args) {
       const snapshot = typeof spec.snapshot === 'function' ? spec.snapshot(own(args)) : spec.snapshot === true;
       return playwrightScope({ name: spec.name, kind, modal: spec.modal }, (args as { sessionId?: string }).sessionId, snapshot);
@@ -147,4 +149,17 @@ function baseArguments(adapterName: string, base: SessionTool, mapped: Record<st
   if (!parsed.success) throw invalidArguments(adapterName, parsed.error as z.ZodError);
   const { sessionId: _placeholder, ...data } = parsed.data as Record<string, unknown>;
   return data;
+}
+
+/**
+ * A tool that works beside its session's queue (live_view, request_human) in the profile's call scope: the same tool,
+ * under the same name, with an optional sessionId (the connection's own session without one).
+ */
+export function besideInProfile(base: BesideTool): BesideTool {
+  const shape = (base.input as z.ZodObject).shape;
+  return defineBesideTool({
+    ...base,
+    input: z.strictObject({ ...shape, sessionId: optionalSessionIdSchema }),
+    scope: (args) => playwrightScope(base, (args as { sessionId?: string }).sessionId, false),
+  });
 }

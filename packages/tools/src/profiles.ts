@@ -1,4 +1,5 @@
 // A profile is a list of tools plus the words its messages use: `sessions` (the default) and `playwright` (a drop-in for @playwright/mcp clients).
+import { z } from 'zod';
 import type { AnyTool } from './define-tool.js';
 import {
   browserClick,
@@ -24,6 +25,9 @@ import {
 } from './playwright-profile.js';
 import { SESSIONS_VOCABULARY, type ToolVocabulary } from './next-steps.js';
 import { closeSession, createSession, listSessions } from './session-tools.js';
+import { liveView, requestHuman } from './live-tools.js';
+import { adapt, besideInProfile, optionalSessionIdSchema } from './profile-adapter.js';
+import { startTrace, stopTrace } from './trace-tools.js';
 
 export const PROFILE_NAMES = ['sessions', 'playwright'] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
@@ -74,10 +78,37 @@ export const playwrightTools: readonly AnyTool[] = [
   listSessions,
 ];
 
-export function playwrightProfile(): Profile {
+/**
+ * The playwright profile's capability tools, each with an optional sessionId: tracing under @playwright/mcp's
+ * `devtools` names, and the live view and hand-over under the default profile's names.
+ */
+export const playwrightCapabilityTools: readonly AnyTool[] = [
+  adapt({
+    name: 'browser_start_tracing',
+    title: 'Start tracing',
+    description: 'Starts recording a Playwright trace of the page: each action with DOM snapshots, screenshots and network. browser_stop_tracing writes it.',
+    input: z.strictObject({ sessionId: optionalSessionIdSchema }),
+    base: startTrace,
+    toBase: () => ({}),
+  }),
+  adapt({
+    name: 'browser_stop_tracing',
+    title: 'Stop tracing',
+    description: 'Stops the trace and writes trace.zip under --output-dir; `npx playwright show-trace <path>` opens it.',
+    input: z.strictObject({ sessionId: optionalSessionIdSchema }),
+    base: stopTrace,
+    toBase: () => ({}),
+  }),
+  besideInProfile(liveView),
+  besideInProfile(requestHuman),
+];
+
+/** The playwright profile, with the capability groups `caps` names (`all`: every one). */
+export function playwrightProfile(caps: readonly string[] = []): Profile {
+  const wanted = (tool: AnyTool) => tool.capability !== undefined && (caps.includes('all') || caps.includes(tool.capability));
   return {
     name: 'playwright',
-    tools: playwrightTools,
+    tools: [...playwrightTools, ...playwrightCapabilityTools.filter(wanted)],
     instructions:
       "The browser_* tools act on this connection's own browser page, opened on the first call: browser_navigate to a URL, browser_snapshot to read it (refs for browser_click, browser_type…). " +
       'A dialog or file chooser the page opens stays open: the result says so in modalState, and browser_handle_dialog or browser_file_upload answers it. ' +

@@ -4,6 +4,7 @@ import type { Page } from 'playwright';
 import type { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOptions } from './define-tool.js';
 import { checkModal, letFileChooserArrive, type ModalPolicy } from './modal-state.js';
+import { reportWaitForPerson } from './person-wait.js';
 import { CallResponse, type PageHeader, type ToolResponse, type WithAttachments } from './response.js';
 
 /** What a session tool does, written once; each profile offers it under its own name and arguments. */
@@ -78,10 +79,50 @@ export function defineSessionTool<Input extends z.ZodObject, Output extends z.Zo
 }
 
 /**
+ * What a tool does beside its session's queue rather than in it: it shows the session to a person or hands it over, and
+ * a person's control is itself an entry in that queue, so such a tool must not wait behind it (live_view, request_human).
+ * It gets the session, never its page: whatever it reads of the page, it reads without holding the queue.
+ */
+export type BesideWork<Args, Result> = (args: Args, session: Session, ctx: ToolContext) => Promise<Result>;
+
+export interface BesideToolSpec<Input extends z.ZodObject, Output extends z.ZodObject> extends Omit<ToolDefinition<Input, Output>, 'handler'> {
+  /** The call's scope from its arguments (only its session counts here); by default the session named by sessionId. */
+  scope?(args: z.infer<Input>): CallScope;
+  beside: BesideWork<z.infer<Input>, z.infer<Output>>;
+}
+
+/** A tool that works beside its session's queue, carrying that work for another profile to offer it under its own scope. */
+export interface BesideTool<Input extends z.ZodObject = z.ZodObject, Output extends z.ZodObject = z.ZodObject> extends ToolDefinition<Input, Output> {
+  // biome-ignore lint/suspicious/noExplicitAny: another profile offers it with its own input (an optional sessionId), checked by that input's schema first.
+  readonly beside: BesideWork<any, z.infer<Output>>;
+}
+
+/** Defines a tool that works beside one session's queue; the session is found as for any session tool (named, or the connection's own). */
+export function defineBesideTool<Input extends z.ZodObject, Output extends z.ZodObject>(spec: BesideToolSpec<Input, Output>): BesideTool<Input, Output> {
+  const { beside, scope = namedScope, ...definition } = spec;
+  return {
+    ...definition,
+    beside,
+    async handler(args, ctx) {
+      const call = async (sessionId: string, started: () => void) => {
+        // get() refuses an ended session before the work starts, so an ended implicit session is replaced.
+        const session = ctx.sessions.get(sessionId);
+        started();
+        return beside(args, session, ctx);
+      };
+      const { sessionId } = scope(args);
+      return sessionId === undefined ? onImplicitSession(ctx, call) : call(sessionId, () => {});
+    },
+  };
+}
+
+/**
  * Runs one call of `work` in its scope and renders its result: prepares the arguments, finds the session (the named
  * one, or the connection's implicit one), and in the session's queue applies the dialog policy, runs the handler with
  * the call's response, and lets the response read the page. The call ends when the client cancels it (ctx.signal) and
- * at the call ceiling, or at the work's own timeout if that is shorter (session-core's Session.run does both).
+ * at the call ceiling, or at the work's own timeout if that is shorter (session-core's Session.run does both). A call
+ * that waits behind a person who has control of the session (its live view) tells the client so through progress
+ * notifications while it waits.
  */
 async function runInSession<Args, Prepared, Fields extends object>(
   work: SessionToolWork<Args, Prepared, Fields>,
@@ -93,16 +134,27 @@ async function runInSession<Args, Prepared, Fields extends object>(
   const loads = typeof work.loads === 'function' ? work.loads(prepared) : work.loads === true;
   const limit = work.timeout?.(prepared);
   const call = async (sessionId: string, started: () => void) => {
-    const { response, fields } = await ctx.sessions.run(
-      sessionId,
-      async (page, session) => {
-        started();
-        if (scope.modal !== undefined) await admit(session, scope.modal);
-        const response = new CallResponse(session, { snapshot: scope.snapshot, holdsModals: scope.modal !== undefined });
-        return { response, fields: await runHandler(work, prepared, page, response, ctx, scope) };
-      },
-      { signal: ctx.signal, loads, ...(limit === undefined ? {} : { timeout: limit }) },
-    );
+    let stopReporting = () => {};
+    const { response, fields } = await ctx.sessions
+      .run(
+        sessionId,
+        async (page, session) => {
+          stopReporting();
+          started();
+          if (scope.modal !== undefined) await admit(session, scope.modal);
+          const response = new CallResponse(session, { snapshot: scope.snapshot, holdsModals: scope.modal !== undefined });
+          return { response, fields: await runHandler(work, prepared, page, response, ctx, scope) };
+        },
+        {
+          signal: ctx.signal,
+          loads,
+          ...(limit === undefined ? {} : { timeout: limit }),
+          onWaitForPerson: (lease) => {
+            stopReporting = reportWaitForPerson(ctx, lease);
+          },
+        },
+      )
+      .finally(() => stopReporting());
     // Rendered after run() settled: the manager marks the session used again when the call leaves the queue.
     return response.render(fields);
   };

@@ -4,6 +4,7 @@ import { defineTool } from './define-tool.js';
 import { sessionIdSchema } from './schemas.js';
 import { effectiveOptionsSchema, sessionOptionsShape } from './session-options-schema.js';
 import { prepareTitle } from './page-title.js';
+import { fileSchema } from './trace-tools.js';
 
 export const createSession = defineTool({
   name: 'create_session',
@@ -47,12 +48,24 @@ export const closeSession = defineTool({
     'Closes a session and its page, freeing its slot. Use it when a task is done. The sessionId cannot be used afterwards. ' +
     'Errors: SESSION_NOT_FOUND (unknown or already closed), SESSION_EXPIRED (it had already expired).',
   input: z.strictObject({ sessionId: sessionIdSchema }),
-  output: z.object({ success: z.literal(true), sessionId: z.string(), message: z.string() }),
+  output: z.object({
+    success: z.literal(true),
+    sessionId: z.string(),
+    message: z.string(),
+    videos: z.array(fileSchema).optional().describe('With recordVideo: the video of each tab (.webm).'),
+    traces: z.array(fileSchema).optional().describe('A trace that was still recording, written as the session closed.'),
+  }),
   kind: 'lifecycle-close',
   errors: ['SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'INVALID_PARAMETERS'],
   async handler({ sessionId }, ctx) {
-    await ctx.sessions.close(sessionId);
-    return { success: true as const, sessionId, message: 'Session closed.' };
+    const { videos, traces } = await ctx.sessions.close(sessionId);
+    return {
+      success: true as const,
+      sessionId,
+      message: 'Session closed.',
+      ...(videos.length === 0 ? {} : { videos }),
+      ...(traces.length === 0 ? {} : { traces }),
+    };
   },
 });
 

@@ -5,10 +5,13 @@ import { allTools, everyTool, toolsFor } from '../src/index.js';
 
 /** Codes any tool may answer without explaining them: bad arguments, and the browser failing (with details.reason). */
 const GENERIC = new Set(['INVALID_PARAMETERS', 'BROWSER_ERROR']);
+/** Codes any tool that takes a sessionId may answer without explaining them: their messages say what to do. */
+const SESSION_CODES = new Set(['SESSION_NOT_FOUND', 'SESSION_EXPIRED']);
 
 describe.each(everyTool.map((tool) => [tool.name, tool] as const))('%s', (_name, tool) => {
   it('explains in its description every specific error code it can answer', () => {
-    const unexplained = tool.errors.filter((code) => !GENERIC.has(code) && !tool.description.includes(code));
+    const takesSession = 'sessionId' in (tool.input as z.ZodObject).shape;
+    const unexplained = tool.errors.filter((code) => !GENERIC.has(code) && !(takesSession && SESSION_CODES.has(code)) && !tool.description.includes(code));
     expect(unexplained).toEqual([]);
   });
 

@@ -399,8 +399,21 @@ function sessionCard(session: SessionView): HTMLElement {
       button('Use', 'use', true, 'Fill this session into the tool forms'),
       button('Snapshot', 'snapshot', hasTool('snapshot'), hasTool('snapshot') ? undefined : 'this server has no snapshot tool yet'),
       button('Screenshot', 'screenshot', hasTool('screenshot'), hasTool('screenshot') ? undefined : 'this server has no screenshot tool yet'),
+      button(
+        'Live view',
+        'live',
+        hasTool('live_view'),
+        hasTool('live_view') ? 'Watch the session live and take control of it' : 'start the server with --caps live',
+      ),
+      button(
+        'Start trace',
+        'trace',
+        hasTool('start_trace'),
+        hasTool('start_trace') ? 'Record a Playwright trace of this session' : 'start the server with --caps devtools',
+      ),
       button('Close', 'close'),
     ),
+    h('div', { class: 'trace-line', hidden: true }),
   );
   card.querySelector('.actions')?.addEventListener('click', (event) => {
     const action = (event.target as HTMLElement).closest('button')?.dataset['action'];
@@ -409,8 +422,21 @@ function sessionCard(session: SessionView): HTMLElement {
     if (action === 'snapshot') void callTool('snapshot', { sessionId: id });
     if (action === 'screenshot') void callTool('screenshot', { sessionId: id });
     if (action === 'close') void callTool('close_session', { sessionId: id });
+    if (action === 'live') void openLiveView(id);
+    if (action === 'trace') void callTool(card.dataset['tracing'] === 'true' ? 'stop_trace' : 'start_trace', { sessionId: id });
   });
   return card;
+}
+
+/** Shows the session's live view (a page the server serves) in a dialog, with a link to open it in a tab of its own. */
+async function openLiveView(sessionId: string): Promise<void> {
+  const entry = await callTool('live_view', { sessionId });
+  const url = (entry?.response as { url?: unknown } | undefined)?.url;
+  if (!entry || entry.isError || typeof url !== 'string') return;
+  byId<HTMLIFrameElement>('live-frame').src = url;
+  byId<HTMLAnchorElement>('live-open').href = url;
+  byId('live-title').textContent = `Live view of ${short(sessionId)}`;
+  byId<HTMLDialogElement>('live-dialog').showModal();
 }
 
 /** One line saying what the session was dressed as: device or page size, then the options that change what a page sees. */
@@ -451,6 +477,19 @@ function updateCard(card: HTMLElement, session: SessionView): void {
   card.querySelector('.url')?.setAttribute('title', session.url);
   const expires = card.querySelector<HTMLElement>('.expires');
   if (expires) expires.dataset['expiresAt'] = String(session.expiresAt);
+  card.dataset['tracing'] = String(session.tracing === true);
+  const traceButton = card.querySelector<HTMLButtonElement>('button[data-action="trace"]');
+  if (traceButton) traceButton.textContent = session.tracing ? 'Stop trace' : 'Start trace';
+  const traceLine = card.querySelector<HTMLElement>('.trace-line');
+  if (traceLine && session.trace && traceLine.dataset['path'] !== session.trace.path) {
+    traceLine.dataset['path'] = session.trace.path;
+    traceLine.hidden = false;
+    traceLine.replaceChildren(
+      h('a', { href: session.trace.download, download: '', class: 'trace-download' }, 'Download trace'),
+      ' ',
+      h('code', { title: 'Open it with the Playwright trace viewer' }, `npx playwright show-trace ${session.trace.path}`),
+    );
+  }
   const box = card.querySelector<HTMLElement>('.thumb-box');
   if (!box) return;
   const img = box.querySelector<HTMLImageElement>('img.thumb');
@@ -557,6 +596,8 @@ async function refreshInfo(): Promise<void> {
 
 async function start(): Promise<void> {
   byId('new-session').addEventListener('click', () => void callTool('create_session', newSessionOptions()));
+  // Closing the dialog ends the live page, so it stops streaming frames.
+  byId('live-dialog').addEventListener('close', () => byId<HTMLIFrameElement>('live-frame').removeAttribute('src'));
   byId('clear-log').addEventListener('click', () => {
     void api<LogEntry[]>('DELETE', '/api/log').then(() => {
       byId('log').replaceChildren();

@@ -1,0 +1,311 @@
+// The live page a person opens (self-contained HTML, script and style inline), and the MCP App that shows it inside a host.
+
+/** The live view: the tab as frames on a canvas, its URL and title, "Take control" / "Give back control", and input while held. */
+export function livePageHtml(): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>Live view · sessionwright</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header>
+  <div class="where">
+    <span class="dot" id="dot" aria-hidden="true"></span>
+    <div class="texts">
+      <div id="title" class="title">Connecting…</div>
+      <div id="url" class="url"></div>
+    </div>
+  </div>
+  <div class="actions">
+    <button id="take" type="button">Take control</button>
+    <button id="give" type="button" hidden>Give back control</button>
+  </div>
+</header>
+<p id="message" class="message" hidden></p>
+<p id="status" class="status" role="status">Connecting to the session…</p>
+<main>
+  <canvas id="view" tabindex="0" role="img" aria-label="The session's current tab, live" data-frames="0" width="1280" height="720"></canvas>
+</main>
+<script>${SCRIPT}</script>
+</body>
+</html>
+`;
+}
+
+const STYLE = `
+:root { color-scheme: light dark; --bg: #f6f7f9; --fg: #1b1f24; --muted: #5b6470; --line: #d6dae0; --accent: #1f6feb; --warn: #b35900; }
+@media (prefers-color-scheme: dark) { :root { --bg: #16181c; --fg: #e8eaed; --muted: #9aa3ad; --line: #30353c; --accent: #4c8dff; --warn: #f0a040; } }
+* { box-sizing: border-box; }
+body { margin: 0; font: 14px/1.4 system-ui, -apple-system, "Segoe UI", sans-serif; background: var(--bg); color: var(--fg); }
+header { display: flex; align-items: center; justify-content: space-between; gap: 12px; padding: 8px 12px; border-bottom: 1px solid var(--line); }
+.where { display: flex; align-items: center; gap: 10px; min-width: 0; }
+.texts { min-width: 0; }
+.title { font-weight: 600; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.url { color: var(--muted); font-size: 12px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.dot { flex: none; width: 10px; height: 10px; border-radius: 50%; background: var(--muted); }
+.dot.live { background: #2da44e; }
+.dot.held { background: var(--warn); }
+button { font: inherit; padding: 6px 14px; border-radius: 6px; border: 1px solid var(--accent); background: var(--accent); color: #fff; cursor: pointer; }
+button:disabled { opacity: .5; cursor: default; }
+button#give { background: transparent; color: var(--accent); }
+.message { margin: 8px 12px 0; padding: 8px 10px; border-left: 3px solid var(--warn); background: rgba(240, 160, 64, .12); }
+.status { margin: 6px 12px; color: var(--muted); }
+main { padding: 0 12px 12px; }
+canvas { display: block; width: 100%; height: auto; max-width: 100%; background: #000; border: 1px solid var(--line); border-radius: 4px; outline: none; }
+canvas.active { border-color: var(--warn); box-shadow: 0 0 0 2px var(--warn); cursor: default; }
+body.ended canvas { opacity: .35; }
+`;
+
+// Plain ES2020 in one function: no build step, no module, nothing fetched but the session's own routes.
+const SCRIPT = `(() => {
+  'use strict';
+  const base = location.pathname.replace(/\\/+$/, '');
+  const $ = (id) => document.getElementById(id);
+  const canvas = $('view');
+  const paint = canvas.getContext('2d');
+  const take = $('take');
+  const give = $('give');
+  const statusLine = $('status');
+  const messageLine = $('message');
+  const dot = $('dot');
+  const storageKey = 'sessionwright-viewer:' + base;
+  let viewer = '';
+  try { viewer = sessionStorage.getItem(storageKey) || ''; } catch (e) { viewer = ''; }
+  let control = { state: 'free', mine: false, by: 'person', message: '' };
+  let ended = false;
+  let frames = 0;
+  let failure = '';
+
+  const events = new EventSource(base + '/events' + (viewer ? '?viewer=' + encodeURIComponent(viewer) : ''));
+  events.addEventListener('hello', (event) => {
+    viewer = JSON.parse(event.data).viewer;
+    try { sessionStorage.setItem(storageKey, viewer); } catch (e) { /* private mode */ }
+    render();
+  });
+  events.addEventListener('frame', (event) => draw(JSON.parse(event.data)));
+  events.addEventListener('tab', (event) => {
+    const tab = JSON.parse(event.data);
+    $('title').textContent = tab.title || '(no title)';
+    $('url').textContent = tab.url;
+    document.title = (tab.title || tab.url) + ' · live view';
+  });
+  events.addEventListener('control', (event) => { control = JSON.parse(event.data); render(); });
+  events.addEventListener('failed', (event) => { failure = JSON.parse(event.data).message; render(); });
+  events.addEventListener('end', (event) => finish(JSON.parse(event.data).message));
+  events.onerror = () => {
+    if (events.readyState === EventSource.CLOSED) finish('This live view is no longer available: its session ended or its link expired.');
+    else if (!ended) statusLine.textContent = 'Connection lost; reconnecting…';
+  };
+
+  // Frames are decoded one at a time; one that arrives meanwhile replaces any still waiting, so a slow screen skips frames instead of falling behind.
+  let decoding = false;
+  let waiting = null;
+  function draw(frame) {
+    if (decoding) { waiting = frame; return; }
+    decoding = true;
+    const bytes = Uint8Array.from(atob(frame.jpeg), (c) => c.charCodeAt(0));
+    createImageBitmap(new Blob([bytes], { type: 'image/jpeg' })).then((image) => {
+      if (canvas.width !== image.width || canvas.height !== image.height) { canvas.width = image.width; canvas.height = image.height; }
+      paint.drawImage(image, 0, 0);
+      image.close();
+      frames += 1;
+      canvas.dataset.frames = String(frames);
+      if (frames === 1) render();
+    }).catch(() => {}).finally(() => {
+      decoding = false;
+      if (waiting) { const next = waiting; waiting = null; draw(next); }
+    });
+  }
+
+  function active() { return !ended && control.mine && control.state === 'held'; }
+
+  function render() {
+    const mine = control.mine;
+    // "Give back control" shows once the person has the page: input goes through from that moment.
+    take.hidden = active() || ended;
+    give.hidden = !active() || ended;
+    take.disabled = control.state !== 'free';
+    canvas.classList.toggle('active', active());
+    dot.className = 'dot' + (ended ? '' : control.state === 'held' ? ' held' : ' live');
+    messageLine.hidden = !control.message || ended;
+    messageLine.textContent = control.message ? 'The agent asks: ' + control.message : '';
+    if (ended) return;
+    if (failure) { statusLine.textContent = failure; return; }
+    if (mine && control.state === 'waiting') statusLine.textContent = "Taking control: waiting for the agent's current action to finish…";
+    else if (mine) statusLine.textContent = 'You have control: your mouse and keyboard in the view act on the page, and the agent waits. Give back control when you are done.';
+    else if (control.state !== 'free') statusLine.textContent = 'Someone else has control of this session; watching.';
+    else statusLine.textContent = frames === 0 ? 'Waiting for the first picture…' : "Watching live. Take control to use the page yourself; the agent's calls wait until you give it back.";
+  }
+
+  function finish(message) {
+    if (ended) return;
+    ended = true;
+    events.close();
+    document.body.classList.add('ended');
+    statusLine.textContent = message;
+    render();
+  }
+
+  function post(path, body) {
+    return fetch(base + path, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Live-Viewer': viewer }, body: JSON.stringify(body), credentials: 'omit' })
+      .then((response) => response.json().catch(() => ({})).then((answer) => {
+        // The state itself comes over the event stream, in order; an answer only says what went wrong.
+        if (!response.ok) statusLine.textContent = answer.message || ('The session refused: ' + response.status);
+        return response.ok;
+      }))
+      .catch(() => { statusLine.textContent = 'Could not reach the session.'; return false; });
+  }
+  take.addEventListener('click', () => { post('/control', { action: 'take' }); canvas.focus(); });
+  // Input still on its way goes first: what the person typed just before giving control back reaches the page.
+  give.addEventListener('click', () => drained.then(() => post('/control', { action: 'give_back' })));
+
+  // Input goes out in order, in batches; a pointer move replaces the one still waiting to go.
+  let queue = [];
+  let sending = false;
+  let drained = Promise.resolve();
+  function send(input) {
+    if (!active()) return;
+    const last = queue[queue.length - 1];
+    if (input.kind === 'mouse' && input.type === 'move' && last && last.kind === 'mouse' && last.type === 'move') queue[queue.length - 1] = input;
+    else queue.push(input);
+    if (!sending) drained = flush();
+  }
+  async function flush() {
+    sending = true;
+    while (queue.length > 0) await post('/input', { events: queue.splice(0, 100) });
+    sending = false;
+  }
+  function where(event) {
+    const box = canvas.getBoundingClientRect();
+    return { x: (event.clientX - box.left) / box.width, y: (event.clientY - box.top) / box.height };
+  }
+  function modifiers(event) { return (event.altKey ? 1 : 0) | (event.ctrlKey ? 2 : 0) | (event.metaKey ? 4 : 0) | (event.shiftKey ? 8 : 0); }
+  const BUTTONS = ['left', 'middle', 'right'];
+  function mouse(type) {
+    return (event) => {
+      if (!active()) return;
+      event.preventDefault();
+      if (type === 'down') canvas.focus();
+      const point = where(event);
+      send({ kind: 'mouse', type, x: point.x, y: point.y, button: BUTTONS[event.button] || 'left', clickCount: Math.max(1, event.detail || 1), modifiers: modifiers(event) });
+    };
+  }
+  canvas.addEventListener('mousedown', mouse('down'));
+  canvas.addEventListener('mouseup', mouse('up'));
+  let lastMove = 0;
+  canvas.addEventListener('mousemove', (event) => {
+    if (!active()) return;
+    const now = Date.now();
+    if (event.buttons === 0 && now - lastMove < 50) return;
+    lastMove = now;
+    const point = where(event);
+    send({ kind: 'mouse', type: 'move', x: point.x, y: point.y, button: BUTTONS[[1, 4, 2].indexOf(event.buttons & 7)] || 'none', modifiers: modifiers(event) });
+  });
+  canvas.addEventListener('wheel', (event) => {
+    if (!active()) return;
+    event.preventDefault();
+    const scale = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? canvas.clientHeight : 1;
+    const point = where(event);
+    send({ kind: 'wheel', x: point.x, y: point.y, deltaX: event.deltaX * scale, deltaY: event.deltaY * scale, modifiers: modifiers(event) });
+  }, { passive: false });
+  canvas.addEventListener('contextmenu', (event) => { if (active()) event.preventDefault(); });
+  function key(type) {
+    return (event) => {
+      if (!active()) return;
+      // Ctrl+V / Cmd+V is left to the browser, whose paste event sends the text itself.
+      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'v') return;
+      event.preventDefault();
+      send({ kind: 'key', type, key: event.key, code: event.code, keyCode: event.keyCode, modifiers: modifiers(event) });
+    };
+  }
+  canvas.addEventListener('keydown', key('down'));
+  canvas.addEventListener('keyup', key('up'));
+  canvas.addEventListener('paste', (event) => {
+    if (!active()) return;
+    event.preventDefault();
+    const text = (event.clipboardData && event.clipboardData.getData('text/plain')) || '';
+    if (text) send({ kind: 'text', text: text.slice(0, 10000) });
+  });
+  render();
+})();`;
+
+/**
+ * The MCP App a host renders for live_view and request_human: it speaks the host's postMessage protocol (MCP Apps'
+ * ui/initialize handshake, then the tool's result) and shows the live page of the URL in that result in a frame,
+ * so the view inside the host is the same page a person opens from the link.
+ */
+export function mcpAppHtml(): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Live view · sessionwright</title>
+<style>
+  :root { color-scheme: light dark; }
+  body { margin: 0; font: 14px/1.4 system-ui, sans-serif; }
+  p { margin: 12px; }
+  iframe { display: block; width: 100%; height: 760px; border: 0; }
+</style>
+</head>
+<body>
+<p id="note">Waiting for the live view…</p>
+<iframe id="live" title="Live view of the browser session" hidden></iframe>
+<script>${APP_SCRIPT}</script>
+</body>
+</html>
+`;
+}
+
+// The host side of MCP Apps is JSON-RPC 2.0 over postMessage with the parent window; the handful of messages a view needs are spoken here directly.
+const APP_SCRIPT = `(() => {
+  'use strict';
+  const note = document.getElementById('note');
+  const frame = document.getElementById('live');
+  let nextId = 1;
+  const pending = new Map();
+  function post(message) { window.parent.postMessage(Object.assign({ jsonrpc: '2.0' }, message), '*'); }
+  function request(method, params) {
+    const id = nextId++;
+    post({ id, method, params });
+    return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
+  }
+  function show(result) {
+    const data = result && (result.structuredContent || parse(result.content));
+    const url = data && (data.url || data.liveUrl);
+    if (result && result.isError) { note.textContent = (data && data.message) || 'The live view could not be opened.'; return; }
+    if (typeof url !== 'string' || !/^https?:\\/\\//.test(url)) { note.textContent = 'The result carries no live-view link.'; return; }
+    if (frame.getAttribute('src') !== url) frame.src = url;
+    frame.hidden = false;
+    note.hidden = true;
+    size();
+  }
+  function parse(content) {
+    const first = Array.isArray(content) ? content[0] : undefined;
+    try { return first && first.type === 'text' ? JSON.parse(first.text) : undefined; } catch (e) { return undefined; }
+  }
+  function size() { post({ method: 'ui/notifications/size-changed', params: { width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight } }); }
+  window.addEventListener('message', (event) => {
+    if (event.source !== window.parent) return;
+    const message = event.data;
+    if (!message || message.jsonrpc !== '2.0') return;
+    if (message.id !== undefined && !message.method) {
+      const waiter = pending.get(message.id);
+      pending.delete(message.id);
+      if (waiter) message.error ? waiter.reject(message.error) : waiter.resolve(message.result);
+      return;
+    }
+    if (message.method === 'ui/notifications/tool-result') show(message.params);
+    else if (message.method === 'ui/notifications/tool-cancelled') note.textContent = 'The call was cancelled.';
+    else if (message.id !== undefined && (message.method === 'ui/resource-teardown' || message.method === 'ping')) post({ id: message.id, result: {} });
+    else if (message.id !== undefined) post({ id: message.id, error: { code: -32601, message: 'Method not found' } });
+  });
+  request('ui/initialize', {
+    appCapabilities: { availableDisplayModes: ['inline', 'fullscreen'] },
+    appInfo: { name: 'sessionwright-live-view', version: '1' },
+    protocolVersion: '2026-01-26',
+  }).then(() => { post({ method: 'ui/notifications/initialized', params: {} }); size(); }, () => { note.textContent = 'The host refused to show the live view.'; });
+})();`;

@@ -1,0 +1,205 @@
+// The live picture of a session's current tab: Chromium's screencast (a JPEG frame whenever the page changes), following tab switches.
+import type { CDPSession, Page } from 'playwright';
+import { orAfter } from './clock.js';
+import { browserError } from './errors.js';
+import type { ViewportSize } from './person-input.js';
+
+/** One picture of the tab. */
+export interface ScreencastFrame {
+  jpeg: Buffer;
+  /** The page's visible area in CSS pixels, which the picture shows (scaled to at most MAX_SIDE pixels a side). */
+  viewport: ViewportSize;
+}
+
+/** Where the tab is. */
+export interface TabState {
+  url: string;
+  title: string;
+}
+
+/** What a watcher is told: every new frame, and the tab's URL and title when they change. The latest of each comes at once. */
+export interface ScreencastWatcher {
+  frame?(frame: ScreencastFrame): void;
+  tab?(state: TabState): void;
+  /** The screencast cannot run (not a Chromium browser): said once, with the reason. */
+  failed?(message: string): void;
+}
+
+/** What a screencast follows: the tab a session acts on, and word when that changes. */
+export interface CurrentTab {
+  readonly page: Page;
+  onPageChange(listener: (page: Page) => void): () => void;
+}
+
+/** The longest side of a frame in pixels: enough to read a page, small enough to send a few times a second. */
+const MAX_SIDE = 1280;
+const JPEG_QUALITY = 70;
+/** The title can change without a navigation (a script sets document.title): it is read again at most this often while frames come. */
+const TITLE_REFRESH_MS = 1_000;
+/**
+ * Frames come at most this often: an animated page would otherwise send one per paint (60 a second), costing the
+ * server and every viewer for motion nobody needs to see that smoothly. A change still shows within this time.
+ */
+const MIN_FRAME_INTERVAL_MS = 100;
+
+/**
+ * Runs while anyone watches and stops when the last watcher leaves, so an unwatched session costs nothing. The browser
+ * sends a frame when the tab's content changes (and one at the start), so a watcher sees a change within a frame's time.
+ */
+export class Screencast {
+  private readonly watchers = new Set<ScreencastWatcher>();
+  private latest: { frame: ScreencastFrame; page: Page } | undefined;
+  private tab: TabState = { url: '', title: '' };
+  private cast: PageCast | undefined;
+  private unfollow: (() => void) | undefined;
+  /** Bumped at every switch, so a cast that finished starting after a newer switch is stopped at once. */
+  private generation = 0;
+  private failure: string | undefined;
+
+  constructor(private readonly current: CurrentTab) {}
+
+  /** Starts watching: the watcher gets the latest frame and tab state at once, then every change. Returns how to stop. */
+  watch(watcher: ScreencastWatcher): () => void {
+    this.watchers.add(watcher);
+    if (this.latest) watcher.frame?.(this.latest.frame);
+    if (this.tab.url !== '') watcher.tab?.(this.tab);
+    if (this.failure !== undefined) watcher.failed?.(this.failure);
+    if (this.watchers.size === 1) {
+      this.unfollow = this.current.onPageChange((page) => void this.follow(page));
+      void this.follow(this.current.page);
+    }
+    return () => {
+      if (!this.watchers.delete(watcher) || this.watchers.size > 0) return;
+      this.unfollow?.();
+      this.unfollow = undefined;
+      this.generation += 1;
+      // Nobody watches: the last picture is not kept (a new watcher gets a fresh one when the screencast starts).
+      this.latest = undefined;
+      const cast = this.cast;
+      this.cast = undefined;
+      void cast?.stop();
+    };
+  }
+
+  /** How many watch now. */
+  get watching(): number {
+    return this.watchers.size;
+  }
+
+  /** The visible area of `page` as its latest frame showed it, if a frame of that page came. */
+  viewportOf(page: Page): ViewportSize | undefined {
+    return this.latest?.page === page ? this.latest.frame.viewport : undefined;
+  }
+
+  /** Stops for good (the session ended): watchers are let go without a word; the caller tells them why. */
+  stop(): void {
+    this.watchers.clear();
+    this.unfollow?.();
+    this.generation += 1;
+    void this.cast?.stop();
+    this.cast = undefined;
+  }
+
+  private async follow(page: Page): Promise<void> {
+    const generation = ++this.generation;
+    const previous = this.cast;
+    this.cast = undefined;
+    await previous?.stop();
+    if (generation !== this.generation || page.isClosed()) return;
+    try {
+      const cast = await startCast(page, {
+        frame: (frame) => {
+          this.latest = { frame, page };
+          for (const watcher of this.watchers) watcher.frame?.(frame);
+        },
+        tab: (state) => {
+          if (state.url === this.tab.url && state.title === this.tab.title) return;
+          this.tab = state;
+          for (const watcher of this.watchers) watcher.tab?.(state);
+        },
+      });
+      if (generation !== this.generation) await cast.stop();
+      else this.cast = cast;
+    } catch (error) {
+      if (generation !== this.generation || page.isClosed()) return;
+      this.failure = error instanceof Error ? error.message : String(error);
+      for (const watcher of this.watchers) watcher.failed?.(this.failure);
+    }
+  }
+}
+
+interface PageCast {
+  stop(): Promise<void>;
+}
+
+/** The CDP session of a tab, one per tab, shared by its screencast and a person's input. */
+const cdpSessions = new WeakMap<Page, Promise<CDPSession>>();
+
+/** The tab's CDP session; BROWSER_ERROR `unsupported` outside Chromium, which has no screencast. */
+export function cdpOf(page: Page): Promise<CDPSession> {
+  let cdp = cdpSessions.get(page);
+  if (!cdp) {
+    cdp = page
+      .context()
+      .newCDPSession(page)
+      .catch((error: unknown) => {
+        cdpSessions.delete(page);
+        throw page.isClosed()
+          ? error
+          : browserError('unsupported', 'Watching a session live and acting on it by hand needs a Chromium-family browser.', { cause: error });
+      });
+    cdpSessions.set(page, cdp);
+  }
+  return cdp;
+}
+
+async function startCast(page: Page, on: { frame(frame: ScreencastFrame): void; tab(state: TabState): void }): Promise<PageCast> {
+  const cdp = await cdpOf(page);
+  let titleReadAt = 0;
+  let frameAt = 0;
+  const readTab = async () => {
+    titleReadAt = Date.now();
+    const title = await orAfter(
+      page.title().catch(() => ''),
+      500,
+      '',
+    );
+    if (!page.isClosed()) on.tab({ url: page.url(), title });
+  };
+  const onFrame = (event: { data: string; sessionId: number; metadata: { deviceWidth?: number; deviceHeight?: number } }) => {
+    // The browser sends the next frame only once this one is acknowledged, so acknowledging later paces the frames.
+    const ack = () => void cdp.send('Page.screencastFrameAck', { sessionId: event.sessionId }).catch(() => {});
+    const wait = MIN_FRAME_INTERVAL_MS - (Date.now() - frameAt);
+    frameAt = Date.now();
+    if (wait <= 0) ack();
+    else setTimeout(ack, wait).unref();
+    const width = event.metadata.deviceWidth ?? 0;
+    const height = event.metadata.deviceHeight ?? 0;
+    on.frame({ jpeg: Buffer.from(event.data, 'base64'), viewport: { width, height } });
+    if (Date.now() - titleReadAt >= TITLE_REFRESH_MS) void readTab();
+  };
+  const onNavigated = (frame: ReturnType<Page['mainFrame']>) => {
+    if (frame === page.mainFrame()) void readTab();
+  };
+  const onLoad = () => void readTab();
+  cdp.on('Page.screencastFrame', onFrame);
+  page.on('framenavigated', onNavigated);
+  page.on('load', onLoad);
+  void readTab();
+  try {
+    await cdp.send('Page.startScreencast', { format: 'jpeg', quality: JPEG_QUALITY, maxWidth: MAX_SIDE, maxHeight: MAX_SIDE, everyNthFrame: 1 });
+  } catch (error) {
+    cdp.off('Page.screencastFrame', onFrame);
+    page.off('framenavigated', onNavigated);
+    page.off('load', onLoad);
+    throw error;
+  }
+  return {
+    async stop() {
+      cdp.off('Page.screencastFrame', onFrame);
+      page.off('framenavigated', onNavigated);
+      page.off('load', onLoad);
+      if (!page.isClosed()) await cdp.send('Page.stopScreencast').catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,252 @@
+// Watching a session and handing it over: the screencast follows the current tab, a person's control waits in the queue and acts on the page, traces and videos are written.
+import { readFileSync } from 'node:fs';
+import { readZip, startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { BrowserHost, SessionManager, type ControlLease, type Session } from '../src/index.js';
+import type { ScreencastFrame, TabState } from '../src/screencast.js';
+import { playwrightFfmpegPath, systemFfmpeg } from '../src/video.js';
+import { rejectionOf } from './session-errors.js';
+
+const CALL_TIMEOUT = 4_000;
+let host: BrowserHost;
+let manager: SessionManager;
+let server: FixtureServer;
+
+/** A page whose top half is one big button: a click at (0.5, 0.25) of the view lands on it. */
+const COUNTER_PAGE = `<!doctype html><html><head><title>Counter</title><style>
+  html, body { margin: 0; height: 100%; }
+  #inc { position: fixed; left: 0; top: 0; width: 100vw; height: 50vh; font-size: 40px; }
+  #field { position: fixed; left: 10px; top: 60vh; width: 300px; font-size: 20px; }
+</style></head><body>
+<button id="inc" onclick="this.textContent = String(Number(this.textContent) + 1)">0</button>
+<input id="field">
+</body></html>`;
+
+beforeAll(async () => {
+  server = await startFixtureServer({ pages: { counter: COUNTER_PAGE } });
+  host = new BrowserHost({ headless: true }).start();
+  manager = new SessionManager({ host, callTimeout: CALL_TIMEOUT });
+  await host.browser();
+});
+afterAll(async () => {
+  await manager.shutdown();
+  await server.close();
+});
+
+/** Collects what a screencast sends, and waits for what a test expects of it. */
+function watch(session: Session) {
+  const frames: ScreencastFrame[] = [];
+  const tabs: TabState[] = [];
+  const waiters: (() => void)[] = [];
+  const wake = () => {
+    for (const waiter of waiters.splice(0)) waiter();
+  };
+  const stop = session.screencast.watch({
+    frame(frame) {
+      frames.push(frame);
+      wake();
+    },
+    tab(state) {
+      tabs.push(state);
+      wake();
+    },
+  });
+  const until = async (condition: () => boolean, what: string, ms = 10_000): Promise<void> => {
+    const deadline = Date.now() + ms;
+    while (!condition()) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise<void>((resolve) => {
+        waiters.push(resolve);
+        setTimeout(resolve, 200);
+      });
+    }
+  };
+  return { frames, tabs, stop, until };
+}
+
+async function held(session: Session): Promise<ControlLease> {
+  const lease = session.takeControl();
+  await lease.acquired;
+  return lease;
+}
+
+describe('the screencast', () => {
+  it('sends JPEG frames of the current tab, a new one when the agent navigates, with its URL and title, and follows a new tab', async () => {
+    const session = await manager.create();
+    const view = watch(session);
+    await view.until(() => view.frames.length > 0, 'the first frame');
+    const first = view.frames[0] as ScreencastFrame;
+    expect(first.jpeg.subarray(0, 2)).toEqual(Buffer.from([0xff, 0xd8]));
+    expect(first.viewport.width).toBeGreaterThan(0);
+    const before = view.frames.length;
+    await manager.run(session.id, (page) => page.goto(server.urlFor('/pages/form')));
+    await view.until(() => view.frames.length > before && view.tabs.some((tab) => tab.title === 'Form'), 'a frame and the title of the form');
+    expect(view.tabs.at(-1)?.url).toBe(server.urlFor('/pages/form'));
+    // A tab opened by the session becomes current: the screencast follows it.
+    await manager.run(session.id, async (_page, s) => {
+      const tab = await s.newTab();
+      await tab.goto(server.urlFor('/pages/home'));
+    });
+    await view.until(() => view.tabs.at(-1)?.title === 'Home', 'the new tab');
+    view.stop();
+    expect(session.screencast.watching).toBe(0);
+    await manager.close(session.id);
+  });
+});
+
+describe("a person's control", () => {
+  it('acts on the page with mouse and keys while calls wait behind it, then lets them run', async () => {
+    const session = await manager.create();
+    await manager.run(session.id, (page) => page.goto(server.urlFor('/pages/counter')));
+    const view = watch(session);
+    await view.until(() => view.frames.length > 0, 'a frame');
+    const lease = await held(session);
+    expect(lease.state).toBe('held');
+    await lease.input({ kind: 'mouse', type: 'down', x: 0.5, y: 0.25 });
+    await lease.input({ kind: 'mouse', type: 'up', x: 0.5, y: 0.25 });
+    // Into the field, then typed keys and a paste.
+    await lease.input({ kind: 'mouse', type: 'down', x: 0.1, y: 0.62 });
+    await lease.input({ kind: 'mouse', type: 'up', x: 0.1, y: 0.62 });
+    for (const key of ['h', 'i']) {
+      await lease.input({ kind: 'key', type: 'down', key, code: `Key${key.toUpperCase()}`, keyCode: key.toUpperCase().charCodeAt(0) });
+      await lease.input({ kind: 'key', type: 'up', key, code: `Key${key.toUpperCase()}`, keyCode: key.toUpperCase().charCodeAt(0) });
+    }
+    await lease.input({ kind: 'key', type: 'down', key: 'Backspace', code: 'Backspace', keyCode: 8 });
+    await lease.input({ kind: 'key', type: 'up', key: 'Backspace', code: 'Backspace', keyCode: 8 });
+    await lease.input({ kind: 'text', text: '!?' });
+
+    let waitedFor: ControlLease | undefined;
+    let ran = false;
+    const call = manager.run(
+      session.id,
+      async (page) => {
+        ran = true;
+        return { count: await page.textContent('#inc'), field: await page.inputValue('#field') };
+      },
+      { onWaitForPerson: (person) => (waitedFor = person) },
+    );
+    expect(waitedFor).toBe(lease);
+    // The call is queued behind the person: it has not run while they hold control.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(ran).toBe(false);
+    lease.release();
+    await expect(call).resolves.toEqual({ count: '1', field: 'h!?' });
+    expect(session.control).toBeUndefined();
+    view.stop();
+    await manager.close(session.id);
+  });
+
+  it('waits for a running call before the person gets the session', async () => {
+    const session = await manager.create();
+    let finish!: () => void;
+    const running = manager.run(session.id, () => new Promise<void>((resolve) => (finish = resolve)));
+    const lease = session.takeControl();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(lease.state).toBe('waiting');
+    await expect(lease.input({ kind: 'text', text: 'x' })).rejects.toThrow(/waiting/);
+    finish();
+    await running;
+    await lease.acquired;
+    expect(lease.state).toBe('held');
+    expect(() => session.takeControl()).toThrow(/already has control/);
+    lease.release();
+    await manager.close(session.id);
+  });
+
+  it('still ends a waiting call at the call timeout, with reason call_timeout, and leaves the session usable', async () => {
+    const session = await manager.create();
+    const lease = await held(session);
+    const started = Date.now();
+    const error = await rejectionOf(manager.run(session.id, async () => 'never'));
+    expect(error.code).toBe('BROWSER_ERROR');
+    expect(error.details).toMatchObject({ reason: 'call_timeout', timeout: CALL_TIMEOUT, waitedFor: 'person', pageReplaced: false });
+    expect(error.sessionId).toBe(session.id);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(CALL_TIMEOUT - 50);
+    lease.release();
+    await expect(manager.run(session.id, async () => 'ran')).resolves.toBe('ran');
+    await manager.close(session.id);
+  });
+
+  it('ends with the session: control is given back and onEnd is told', async () => {
+    const session = await manager.create();
+    const lease = await held(session);
+    let ended = false;
+    session.onEnd(() => {
+      ended = true;
+    });
+    await manager.close(session.id);
+    expect(ended).toBe(true);
+    expect(lease.state).toBe('released');
+    expect(() => session.takeControl()).toThrow(/ended/);
+  });
+});
+
+describe('traces and videos', () => {
+  it("writes a trace of the session's actions, with snapshots and network, and lists it", async () => {
+    const session = await manager.create();
+    await manager.run(session.id, (_page, s) => s.startTrace());
+    await expect(manager.run(session.id, (_page, s) => s.startTrace())).rejects.toMatchObject({ details: { reason: 'trace_running' } });
+    await manager.run(session.id, async (page) => {
+      await page.goto(server.urlFor('/pages/buttons'));
+      await page.click('#inc');
+    });
+    const trace = await manager.run(session.id, (_page, s) => s.stopTrace());
+    expect(trace.path).toMatch(/trace-1\.zip$/);
+    expect(trace.bytes).toBeGreaterThan(0);
+    const entries = readZip(trace.path);
+    const events = (entries.get('trace.trace') ?? Buffer.alloc(0)).toString('utf8');
+    expect(events).toContain('"method":"goto"');
+    expect(events).toContain('"method":"click"');
+    expect(events).toContain('#inc');
+    expect(events).toContain('"type":"frame-snapshot"');
+    expect((entries.get('trace.network') ?? Buffer.alloc(0)).toString('utf8')).toContain('/pages/buttons');
+    // Screenshots of the page over time, which the trace viewer's film strip shows.
+    expect([...entries.keys()].some((name) => name.startsWith('screencast/') && name.endsWith('.jpeg'))).toBe(true);
+    await expect(manager.run(session.id, (_page, s) => s.stopTrace())).rejects.toMatchObject({ details: { reason: 'no_trace' } });
+    await manager.close(session.id);
+  });
+
+  it('saves a trace still recording when the session closes', async () => {
+    const session = await manager.create();
+    await manager.run(session.id, (_page, s) => s.startTrace());
+    await manager.run(session.id, (page) => page.goto(server.urlFor('/pages/home')));
+    const files = await manager.close(session.id);
+    expect(files.traces).toHaveLength(1);
+    expect(
+      readZip(files.traces[0]?.path ?? '')
+        .get('trace.trace')
+        ?.toString('utf8'),
+    ).toContain('"method":"goto"');
+  });
+
+  it('records a .webm video per tab with recordVideo, listed when the session closes', async () => {
+    const session = await manager.create({ options: { recordVideo: true } });
+    expect(session.options.recordVideo).toBe(true);
+    // Watched live while recording: both get the page's pictures.
+    const view = watch(session);
+    await manager.run(session.id, async (page) => {
+      await page.goto(server.urlFor('/pages/buttons'));
+      await page.click('#inc');
+    });
+    await view.until(() => view.tabs.some((tab) => tab.title === 'Buttons') && view.frames.length > 0, 'frames while recording');
+    view.stop();
+    const files = await manager.close(session.id);
+    expect(files.videos).toHaveLength(1);
+    const video = files.videos[0] as { path: string; bytes: number };
+    expect(video.path).toMatch(/\.webm$/);
+    expect(video.bytes).toBeGreaterThan(1_000);
+    const head = readFileSync(video.path).subarray(0, 64);
+    // An EBML file whose document type is webm.
+    expect(head.readUInt32BE(0)).toBe(0x1a45dfa3);
+    expect(head.toString('latin1')).toContain('webm');
+  });
+});
+
+describe('ffmpeg for video', () => {
+  it('finds a system ffmpeg on the PATH, and knows where Playwright looks for its own', () => {
+    expect(systemFfmpeg({ PATH: '' })).toBeUndefined();
+    expect(systemFfmpeg({ PATH: ['/nonexistent', '/usr/bin'].join(path.delimiter) })).toBe('/usr/bin/ffmpeg');
+    expect(playwrightFfmpegPath()).toMatch(/ffmpeg-\d+[\\/]ffmpeg-/);
+  });
+});

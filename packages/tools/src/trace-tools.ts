@@ -1,0 +1,37 @@
+// The `devtools` capability: start_trace and stop_trace record a Playwright trace of one session (actions, DOM snapshots, screenshots, network).
+import { z } from 'zod';
+import { sessionOutput } from './response.js';
+import { sessionIdSchema } from './schemas.js';
+import { defineSessionTool } from './session-tool.js';
+
+export const fileSchema = z.object({ path: z.string().describe('Absolute path of the file.'), bytes: z.number() });
+
+export const startTrace = defineSessionTool({
+  name: 'start_trace',
+  title: 'Start a trace',
+  description: 'Starts recording a Playwright trace of the session: each action with DOM snapshots, screenshots and network. stop_trace writes it.',
+  input: z.strictObject({ sessionId: sessionIdSchema }),
+  output: sessionOutput({ tracing: z.literal(true), message: z.string() }),
+  kind: 'action',
+  capability: 'devtools',
+  errors: ['INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
+  async handler(_args, _page, response) {
+    await response.session.startTrace();
+    return { tracing: true as const, message: 'Recording a trace of this session; stopping it writes the file, and so does closing the session.' };
+  },
+});
+
+export const stopTrace = defineSessionTool({
+  name: 'stop_trace',
+  title: 'Stop the trace',
+  description: "Stops the session's trace and writes trace.zip in its folder of --output-dir; `npx playwright show-trace <path>` opens it.",
+  input: z.strictObject({ sessionId: sessionIdSchema }),
+  output: sessionOutput({ trace: fileSchema, message: z.string() }),
+  kind: 'action',
+  capability: 'devtools',
+  errors: ['INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
+  async handler(_args, _page, response) {
+    const trace = await response.session.stopTrace();
+    return { trace, message: `Trace written. Open it with: npx playwright show-trace ${JSON.stringify(trace.path)}` };
+  },
+});
