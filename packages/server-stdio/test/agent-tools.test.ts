@@ -190,17 +190,17 @@ describe('console_messages', () => {
     expectError(await tool('console_messages', { sessionId, limit: 0 }), 'INVALID_PARAMETERS', sessionId);
   });
 
-  it('keeps the last 1000 of 5000 lines and counts the rest as dropped', async () => {
+  it('keeps the last 1000 of 1500 lines and counts the rest as dropped', async () => {
     const sessionId = await sessionOn('console');
     // Up to 30 s: on a loaded machine the page can take longer than the default 5 s to settle for the click.
     await ok('click', { sessionId, selector: '#flood', timeout: 30_000 });
     await expect
       .poll(async () => (await ok('console_messages', { sessionId, level: 'debug', limit: 1000 })).messages.at(-1)?.text, { timeout: 10_000 })
-      .toBe('line 4999');
+      .toBe('line 1499');
     const all = await ok('console_messages', { sessionId, level: 'debug', limit: 1000 });
     expect(all.messages).toHaveLength(1000);
-    expect(all.messages.at(-1).text).toBe('line 4999');
-    expect(all.dropped).toBe(5005 - 1000);
+    expect(all.messages.at(-1).text).toBe('line 1499');
+    expect(all.dropped).toBe(1505 - 1000);
     const page = await ok('console_messages', { sessionId, level: 'debug', limit: 10 });
     expect(page.messages).toHaveLength(10);
     const next = await ok('console_messages', { sessionId, level: 'debug', limit: 10, since: page.cursor });

@@ -83,6 +83,7 @@ export {
   STATIC_RESOURCE_TYPES,
   SessionCollectors,
   atLeast,
+  type CollectOptions,
   consoleLevel,
   type ConsoleEntry,
   type ConsoleLevel,
@@ -100,5 +101,15 @@ export {
   type SessionInfo,
   type SessionManagerOptions,
 } from './session-manager.js';
+export {
+  DEFAULT_RUNAWAY_LIMITS,
+  RunawayGuard,
+  runawayLimits,
+  type EventBound,
+  type RunawayBound,
+  type RunawayLimits,
+  type RunawayOptions,
+  type RunawayTrip,
+} from './runaway.js';
 export { Turns, type Release } from './turns.js';
 export { defaultWarmSessions } from './warm-pool.js';

@@ -14,6 +14,7 @@ import { Turns } from './turns.js';
 import { BrowserRecycler } from './browser-recycler.js';
 import { DownloadDirectory } from './downloads.js';
 import { WarmPool } from './warm-pool.js';
+import { guardPages, runawayLimits, type RunawayLimits, type RunawayOptions } from './runaway.js';
 
 export interface SessionManagerOptions {
   /** Where browsers come from: one (a local BrowserHost) or several (remote endpoints); sessions spread over them by load. */
@@ -60,6 +61,10 @@ export interface SessionManagerOptions {
    * (the 1-minute load average), a load keeps its turn past that, because more loads at once would only slow each one.
    */
   pageLoads?: { atOnce?: number; holdMs?: number };
+  /** Bounds on a session's page events and heap, past which its pages are stopped (default DEFAULT_RUNAWAY_LIMITS; docs/limits.md). */
+  runaway?: RunawayOptions;
+  /** Keep each session's request list (default true); a server that serves no tool reading it turns it off. */
+  collectNetwork?: boolean;
 }
 
 /** What run() accepts besides the session id and the function. */
@@ -134,6 +139,8 @@ export class SessionManager {
   private readonly opens = new Turns(MAX_CONCURRENT_OPENS);
   private readonly loads: Turns;
   private readonly loadHoldMs: number;
+  private readonly runaway: RunawayLimits;
+  private readonly collectNetwork: boolean;
 
   constructor(options: SessionManagerOptions) {
     this.sources = Array.isArray(options.host) ? [...(options.host as readonly BrowserSource[])] : [options.host as BrowserSource];
@@ -160,6 +167,8 @@ export class SessionManager {
     this.loads = new Turns(options.pageLoads?.atOnce ?? Math.max(16, 8 * os.availableParallelism()));
     this.loadHoldMs = options.pageLoads?.holdMs ?? LOAD_HOLD_MS;
     if (!Number.isFinite(this.loadHoldMs) || this.loadHoldMs <= 0) throw new RangeError('pageLoads.holdMs must be a positive number of ms');
+    this.runaway = runawayLimits(options.runaway);
+    this.collectNetwork = options.collectNetwork ?? true;
     this.tombstoneLimit = options.tombstoneLimit ?? 10_000;
     this.tombstoneTtl = options.tombstoneTtl ?? 3_600_000;
     for (const source of this.sources) {
@@ -258,6 +267,10 @@ export class SessionManager {
         context,
         page,
         endpoint: source.label,
+        collectNetwork: this.collectNetwork,
+        runaway: this.runaway,
+        onRunaway: (trip) =>
+          this.logger.info(`session ${shortId(id)}: its page passed the ${trip.bound} bound (${trip.observed} > ${trip.limit}); its tabs were closed`),
         ...(owner === undefined ? {} : { owner }),
         ...(settings === undefined ? {} : { options: settings.echo }),
       });
@@ -457,6 +470,7 @@ export class SessionManager {
       const context = await browser.newContext(settings ? { ...this.contextOptions, ...settings.contextOptions } : this.contextOptions);
       try {
         await blockResourceTypes(context, settings?.blockResources ?? []);
+        await guardPages(context, this.runaway);
         return { context, page: await context.newPage() };
       } catch (error) {
         await context.close().catch(() => {});

@@ -2,13 +2,14 @@
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, BrowserContext, Dialog, Download, FileChooser, Page } from 'playwright';
+import type { Browser, BrowserContext, CDPSession, Dialog, Download, FileChooser, Page } from 'playwright';
 import { SessionCollectors } from './collectors.js';
 import { resolveSessionOptions, type EffectiveSessionOptions, type SessionOptions } from './context-options.js';
 import { isInside, safeFileName, uniqueName, type DownloadRecord } from './downloads.js';
 import { SessionError, browserError, firstLine, isSessionError, messageOf, type BrowserErrorReason } from './errors.js';
 import type { BrowserName } from './executable.js';
 import { orAfter } from './clock.js';
+import { DEFAULT_RUNAWAY_LIMITS, RunawayGuard, type RunawayLimits, type RunawayTrip } from './runaway.js';
 
 /** A JavaScript dialog the page opened, and how it was answered ('pending' while a held dialog waits for an answer). */
 export interface DialogRecord {
@@ -62,7 +63,7 @@ export interface RunOptions {
 }
 
 /** Why a running call is told to stop. */
-type StopReason = Extract<BrowserErrorReason, 'cancelled' | 'call_timeout'>;
+type StopReason = Extract<BrowserErrorReason, 'cancelled' | 'call_timeout' | 'runaway_page'>;
 
 /**
  * How long a cancelled or timed-out call may take to let go of the page after being told to stop, before the session
@@ -88,6 +89,12 @@ export interface SessionInit {
   maxTabs?: number;
   /** Makes the folder this session's downloads are saved in; without it downloads are reported as failed. */
   downloadFolder?: () => Promise<string>;
+  /** Bounds on events and memory past which the session's pages are stopped (default DEFAULT_RUNAWAY_LIMITS). */
+  runaway?: RunawayLimits;
+  /** Keep the request list (default true): off when no tool reads it. */
+  collectNetwork?: boolean;
+  /** Told when the session's pages are stopped for passing a bound (for a log line). */
+  onRunaway?: (trip: RunawayTrip) => void;
 }
 
 export class Session {
@@ -129,6 +136,21 @@ export class Session {
   /** What emulate changed, applied to tabs opened later too. */
   private emulation: { viewport?: { width: number; height: number }; media?: Pick<SessionOptions, 'colorScheme' | 'reducedMotion'> } = {};
   private effectiveEmulation: Omit<EffectiveEmulation, 'viewport'>;
+  /** Counts the pages' events and checks their heaps; stops them past a bound (see onRunaway). */
+  private readonly guard: RunawayGuard;
+  private readonly collectNetwork: boolean;
+  private readonly reportRunaway: ((trip: RunawayTrip) => void) | undefined;
+  /** Measures the tabs' heaps every heapCheckMs once listening. */
+  private heapTimer: NodeJS.Timeout | undefined;
+  /** Each tab's own DevTools session for heap checks (null where the browser has none: Firefox, WebKit). */
+  private readonly heapProbes = new WeakMap<Page, Promise<CDPSession | null>>();
+  private checkingHeaps = false;
+  /** Stops the call running now, if any. */
+  private stopRunning: ((reason: StopReason) => void) | undefined;
+  /** A fresh page being opened (in place of pages given up on); the next call waits for it. */
+  private opening: Promise<Page> | undefined;
+  /** Why the pages were stopped, until a call has said so. */
+  private runaway: RunawayTrip | undefined;
 
   constructor(init: SessionInit) {
     this.id = init.id;
@@ -141,6 +163,9 @@ export class Session {
     this.endpoint = init.endpoint ?? 'local';
     this.maxTabs = init.maxTabs ?? DEFAULT_MAX_TABS;
     this.makeDownloadFolder = init.downloadFolder;
+    this.guard = new RunawayGuard(init.runaway ?? DEFAULT_RUNAWAY_LIMITS, (trip) => this.onRunaway(trip));
+    this.collectNetwork = init.collectNetwork ?? true;
+    this.reportRunaway = init.onRunaway;
     this.context = init.context;
     this.currentPage = init.page;
     const { colorScheme, reducedMotion, geolocation, offline, extraHTTPHeaders } = this.options;
@@ -160,7 +185,7 @@ export class Session {
   private listen(): SessionCollectors {
     if (this.collected) return this.collected;
     clearImmediate(this.listenSoon);
-    const collectors = new SessionCollectors(this.context);
+    const collectors = new SessionCollectors(this.context, undefined, undefined, { guard: this.guard, network: this.collectNetwork });
     this.collected = collectors;
     for (const page of this.context.pages()) this.watchPage(page);
     // A link with target=_blank or window.open: follow the newest tab, as a person would, and say so in the next result.
@@ -168,10 +193,18 @@ export class Session {
       this.watchPage(page);
       // A page the session opens itself is not a tab the site opened; whoever opened it decides what follows.
       if (page === this.currentPage || this.openingOwnPage) return;
+      if (!this.guard.count('popups', () => page.url())) {
+        this.abandoned.add(page);
+        void page.close({ runBeforeUnload: false }).catch(() => {});
+        return;
+      }
       this.currentPage = page;
       if (this.events.openedTabs.length < MAX_EVENTS) this.events.openedTabs.push(page.url());
       this.enforceTabLimit(page);
     });
+    this.heapTimer = setInterval(() => void this.checkHeaps(), this.guard.limits.heapCheckMs);
+    this.heapTimer.unref();
+    this.context.once('close', () => clearInterval(this.heapTimer));
     return collectors;
   }
 
@@ -214,9 +247,11 @@ export class Session {
     // A call cancelled while it waits in the queue never starts.
     await untilAborted(previous, signal);
     if (signal?.aborted) throw stoppedError('cancelled', options, false);
-    const page = await this.livePage();
+    // Pages stopped for passing a bound while no call ran: this call says so; the next one runs on a fresh page.
+    const runaway = this.takeRunaway();
+    if (runaway) throw runawayError(runaway);
     const halt = new AbortController();
-    let stop: ((reason: StopReason) => void) | undefined;
+    let stop!: (reason: StopReason) => void;
     const stopped = new Promise<StopReason>((resolve) => {
       stop = (reason) => {
         resolve(reason);
@@ -224,10 +259,17 @@ export class Session {
         halt.abort();
       };
     });
-    const work = fn(page, halt.signal);
-    const onAbort = () => stop?.('cancelled');
+    const onAbort = () => stop('cancelled');
     signal?.addEventListener('abort', onAbort, { once: true });
-    const timer = options.timeout === undefined ? undefined : setTimeout(() => stop?.('call_timeout'), options.timeout);
+    // The limit counts from here, so that waiting for a page (which a browser busy elsewhere may answer late) counts too.
+    const timer = options.timeout === undefined ? undefined : setTimeout(() => stop('call_timeout'), options.timeout);
+    this.stopRunning = stop;
+    let page: Page | undefined;
+    const work = (async () => {
+      page = await this.livePage();
+      if (halt.signal.aborted) throw new Error('stopped before it started');
+      return fn(page, halt.signal);
+    })();
     try {
       const first = await Promise.race([
         work.then(
@@ -236,10 +278,12 @@ export class Session {
         ),
         stopped,
       ]);
-      if (first === undefined) return await work.catch((error: unknown) => Promise.reject(this.crashError(page, error)));
-      // Told to stop: ask the page to stop loading, then give the call a moment to end by itself.
+      if (first === undefined) return await work.catch((error: unknown) => Promise.reject(page ? this.crashError(page, error) : error));
       work.catch(() => {});
-      void stopLoading(page);
+      // Its pages are closing already: nothing to wait for.
+      if (first === 'runaway_page') throw runawayError(this.takeRunaway());
+      // Told to stop: ask the page to stop loading, then give the call a moment to end by itself.
+      if (page) void stopLoading(page);
       const ended = await orAfter(
         work.then(
           () => true,
@@ -248,11 +292,13 @@ export class Session {
         LET_GO_GRACE_MS,
         false,
       );
-      if (!ended) await this.replacePage(page);
+      // The fresh page opens while the answer goes out; the next call waits for it (livePage).
+      if (!ended && page) this.replaceInBackground(page);
       throw stoppedError(first, options, !ended);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
+      if (this.stopRunning === stop) this.stopRunning = undefined;
     }
   }
 
@@ -272,6 +318,7 @@ export class Session {
   /** Closes the context and its pages; gives up waiting after CLOSE_TIMEOUT_MS, so a browser that hangs cannot hold the caller. */
   async close(): Promise<void> {
     clearImmediate(this.listenSoon);
+    clearInterval(this.heapTimer);
     // The collectors' listeners go with the context; removing them first would cost a message per event.
     await orAfter(
       this.context.close().catch(() => {}),
@@ -445,12 +492,17 @@ export class Session {
 
   // Internals ----------------------------------------------------------------------------------------------------
 
+  /** The page calls act on: the current tab, else the newest usable one, else a fresh blank one (waiting for one being opened). */
   private async livePage(): Promise<Page> {
+    if (this.opening) await this.opening.catch(() => {});
     if (this.usable(this.currentPage)) return this.currentPage;
     const open = this.context.pages().filter((page) => this.usable(page));
-    const page = open.at(-1) ?? (await this.openPage());
-    this.currentPage = page;
-    return page;
+    const newest = open.at(-1);
+    if (newest) {
+      this.currentPage = newest;
+      return newest;
+    }
+    return this.freshPage();
   }
 
   /** What a call that failed on a page whose renderer crashed throws: reason page_crashed, not Playwright's words. */
@@ -472,21 +524,87 @@ export class Session {
     }
   }
 
+  /** Opens a fresh blank page and makes it current; one at a time, however many callers ask at once. */
+  private freshPage(): Promise<Page> {
+    this.opening ??= this.openPage()
+      .then((page) => {
+        this.currentPage = page;
+        // The browser answers in order, so whatever stopped pages still had in flight has arrived: count afresh.
+        if (this.guard.tripped) this.guard.reset();
+        return page;
+      })
+      .finally(() => {
+        this.opening = undefined;
+      });
+    return this.opening;
+  }
+
   /**
    * Gives up on a page that does not let go of a call: it is never handed out again, it is closed without waiting (a
-   * page stuck in a script may take long to close), and a fresh page in the same context takes its place.
+   * page stuck in a script may take long to close), and a fresh page in the same context takes its place, opened in
+   * the background (the next call waits for it; if the browser cannot open one now, the next call tries again).
    */
-  private async replacePage(stuck: Page): Promise<void> {
+  private replaceInBackground(stuck: Page): void {
     this.abandoned.add(stuck);
     void stuck.close({ runBeforeUnload: false }).catch(() => {});
-    if (this.currentPage !== stuck) return;
-    const fresh = await orAfter(
-      this.openPage().catch(() => undefined),
-      CLOSE_TIMEOUT_MS,
-      undefined,
-    );
-    // If the browser cannot even open a page now, the next call tries again (livePage).
-    if (fresh) this.currentPage = fresh;
+    if (this.currentPage === stuck) void this.freshPage().catch(() => {});
+  }
+
+  /**
+   * Stops every tab of a session that passed a runaway bound: each is closed without waiting (its renderer and workers
+   * go with it, so the flood ends at its source), the call running now ends at once, and the next call (or this one)
+   * answers BROWSER_ERROR reason runaway_page. Cookies and storage stay; a fresh blank page takes the tabs' place.
+   */
+  private onRunaway(trip: RunawayTrip): void {
+    this.runaway = trip;
+    for (const page of this.context.pages()) {
+      this.abandoned.add(page);
+      void page.close({ runBeforeUnload: false }).catch(() => {});
+    }
+    this.heldDialog = undefined;
+    this.heldChooser = undefined;
+    this.reportRunaway?.(trip);
+    if (this.stopRunning) this.stopRunning('runaway_page');
+    void this.freshPage().catch(() => {});
+  }
+
+  /** The trip not yet reported, once: a call that reports it clears it. */
+  private takeRunaway(): RunawayTrip | undefined {
+    const trip = this.runaway;
+    this.runaway = undefined;
+    return trip;
+  }
+
+  /**
+   * Measures each tab's JavaScript heap (its own DevTools session, made on first use) and stops the session's pages
+   * when one holds more than the bound. A tab that does not answer within the interval (busy in a script) is skipped
+   * this time; a check still running skips the next.
+   */
+  private async checkHeaps(): Promise<void> {
+    if (this.checkingHeaps || this.guard.tripped) return;
+    this.checkingHeaps = true;
+    try {
+      await Promise.all(
+        this.tabs().map(async (page) => {
+          let probe = this.heapProbes.get(page);
+          if (!probe) {
+            probe = this.context.newCDPSession(page).catch(() => null);
+            this.heapProbes.set(page, probe);
+          }
+          const session = await orAfter(probe, this.guard.limits.heapCheckMs, null);
+          if (!session) return;
+          const usage = await orAfter(
+            session.send('Runtime.getHeapUsage').catch(() => undefined),
+            this.guard.limits.heapCheckMs,
+            undefined,
+          );
+          // backingStorageSize (ArrayBuffers) is reported by recent Chromium only.
+          if (usage && !page.isClosed()) this.guard.heap(usage.usedSize + ((usage as { backingStorageSize?: number }).backingStorageSize ?? 0), page.url());
+        }),
+      );
+    } finally {
+      this.checkingHeaps = false;
+    }
   }
 
   private usable(page: Page): boolean {
@@ -514,6 +632,8 @@ export class Session {
    * An answer set with setDialogAnswer overrides that; in hold mode the dialog stays open until answerPendingDialog.
    */
   private async onDialog(dialog: Dialog): Promise<void> {
+    // A page that loops on dialogs is stopped; the ones it still has open go unanswered and unlisted, closed with it.
+    if (!this.guard.count('dialogs', () => dialog.page()?.url() ?? '')) return void dialog.dismiss().catch(() => {});
     const type = dialog.type();
     const message = dialog.message().slice(0, 2_000);
     if (this.modalMode === 'hold' && this.pendingDialog === undefined) {
@@ -531,6 +651,7 @@ export class Session {
   }
 
   private saveDownload(download: Download): void {
+    if (!this.guard.count('downloads', () => download.page().url())) return void download.cancel().catch(() => {});
     const url = download.url();
     const suggestedFilename = download.suggestedFilename();
     const saving = (async () => {
@@ -603,6 +724,43 @@ function stoppedError(reason: StopReason, options: RunOptions, pageReplaced: boo
       ...(pageReplaced ? { next: 'load_page' } : {}),
     },
   });
+}
+
+const BOUND_WORDS: Record<RunawayTrip['bound'], string> = {
+  console: 'console messages and page errors',
+  requests: 'requests',
+  dialogs: 'dialogs',
+  popups: 'new tabs',
+  downloads: 'downloads',
+  memory: 'memory',
+};
+
+/** BROWSER_ERROR reason runaway_page: which bound the session's pages passed, and that they were replaced. */
+function runawayError(trip: RunawayTrip | undefined): SessionError {
+  const what =
+    trip === undefined
+      ? 'The page passed a bound on what one session may cost the browser'
+      : trip.bound === 'memory'
+        ? `The page held ${Math.round(trip.observed / 1024 ** 2)} MiB of JavaScript memory, more than the ${Math.round(trip.limit / 1024 ** 2)} MiB one tab may hold`
+        : `The page produced ${trip.observed} ${BOUND_WORDS[trip.bound]} within ${(trip.windowMs ?? 0) / 1000} s, more than the ${trip.limit} one session may`;
+  return browserError(
+    'runaway_page',
+    `${what}, so the session stopped it: its tabs were closed and it goes on with a fresh blank page in the same context (cookies and storage kept). Loading that page again will stop it again.`,
+    {
+      details: {
+        pageReplaced: true,
+        ...(trip === undefined
+          ? {}
+          : {
+              bound: trip.bound,
+              limit: trip.limit,
+              observed: trip.observed,
+              ...(trip.windowMs === undefined ? {} : { windowMs: trip.windowMs }),
+              ...(trip.url ? { url: trip.url } : {}),
+            }),
+      },
+    },
+  );
 }
 
 function emptyEvents(): SessionEvents {
