@@ -12,7 +12,7 @@ import {
   type BrowserSource,
   type Logger,
 } from '@sessionwright/session-core';
-import { playwrightProfile, sessionsProfile, toolsFor } from '@sessionwright/tools';
+import { playwrightProfile, readsRequestList, sessionsProfile, toolsFor } from '@sessionwright/tools';
 import { builtToolEntry } from './tool-listing.js';
 import { createMcpServer, type McpConnection } from './mcp-server.js';
 import { DEFAULT_OPTIONS, type ServerOptions } from './options.js';
@@ -87,6 +87,7 @@ export function createServer(
   };
   const grace = setTimeout(startBrowser, BROWSER_START_GRACE_MS);
   grace.unref();
+  const profile = options.profile === 'playwright' ? playwrightProfile() : sessionsProfile(toolsFor(options.caps));
   const manager = new SessionManager({
     host: sources,
     sessionTimeout: options.sessionTimeout,
@@ -102,10 +103,11 @@ export function createServer(
     rotateBrowserAfter: ROTATE_BROWSER_AFTER_SESSIONS,
     maxTabs: options.maxTabs,
     ...(options.outputDir === undefined ? {} : { outputDir: options.outputDir }),
+    // Playwright makes a response object, timings and a failure report for each request a session lists: only when a tool reads the list.
+    collectNetwork: readsRequestList(profile.tools),
     logger,
   });
   let closing: Promise<void> | undefined;
-  const profile = options.profile === 'playwright' ? playwrightProfile() : sessionsProfile(toolsFor(options.caps));
 
   /** --close-sessions-on-disconnect: a connection that ends takes the sessions it created with it. */
   const closeSessions = async (created: Set<string>) => {

@@ -44,7 +44,7 @@ export { handleDialog } from './dialog-tools.js';
 export { consoleMessages } from './console-tools.js';
 export { emulate } from './emulate-tools.js';
 export { drag, fillForm } from './form-tools.js';
-export { bodyText, networkRequest, networkRequests, networkTools, urlMatcher } from './network-tools.js';
+export { bodyText, networkRequest, networkRequests, networkTools, readsRequestList, urlMatcher } from './network-tools.js';
 export { pdfPageCount, requirePdfSupport, savePdf } from './pdf-tools.js';
 export { MAX_UPLOAD_BYTES, readAllowedFile, readUploads, uploadFile } from './upload-tools.js';
 export { storageTools };
