@@ -103,6 +103,7 @@ export function createServer(
     rotateBrowserAfter: ROTATE_BROWSER_AFTER_SESSIONS,
     maxTabs: options.maxTabs,
     ...(options.outputDir === undefined ? {} : { outputDir: options.outputDir }),
+    downloads: { maxBytes: options.maxDownloadBytes, maxCount: options.maxDownloads, keep: options.keepDownloads },
     // Playwright makes a response object, timings and a failure report for each request a session lists: only when a tool reads the list.
     collectNetwork: readsRequestList(profile.tools),
     logger,

@@ -304,18 +304,19 @@ describe('upload_file', () => {
   it('refuses a missing file, a path outside the root, a .. escape and a symlink escape, and leaves the input empty', async () => {
     const sessionId = await sessionOn('upload');
     const missing = expectError(await tool('upload_file', { sessionId, selector: '#single', files: [{ path: 'nope.txt' }] }), 'INVALID_PARAMETERS', sessionId);
-    expect(missing.details.reason).toBe('not found');
+    expect(missing.details.reason).toBe('not found in allowed directories');
     const outside = expectError(
       await tool('upload_file', { sessionId, selector: '#single', files: [{ path: path.join(work, 'secret.txt') }] }),
       'INVALID_PARAMETERS',
       sessionId,
     );
-    expect(outside.details.reason).toBe('outside allowed directories');
+    expect(outside.details.reason).toBe('not found in allowed directories');
     expect(outside.message).toContain('--file-root');
+    expect(outside.message.replace(path.join(work, 'secret.txt'), 'X')).toBe(missing.message.replace('nope.txt', 'X'));
     expectError(await tool('upload_file', { sessionId, selector: '#single', files: [{ path: '../secret.txt' }] }), 'INVALID_PARAMETERS', sessionId);
     expectError(await tool('upload_file', { sessionId, selector: '#single', files: [{ path: 'sub/../../secret.txt' }] }), 'INVALID_PARAMETERS', sessionId);
     const link = expectError(await tool('upload_file', { sessionId, selector: '#single', files: [{ path: 'link-out.txt' }] }), 'INVALID_PARAMETERS', sessionId);
-    expect(link.details.reason).toBe('outside allowed directories');
+    expect(link.details.reason).toBe('not found in allowed directories');
     expect((await ok('evaluate', { sessionId, function: '() => document.querySelector("#single").files.length' })).result).toBe(0);
   });
 

@@ -89,7 +89,7 @@ export {
   type ConsoleLevel,
   type RequestEntry,
 } from './collectors.js';
-export { DownloadDirectory, isInside, safeFileName, type DownloadRecord } from './downloads.js';
+export { DEFAULT_DOWNLOAD_LIMITS, DownloadDirectory, isInside, safeFileName, type DownloadLimits, type DownloadRecord } from './downloads.js';
 export {
   DEFAULT_CALL_TIMEOUT,
   DEFAULT_MAX_SESSIONS,

@@ -12,7 +12,7 @@ import { chooseSource, leastLoaded } from './scheduler.js';
 import { DEFAULT_MAX_TABS, Session, type RunOptions } from './session.js';
 import { Turns } from './turns.js';
 import { BrowserRecycler } from './browser-recycler.js';
-import { DownloadDirectory } from './downloads.js';
+import { DEFAULT_DOWNLOAD_LIMITS, DownloadDirectory, type DownloadLimits } from './downloads.js';
 import { WarmPool } from './warm-pool.js';
 import { guardPages, runawayLimits, type RunawayLimits, type RunawayOptions } from './runaway.js';
 
@@ -54,6 +54,8 @@ export interface SessionManagerOptions {
   maxTabs?: number;
   /** Where downloads are saved, a folder per session (default: a temporary folder removed by shutdown). */
   outputDir?: string;
+  /** How much each session may download, and whether its files outlive it (default DEFAULT_DOWNLOAD_LIMITS). */
+  downloads?: Partial<DownloadLimits>;
   /**
    * Page loads (calls run with `loads`) under way at once across all sessions (default: 8 per CPU core, at least 16);
    * the others wait their turn, fairly across owners. A load holds its turn until it ends or for `holdMs` (default
@@ -135,6 +137,7 @@ export class SessionManager {
   private readonly recyclers = new Map<BrowserSource, BrowserRecycler>();
   readonly maxTabs: number;
   private readonly downloads: DownloadDirectory;
+  private readonly downloadLimits: DownloadLimits;
   /** Turns to open a context (see openContext) and to load a page (see run). */
   private readonly opens = new Turns(MAX_CONCURRENT_OPENS);
   private readonly loads: Turns;
@@ -164,6 +167,11 @@ export class SessionManager {
     this.maxTabs = options.maxTabs ?? DEFAULT_MAX_TABS;
     if (!Number.isInteger(this.maxTabs) || this.maxTabs < 1) throw new RangeError('maxTabs must be a positive integer');
     this.downloads = new DownloadDirectory(options.outputDir);
+    this.downloadLimits = { ...DEFAULT_DOWNLOAD_LIMITS, ...definedFields(options.downloads ?? {}) };
+    for (const key of ['maxBytes', 'maxCount'] as const) {
+      if (!Number.isInteger(this.downloadLimits[key]) || this.downloadLimits[key] < 0)
+        throw new RangeError(`downloads.${key} must be an integer of at least 0`);
+    }
     this.loads = new Turns(options.pageLoads?.atOnce ?? Math.max(16, 8 * os.availableParallelism()));
     this.loadHoldMs = options.pageLoads?.holdMs ?? LOAD_HOLD_MS;
     if (!Number.isFinite(this.loadHoldMs) || this.loadHoldMs <= 0) throw new RangeError('pageLoads.holdMs must be a positive number of ms');
@@ -260,7 +268,8 @@ export class SessionManager {
       const session = new Session({
         id,
         maxTabs: this.maxTabs,
-        downloadFolder: () => this.downloads.sessionFolder(id.slice(0, 8)),
+        downloadFolder: () => this.downloads.sessionFolder(),
+        downloadLimits: this.downloadLimits,
         now: this.clock.now(),
         timeout: this.sessionTimeout,
         browser,
@@ -531,6 +540,7 @@ export class SessionManager {
     this.expiryTimers.delete(session.id);
     this.bury(session, reason);
     if (reason !== 'browser_disconnected') await session.close();
+    else await session.removeDownloads();
   }
 
   private dropBrowser(pool: WarmPool, browser: Browser): void {
@@ -654,6 +664,11 @@ function disconnectsWithin(browser: Browser, ms: number): Promise<boolean> {
     }, ms);
     browser.once('disconnected', gone);
   });
+}
+
+/** The object without its undefined fields, so they do not override defaults. */
+function definedFields<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
 }
 
 async function titleOf(page: Page): Promise<string> {

@@ -1,11 +1,20 @@
 // One isolated browser session: a BrowserContext, its tabs and current Page, its collectors, and a FIFO queue so calls never interleave.
 import { existsSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Dialog, Download, FileChooser, Page } from 'playwright';
 import { SessionCollectors } from './collectors.js';
 import { resolveSessionOptions, type EffectiveSessionOptions, type SessionOptions } from './context-options.js';
-import { isInside, safeFileName, uniqueName, type DownloadRecord } from './downloads.js';
+import {
+  DEFAULT_DOWNLOAD_LIMITS,
+  DOWNLOAD_CHECK_MS,
+  bytesSoFar,
+  isInside,
+  safeFileName,
+  uniqueName,
+  type DownloadLimits,
+  type DownloadRecord,
+} from './downloads.js';
 import { SessionError, browserError, firstLine, isSessionError, messageOf, type BrowserErrorReason } from './errors.js';
 import type { BrowserName } from './executable.js';
 import { orAfter } from './clock.js';
@@ -89,6 +98,8 @@ export interface SessionInit {
   maxTabs?: number;
   /** Makes the folder this session's downloads are saved in; without it downloads are reported as failed. */
   downloadFolder?: () => Promise<string>;
+  /** How much the session may download, and whether its files outlive it (default DEFAULT_DOWNLOAD_LIMITS). */
+  downloadLimits?: DownloadLimits;
   /** Bounds on events and memory past which the session's pages are stopped (default DEFAULT_RUNAWAY_LIMITS). */
   runaway?: RunawayLimits;
   /** Keep the request list (default true): off when no tool reads it. */
@@ -133,6 +144,16 @@ export class Session {
   private readonly downloadNames = new Set<string>();
   private downloadFolder: Promise<string> | undefined;
   private readonly makeDownloadFolder: (() => Promise<string>) | undefined;
+  private readonly downloadLimits: DownloadLimits;
+  /** Downloads started (each counts against maxCount), and bytes of those saved. */
+  private downloadsStarted = 0;
+  private downloadedBytes = 0;
+  /** Downloads in progress, with the bytes each had on disk at the last check. */
+  private readonly downloading = new Map<Download, number>();
+  /** Why a download was cancelled, for its record. */
+  private readonly cancelledDownloads = new WeakMap<Download, string>();
+  private downloadTimer: NodeJS.Timeout | undefined;
+  private checkingDownloads = false;
   /** What emulate changed, applied to tabs opened later too. */
   private emulation: { viewport?: { width: number; height: number }; media?: Pick<SessionOptions, 'colorScheme' | 'reducedMotion'> } = {};
   private effectiveEmulation: Omit<EffectiveEmulation, 'viewport'>;
@@ -163,6 +184,7 @@ export class Session {
     this.endpoint = init.endpoint ?? 'local';
     this.maxTabs = init.maxTabs ?? DEFAULT_MAX_TABS;
     this.makeDownloadFolder = init.downloadFolder;
+    this.downloadLimits = init.downloadLimits ?? DEFAULT_DOWNLOAD_LIMITS;
     this.guard = new RunawayGuard(init.runaway ?? DEFAULT_RUNAWAY_LIMITS, (trip) => this.onRunaway(trip));
     this.collectNetwork = init.collectNetwork ?? true;
     this.reportRunaway = init.onRunaway;
@@ -325,6 +347,15 @@ export class Session {
       CLOSE_TIMEOUT_MS,
       undefined,
     );
+    await this.removeDownloads();
+  }
+
+  /** Removes the session's download folder, unless its files are to be kept; for a session that has ended. */
+  async removeDownloads(): Promise<void> {
+    clearInterval(this.downloadTimer);
+    if (this.downloadLimits.keep || this.downloadFolder === undefined) return;
+    const folder = await this.downloadFolder.catch(() => undefined);
+    if (folder !== undefined) await rm(folder, { recursive: true, force: true }).catch(() => {});
   }
 
   // Tabs ---------------------------------------------------------------------------------------------------------
@@ -650,30 +681,81 @@ export class Session {
     await (accept ? dialog.accept(promptText) : dialog.dismiss()).catch(() => {});
   }
 
+  /**
+   * Saves a download in the session's folder and lists it in the next result. A download past the session's limits is
+   * cancelled and listed as such: the files it may start (maxCount), and the bytes of its files, those still arriving
+   * included (maxBytes, checked every DOWNLOAD_CHECK_MS while any is in progress, and again when each is saved).
+   */
   private saveDownload(download: Download): void {
     if (!this.guard.count('downloads', () => download.page().url())) return void download.cancel().catch(() => {});
     const url = download.url();
     const suggestedFilename = download.suggestedFilename();
+    const record = (state: DownloadRecord['state'], fields: Partial<DownloadRecord> = {}) =>
+      this.pushEvent('downloads', { url, suggestedFilename, state, path: '', bytes: 0, ...fields });
+    const { maxCount, maxBytes } = this.downloadLimits;
+    if (this.downloadsStarted >= maxCount) {
+      void download.cancel().catch(() => {});
+      record('cancelled', { failure: `the session already downloaded ${maxCount} files, the most it may` });
+      return;
+    }
+    this.downloadsStarted += 1;
+    this.downloading.set(download, 0);
+    this.downloadTimer ??= setInterval(() => void this.checkDownloads(), DOWNLOAD_CHECK_MS).unref();
+    const tooLarge = `it passed the session's limit of ${maxBytes} bytes of downloads`;
     const saving = (async () => {
+      let target: string | undefined;
       try {
         if (!this.makeDownloadFolder) throw new Error('downloads are not saved by this session');
         this.downloadFolder ??= this.makeDownloadFolder();
         const folder = await this.downloadFolder;
         const name = uniqueName(safeFileName(suggestedFilename), (candidate) => this.downloadNames.has(candidate) || existsSync(path.join(folder, candidate)));
         this.downloadNames.add(name);
-        const target = path.join(folder, name);
+        target = path.join(folder, name);
         if (!isInside(folder, target)) throw new Error('unsafe file name');
         await download.saveAs(target);
         const { size } = await stat(target);
-        this.pushEvent('downloads', { url, suggestedFilename, path: target, bytes: size });
+        // Also where its size could not be watched while it arrived (a browser on another machine).
+        if (this.downloadedBytes + size > maxBytes) {
+          this.cancelledDownloads.set(download, tooLarge);
+          throw new Error(tooLarge);
+        }
+        this.downloadedBytes += size;
+        record('saved', { path: target, bytes: size });
       } catch (error) {
-        const failure = (await download.failure().catch(() => null)) ?? messageOf(error).split('\n', 1)[0] ?? 'failed';
-        this.pushEvent('downloads', { url, suggestedFilename, path: '', bytes: 0, failure });
+        if (target !== undefined) await rm(target, { force: true }).catch(() => {});
+        const cancelled = this.cancelledDownloads.get(download);
+        if (cancelled !== undefined) record('cancelled', { failure: cancelled });
+        else record('failed', { failure: (await download.failure().catch(() => null)) ?? messageOf(error).split('\n', 1)[0] ?? 'failed' });
         await download.delete().catch(() => {});
+      } finally {
+        this.downloading.delete(download);
       }
     })();
     this.savingDownloads.add(saving);
     void saving.finally(() => this.savingDownloads.delete(saving));
+  }
+
+  /** Cancels every download in progress once the session's files, those arriving included, pass maxBytes. */
+  private async checkDownloads(): Promise<void> {
+    if (this.downloading.size === 0) {
+      clearInterval(this.downloadTimer);
+      this.downloadTimer = undefined;
+      return;
+    }
+    if (this.checkingDownloads) return;
+    this.checkingDownloads = true;
+    try {
+      for (const download of this.downloading.keys()) this.downloading.set(download, (await bytesSoFar(download)) ?? 0);
+      let total = this.downloadedBytes;
+      for (const bytes of this.downloading.values()) total += bytes;
+      if (total <= this.downloadLimits.maxBytes) return;
+      for (const download of this.downloading.keys()) {
+        this.cancelledDownloads.set(download, `it passed the session's limit of ${this.downloadLimits.maxBytes} bytes of downloads`);
+        void download.cancel().catch(() => {});
+      }
+    } finally {
+      this.checkingDownloads = false;
+    }
   }
 
   private pushEvent<K extends keyof SessionEvents>(kind: K, event: SessionEvents[K][number]): void {

@@ -260,7 +260,9 @@ const downloads = htmlPage(
   'Downloads',
   `<a id="csv" href="/download?name=report.csv&bytes=1234">Report</a>
 <a id="evil" href="/download?name=..%2F..%2Fevil.sh&bytes=10">Evil</a>
-<a id="dotfile" href="/download?name=.bashrc&bytes=5">Dotfile</a>`,
+<a id="dotfile" href="/download?name=.bashrc&bytes=5">Dotfile</a>
+<a id="endless" href="/download/endless">Endless</a>
+<button id="eight" onclick="let i = 0; const t = setInterval(() => { const a = document.createElement('a'); a.href = '/download?bytes=10&name=file-' + i + '.txt'; a.download = ''; a.click(); if (++i === 8) clearInterval(t); }, 20)">Eight files</button>`,
 );
 
 // #single takes one file, #multi several; #chooser opens a hidden input's chooser; #names shows what was chosen.
