@@ -172,6 +172,15 @@ export const FLAGS = [
     description: 'Where downloads are saved, in a folder per session',
   },
   {
+    name: 'browser-per-client',
+    kind: 'boolean',
+    placeholder: 'bool',
+    defaultText: 'on with --auth-tokens-file, else off',
+    example: true,
+    description:
+      'Give each client (an identity of --auth-tokens-file, else a connection) a browser process of its own, so a runaway page slows only its own client; launched browsers only',
+  },
+  {
     name: 'max-download-bytes',
     kind: 'integer',
     placeholder: 'bytes',

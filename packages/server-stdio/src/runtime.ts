@@ -64,15 +64,16 @@ export function createServer(
     },
   };
   const sources = remoteSources(options, logger);
-  const local =
-    sources.length > 0
-      ? undefined
-      : new BrowserHost({
-          browser: options.browser,
-          ...(options.headless === undefined ? {} : { headless: options.headless }),
-          ...(options.executablePath === undefined ? {} : { executablePath: options.executablePath }),
-          logger,
-        });
+  const launchLocal = (headless = options.headless) =>
+    new BrowserHost({
+      browser: options.browser,
+      ...(headless === undefined ? {} : { headless }),
+      ...(options.executablePath === undefined ? {} : { executablePath: options.executablePath }),
+      logger,
+    });
+  const local = sources.length > 0 ? undefined : launchLocal();
+  // A client's own browser (--browser-per-client): by default where there are identities, which are tenants.
+  const perClient = local !== undefined && (options.browserPerClient ?? options.http?.authTokensFile !== undefined);
   if (local) sources.push(local);
   else logger.info(`browsers: ${sources.map((source) => source.label).join(', ')} (nothing is launched locally)`);
   const [host] = sources as [BrowserSource, ...BrowserSource[]];
@@ -83,7 +84,8 @@ export function createServer(
   // at the latest: loading Playwright blocks the event loop for about half a second, which would delay the handshake.
   const startBrowser = () => {
     clearTimeout(grace);
-    for (const source of sources) source.start();
+    // With a browser per client the shared one serves nobody: each client's starts with its first session.
+    if (!perClient) for (const source of sources) source.start();
   };
   const grace = setTimeout(startBrowser, BROWSER_START_GRACE_MS);
   grace.unref();
@@ -96,7 +98,8 @@ export function createServer(
     ...(options.maxSessionsPerClient === undefined ? {} : { maxSessionsPerOwner: options.maxSessionsPerClient }),
     // Headed, every pooled context would open a window nobody asked for: none unless --warm-sessions says so.
     // A remote browser's pool costs this machine nothing: one ready context per endpoint unless --warm-sessions says otherwise.
-    warmSessions: options.warmSessions ?? defaultWarmSessions(local?.headless ?? true),
+    warmSessions: perClient ? 0 : (options.warmSessions ?? defaultWarmSessions(local?.headless ?? true)),
+    ...(perClient ? { browserPerOwner: { launch: () => launchLocal(local?.headless) } } : {}),
     // A browser this process launched keeps memory after its sessions close; it is replaced once idle, or after many
     // sessions (BrowserRecycler).
     recycleIdleBrowser: RECYCLE_IDLE_BROWSER_MS,

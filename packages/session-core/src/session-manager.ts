@@ -67,6 +67,12 @@ export interface SessionManagerOptions {
   runaway?: RunawayOptions;
   /** Keep each session's request list (default true); a server that serves no tool reading it turns it off. */
   collectNetwork?: boolean;
+  /**
+   * Browser processes of their own for owners (docs/limits.md): `launch(owner)` makes one for an owner (undefined: that
+   * owner shares `host`), started with the owner's first session and closed `idleMs` (default 30 000) after its last.
+   * A page that floods its browser with events then slows only its own owner's sessions.
+   */
+  browserPerOwner?: { launch: (owner: string) => BrowserSource | undefined; idleMs?: number };
 }
 
 /** What run() accepts besides the session id and the function. */
@@ -143,6 +149,10 @@ export class SessionManager {
   private readonly loads: Turns;
   private readonly loadHoldMs: number;
   private readonly runaway: RunawayLimits;
+  private readonly browserPerOwner: { launch: (owner: string) => BrowserSource | undefined; idleMs: number } | undefined;
+  /** Each owner's own browser (browserPerOwner), and the timers that close one its owner no longer uses. */
+  private readonly ownerSources = new Map<string, BrowserSource>();
+  private readonly ownerIdle = new Map<BrowserSource, TimerHandle>();
   private readonly collectNetwork: boolean;
 
   constructor(options: SessionManagerOptions) {
@@ -179,20 +189,12 @@ export class SessionManager {
     this.collectNetwork = options.collectNetwork ?? true;
     this.tombstoneLimit = options.tombstoneLimit ?? 10_000;
     this.tombstoneTtl = options.tombstoneTtl ?? 3_600_000;
-    for (const source of this.sources) {
-      const pool = new WarmPool({
-        size: options.warmSessions ?? 0,
-        browser: () => source.browser(),
-        open: (browser) => this.openContext(browser),
-        logger: this.logger,
-        clock: this.clock,
-        timers: this.timers,
-      });
-      this.pools.set(source, pool);
-      source.onDisconnected((browser) => this.dropBrowser(pool, browser));
-      // The pool fills once a browser is up (and again after a crash or a reconnection), never launching one itself: whoever starts the source decides when.
-      source.onLaunched(() => pool.fill());
+    for (const source of this.sources) this.addPool(source, options.warmSessions ?? 0);
+    const perOwner = options.browserPerOwner;
+    if (perOwner?.idleMs !== undefined && (!Number.isFinite(perOwner.idleMs) || perOwner.idleMs < 0)) {
+      throw new RangeError('browserPerOwner.idleMs must be a number of ms of at least 0');
     }
+    this.browserPerOwner = perOwner && { launch: perOwner.launch, idleMs: perOwner.idleMs ?? OWNER_BROWSER_IDLE_MS };
     const idleMs = options.recycleIdleBrowser;
     if (idleMs !== undefined && (!Number.isFinite(idleMs) || idleMs < 0)) throw new RangeError('recycleIdleBrowser must be a number of ms of at least 0');
     const rotateAfter = options.rotateBrowserAfter;
@@ -253,7 +255,7 @@ export class SessionManager {
     try {
       // Picked and counted in the same tick when a source is available, so concurrent creations spread.
       const load = (candidate: BrowserSource) => this.load(candidate);
-      source = leastLoaded(this.sources, load) ?? (await chooseSource(this.sources, load));
+      source = this.ownerSource(owner) ?? leastLoaded(this.sources, load) ?? (await chooseSource(this.sources, load));
       this.creatingOn.set(source, (this.creatingOn.get(source) ?? 0) + 1);
       const pool = this.poolOf(source);
       const browser = await source.browser();
@@ -308,7 +310,10 @@ export class SessionManager {
         if (left > 0) this.creatingBy.set(owner, left);
         else this.creatingBy.delete(owner);
       }
-      if (source) this.creatingOn.set(source, (this.creatingOn.get(source) ?? 1) - 1);
+      if (source) {
+        this.creatingOn.set(source, (this.creatingOn.get(source) ?? 1) - 1);
+        this.releaseOwnerSource(source);
+      }
     }
   }
 
@@ -391,7 +396,8 @@ export class SessionManager {
     // so shutdown ends in a few seconds, before a supervisor's SIGKILL could orphan the browser.
     await orAfter(closing, SHUTDOWN_CONTEXTS_TIMEOUT, undefined);
     // Owned browsers are closed; attached ones (remote endpoints) are only disconnected from.
-    await Promise.all(this.sources.map((source) => source.close()));
+    for (const timer of this.ownerIdle.values()) this.timers.clearTimeout(timer);
+    await Promise.all([...this.sources, ...this.ownerSources.values()].map((source) => source.close()));
     await this.downloads.dispose();
   }
 
@@ -405,6 +411,56 @@ export class SessionManager {
     let sessions = this.creatingOn.get(source) ?? 0;
     for (const session of this.sessions.values()) if (this.sourceOf.get(session) === source) sessions += 1;
     return sessions;
+  }
+
+  /** A warm pool for a source (every session runs through its source's pool), and the hooks that keep it in step. */
+  private addPool(source: BrowserSource, size: number): WarmPool {
+    const pool = new WarmPool({
+      size,
+      browser: () => source.browser(),
+      open: (browser) => this.openContext(browser),
+      logger: this.logger,
+      clock: this.clock,
+      timers: this.timers,
+    });
+    this.pools.set(source, pool);
+    source.onDisconnected((browser) => this.dropBrowser(pool, browser));
+    // The pool fills once a browser is up (and again after a crash or a reconnection), never launching one itself: whoever starts the source decides when.
+    source.onLaunched(() => pool.fill());
+    return pool;
+  }
+
+  /** The owner's own browser source (browserPerOwner), made on its first session; undefined when browsers are shared. */
+  private ownerSource(owner: string | undefined): BrowserSource | undefined {
+    if (this.browserPerOwner === undefined || owner === undefined) return undefined;
+    let source = this.ownerSources.get(owner);
+    if (source === undefined) {
+      source = this.browserPerOwner.launch(owner);
+      if (source === undefined) return undefined;
+      this.ownerSources.set(owner, source);
+      // No warm contexts: an owner's browser serves only that owner, whose sessions come when they come.
+      this.addPool(source, 0);
+      this.logger.info(`a browser of its own started for a client (${this.ownerSources.size} client browsers)`);
+    }
+    const idle = this.ownerIdle.get(source);
+    if (idle !== undefined) this.timers.clearTimeout(idle);
+    this.ownerIdle.delete(source);
+    return source;
+  }
+
+  /** Closes an owner's browser idleMs after it serves no session and no creation, unless one comes first. */
+  private releaseOwnerSource(source: BrowserSource): void {
+    const owner = [...this.ownerSources].find(([, candidate]) => candidate === source)?.[0];
+    if (owner === undefined || this.browserPerOwner === undefined || this.load(source) > 0 || this.ownerIdle.has(source)) return;
+    const timer = this.timers.setTimeout(() => {
+      this.ownerIdle.delete(source);
+      if (this.load(source) > 0 || this.ownerSources.get(owner) !== source) return;
+      this.ownerSources.delete(owner);
+      void this.pools.get(source)?.close();
+      this.pools.delete(source);
+      void source.close();
+    }, this.browserPerOwner.idleMs);
+    this.ownerIdle.set(source, timer);
   }
 
   private poolOf(source: BrowserSource): WarmPool {
@@ -539,6 +595,8 @@ export class SessionManager {
     if (timer !== undefined) this.timers.clearTimeout(timer);
     this.expiryTimers.delete(session.id);
     this.bury(session, reason);
+    const source = this.sourceOf.get(session);
+    if (source) this.releaseOwnerSource(source);
     if (reason !== 'browser_disconnected') await session.close();
     else await session.removeDownloads();
   }
@@ -588,6 +646,9 @@ export class SessionManager {
     return new SessionError('SESSION_NOT_FOUND', 'No session has this id.', { sessionId, details: { next: 'find_session' } });
   }
 }
+
+/** How long an owner's own browser stays up after its last session, for the owner's next one. */
+const OWNER_BROWSER_IDLE_MS = 30_000;
 
 /** How long shutdown waits for the sessions' contexts to close before it closes the browser. */
 const SHUTDOWN_CONTEXTS_TIMEOUT = 1_000;

@@ -223,3 +223,62 @@ describe('a runaway page in a real browser', () => {
     await manager.close(session.id);
   });
 });
+
+describe('a browser per owner', () => {
+  let isolated: SessionManager;
+  const launched: BrowserHost[] = [];
+  beforeAll(() => {
+    isolated = new SessionManager({
+      host,
+      callTimeout: CALL_TIMEOUT,
+      browserPerOwner: {
+        launch: (owner) => {
+          if (owner === 'shared') return undefined;
+          const own = new BrowserHost({ headless: true });
+          launched.push(own);
+          return own;
+        },
+        idleMs: 500,
+      },
+    });
+  });
+  afterAll(() => isolated.shutdown());
+
+  /** A navigation of the plain page in this session of the isolated manager, in ms. */
+  async function isolatedNavigateMs(session: Session): Promise<number> {
+    const started = Date.now();
+    await isolated.run(session.id, (page) => page.goto(server.urlFor('/pages/plain'), { timeout: 30_000 }), { loads: true });
+    return Date.now() - started;
+  }
+
+  it("keeps another owner's navigations at their speed while a worker floods, which only the collectors' bound sees", async () => {
+    const [mine, also, theirs, shared] = await Promise.all([
+      isolated.create({ owner: 'a' }),
+      isolated.create({ owner: 'a' }),
+      isolated.create({ owner: 'b' }),
+      isolated.create({ owner: 'shared' }),
+    ]);
+    expect(mine.browser).toBe(also.browser);
+    expect(theirs.browser).not.toBe(mine.browser);
+    expect(shared.browser).toBe(await host.browser());
+    const baseline: number[] = [];
+    for (let i = 0; i < 5; i += 1) baseline.push(await isolatedNavigateMs(theirs));
+    const flooding = isolated
+      .run(mine.id, (page) => page.goto(server.urlFor('/pages/flood-worker')))
+      .then(async () => {
+        for (;;) await isolated.run(mine.id, (page) => page.title());
+      })
+      .catch((error: unknown) => error);
+    const during: number[] = [];
+    const until = Date.now() + 10_000;
+    while (Date.now() < until) during.push(await isolatedNavigateMs(theirs));
+    // In one shared browser the same flood held the other session's navigations for 4 to 17 s each.
+    expect(Math.max(...during), `baseline ${baseline.join(' ')}; during ${during.join(' ')}`).toBeLessThan(Math.max(...baseline) + 8_000);
+    const stopped = await flooding;
+    expect(isSessionError(stopped) && stopped.details?.reason).toBe('runaway_page');
+    await Promise.all([mine, also, theirs, shared].map((session) => isolated.close(session.id)));
+    // An owner's browser closes a moment after its last session.
+    expect(launched).toHaveLength(2);
+    await expect.poll(() => launched.filter((own) => own.available).length, { timeout: 10_000 }).toBe(0);
+  }, 120_000);
+});
