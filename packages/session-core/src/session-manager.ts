@@ -14,7 +14,7 @@ import { Turns } from './turns.js';
 import { BrowserRecycler } from './browser-recycler.js';
 import { DEFAULT_DOWNLOAD_LIMITS, DownloadDirectory, type DownloadLimits } from './downloads.js';
 import { WarmPool } from './warm-pool.js';
-import { guardPages, runawayLimits, type RunawayLimits, type RunawayOptions } from './runaway.js';
+import { runawayLimits, type RunawayLimits, type RunawayOptions } from './runaway.js';
 
 export interface SessionManagerOptions {
   /** Where browsers come from: one (a local BrowserHost) or several (remote endpoints); sessions spread over them by load. */
@@ -535,7 +535,6 @@ export class SessionManager {
       const context = await browser.newContext(settings ? { ...this.contextOptions, ...settings.contextOptions } : this.contextOptions);
       try {
         await blockResourceTypes(context, settings?.blockResources ?? []);
-        await guardPages(context, this.runaway);
         return { context, page: await context.newPage() };
       } catch (error) {
         await context.close().catch(() => {});

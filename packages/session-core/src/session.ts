@@ -18,7 +18,7 @@ import {
 import { SessionError, browserError, firstLine, isSessionError, messageOf, type BrowserErrorReason } from './errors.js';
 import type { BrowserName } from './executable.js';
 import { orAfter } from './clock.js';
-import { DEFAULT_RUNAWAY_LIMITS, RunawayGuard, type RunawayLimits, type RunawayTrip } from './runaway.js';
+import { DEFAULT_RUNAWAY_LIMITS, RunawayGuard, guardPages, type RunawayLimits, type RunawayTrip } from './runaway.js';
 
 /** A JavaScript dialog the page opened, and how it was answered ('pending' while a held dialog waits for an answer). */
 export interface DialogRecord {
@@ -161,6 +161,8 @@ export class Session {
   private readonly guard: RunawayGuard;
   private readonly collectNetwork: boolean;
   private readonly reportRunaway: ((trip: RunawayTrip) => void) | undefined;
+  /** The page guard's registration (guardPages), started with the listeners; a call waits for it before it loads a page. */
+  private pagesGuarded: Promise<void> = Promise.resolve();
   /** Measures the tabs' heaps every heapCheckMs once listening. */
   private heapTimer: NodeJS.Timeout | undefined;
   /** Each tab's own DevTools session for heap checks (null where the browser has none: Firefox, WebKit). */
@@ -194,7 +196,8 @@ export class Session {
     this.effectiveEmulation = { ...defined({ colorScheme, reducedMotion, geolocation, offline, extraHTTPHeaders }) };
     // Each kind of event Playwright is asked to report costs a call through its client (~3 ms for them all, most of
     // what opening a session costs besides the browser's own work). The new page is blank and only a call can bring
-    // anything to it, so the listeners are attached right after the creation is answered, or by the first call.
+    // anything to it, so the listeners (and the page guard's script) are attached right after the creation is answered,
+    // or by the first call.
     this.listenSoon = setImmediate(() => this.listen());
   }
 
@@ -208,6 +211,7 @@ export class Session {
     if (this.collected) return this.collected;
     clearImmediate(this.listenSoon);
     const collectors = new SessionCollectors(this.context, undefined, undefined, { guard: this.guard, network: this.collectNetwork });
+    this.pagesGuarded = guardPages(this.context, this.guard.limits).catch(() => {});
     this.collected = collectors;
     for (const page of this.context.pages()) this.watchPage(page);
     // A link with target=_blank or window.open: follow the newest tab, as a person would, and say so in the next result.
@@ -288,6 +292,8 @@ export class Session {
     this.stopRunning = stop;
     let page: Page | undefined;
     const work = (async () => {
+      // The page's own guard must be in place before the call loads anything.
+      await this.pagesGuarded;
       page = await this.livePage();
       if (halt.signal.aborted) throw new Error('stopped before it started');
       return fn(page, halt.signal);
