@@ -171,11 +171,12 @@ export type RunawayOptions = Partial<Omit<RunawayLimits, 'events'>> & { events?:
 export const RUNAWAY_MARKER = `sessionwright-runaway-${randomBytes(8).toString('hex')}`;
 
 /**
- * Counts a page's console use and requests where they happen, in the page, before anything crosses to the browser:
- * every document of the context (frames too) reads `console`, `fetch`, `XMLHttpRequest.prototype.send` and
- * `navigator.sendBeacon` through getters that count, and past the console or requests bound within a window they hand
- * out versions that do nothing (a request fails as a network error does) and write RUNAWAY_MARKER once, which the
- * collectors turn into a stop. Counting downstream alone comes too late: the browser relays a page's events more
+ * Counts a page's console use, uncaught errors and requests where they happen, in the page, before anything crosses to
+ * the browser: every document of the context (frames too) reads `console`, `fetch`, `XMLHttpRequest.prototype.send` and
+ * `navigator.sendBeacon` through getters that count, and counts its uncaught errors and rejections; past the console
+ * or requests bound within a window the getters hand out versions that do nothing (a request fails as a network error
+ * does), further uncaught errors go unreported, and RUNAWAY_MARKER is written once, which the collectors turn into a
+ * stop. Counting downstream alone comes too late: the browser relays a page's events more
  * slowly than a page in a loop makes them, so by the time the collectors have seen a bound passed, seconds of events
  * wait in the browser ahead of every other session's answers (and ahead of the command that closes the page). The
  * functions handed out are the browser's own, so console messages keep the page's place in them (`location`). A
@@ -238,4 +239,10 @@ const PAGE_GUARD = `(limits, windowMs, marker) => {
     });
   }
   if (globalThis.Navigator) guard(globalThis.Navigator.prototype, 'sendBeacon', 'requests', () => false);
+  // Uncaught errors and rejections count as console messages; past the bound they are handled here, so never reported.
+  const uncaught = (event) => {
+    if ((event instanceof ErrorEvent || event.type === 'unhandledrejection') && passed('console')) event.preventDefault();
+  };
+  globalThis.addEventListener('error', uncaught, true);
+  globalThis.addEventListener('unhandledrejection', uncaught, true);
 }`;
