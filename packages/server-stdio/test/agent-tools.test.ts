@@ -470,7 +470,7 @@ describe('downloads', () => {
     const sessionId = await sessionOn('downloads');
     const clicked = await ok('click', { sessionId, selector: '#csv' });
     expect(clicked.downloads).toEqual([
-      { url: fx.urlFor('/download?name=report.csv&bytes=1234'), suggestedFilename: 'report.csv', path: expect.any(String), bytes: 1234 },
+      { url: fx.urlFor('/download?name=report.csv&bytes=1234'), suggestedFilename: 'report.csv', state: 'saved', path: expect.any(String), bytes: 1234 },
     ]);
     const saved: string = clicked.downloads[0].path;
     expect(path.relative(outputDir, saved).startsWith('..')).toBe(false);
