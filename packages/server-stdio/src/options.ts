@@ -92,6 +92,7 @@ function toServerOptions(values: ReadonlyMap<string, FlagValue | undefined>, con
     const value = values.get(key);
     (flag.httpOnly ? http : general)[key] = Array.isArray(value) ? [...value] : value;
   }
+  checkCombinations(general as GeneralFlagValues, config);
   if (http.port === undefined) {
     const stray = FLAG_DEFINITIONS.find((flag) => flag.httpOnly && config?.values.get(camelCase(flag.name))?.source === 'cli');
     if (stray !== undefined) throw new UsageError(`--${stray.name} applies only to HTTP mode; add --port <n>`);
@@ -100,6 +101,22 @@ function toServerOptions(values: ReadonlyMap<string, FlagValue | undefined>, con
   const options = { ...(general as GeneralFlagValues), http: http as HttpOptions };
   checkListening(options.http);
   return options;
+}
+
+/**
+ * Refuses settings that are each valid but mean nothing together, rather than ignoring one: --caps adds groups of the
+ * sessions profile's tools, and the playwright profile serves @playwright/mcp's core list, which has none. `config`
+ * says where the value came from (without it, as the command line spells it).
+ */
+export function checkCombinations(options: Pick<GeneralFlagValues, 'profile' | 'caps'>, config?: ResolvedConfig): void {
+  if (options.profile !== 'playwright' || options.caps.length === 0) return;
+  const caps = options.caps.join(',');
+  const source = config?.values.get('caps')?.source;
+  const given =
+    source === 'env' ? `${envVarName('caps')}=${caps}` : source === 'file' ? `"caps" in ${config?.configFile?.path ?? 'the config file'}` : `--caps ${caps}`;
+  throw new UsageError(
+    `${given} does not apply to --profile playwright, which serves @playwright/mcp's core tools and has no capability groups; leave it out, or use --profile sessions`,
+  );
 }
 
 /** --print-config's JSON: each setting's value (null when unset) and its source, secrets masked. */

@@ -15,7 +15,7 @@ import {
 import { playwrightProfile, readsRequestList, sessionsProfile, toolsFor } from '@sessionwright/tools';
 import { builtToolEntry } from './tool-listing.js';
 import { createMcpServer, type McpConnection } from './mcp-server.js';
-import { DEFAULT_OPTIONS, type ServerOptions } from './options.js';
+import { DEFAULT_OPTIONS, checkCombinations, type ServerOptions } from './options.js';
 import { scopedAccess, type CallerScope } from './session-access.js';
 
 /** How long after start-up the browser launch begins if no client has initialized by then. */
@@ -47,12 +47,16 @@ export interface SessionwrightServer {
   close(): Promise<void>;
 }
 
-/** Starts the browser in the background right after start-up: initialize and tools/list never wait for it. */
+/**
+ * Starts the browser in the background right after start-up: initialize and tools/list never wait for it. Settings
+ * that mean nothing together are refused with a UsageError, as the command line refuses them.
+ */
 export function createServer(
   partial: Partial<ServerOptions> = {},
   stderr: Logger = stderrLogger('sessionwright', partial.verbose ?? false),
 ): SessionwrightServer {
   const options = { ...DEFAULT_OPTIONS, ...partial };
+  checkCombinations(options);
   const connections = new Set<McpConnection>();
   // What goes wrong with the shared browser (a launch failure, a crash) concerns every client, so they hear of it too.
   const logger: Logger = {

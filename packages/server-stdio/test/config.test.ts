@@ -6,6 +6,8 @@ import { connectStdio, type StdioConnection } from '@sessionwright/test-kit';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { readCommandLine, resolveConfig } from '../src/config.js';
 import { BadValue, COMBINABLE_FLAGS, FLAG_DEFINITIONS, camelCase, envVarName, exampleValue, type FlagDefinition } from '../src/flags.js';
+import { UsageError } from '../src/options.js';
+import { createServer } from '../src/runtime.js';
 import { CLI_PATH, REPO_ROOT, call, expectError, expectSuccess, run } from './helpers.js';
 import { INITIALIZE, JSON_POST, connectStreamable, rawRequest, startHttpCli, type HttpCli } from './http-helpers.js';
 
@@ -253,12 +255,33 @@ describe.concurrent('bad values: exit 2 and one line naming the source, before a
     ],
     ['--config without a path', { args: ['--config'] }, 'sessionwright: --config needs the path of a JSON file'],
     ['--auth-token without --port', { args: ['--auth-token', 's3cret-cli'] }, 'sessionwright: --auth-token applies only to HTTP mode; add --port <n>'],
+    // Settings that are each valid but mean nothing together: refused, not ignored.
+    [
+      '--caps with --profile playwright',
+      { args: ['--profile', 'playwright', '--caps', 'network,pdf'] },
+      "sessionwright: --caps network,pdf does not apply to --profile playwright, which serves @playwright/mcp's core tools and has no capability groups; leave it out, or use --profile sessions",
+    ],
+    [
+      'SESSIONWRIGHT_CAPS with --profile playwright',
+      { args: ['--profile', 'playwright'], env: { SESSIONWRIGHT_CAPS: 'all' } },
+      /^sessionwright: SESSIONWRIGHT_CAPS=all does not apply to --profile playwright/,
+    ],
+    [
+      'file caps and profile playwright',
+      { file: { profile: 'playwright', caps: ['storage'] } },
+      /^sessionwright: "caps" in \S+\.json does not apply to --profile playwright/,
+    ],
     [
       'unknown flag near a known one',
       { args: ['--max-session', '3'] },
       'sessionwright: unknown option --max-session; did you mean --max-sessions? (see --help)',
     ],
   ];
+
+  it('createServer refuses the same combination, before it starts anything', ({ expect }) => {
+    expect(() => createServer({ profile: 'playwright', caps: ['network'] })).toThrow(UsageError);
+    expect(() => createServer({ profile: 'playwright', caps: ['network'] })).toThrow('--caps network does not apply to --profile playwright');
+  });
 
   it.for(rows)('%s', async ([, { args = [], env = {}, file }, expected], { expect }) => {
     const fileArgs = file === undefined ? [] : ['--config', configFile(file)];

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { silentLogger } from '@sessionwright/session-core';
-import { playwrightTools } from '@sessionwright/tools';
+import { playwrightProfile } from '@sessionwright/tools';
 import { callJson, startFixtureServer, waitFor, type FixtureServer, type StdioConnection } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, startHttpServer, type HttpServerHandle, type SessionwrightServer } from '../src/index.js';
@@ -40,7 +40,7 @@ describe('--profile playwright over stdio, as an @playwright/mcp client uses it'
 
   it('lists the browser_* tools and the session tools, each fully described', async () => {
     const { tools } = await server.client.listTools();
-    expect(tools.map((entry) => entry.name)).toEqual(playwrightTools.map((entry) => entry.name));
+    expect(tools.map((entry) => entry.name)).toEqual(playwrightProfile().tools.map((entry) => entry.name));
     for (const name of [
       'browser_navigate',
       'browser_snapshot',

@@ -2,7 +2,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { BrowserHost, SessionManager, silentLogger } from '@sessionwright/session-core';
-import { allTools, storageTools } from '@sessionwright/tools';
+import { allTools, capabilityTools } from '@sessionwright/tools';
 import { BASIC_AUTH, startFixtureServer, startForwardProxy, type FixtureServer, type ForwardProxy, type StdioConnection } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpServer } from '../src/mcp-server.js';
@@ -145,6 +145,9 @@ describe('create_session options over stdio', () => {
   });
 });
 
+/** The storage capability's tools, by name. */
+const storageTools = capabilityTools.filter((entry) => entry.name === 'export_storage_state' || entry.name === 'cookies');
+
 describe('storage tools (export_storage_state, cookies) through an MCP client', () => {
   let host: BrowserHost;
   let manager: SessionManager;
@@ -179,6 +182,7 @@ describe('storage tools (export_storage_state, cookies) through an MCP client', 
     expect(allTools.map((entry) => entry.name)).not.toContain('export_storage_state');
     expect(allTools.map((entry) => entry.name)).not.toContain('cookies');
     expect(allTools.length).toBeLessThanOrEqual(26);
+    expect(storageTools).toHaveLength(2);
     expect(storageTools.every((entry) => entry.capability === 'storage')).toBe(true);
   });
 

@@ -60,8 +60,6 @@ export { loadWithCodeCache, writeCodeCaches } from './code-cache.js';
 export { startBrowserEarly } from './early-browser.js';
 export { isTimeoutError } from './load-playwright.js';
 export { shortId, silentLogger, stderrLogger, type Logger } from './logger.js';
-export { describeTarget, inspectElement, locate, type ElementAction, type ElementState, type ElementTarget } from './element.js';
-export { elementError, navigationError, playwrightError } from './playwright-errors.js';
 export { RemoteBrowser, playwrightVersion, type RemoteBrowserOptions } from './remote-browser.js';
 export {
   CLOSE_TIMEOUT_MS,
@@ -73,6 +71,7 @@ export {
   type EffectiveEmulation,
   type EmulationSettings,
   type ModalMode,
+  type ModalState,
   type RunOptions,
   type SessionEvents,
   type SessionInit,

@@ -50,6 +50,15 @@ export interface SessionEvents {
  */
 export type ModalMode = 'auto' | 'hold';
 
+/**
+ * A dialog or file chooser the session holds open (ModalMode 'hold'), waiting for an answer: a dialog first, since the
+ * page waits for it.
+ */
+export type ModalState = { type: 'dialog'; dialogType: string; message: string; defaultValue: string } | { type: 'fileChooser'; multiple: boolean };
+
+/** The longest the next call waits for an action a dialog interrupted to end, once the dialog has been answered. */
+const INTERRUPTED_SETTLE_MS = 10_000;
+
 /** How the next dialog (or, with persist, every dialog) is answered instead of the default. */
 export interface DialogAnswer {
   accept: boolean;
@@ -140,6 +149,10 @@ export class Session {
   private dialogAnswer: DialogAnswer | undefined;
   private heldDialog: { dialog: Dialog; record: DialogRecord } | undefined;
   private heldChooser: FileChooser | undefined;
+  /** Told when a dialog or file chooser starts being held open. */
+  private readonly modalListeners = new Set<(state: ModalState) => void>();
+  /** An action a held dialog interrupted, still running until the dialog is answered. */
+  private interrupted: Promise<void> | undefined;
   private readonly savingDownloads = new Set<Promise<void>>();
   private readonly downloadNames = new Set<string>();
   private downloadFolder: Promise<string> | undefined;
@@ -443,21 +456,59 @@ export class Session {
     return this.dialogAnswer;
   }
 
-  /** The dialog held open in hold mode, if any. */
-  get pendingDialog(): { type: string; message: string; defaultValue: string } | undefined {
-    const held = this.heldDialog;
-    if (held === undefined) return undefined;
-    const page = held.dialog.page();
-    if (page?.isClosed()) {
-      this.heldDialog = undefined;
-      return undefined;
+  /** The dialog (first) or file chooser held open in hold mode, if any. */
+  get modalState(): ModalState | undefined {
+    const dialog = this.heldDialogNow();
+    if (dialog !== undefined) return { type: 'dialog', dialogType: dialog.type(), message: dialog.message(), defaultValue: dialog.defaultValue() };
+    const chooser = this.heldChooserNow();
+    if (chooser !== undefined) return { type: 'fileChooser', multiple: chooser.isMultiple() };
+    return undefined;
+  }
+
+  /** Calls `listener` each time a dialog or file chooser starts being held open; returns how to stop. */
+  onModalState(listener: (state: ModalState) => void): () => void {
+    this.modalListeners.add(listener);
+    return () => this.modalListeners.delete(listener);
+  }
+
+  /**
+   * The action's value, or the modal state as soon as a dialog is held open during it: a page that shows a dialog
+   * waits for its answer, and so does the action that opened it (a click whose handler called confirm()), which would
+   * otherwise hold the session's queue until it timed out. The interrupted action goes on in the background;
+   * settleInterrupted() waits for it.
+   */
+  async raceModalState<T>(action: Promise<T>): Promise<{ value: T } | { interrupted: ModalState }> {
+    let stop = () => {};
+    const opened = new Promise<{ interrupted: ModalState }>((resolve) => {
+      stop = this.onModalState((state) => {
+        if (state.type === 'dialog') resolve({ interrupted: state });
+      });
+    });
+    try {
+      const first = await Promise.race([action.then((value) => ({ value })), opened]);
+      if ('interrupted' in first) {
+        this.interrupted = action.then(
+          () => undefined,
+          () => undefined,
+        );
+      }
+      return first;
+    } finally {
+      stop();
     }
-    return { type: held.dialog.type(), message: held.dialog.message(), defaultValue: held.dialog.defaultValue() };
+  }
+
+  /** Waits, at most `timeout` ms, for an action a dialog interrupted to end, so that the next call does not run beside it. */
+  async settleInterrupted(timeout = INTERRUPTED_SETTLE_MS): Promise<void> {
+    const action = this.interrupted;
+    if (action === undefined) return;
+    this.interrupted = undefined;
+    await orAfter(action, timeout, undefined);
   }
 
   /** Answers the dialog held open; INVALID_PARAMETERS (details.reason 'no_dialog') when none is. */
   async answerPendingDialog(accept: boolean, promptText?: string): Promise<DialogRecord> {
-    const held = this.pendingDialog === undefined ? undefined : this.heldDialog;
+    const held = this.heldDialogNow() === undefined ? undefined : this.heldDialog;
     if (held === undefined) throw new SessionError('INVALID_PARAMETERS', 'No dialog is open on this session.', { details: { reason: 'no_dialog' } });
     this.heldDialog = undefined;
     await (accept ? held.dialog.accept(promptText) : held.dialog.dismiss()).catch(() => {});
@@ -466,20 +517,9 @@ export class Session {
     return record;
   }
 
-  /** The file chooser held open in hold mode, if any. */
-  get pendingFileChooser(): { multiple: boolean } | undefined {
-    const chooser = this.heldChooser;
-    if (chooser === undefined) return undefined;
-    if (chooser.page().isClosed()) {
-      this.heldChooser = undefined;
-      return undefined;
-    }
-    return { multiple: chooser.isMultiple() };
-  }
-
   /** Answers the held file chooser with these files; INVALID_PARAMETERS (details.reason 'no_file_chooser') when none is open. */
   async answerPendingFileChooser(files: Parameters<FileChooser['setFiles']>[0]): Promise<void> {
-    const chooser = this.pendingFileChooser === undefined ? undefined : this.heldChooser;
+    const chooser = this.heldChooserNow();
     if (chooser === undefined)
       throw new SessionError('INVALID_PARAMETERS', 'No file chooser is open on this session.', { details: { reason: 'no_file_chooser' } });
     this.heldChooser = undefined;
@@ -489,6 +529,24 @@ export class Session {
   /** Forgets a chooser that a caller answered itself (it waited for the event while clicking). */
   releaseFileChooser(chooser: FileChooser): void {
     if (this.heldChooser === chooser) this.heldChooser = undefined;
+  }
+
+  /** The held dialog, forgotten once its page has closed. */
+  private heldDialogNow(): Dialog | undefined {
+    if (this.heldDialog?.dialog.page()?.isClosed()) this.heldDialog = undefined;
+    return this.heldDialog?.dialog;
+  }
+
+  /** The held file chooser, forgotten once its page has closed. */
+  private heldChooserNow(): FileChooser | undefined {
+    if (this.heldChooser?.page().isClosed()) this.heldChooser = undefined;
+    return this.heldChooser;
+  }
+
+  /** Tells the listeners what the session now holds open. */
+  private announceModal(): void {
+    const state = this.modalState;
+    if (state !== undefined) for (const listener of this.modalListeners) listener(state);
   }
 
   // Emulation ----------------------------------------------------------------------------------------------------
@@ -652,7 +710,9 @@ export class Session {
     page.on('dialog', (dialog) => void this.onDialog(dialog));
     page.on('download', (download) => this.saveDownload(download));
     page.on('filechooser', (chooser) => {
-      if (this.modalMode === 'hold') this.heldChooser = chooser;
+      if (this.modalMode !== 'hold') return;
+      this.heldChooser = chooser;
+      this.announceModal();
     });
     if (this.emulation.viewport || this.emulation.media) void this.applyEmulation(page);
     page.on('crash', () => {
@@ -673,10 +733,11 @@ export class Session {
     if (!this.guard.count('dialogs', () => dialog.page()?.url() ?? '')) return void dialog.dismiss().catch(() => {});
     const type = dialog.type();
     const message = dialog.message().slice(0, 2_000);
-    if (this.modalMode === 'hold' && this.pendingDialog === undefined) {
+    if (this.modalMode === 'hold' && this.heldDialogNow() === undefined) {
       const record: DialogRecord = { type, message, action: 'pending' };
       this.heldDialog = { dialog, record };
       this.pushEvent('dialogs', record);
+      this.announceModal();
       return;
     }
     const answer = this.dialogAnswer;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BrowserHost, Ring, SessionManager, atLeast, safeFileName, type Session } from '../src/index.js';
+import { BrowserHost, Ring, SessionManager, atLeast, safeFileName, type ModalState, type Session } from '../src/index.js';
 import { rejectionOf } from './session-errors.js';
 
 describe('Ring', () => {
@@ -208,13 +208,33 @@ describe('Session in a real browser', () => {
     expect((await rejectionOf(session.answerPendingDialog(true))).details).toEqual({ reason: 'no_dialog' });
     // The click cannot finish while the dialog is open: a caller in hold mode races its action against the dialog.
     const clicking = manager.run(session.id, (page) => page.click('#confirm'));
-    await expect.poll(() => session.pendingDialog?.message).toBe('ok?');
+    await expect.poll(() => session.modalState).toEqual({ type: 'dialog', dialogType: 'confirm', message: 'ok?', defaultValue: '' });
     expect(session.takeEvents().dialogs).toEqual([{ type: 'confirm', message: 'ok?', action: 'pending' }]);
     const record = await session.answerPendingDialog(true);
     expect(record.action).toBe('accepted');
     await clicking;
-    expect(session.pendingDialog).toBeUndefined();
+    expect(session.modalState).toBeUndefined();
     expect(await manager.run(session.id, (page) => page.textContent('#confirm-result'))).toBe('true');
+    await manager.close(session.id);
+  });
+
+  it('ends an action at the dialog it opens, tells listeners, and lets the next call wait for the action to finish', async () => {
+    const session = await sessionOn('dialog');
+    session.setModalMode('hold');
+    const seen: ModalState[] = [];
+    const stop = session.onModalState((state) => seen.push(state));
+    const clicked = await manager.run(session.id, (page) => session.raceModalState(page.click('#confirm').then(() => 'clicked')));
+    const confirm = { type: 'dialog', dialogType: 'confirm', message: 'ok?', defaultValue: '' };
+    // The queue is free while the click waits for the answer: the call returned with the dialog instead.
+    expect(clicked).toEqual({ interrupted: confirm });
+    expect(seen).toEqual([confirm]);
+    await session.answerPendingDialog(false);
+    await session.settleInterrupted();
+    expect(await manager.run(session.id, (page) => session.raceModalState(page.textContent('#confirm-result')))).toEqual({ value: 'false' });
+    stop();
+    await manager.run(session.id, (page) => session.raceModalState(page.click('#alert')));
+    expect(seen).toHaveLength(1);
+    await session.answerPendingDialog(true);
     await manager.close(session.id);
   });
 
@@ -222,9 +242,9 @@ describe('Session in a real browser', () => {
     const session = await sessionOn('upload');
     session.setModalMode('hold');
     await manager.run(session.id, (page) => page.click('#chooser'));
-    await expect.poll(() => session.pendingFileChooser).toEqual({ multiple: true });
+    await expect.poll(() => session.modalState).toEqual({ type: 'fileChooser', multiple: true });
     await session.answerPendingFileChooser([{ name: 'a.txt', mimeType: 'text/plain', buffer: Buffer.from('abc') }]);
-    expect(session.pendingFileChooser).toBeUndefined();
+    expect(session.modalState).toBeUndefined();
     expect(await manager.run(session.id, (page) => page.textContent('#names'))).toBe('a.txt:3');
     expect((await rejectionOf(session.answerPendingFileChooser([]))).details).toEqual({ reason: 'no_file_chooser' });
     await manager.close(session.id);

@@ -207,7 +207,7 @@ describe('a runaway page in a real browser', () => {
       expect(details).toMatchObject({ bound, pageReplaced: true });
       expect(details.observed).toBeGreaterThan(details.limit as number);
       // Reported once: the next call runs on a fresh page.
-      expect(await manager.run(session.id, (tab) => tab.url())).toBe('about:blank');
+      expect(await manager.run(session.id, async (tab) => tab.url())).toBe('about:blank');
       await manager.close(session.id);
     },
     90_000,

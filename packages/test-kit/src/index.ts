@@ -12,3 +12,4 @@ export { BASIC_AUTH } from './identity-routes.js';
 export { startBrowserServer, startCdpBrowser, startVersionMismatchServer } from './browser-servers.js';
 export type { BrowserServer, BrowserServerOptions, CdpBrowser, VersionMismatchServer } from './browser-servers.js';
 export { LARGE_BODY_LENGTH } from './agent-routes.js';
+export { publicApi } from './public-api.js';

@@ -1,10 +1,9 @@
 // console_messages: what the session's pages logged, and their uncaught errors, read by cursor from the session's ring.
 import { COLLECTOR_CAPACITY, atLeast } from '@sessionwright/session-core';
 import { z } from 'zod';
-import { defineTool } from './define-tool.js';
 import { sessionOutput } from './response.js';
-import { onSession } from './on-session.js';
 import { sessionIdSchema } from './schemas.js';
+import { defineSessionTool } from './session-tool.js';
 
 export const cursorSchema = z
   .number()
@@ -23,7 +22,7 @@ export const limitSchema = z
 
 export const DEFAULT_LIMIT = 100;
 
-export const consoleMessages = defineTool({
+export const consoleMessages = defineSessionTool({
   name: 'console_messages',
   title: 'Read console messages',
   description:
@@ -57,14 +56,8 @@ export const consoleMessages = defineTool({
   }),
   kind: 'read',
   errors: ['INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
-  async handler({ sessionId, level, since, limit }, ctx) {
-    return onSession(ctx, sessionId, async (_page, response) => {
-      const { items, cursor, dropped } = response.session.collectors.console.read({
-        ...(since === undefined ? {} : { since }),
-        limit: limit ?? DEFAULT_LIMIT,
-        keep: atLeast(level ?? 'info'),
-      });
-      return { messages: items.map((entry) => ({ ...entry })), cursor, dropped };
-    });
+  async handler({ level = 'info', since, limit = DEFAULT_LIMIT }, _page, response) {
+    const { items, cursor, dropped } = response.session.collectors.console.read({ ...(since === undefined ? {} : { since }), limit, keep: atLeast(level) });
+    return { messages: items.map((entry) => ({ ...entry })), cursor, dropped };
   },
 });

@@ -26,22 +26,6 @@ export interface SessionAccess {
 /** What runs in a session's queue: a handler's work on the page. */
 export type SessionWork<T> = (page: Page, session: Session) => Promise<T>;
 
-/**
- * The same session access, with `around` in the queue in place of each call's work; it runs the work itself. How a
- * profile watches or guards the calls of handlers it reuses, without their knowing.
- */
-export function aroundRuns(sessions: SessionAccess, around: <T>(work: SessionWork<T>, page: Page, session: Session) => Promise<T>): SessionAccess {
-  return {
-    get maxSessions() {
-      return sessions.maxSessions;
-    },
-    create: (request) => sessions.create(request),
-    close: (sessionId) => sessions.close(sessionId),
-    list: () => sessions.list(),
-    run: (sessionId, work, options) => sessions.run(sessionId, (page, session) => around(work, page, session), options),
-  };
-}
-
 export interface ToolOptions {
   /** Whether `navigate` may open file: URLs (off by default: an agent must not read the server's disk). */
   allowFileUrls: boolean;
@@ -67,8 +51,6 @@ export interface ToolContext {
   vocabulary?: ToolVocabulary;
   /** The connection's implicit session (the playwright profile's tools act on it when no sessionId is given). */
   implicitSession?: ImplicitSessionAccess;
-  /** The result also carries the page's snapshot after the call: a profile whose actions always show the page asks for it. */
-  includeSnapshot?: boolean;
   /**
    * The directories upload_file may read: --file-root if given, else the client's MCP roots (asked of a local client
    * that declared the roots capability), else a local client's working directory; none for a remote client without

@@ -1,11 +1,10 @@
 // handle_dialog: how the session answers the page's next JavaScript dialog (alert, confirm, prompt, beforeunload).
 import { z } from 'zod';
-import { defineTool } from './define-tool.js';
 import { sessionOutput } from './response.js';
-import { onSession } from './on-session.js';
 import { sessionIdSchema } from './schemas.js';
+import { defineSessionTool } from './session-tool.js';
 
-export const handleDialog = defineTool({
+export const handleDialog = defineSessionTool({
   name: 'handle_dialog',
   title: 'Answer dialogs',
   description:
@@ -23,22 +22,20 @@ export const handleDialog = defineTool({
   output: sessionOutput({ success: z.literal(true), message: z.string() }),
   kind: 'action',
   errors: ['INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
-  async handler({ sessionId, accept, promptText, persist }, ctx) {
-    return onSession(ctx, sessionId, async (_page, response) => {
-      const session = response.session;
-      const verb = accept ? `accepted${promptText === undefined ? '' : ` with ${JSON.stringify(promptText.slice(0, 100))}`}` : 'dismissed';
-      // A dialog held open (a profile that holds them) is answered now; otherwise the answer waits for the next dialog.
-      const open = session.pendingDialog;
-      if (open !== undefined) {
-        await session.answerPendingDialog(accept, promptText);
-        if (persist) session.setDialogAnswer({ accept, ...(promptText === undefined ? {} : { promptText }), persist: true });
-        return { success: true as const, message: `The open ${open.type} dialog was ${verb}.${persist ? ` Every later dialog will be ${verb} too.` : ''}` };
-      }
-      session.setDialogAnswer({ accept, ...(promptText === undefined ? {} : { promptText }), persist: persist ?? false });
-      return {
-        success: true as const,
-        message: persist ? `Every dialog from now on will be ${verb}.` : `The next dialog will be ${verb}. Now do the action that opens it.`,
-      };
-    });
+  async handler({ accept, promptText, persist = false }, _page, response) {
+    const session = response.session;
+    const verb = accept ? `accepted${promptText === undefined ? '' : ` with ${JSON.stringify(promptText.slice(0, 100))}`}` : 'dismissed';
+    // A dialog held open (a profile that holds them) is answered now; otherwise the answer waits for the next dialog.
+    const open = session.modalState;
+    if (open?.type === 'dialog') {
+      await session.answerPendingDialog(accept, promptText);
+      if (persist) session.setDialogAnswer({ accept, ...(promptText === undefined ? {} : { promptText }), persist: true });
+      return { success: true as const, message: `The open ${open.dialogType} dialog was ${verb}.${persist ? ` Every later dialog will be ${verb} too.` : ''}` };
+    }
+    session.setDialogAnswer({ accept, ...(promptText === undefined ? {} : { promptText }), persist });
+    return {
+      success: true as const,
+      message: persist ? `Every dialog from now on will be ${verb}.` : `The next dialog will be ${verb}. Now do the action that opens it.`,
+    };
   },
 });

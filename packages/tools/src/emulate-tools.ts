@@ -1,12 +1,11 @@
 // emulate: changes a session's viewport, media features, location, network state and extra headers after creation.
 import { z } from 'zod';
-import { defineTool } from './define-tool.js';
 import { sessionOutput } from './response.js';
-import { onSession } from './on-session.js';
 import { sessionIdSchema } from './schemas.js';
+import { defineSessionTool } from './session-tool.js';
 import { sessionOptionsShape } from './session-options-schema.js';
 
-export const emulate = defineTool({
+export const emulate = defineSessionTool({
   name: 'emulate',
   title: 'Change device settings',
   description:
@@ -33,7 +32,7 @@ export const emulate = defineTool({
   }),
   kind: 'action',
   errors: ['INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
-  async handler({ sessionId, ...settings }, ctx) {
-    return onSession(ctx, sessionId, async (_page, response) => ({ ...(await response.session.emulate(settings)) }));
+  async handler({ sessionId: _sessionId, ...settings }, _page, response) {
+    return { ...(await response.session.emulate(settings)) };
   },
 });

@@ -1,12 +1,12 @@
 // The evaluate tool: runs a caller's JavaScript function in the page (optionally on one element) and returns its result as JSON.
-import { SessionError, browserError, firstLine, messageOf, playwrightError } from '@sessionwright/session-core';
+import { SessionError, browserError, firstLine, messageOf } from '@sessionwright/session-core';
 import type { Frame, Page, Request } from 'playwright';
 import { z } from 'zod';
-import { defineTool } from './define-tool.js';
 import { frameOf, onElement } from './page-helpers.js';
+import { playwrightError } from './playwright-errors.js';
 import { sessionOutput } from './response.js';
-import { onSession } from './on-session.js';
 import { DEFAULT_ELEMENT_TIMEOUT, optionalTargetInput, sessionIdSchema } from './schemas.js';
+import { defineSessionTool } from './session-tool.js';
 
 /** The most characters of JSON a result may take; a longer one comes back as the start of its JSON text. */
 const MAX_RESULT_CHARS = 20_000;
@@ -183,7 +183,7 @@ async function settleWithin<T>(page: Page, work: Promise<T>, timeout: number): P
   }
 }
 
-export const evaluate = defineTool({
+export const evaluate = defineSessionTool({
   name: 'evaluate',
   title: 'Evaluate JavaScript',
   description:
@@ -217,42 +217,39 @@ export const evaluate = defineTool({
   }),
   kind: 'action',
   errors: ['BROWSER_ERROR', 'INVALID_PARAMETERS', 'ELEMENT_NOT_FOUND', 'ELEMENT_AMBIGUOUS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED'],
-  async handler({ sessionId, selector, ref, function: source, timeout }, ctx) {
-    checkSyntax(source);
-    const limit = timeout ?? DEFAULT_EVALUATE_TIMEOUT;
+  prepare(args) {
+    checkSyntax(args.function);
+    return { ...args, timeout: args.timeout ?? DEFAULT_EVALUATE_TIMEOUT };
+  },
+  // The call ends at the function's timeout: a page stuck in a loop is then replaced (see settleWithin).
+  timeout: (args) => args.timeout,
+  async handler({ selector, ref, function: source, timeout }, page) {
     const fn = pageFunction(source);
-    return onSession(
-      ctx,
-      sessionId,
-      async (page) => {
-        const outcome = await runWatchingNavigation(page, async () => {
-          if (selector === undefined && ref === undefined) return settleWithin(page, page.evaluate(fn) as Promise<PageOutcome>, limit);
-          return onElement(page, { selector, ref }, 'read', DEFAULT_ELEMENT_TIMEOUT, async (locator) => {
-            await locator.waitFor({ state: 'attached', timeout: DEFAULT_ELEMENT_TIMEOUT });
-            return settleWithin(page, locator.evaluate(fn) as Promise<PageOutcome>, limit);
-          });
-        });
-        if (outcome.threw) {
-          const shown = outcome.name && outcome.name !== 'string' ? `${outcome.name}: ${outcome.message}` : outcome.message;
-          throw browserError('script_error', `The function threw in the page: ${firstLine(shown)}. Fix the function and run it again.`, {
-            details: {
-              pageMessage: outcome.message.slice(0, 2_000),
-              errorName: outcome.name,
-              ...(outcome.stack ? { stack: outcome.stack.slice(0, 1_000) } : {}),
-            },
-          });
-        }
-        if (outcome.measured && outcome.length <= MAX_RESULT_CHARS) return { result: JSON.parse(outcome.json) as unknown, type: outcome.type };
-        const size = outcome.measured ? `is ${outcome.length} characters` : `is more than ${outcome.length} characters (it was not measured to its end)`;
-        return {
-          result: outcome.json,
-          type: outcome.type,
-          truncated: true,
-          note: `The result's JSON ${size}; result holds its first ${outcome.json.length} as text. Return less (filter, slice, or pick fields) to get it whole.`,
-        };
-      },
-      { timeout: limit },
-    );
+    const outcome = await runWatchingNavigation(page, async () => {
+      if (selector === undefined && ref === undefined) return settleWithin(page, page.evaluate(fn) as Promise<PageOutcome>, timeout);
+      return onElement(page, { selector, ref }, 'read', DEFAULT_ELEMENT_TIMEOUT, async (locator) => {
+        await locator.waitFor({ state: 'attached', timeout: DEFAULT_ELEMENT_TIMEOUT });
+        return settleWithin(page, locator.evaluate(fn) as Promise<PageOutcome>, timeout);
+      });
+    });
+    if (outcome.threw) {
+      const shown = outcome.name && outcome.name !== 'string' ? `${outcome.name}: ${outcome.message}` : outcome.message;
+      throw browserError('script_error', `The function threw in the page: ${firstLine(shown)}. Fix the function and run it again.`, {
+        details: {
+          pageMessage: outcome.message.slice(0, 2_000),
+          errorName: outcome.name,
+          ...(outcome.stack ? { stack: outcome.stack.slice(0, 1_000) } : {}),
+        },
+      });
+    }
+    if (outcome.measured && outcome.length <= MAX_RESULT_CHARS) return { result: JSON.parse(outcome.json) as unknown, type: outcome.type };
+    const size = outcome.measured ? `is ${outcome.length} characters` : `is more than ${outcome.length} characters (it was not measured to its end)`;
+    return {
+      result: outcome.json,
+      type: outcome.type,
+      truncated: true,
+      note: `The result's JSON ${size}; result holds its first ${outcome.json.length} as text. Return less (filter, slice, or pick fields) to get it whole.`,
+    };
   },
 });
 

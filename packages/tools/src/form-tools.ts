@@ -1,13 +1,14 @@
 // fill_form and drag: several fields in one call, and dragging one element onto another.
-import { SessionError, isSessionError, locate, playwrightError, type ElementTarget } from '@sessionwright/session-core';
+import { SessionError, isSessionError } from '@sessionwright/session-core';
 import type { Locator, Page } from 'playwright';
 import { z } from 'zod';
-import { defineTool } from './define-tool.js';
+import { locate, type ElementTarget } from './element.js';
 import { checkSelectable, readSelect } from './input-tools.js';
 import { actAndSettle, onElement } from './page-helpers.js';
+import { playwrightError } from './playwright-errors.js';
 import { sessionOutput } from './response.js';
-import { onSession } from './on-session.js';
 import { DEFAULT_ELEMENT_TIMEOUT, elementTimeoutSchema, includeSnapshotSchema, refSchema, selectorSchema, sessionIdSchema } from './schemas.js';
+import { defineSessionTool } from './session-tool.js';
 
 const SETTLE_TIMEOUT = 30_000;
 
@@ -27,7 +28,7 @@ const fieldValueSchema = z
     'Text for a text field, an option (value or label) of a select, a list of options for a multi-select, or true/false for a checkbox or radio button.',
   );
 
-export const fillForm = defineTool({
+export const fillForm = defineSessionTool({
   name: 'fill_form',
   title: 'Fill form fields',
   description:
@@ -65,23 +66,19 @@ export const fillForm = defineTool({
     'SESSION_EXPIRED',
     'BROWSER_ERROR',
   ],
-  async handler({ sessionId, fields, timeout, includeSnapshot }, ctx) {
-    const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
-    return onSession(ctx, sessionId, async (page, response) => {
-      const filled: { index: number; value: string | string[] | boolean }[] = [];
-      for (const [index, field] of fields.entries()) {
-        try {
-          filled.push({ index, value: await fillField(page, { selector: field.selector, ref: field.ref }, field.value, limit) });
-        } catch (error) {
-          const failure = isSessionError(error) ? error : playwrightError(error);
-          throw new SessionError(failure.code, `Field ${index}: ${failure.message}${index > 0 ? ` Fields 0 to ${index - 1} were filled.` : ''}`, {
-            details: { ...failure.details, field: index },
-          });
-        }
+  async handler({ fields, timeout = DEFAULT_ELEMENT_TIMEOUT }, page) {
+    const filled: { index: number; value: string | string[] | boolean }[] = [];
+    for (const [index, field] of fields.entries()) {
+      try {
+        filled.push({ index, value: await fillField(page, { selector: field.selector, ref: field.ref }, field.value, timeout) });
+      } catch (error) {
+        const failure = isSessionError(error) ? error : playwrightError(error);
+        throw new SessionError(failure.code, `Field ${index}: ${failure.message}${index > 0 ? ` Fields 0 to ${index - 1} were filled.` : ''}`, {
+          details: { ...failure.details, field: index },
+        });
       }
-      response.includeSnapshot(includeSnapshot);
-      return { success: true as const, fields: filled };
-    });
+    }
+    return { success: true as const, fields: filled };
   },
 });
 
@@ -146,7 +143,7 @@ async function fillField(page: Page, target: ElementTarget, value: string | stri
 
 const dragEnd = (what: string) => elementSchema({}, `The element to drag ${what}: {selector} or {ref}.`);
 
-export const drag = defineTool({
+export const drag = defineSessionTool({
   name: 'drag',
   title: 'Drag and drop',
   description:
@@ -163,20 +160,14 @@ export const drag = defineTool({
   output: sessionOutput({ success: z.literal(true), message: z.string() }, { snapshot: true }),
   kind: 'action',
   errors: ['ELEMENT_NOT_FOUND', 'ELEMENT_AMBIGUOUS', 'ELEMENT_NOT_CLICKABLE', 'INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
-  async handler({ sessionId, from, to, timeout, includeSnapshot }, ctx) {
-    const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
-    return onSession(ctx, sessionId, async (page, response) => {
-      const source: ElementTarget = { selector: from.selector, ref: from.ref };
-      const target: ElementTarget = { selector: to.selector, ref: to.ref };
-      await labelled('to', () => onElement(page, target, 'hover', limit, (locator) => locator.waitFor({ state: 'visible', timeout: limit })));
-      await labelled('from', () =>
-        onElement(page, source, 'click', limit, (locator) =>
-          actAndSettle(page, SETTLE_TIMEOUT, () => locator.dragTo(locate(page, target), { timeout: limit })),
-        ),
-      );
-      response.includeSnapshot(includeSnapshot);
-      return { success: true as const, message: 'Dragged the element onto the target.' };
-    });
+  async handler({ from, to, timeout = DEFAULT_ELEMENT_TIMEOUT }, page) {
+    const source: ElementTarget = { selector: from.selector, ref: from.ref };
+    const target: ElementTarget = { selector: to.selector, ref: to.ref };
+    await labelled('to', () => onElement(page, target, 'hover', timeout, (locator) => locator.waitFor({ state: 'visible', timeout })));
+    await labelled('from', () =>
+      onElement(page, source, 'click', timeout, (locator) => actAndSettle(page, SETTLE_TIMEOUT, () => locator.dragTo(locate(page, target), { timeout }))),
+    );
+    return { success: true as const, message: 'Dragged the element onto the target.' };
   },
 });
 

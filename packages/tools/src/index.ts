@@ -1,4 +1,4 @@
-// Public API of @sessionwright/tools: the tool list and the pieces a server needs to serve it.
+// Public API of @sessionwright/tools: the tool lists and profiles, and what a server needs to serve them or to add tools of its own.
 import { consoleMessages } from './console-tools.js';
 import type { AnyTool, ToolCapability } from './define-tool.js';
 import { handleDialog } from './dialog-tools.js';
@@ -22,32 +22,23 @@ export {
   defineTool,
   type AllowedRoots,
   type AnyTool,
+  type ImplicitSessionAccess,
   type SessionAccess,
   type ToolAnnotations,
   type ToolCapability,
   type ToolContext,
-  type ImplicitSessionAccess,
   type ToolDefinition,
   type ToolKind,
   type ToolOptions,
 } from './define-tool.js';
-export { imageSize, type ImageSize } from './image.js';
-export { SESSIONS_VOCABULARY, nextStepSentence, withNextStep, type ToolVocabulary } from './next-steps.js';
-export { ToolResponse, pendingResultFields, sessionOutput, withAttachments, type Attachment, type WithAttachments } from './response.js';
-export { onSession } from './on-session.js';
+export { defineSessionTool, type CallScope, type OwnFields, type SessionTool, type SessionToolSpec, type SessionToolWork } from './session-tool.js';
+export { sessionOutput, type Attachment, type ToolResponse, type WithAttachments } from './response.js';
 export { runTool, type ToolOutcome } from './run-tool.js';
 export { ImplicitSession } from './implicit-session.js';
-export { PLAYWRIGHT_VOCABULARY, PROFILE_NAMES, playwrightProfile, playwrightTools, sessionsProfile, type Profile, type ProfileName } from './profiles.js';
-export { cookies, exportStorageState } from './storage-tools.js';
-export { listTabs, tabs } from './tab-tools.js';
-export { handleDialog } from './dialog-tools.js';
-export { consoleMessages } from './console-tools.js';
-export { emulate } from './emulate-tools.js';
-export { drag, fillForm } from './form-tools.js';
-export { bodyText, networkRequest, networkRequests, networkTools, readsRequestList, urlMatcher } from './network-tools.js';
-export { pdfPageCount, requirePdfSupport, savePdf } from './pdf-tools.js';
-export { MAX_UPLOAD_BYTES, readAllowedFile, readUploads, uploadFile } from './upload-tools.js';
-export { storageTools };
+export type { ToolVocabulary } from './next-steps.js';
+export { PROFILE_NAMES, playwrightProfile, sessionsProfile, type Profile, type ProfileName } from './profiles.js';
+export { imageSize, type ImageSize } from './image.js';
+export { readsRequestList } from './network-tools.js';
 
 /**
  * Tools of the capability groups (docs/agent-tools.md), each marked with its `capability`; not in allTools.

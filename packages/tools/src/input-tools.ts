@@ -2,12 +2,11 @@
 import { SessionError, isTimeoutError } from '@sessionwright/session-core';
 import type { Locator, Page } from 'playwright';
 import { z } from 'zod';
-import { defineTool } from './define-tool.js';
 import { normalizeKey } from './key-names.js';
 import { actAndSettle, onElement } from './page-helpers.js';
 import { sessionOutput, type ToolResponse } from './response.js';
-import { onSession } from './on-session.js';
 import { DEFAULT_ELEMENT_TIMEOUT, elementTimeoutSchema, includeSnapshotSchema, optionalTargetInput, sessionIdSchema, targetInput } from './schemas.js';
+import { defineSessionTool } from './session-tool.js';
 
 const ELEMENT_ERRORS = ['ELEMENT_NOT_FOUND', 'ELEMENT_AMBIGUOUS', 'INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'] as const;
 
@@ -19,7 +18,7 @@ const NEVER_BLOCKED =
   'Dialogs never block: alerts and beforeunload are accepted, confirm and prompt dismissed, and the result lists them in dialogs. ' +
   'A link or script that opens a new tab switches the session to that tab (the result lists it in openedTabs, and url/title describe it).';
 
-export const click = defineTool({
+export const click = defineSessionTool({
   name: 'click',
   title: 'Click element',
   description:
@@ -43,22 +42,16 @@ export const click = defineTool({
   output: sessionOutput({ success: z.literal(true), message: z.string() }, { snapshot: true }),
   kind: 'action',
   errors: [...ELEMENT_ERRORS, 'ELEMENT_NOT_CLICKABLE'],
-  async handler({ sessionId, selector, ref, timeout, force, clickCount, button, modifiers, includeSnapshot }, ctx) {
-    const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
-    return onSession(ctx, sessionId, async (page, response) => {
-      const before = page.url();
-      await onElement(page, { selector, ref }, 'click', limit, (locator) =>
-        actAndSettle(page, Math.max(limit, SETTLE_TIMEOUT), () =>
-          locator.click({ timeout: limit, force: force ?? false, clickCount: clickCount ?? 1, button: button ?? 'left', ...(modifiers ? { modifiers } : {}) }),
-        ),
-      );
-      response.includeSnapshot(includeSnapshot);
-      return { success: true as const, message: actionMessage('Clicked', page, response, before) };
-    });
+  async handler({ selector, ref, timeout = DEFAULT_ELEMENT_TIMEOUT, force = false, clickCount = 1, button = 'left', modifiers }, page, response) {
+    const before = page.url();
+    await onElement(page, { selector, ref }, 'click', timeout, (locator) =>
+      actAndSettle(page, Math.max(timeout, SETTLE_TIMEOUT), () => locator.click({ timeout, force, clickCount, button, ...(modifiers ? { modifiers } : {}) })),
+    );
+    return { success: true as const, message: actionMessage('Clicked', page, response, before) };
   },
 });
 
-export const type = defineTool({
+export const type = defineSessionTool({
   name: 'type',
   title: 'Type text',
   description:
@@ -88,26 +81,22 @@ export const type = defineTool({
   ),
   kind: 'action',
   errors: [...ELEMENT_ERRORS, 'ELEMENT_NOT_EDITABLE', 'ELEMENT_NOT_CLICKABLE'],
-  async handler({ sessionId, selector, ref, text, delay, timeout, clear, submit, includeSnapshot }, ctx) {
-    const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
-    return onSession(ctx, sessionId, async (page, response) => {
-      const value = await onElement(page, { selector, ref }, 'edit', limit, async (locator) => {
-        await typeInto(page, locator, text, { delay, clear, timeout: limit });
-        const typed = await readValue(locator, limit);
-        // The title is asked after the read-back, not beside it: Chromium acknowledges inserted text before a title
-        // that the field's input handlers set has reached the browser process, while the read-back's reply comes after.
-        if (!submit) response.pageSettled();
-        if (submit) await actAndSettle(page, SETTLE_TIMEOUT, () => locator.press('Enter', { timeout: limit }));
-        return typed;
-      });
-      const message = `Typed ${text.length} character${text.length === 1 ? '' : 's'}${submit ? ' and pressed Enter' : ''}.`;
-      response.includeSnapshot(includeSnapshot);
-      return { success: true as const, message, value };
+  async handler({ selector, ref, text, delay, timeout = DEFAULT_ELEMENT_TIMEOUT, clear, submit }, page, response) {
+    const value = await onElement(page, { selector, ref }, 'edit', timeout, async (locator) => {
+      await typeInto(page, locator, text, { delay, clear, timeout });
+      const typed = await readValue(locator, timeout);
+      // The title is asked after the read-back, not beside it: Chromium acknowledges inserted text before a title
+      // that the field's input handlers set has reached the browser process, while the read-back's reply comes after.
+      if (!submit) response.pageSettled();
+      if (submit) await actAndSettle(page, SETTLE_TIMEOUT, () => locator.press('Enter', { timeout }));
+      return typed;
     });
+    const message = `Typed ${text.length} character${text.length === 1 ? '' : 's'}${submit ? ' and pressed Enter' : ''}.`;
+    return { success: true as const, message, value };
   },
 });
 
-export const hover = defineTool({
+export const hover = defineSessionTool({
   name: 'hover',
   title: 'Hover over element',
   description:
@@ -121,16 +110,13 @@ export const hover = defineTool({
   output: sessionOutput({ success: z.literal(true), message: z.string() }),
   kind: 'action',
   errors: [...ELEMENT_ERRORS, 'ELEMENT_NOT_CLICKABLE'],
-  async handler({ sessionId, selector, ref, timeout, force }, ctx) {
-    const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
-    return onSession(ctx, sessionId, async (page) => {
-      await onElement(page, { selector, ref }, 'hover', limit, (locator) => locator.hover({ timeout: limit, force: force ?? false }));
-      return { success: true as const, message: 'The mouse is over the element.' };
-    });
+  async handler({ selector, ref, timeout = DEFAULT_ELEMENT_TIMEOUT, force = false }, page) {
+    await onElement(page, { selector, ref }, 'hover', timeout, (locator) => locator.hover({ timeout, force }));
+    return { success: true as const, message: 'The mouse is over the element.' };
   },
 });
 
-export const pressKey = defineTool({
+export const pressKey = defineSessionTool({
   name: 'press_key',
   title: 'Press key',
   description:
@@ -150,21 +136,16 @@ export const pressKey = defineTool({
   ),
   kind: 'action',
   errors: [...ELEMENT_ERRORS, 'ELEMENT_NOT_CLICKABLE'],
-  async handler({ sessionId, selector, ref, key, timeout, includeSnapshot }, ctx) {
-    const chord = normalizeKey(key);
-    const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
-    return onSession(ctx, sessionId, async (page, response) => {
-      const before = page.url();
-      if (selector !== undefined || ref !== undefined) {
-        await onElement(page, { selector, ref }, 'click', limit, (locator) =>
-          actAndSettle(page, SETTLE_TIMEOUT, () => locator.press(chord, { timeout: limit })),
-        );
-      } else {
-        await actAndSettle(page, SETTLE_TIMEOUT, () => page.keyboard.press(chord));
-      }
-      response.includeSnapshot(includeSnapshot);
-      return { success: true as const, message: actionMessage(`Pressed ${chord}`, page, response, before), key: chord };
-    });
+  // An unknown key name is refused before the call waits for its session: nothing is pressed.
+  prepare: (args) => ({ ...args, key: normalizeKey(args.key) }),
+  async handler({ selector, ref, key, timeout = DEFAULT_ELEMENT_TIMEOUT }, page, response) {
+    const before = page.url();
+    if (selector !== undefined || ref !== undefined) {
+      await onElement(page, { selector, ref }, 'click', timeout, (locator) => actAndSettle(page, SETTLE_TIMEOUT, () => locator.press(key, { timeout })));
+    } else {
+      await actAndSettle(page, SETTLE_TIMEOUT, () => page.keyboard.press(key));
+    }
+    return { success: true as const, message: actionMessage(`Pressed ${key}`, page, response, before), key };
   },
 });
 
@@ -192,7 +173,7 @@ export async function readSelect(locator: Locator, timeout: number): Promise<Sel
   );
 }
 
-export const selectOption = defineTool({
+export const selectOption = defineSessionTool({
   name: 'select_option',
   title: 'Select option',
   description:
@@ -219,24 +200,20 @@ export const selectOption = defineTool({
   ),
   kind: 'action',
   errors: [...ELEMENT_ERRORS, 'ELEMENT_NOT_EDITABLE'],
-  async handler({ sessionId, selector, ref, values, timeout, includeSnapshot }, ctx) {
-    const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
-    return onSession(ctx, sessionId, async (page, response) => {
-      const selected = await onElement(page, { selector, ref }, 'select', limit, async (locator) => {
-        await locator.waitFor({ state: 'attached', timeout: limit });
-        const state = await readSelect(locator, limit);
-        checkSelectable(state, values);
-        await actAndSettle(page, SETTLE_TIMEOUT, () => locator.selectOption(values, { timeout: limit }));
-        // A select whose change handler navigated away is gone; report what was asked for, as the options matched it.
-        const after = page.isClosed() ? undefined : await readSelect(locator, 1_000).catch(() => undefined);
-        const options =
-          after?.options ?? state.options.map((option) => ({ ...option, selected: values.includes(option.value) || values.includes(option.label) }));
-        return options.filter((option) => option.selected).map(({ value, label }) => ({ value, label }));
-      });
-      const message = `Selected ${selected.map((option) => JSON.stringify(option.label)).join(', ') || 'nothing'}.`;
-      response.includeSnapshot(includeSnapshot);
-      return { success: true as const, message, selected };
+  async handler({ selector, ref, values, timeout = DEFAULT_ELEMENT_TIMEOUT }, page) {
+    const selected = await onElement(page, { selector, ref }, 'select', timeout, async (locator) => {
+      await locator.waitFor({ state: 'attached', timeout });
+      const state = await readSelect(locator, timeout);
+      checkSelectable(state, values);
+      await actAndSettle(page, SETTLE_TIMEOUT, () => locator.selectOption(values, { timeout }));
+      // A select whose change handler navigated away is gone; report what was asked for, as the options matched it.
+      const after = page.isClosed() ? undefined : await readSelect(locator, 1_000).catch(() => undefined);
+      const options =
+        after?.options ?? state.options.map((option) => ({ ...option, selected: values.includes(option.value) || values.includes(option.label) }));
+      return options.filter((option) => option.selected).map(({ value, label }) => ({ value, label }));
     });
+    const message = `Selected ${selected.map((option) => JSON.stringify(option.label)).join(', ') || 'nothing'}.`;
+    return { success: true as const, message, selected };
   },
 });
 
@@ -272,7 +249,7 @@ export function checkSelectable(state: SelectState, values: string[]): void {
 }
 
 function checkTool(name: 'check' | 'uncheck', checked: boolean) {
-  return defineTool({
+  return defineSessionTool({
     name,
     title: checked ? 'Check checkbox' : 'Uncheck checkbox',
     description: checked
@@ -288,36 +265,33 @@ function checkTool(name: 'check' | 'uncheck', checked: boolean) {
     output: sessionOutput({ success: z.literal(true), message: z.string(), checked: z.boolean().describe('Whether the element is checked now.') }),
     kind: 'action',
     errors: [...ELEMENT_ERRORS, 'ELEMENT_NOT_CLICKABLE', 'ELEMENT_NOT_EDITABLE'],
-    async handler({ sessionId, selector, ref, timeout, force }, ctx) {
-      const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
-      return onSession(ctx, sessionId, async (page) => {
-        const now = await onElement(page, { selector, ref }, 'check', limit, async (locator) => {
-          await locator.waitFor({ state: 'attached', timeout: limit });
-          const kind = await locator.evaluate((element) => {
-            if (element instanceof HTMLInputElement && (element.type === 'checkbox' || element.type === 'radio')) return element.type;
-            const role = element.getAttribute('role');
-            return role === 'checkbox' || role === 'switch' || role === 'menuitemcheckbox'
-              ? 'checkbox'
-              : role === 'radio' || role === 'menuitemradio'
-                ? 'radio'
-                : 'other';
-          });
-          if (kind === 'other') {
-            throw new SessionError('ELEMENT_NOT_EDITABLE', 'The element is not a checkbox or radio button. Use click for other elements.', {
-              details: { reason: 'not a checkbox' },
-            });
-          }
-          if (kind === 'radio' && !checked) {
-            throw new SessionError('ELEMENT_NOT_EDITABLE', 'A radio button cannot be unchecked. Check another option of its group instead.', {
-              details: { reason: 'radio' },
-            });
-          }
-          await actAndSettle(page, SETTLE_TIMEOUT, () => locator.setChecked(checked, { timeout: limit, force: force ?? false }));
-          return page.isClosed() ? checked : locator.isChecked({ timeout: 1_000 }).catch(() => checked);
+    async handler({ selector, ref, timeout = DEFAULT_ELEMENT_TIMEOUT, force = false }, page) {
+      const now = await onElement(page, { selector, ref }, 'check', timeout, async (locator) => {
+        await locator.waitFor({ state: 'attached', timeout });
+        const kind = await locator.evaluate((element) => {
+          if (element instanceof HTMLInputElement && (element.type === 'checkbox' || element.type === 'radio')) return element.type;
+          const role = element.getAttribute('role');
+          return role === 'checkbox' || role === 'switch' || role === 'menuitemcheckbox'
+            ? 'checkbox'
+            : role === 'radio' || role === 'menuitemradio'
+              ? 'radio'
+              : 'other';
         });
-        const message = now ? 'The element is checked.' : 'The element is not checked.';
-        return { success: true as const, message, checked: now };
+        if (kind === 'other') {
+          throw new SessionError('ELEMENT_NOT_EDITABLE', 'The element is not a checkbox or radio button. Use click for other elements.', {
+            details: { reason: 'not a checkbox' },
+          });
+        }
+        if (kind === 'radio' && !checked) {
+          throw new SessionError('ELEMENT_NOT_EDITABLE', 'A radio button cannot be unchecked. Check another option of its group instead.', {
+            details: { reason: 'radio' },
+          });
+        }
+        await actAndSettle(page, SETTLE_TIMEOUT, () => locator.setChecked(checked, { timeout, force }));
+        return page.isClosed() ? checked : locator.isChecked({ timeout: 1_000 }).catch(() => checked);
       });
+      const message = now ? 'The element is checked.' : 'The element is not checked.';
+      return { success: true as const, message, checked: now };
     },
   });
 }

@@ -1,12 +1,13 @@
 // Navigation tools: navigate, go_back, go_forward, reload.
-import { SessionError, navigationError } from '@sessionwright/session-core';
+import { SessionError } from '@sessionwright/session-core';
 import type { Frame, Page, Response } from 'playwright';
 import { z } from 'zod';
-import { defineTool, type ToolOptions } from './define-tool.js';
-import { sessionOutput } from './response.js';
-import { onSession } from './on-session.js';
+import type { ToolOptions } from './define-tool.js';
 import { titleAtLoad } from './page-title.js';
+import { navigationError } from './playwright-errors.js';
+import { sessionOutput } from './response.js';
 import { includeSnapshotSchema, sessionIdSchema } from './schemas.js';
+import { defineSessionTool } from './session-tool.js';
 
 const DEFAULT_NAVIGATION_TIMEOUT = 30_000;
 
@@ -47,7 +48,7 @@ export function checkUrl(raw: string, options: ToolOptions): string {
   return url.href;
 }
 
-export const navigate = defineTool({
+export const navigate = defineSessionTool({
   name: 'navigate',
   title: 'Navigate to URL',
   description:
@@ -72,42 +73,34 @@ export const navigate = defineTool({
   ),
   kind: 'action',
   errors: ['NAVIGATION_FAILED', 'INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
-  async handler({ sessionId, url, waitUntil, timeout, includeSnapshot }, ctx) {
-    const target = checkUrl(url, ctx.options);
-    const limit = timeout ?? DEFAULT_NAVIGATION_TIMEOUT;
-    return onSession(
-      ctx,
-      sessionId,
-      async (page, response) => {
-        // Progress for clients that asked (progressToken): started, committed (the response arrived), loaded.
-        ctx.progress(0, 2, `Navigating to ${target.slice(0, 200)}`);
-        let committed = false;
-        const onCommit = (frame: Frame) => {
-          if (committed || frame !== page.mainFrame()) return;
-          committed = true;
-          ctx.progress(1, 2, `Response received; waiting for "${waitUntil ?? 'load'}"`);
-        };
-        page.on('framenavigated', onCommit);
-        // Waiting for the load event, the title is read as soon as the server side sees it (another condition may
-        // end the wait long after the load, with a newer title).
-        const atLoad = (waitUntil ?? 'load') === 'load' ? titleAtLoad(page) : undefined;
-        let loaded;
-        try {
-          loaded = await page.goto(target, { waitUntil: waitUntil ?? 'load', timeout: limit });
-        } catch (error) {
-          throw navigationError(error, { url: target, timeout: limit });
-        } finally {
-          page.off('framenavigated', onCommit);
-          atLoad?.stop();
-        }
-        const title = atLoad?.title();
-        if (title) response.pageSettled(title);
-        ctx.progress(2, 2, 'Loaded');
-        response.includeSnapshot(includeSnapshot);
-        return { success: true as const, status: loaded?.status() ?? null };
-      },
-      { loads: true },
-    );
+  prepare: (args, ctx) => ({ ...args, url: checkUrl(args.url, ctx.options) }),
+  loads: true,
+  async handler({ url, waitUntil = 'load', timeout = DEFAULT_NAVIGATION_TIMEOUT }, page, response, ctx) {
+    // Progress for clients that asked (progressToken): started, committed (the response arrived), loaded.
+    ctx.progress(0, 2, `Navigating to ${url.slice(0, 200)}`);
+    let committed = false;
+    const onCommit = (frame: Frame) => {
+      if (committed || frame !== page.mainFrame()) return;
+      committed = true;
+      ctx.progress(1, 2, `Response received; waiting for "${waitUntil}"`);
+    };
+    page.on('framenavigated', onCommit);
+    // Waiting for the load event, the title is read as soon as the server side sees it (another condition may
+    // end the wait long after the load, with a newer title).
+    const atLoad = waitUntil === 'load' ? titleAtLoad(page) : undefined;
+    let loaded;
+    try {
+      loaded = await page.goto(url, { waitUntil, timeout });
+    } catch (error) {
+      throw navigationError(error, { url, timeout });
+    } finally {
+      page.off('framenavigated', onCommit);
+      atLoad?.stop();
+    }
+    const title = atLoad?.title();
+    if (title) response.pageSettled(title);
+    ctx.progress(2, 2, 'Loaded');
+    return { success: true as const, status: loaded?.status() ?? null };
   },
 });
 
@@ -152,7 +145,7 @@ function historyTool(move: HistoryMove) {
       ? "Reloads the current page and waits until it has loaded, like the browser's reload button. Refs from older snapshots are stale afterwards. "
       : `Goes ${move} one page in the session's history, like the browser's ${move} button, and waits until it has loaded. ` +
         `With nothing to go ${move} to it succeeds without changing the page, says so in message, and status is null. Refs from older snapshots are stale afterwards. `;
-  return defineTool({
+  return defineSessionTool({
     name,
     title,
     description:
@@ -162,10 +155,8 @@ function historyTool(move: HistoryMove) {
     output: historyOutput,
     kind: 'action',
     errors: ['NAVIGATION_FAILED', 'INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
-    async handler({ sessionId, waitUntil, timeout }, ctx) {
-      const limit = timeout ?? DEFAULT_NAVIGATION_TIMEOUT;
-      return onSession(ctx, sessionId, (page) => moveInHistory(page, move, { waitUntil: waitUntil ?? 'load', timeout: limit }), { loads: true });
-    },
+    loads: true,
+    handler: ({ waitUntil = 'load', timeout = DEFAULT_NAVIGATION_TIMEOUT }, page) => moveInHistory(page, move, { waitUntil, timeout }),
   });
 }
 

@@ -3,15 +3,15 @@ import { SessionError, STATIC_RESOURCE_TYPES, orAfter, type RequestEntry } from 
 import type { Request } from 'playwright';
 import { z } from 'zod';
 import { cursorSchema, DEFAULT_LIMIT, limitSchema } from './console-tools.js';
-import { defineTool, type AnyTool } from './define-tool.js';
+import type { AnyTool } from './define-tool.js';
 import { sessionOutput } from './response.js';
-import { onSession } from './on-session.js';
 import { sessionIdSchema } from './schemas.js';
+import { defineSessionTool } from './session-tool.js';
 
 /** Bodies longer than this many characters are cut (docs/agent-tools.md). */
 export const MAX_BODY_CHARS = 100_000;
 
-export const networkRequests = defineTool({
+export const networkRequests = defineSessionTool({
   name: 'network_requests',
   title: 'List network requests',
   description:
@@ -54,28 +54,30 @@ export const networkRequests = defineTool({
   kind: 'read',
   capability: 'network',
   errors: ['INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
-  async handler({ sessionId, filter, resourceTypes, since, limit, includeStatic }, ctx) {
+  // A filter that is not a valid /regex/ is refused before the call waits for its session.
+  prepare({ filter, resourceTypes, since, limit, includeStatic }) {
     const matches = urlMatcher(filter);
     const types = resourceTypes === undefined ? undefined : new Set(resourceTypes);
     const keep = (entry: RequestEntry) =>
       matches(entry.url) && (types ? types.has(entry.resourceType) : includeStatic === true || !STATIC_RESOURCE_TYPES.includes(entry.resourceType));
-    return onSession(ctx, sessionId, async (_page, response) => {
-      const read = response.session.collectors.requests.read({ ...(since === undefined ? {} : { since }), limit: limit ?? DEFAULT_LIMIT, keep });
-      const requests = read.items.map(({ id, method, url, resourceType, status, failure, ms }) => ({
-        id,
-        method,
-        url,
-        resourceType,
-        status,
-        ...(failure === undefined ? {} : { failure }),
-        ...(ms === undefined ? {} : { ms }),
-      }));
-      return { requests, cursor: read.cursor, dropped: read.dropped };
-    });
+    return { keep, since, limit: limit ?? DEFAULT_LIMIT };
+  },
+  async handler({ keep, since, limit }, _page, response) {
+    const read = response.session.collectors.requests.read({ ...(since === undefined ? {} : { since }), limit, keep });
+    const requests = read.items.map(({ id, method, url, resourceType, status, failure, ms }) => ({
+      id,
+      method,
+      url,
+      resourceType,
+      status,
+      ...(failure === undefined ? {} : { failure }),
+      ...(ms === undefined ? {} : { ms }),
+    }));
+    return { requests, cursor: read.cursor, dropped: read.dropped };
   },
 });
 
-export const networkRequest = defineTool({
+export const networkRequest = defineSessionTool({
   name: 'network_request',
   title: 'Show one network request',
   description:
@@ -100,22 +102,20 @@ export const networkRequest = defineTool({
   kind: 'read',
   capability: 'network',
   errors: ['INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
-  async handler({ sessionId, id }, ctx) {
-    return onSession(ctx, sessionId, async (_page, response) => {
-      const { collectors } = response.session;
-      const found = collectors.request(id);
-      if (!found) {
-        const fellOut = collectors.issued(id);
-        throw new SessionError(
-          'INVALID_PARAMETERS',
-          fellOut
-            ? `Request ${id} is no longer kept: only the last 1000 requests are. List the requests again and pick a newer id.`
-            : `No request has id ${JSON.stringify(id.slice(0, 50))} in this session. Use an id from this session's request list.`,
-          { details: { id: id.slice(0, 50), reason: fellOut ? 'dropped' : 'unknown_id' } },
-        );
-      }
-      return describeRequest(found.entry, found.request);
-    });
+  async handler({ id }, _page, response) {
+    const { collectors } = response.session;
+    const found = collectors.request(id);
+    if (!found) {
+      const fellOut = collectors.issued(id);
+      throw new SessionError(
+        'INVALID_PARAMETERS',
+        fellOut
+          ? `Request ${id} is no longer kept: only the last 1000 requests are. List the requests again and pick a newer id.`
+          : `No request has id ${JSON.stringify(id.slice(0, 50))} in this session. Use an id from this session's request list.`,
+        { details: { id: id.slice(0, 50), reason: fellOut ? 'dropped' : 'unknown_id' } },
+      );
+    }
+    return describeRequest(found.entry, found.request);
   },
 });
 

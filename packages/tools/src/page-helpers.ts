@@ -1,6 +1,7 @@
 // Small page routines several tools share: acting on one element, and waiting out a navigation or a new tab an action started.
-import { elementError, locate, type ElementAction, type ElementTarget } from '@sessionwright/session-core';
 import type { Frame, Locator, Page, Request } from 'playwright';
+import { locate, type ElementAction, type ElementTarget } from './element.js';
+import { elementError } from './playwright-errors.js';
 
 /**
  * Runs an element action, turning any failure into the element error code that fits the element's state.

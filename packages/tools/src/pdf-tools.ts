@@ -1,10 +1,9 @@
 // The `pdf` capability: save_pdf prints the session's page to a PDF (Chromium only).
 import { SessionError, browserError } from '@sessionwright/session-core';
 import { z } from 'zod';
-import { defineTool } from './define-tool.js';
 import { sessionOutput } from './response.js';
-import { onSession } from './on-session.js';
 import { sessionIdSchema } from './schemas.js';
+import { defineSessionTool } from './session-tool.js';
 
 /** PDF printing exists only in Chromium; elsewhere BROWSER_ERROR with reason `unsupported`, before anything is tried. */
 export function requirePdfSupport(browserName: string): void {
@@ -23,7 +22,7 @@ export function pdfPageCount(pdf: Buffer): number {
   return pdf.toString('latin1').match(/\/Type\s*\/Page(?![a-zA-Z])/g)?.length ?? 0;
 }
 
-export const savePdf = defineTool({
+export const savePdf = defineSessionTool({
   name: 'save_pdf',
   title: 'Save page as PDF',
   description:
@@ -48,21 +47,17 @@ export const savePdf = defineTool({
   kind: 'read',
   capability: 'pdf',
   errors: ['INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
-  async handler({ sessionId, landscape, printBackground, pageRanges }, ctx) {
-    return onSession(ctx, sessionId, async (page, response) => {
-      requirePdfSupport(response.session.browser.browserType().name());
-      const pdf = await page
-        .pdf({ landscape: landscape ?? false, printBackground: printBackground ?? false, ...(pageRanges === undefined ? {} : { pageRanges }) })
-        .catch((error: unknown) => {
-          const message = error instanceof Error ? (error.message.split('\n', 1)[0] ?? '') : String(error);
-          if (pageRanges !== undefined && /page range/i.test(message)) {
-            throw new SessionError('INVALID_PARAMETERS', `pageRanges "${pageRanges}" does not fit this document: ${message}`, { details: { pageRanges } });
-          }
-          throw browserError('unknown', `The page could not be printed to PDF: ${message}`, { details: { browserMessage: message } });
-        });
-      const pages = pdfPageCount(pdf);
-      response.attach({ type: 'resource', uri: `sessionwright://pdf/${Date.now()}.pdf`, mimeType: 'application/pdf', blob: pdf.toString('base64') });
-      return { bytes: pdf.length, ...(pages > 0 ? { pages } : {}) };
+  async handler({ landscape = false, printBackground = false, pageRanges }, page, response) {
+    requirePdfSupport(response.session.browser.browserType().name());
+    const pdf = await page.pdf({ landscape, printBackground, ...(pageRanges === undefined ? {} : { pageRanges }) }).catch((error: unknown) => {
+      const message = error instanceof Error ? (error.message.split('\n', 1)[0] ?? '') : String(error);
+      if (pageRanges !== undefined && /page range/i.test(message)) {
+        throw new SessionError('INVALID_PARAMETERS', `pageRanges "${pageRanges}" does not fit this document: ${message}`, { details: { pageRanges } });
+      }
+      throw browserError('unknown', `The page could not be printed to PDF: ${message}`, { details: { browserMessage: message } });
     });
+    const pages = pdfPageCount(pdf);
+    response.attach({ type: 'resource', uri: `sessionwright://pdf/${Date.now()}.pdf`, mimeType: 'application/pdf', blob: pdf.toString('base64') });
+    return { bytes: pdf.length, ...(pages > 0 ? { pages } : {}) };
   },
 });

@@ -1,4 +1,4 @@
-// The playwright profile's tools: @playwright/mcp's names and argument shapes, each a thin adapter over a default tool's handler.
+// The playwright profile's tools: @playwright/mcp's names and argument shapes, each naming a default tool's work (or, for two, work of their own) in the profile's call scope.
 import { SessionError } from '@sessionwright/session-core';
 import { z } from 'zod';
 import { consoleMessages } from './console-tools.js';
@@ -11,9 +11,9 @@ import { click, hover, pressKey, selectOption, type } from './input-tools.js';
 import { FILE_UPLOAD_TOOL, HANDLE_DIALOG_TOOL } from './modal-state.js';
 import { goBack, navigate } from './navigation-tools.js';
 import { networkRequests } from './network-tools.js';
-import { adapt, elementCount, elementFields, onSessionOrImplicit, optionalSessionIdSchema, playwrightOutput, toTarget } from './profile-adapter.js';
+import { adapt, elementCount, elementFields, optionalSessionIdSchema, playwrightOutput, playwrightSessionTool, toTarget } from './profile-adapter.js';
 import { sessionOutput } from './response.js';
-import { onSession } from './on-session.js';
+import type { OwnFields } from './session-tool.js';
 import { screenshot } from './screenshot-tools.js';
 import { snapshot } from './snapshot-tools.js';
 import { tabs } from './tab-tools.js';
@@ -207,7 +207,7 @@ const MAX_TIME_WAIT_S = 30;
 
 const waitOutput = sessionOutput({ success: z.literal(true), message: z.string(), waitedMs: z.number().describe('How long the wait took, in ms.') });
 
-export const browserWaitFor = defineTool({
+export const browserWaitFor = playwrightSessionTool({
   name: 'browser_wait_for',
   title: 'Wait for',
   description:
@@ -228,26 +228,16 @@ export const browserWaitFor = defineTool({
   output: playwrightOutput(waitOutput),
   kind: 'read',
   errors: waitFor.errors,
-  async handler({ time, text, textGone, sessionId }, ctx) {
-    return onSessionOrImplicit(
-      ctx,
-      sessionId,
-      async (id, context) => {
-        const started = Date.now();
-        let result = await onSession(context, id, async () => {
-          const ms = Math.min(time ?? 0, MAX_TIME_WAIT_S) * 1_000;
-          await sleep(ms, context.signal);
-          return { success: true as const, message: `Waited ${ms / 1_000} s.`, waitedMs: ms };
-        });
-        // The default tool waits for one condition at a time.
-        for (const condition of [textGone === undefined ? undefined : { textGone }, text === undefined ? undefined : { text }]) {
-          if (condition === undefined) continue;
-          result = await waitFor.handler({ sessionId: id, ...condition }, context);
-        }
-        return { ...result, waitedMs: Date.now() - started };
-      },
-      { tool: 'browser_wait_for', policy: 'refuse' },
-    );
+  async handler({ time, text, textGone }, page, response, ctx) {
+    const started = Date.now();
+    const ms = Math.min(time ?? 0, MAX_TIME_WAIT_S) * 1_000;
+    await sleep(ms, ctx.signal);
+    let result: OwnFields<typeof waitOutput> = { success: true as const, message: `Waited ${ms / 1_000} s.`, waitedMs: ms };
+    // The default tool waits for one condition at a time.
+    for (const condition of [textGone === undefined ? undefined : { textGone }, text === undefined ? undefined : { text }]) {
+      if (condition !== undefined) result = await waitFor.work.handler(condition, page, response, ctx);
+    }
+    return { ...result, waitedMs: Date.now() - started };
   },
 });
 
@@ -396,7 +386,7 @@ const uploadOutput = sessionOutput(
  * is already open and held by the session. It reads the files with upload_file's own reader (the same allowed
  * directories and limits) and hands them to the held chooser.
  */
-export const browserFileUpload = defineTool({
+export const browserFileUpload = playwrightSessionTool({
   name: FILE_UPLOAD_TOOL,
   title: 'Upload files',
   description:
@@ -414,33 +404,30 @@ export const browserFileUpload = defineTool({
   output: playwrightOutput(uploadOutput),
   kind: 'action',
   errors: uploadFile.errors,
-  async handler({ paths, sessionId }, ctx) {
+  modal: 'answers-file-chooser',
+  snapshot: true,
+  async prepare({ paths }, ctx) {
     const wanted = paths ?? [];
-    const roots = async () => (ctx.roots ? ctx.roots() : { directories: [], source: 'none' as const });
-    const payloads =
-      wanted.length === 0
-        ? []
-        : await readUploads(
-            wanted.map((path) => ({ path })),
-            await roots(),
-          );
-    const answer = (id: string, context: typeof ctx) =>
-      onSession({ ...context, includeSnapshot: true }, id, async (_page, response) => {
-        const chooser = response.session.pendingFileChooser;
-        if (chooser !== undefined && !chooser.multiple && payloads.length > 1) {
-          throw new SessionError('INVALID_PARAMETERS', `This file chooser takes one file; ${payloads.length} were given.`, {
-            details: { reason: 'single file input', files: payloads.length },
-          });
-        }
-        await response.session.answerPendingFileChooser(payloads);
-        const files = payloads.map((payload) => ({ name: payload.name, bytes: payload.buffer.length }));
-        return {
-          success: true as const,
-          message: files.length === 0 ? 'The file chooser was cancelled.' : `Gave ${files.length} file${files.length === 1 ? '' : 's'} to the file chooser.`,
-          files,
-        };
+    if (wanted.length === 0) return [];
+    return readUploads(
+      wanted.map((path) => ({ path })),
+      ctx.roots ? await ctx.roots() : { directories: [], source: 'none' },
+    );
+  },
+  async handler(payloads, _page, response) {
+    const held = response.session.modalState;
+    if (held?.type === 'fileChooser' && !held.multiple && payloads.length > 1) {
+      throw new SessionError('INVALID_PARAMETERS', `This file chooser takes one file; ${payloads.length} were given.`, {
+        details: { reason: 'single file input', files: payloads.length },
       });
-    return (await onSessionOrImplicit(ctx, sessionId, answer, { tool: FILE_UPLOAD_TOOL, policy: 'answers-file-chooser' })) as z.infer<typeof uploadOutput>;
+    }
+    await response.session.answerPendingFileChooser(payloads);
+    const files = payloads.map((payload) => ({ name: payload.name, bytes: payload.buffer.length }));
+    return {
+      success: true as const,
+      message: files.length === 0 ? 'The file chooser was cancelled.' : `Gave ${files.length} file${files.length === 1 ? '' : 's'} to the file chooser.`,
+      files,
+    };
   },
 });
 

@@ -1,7 +1,8 @@
-// The one response builder: a session tool returns its own fields and says what else its result carries; this assembles it.
-import type { Session, SessionEvents } from '@sessionwright/session-core';
+// The one response of a session call: the tool returns its own fields; this adds the page header, the snapshot, the session's events and what it holds open, and renders the result once.
+import { orAfter, type Session, type SessionEvents } from '@sessionwright/session-core';
 import type { Page } from 'playwright';
 import { z } from 'zod';
+import { modalSentence, modalStateFor, type ModalState } from './modal-state.js';
 import { readSnapshot } from './page-snapshot.js';
 import { prepareTitle, readTitle } from './page-title.js';
 
@@ -66,20 +67,6 @@ export const sessionResultFields = {
 };
 
 /**
- * A dialog or file chooser held open (ModalMode 'hold'), as the builder reports it. Not in sessionOutput: the default
- * profile never holds one, so its tools do not spend schema on it; a profile that holds them adds these fields.
- */
-export const pendingResultFields = {
-  pending: z
-    .object({
-      dialog: z.object({ type: z.string(), message: z.string() }).optional(),
-      fileChooser: z.object({ multiple: z.boolean() }).optional(),
-    })
-    .optional()
-    .describe('A dialog or file chooser held open, waiting for an answer.'),
-};
-
-/**
  * The output schema of a session tool: its own fields, then what the builder adds (url and title, the session's
  * expiry and events, and with `snapshot: true` the includeSnapshot fields).
  */
@@ -92,7 +79,8 @@ export function sessionOutput(shape: z.ZodRawShape, options: { snapshot?: true }
   return z.object({ ...shape, ...pageResultFields, ...(options.snapshot ? snapshotResultFields : {}), ...sessionResultFields });
 }
 
-export interface PageResult {
+/** The page part of a result, in the order it shows it. */
+export interface PageHeader {
   url: string;
   title: string;
   snapshot?: string;
@@ -100,35 +88,58 @@ export interface PageResult {
   snapshotNote?: string;
 }
 
-export interface SessionResult {
-  expiresAt: number;
-  dialogs?: SessionEvents['dialogs'];
-  openedTabs?: SessionEvents['openedTabs'];
-  closedTabs?: SessionEvents['closedTabs'];
-  downloads?: SessionEvents['downloads'];
-  pending?: { dialog?: { type: string; message: string }; fileChooser?: { multiple: boolean } };
+/** What a call's response carries besides the tool's own fields; decided by the call's scope, not by the tool. */
+export interface ResponseOptions {
+  /** The page's snapshot after the call. */
+  snapshot: boolean;
+  /** The session holds dialogs and file choosers open: the result says which is, in modalState and message. */
+  holdsModals: boolean;
+}
+
+/** How long an interrupted call waits for the browser to say the page's title (the page itself waits for its dialog). */
+const INTERRUPTED_TITLE_MS = 2_000;
+
+/** What a session tool's handler may do with the response of its call; the rest of the result is not its business. */
+export interface ToolResponse {
+  /** The session the call runs on. */
+  readonly session: Session;
+  /** Sends a file after the JSON: an image, or an embedded resource (a PDF). */
+  attach(attachment: Attachment): void;
+  /**
+   * Says the tool will not change the page any more (a tool that only reads it says so at its start): the title is read
+   * now, alongside the tool's remaining reads, instead of after them; from the browser process, so that it does not
+   * queue in the page's renderer behind those reads. `title`: a read the tool already started (navigate's, at the load).
+   */
+  pageSettled(title?: Promise<string>): void;
 }
 
 /**
- * Collects what a session call's result carries besides the tool's own fields. The page state is read once, at the end
- * of the call and inside the session's queue, from the tab the session is on then: a tool never reads it itself.
+ * The response of one session call. A tool returns its own fields and may attach files or say the page is settled;
+ * everything else is read once, inside the session's queue at the end of the call (pageHeader, finish), from the tab
+ * the session is on then, and the result is rendered once, after the call has left the queue (render): a tool never
+ * reads the page header itself.
  */
-export class ToolResponse {
+export class CallResponse implements ToolResponse {
   readonly session: Session;
-  private snapshotWanted = false;
+  private readonly options: ResponseOptions;
   private readonly attachments: Attachment[] = [];
+  private readonly firstPage: Page;
+  /** Pages (the session's, or a tab it opened) whose document finished loading during the call. */
+  private readonly loaded = new WeakSet<Page>();
+  private stopWatching: () => void = () => {};
   private earlyTitle: { page: Page; title: Promise<string> } | undefined;
+  private header: PageHeader | undefined;
+  private events: SessionEvents | undefined;
+  private modalState: ModalState | undefined;
 
-  constructor(session: Session) {
+  constructor(session: Session, options: ResponseOptions) {
     this.session = session;
+    this.options = options;
     this.firstPage = session.page;
     // After a load the title is read from the browser process; finding the page there overlaps the call.
     prepareTitle(session.page);
     this.watchLoads(session.page);
   }
-
-  /** Pages (the session's, or a tab it opened) whose document finished loading during the call. */
-  private readonly loaded = new WeakSet<Page>();
 
   private watchLoads(page: Page): void {
     const onLoad = () => this.loaded.add(page);
@@ -136,40 +147,67 @@ export class ToolResponse {
     this.stopWatching = () => page.off('load', onLoad);
   }
 
-  private stopWatching: () => void = () => {};
-  private readonly firstPage: Page;
-
-  /** Adds the page's snapshot (capped) after the action, for tools called with includeSnapshot. */
-  includeSnapshot(include: boolean | undefined): this {
-    this.snapshotWanted ||= include === true;
-    return this;
+  attach(attachment: Attachment): void {
+    this.attachments.push(attachment);
   }
 
-  attach(attachment: Attachment): this {
-    this.attachments.push(attachment);
-    return this;
+  pageSettled(title?: Promise<string>): void {
+    const page = this.session.page;
+    this.earlyTitle = { page, title: title ?? readTitle(page) };
   }
 
   /**
-   * Says the tool will not change the page any more (a tool that only reads it says so at its start): the title is read
-   * now, alongside the tool's remaining reads, instead of after them; from the browser process, so that it does not
-   * queue in the page's renderer behind those reads. `title`: a read the tool already started (navigate's, at the load).
+   * Ends the call, still in the session's queue: keeps the page header the call read (pageHeader), or, for a call a
+   * dialog interrupted, reads one without the snapshot (the page waits for the dialog); then the downloads the call
+   * started (saved first, so the result lists them), the dialogs and tabs the pages opened, and what the session holds open.
    */
-  pageSettled(title?: Promise<string>): this {
-    const page = this.session.page;
-    this.earlyTitle = { page, title: title ?? readTitle(page) };
-    return this;
+  async finish(header?: PageHeader): Promise<void> {
+    this.header = header ?? (await this.interruptedHeader());
+    await this.discard();
+    const held = this.options.holdsModals ? this.session.modalState : undefined;
+    this.modalState = held === undefined ? undefined : modalStateFor(held);
   }
 
-  /** The page part of the result: url and title of the session's page now, and the snapshot when asked for. */
-  async pageResult(): Promise<PageResult> {
+  /** Ends a call that failed: its error is the answer, and what the pages did meanwhile is not carried to the next one. */
+  async discard(): Promise<void> {
+    this.stopWatching();
+    await this.session.settleDownloads();
+    this.events = this.session.takeEvents();
+  }
+
+  /**
+   * The result, once: the tool's fields (none when a dialog interrupted it), the page header, the session's new expiry
+   * (read now: the manager marks the session used when the call leaves the queue) and events, and what it holds open;
+   * attachments after the JSON.
+   */
+  render<T extends object>(fields: T | undefined): Record<string, unknown> | WithAttachments<Record<string, unknown>> {
+    const events = this.events ?? { dialogs: [], openedTabs: [], closedTabs: [], downloads: [] };
+    const data: Record<string, unknown> = {
+      ...fields,
+      ...this.header,
+      expiresAt: this.session.expiresAt,
+      ...(events.dialogs.length ? { dialogs: events.dialogs } : {}),
+      ...(events.openedTabs.length ? { openedTabs: events.openedTabs } : {}),
+      ...(events.closedTabs.length ? { closedTabs: events.closedTabs } : {}),
+      ...(events.downloads.length ? { downloads: events.downloads } : {}),
+    };
+    const state = this.modalState;
+    if (state !== undefined) {
+      const said = typeof data.message === 'string' ? `${data.message} ` : '';
+      Object.assign(data, { message: `${said}${modalSentence(state)}`, modalState: state });
+    }
+    return withAttachments(data, this.attachments);
+  }
+
+  /** The url and title of the session's page now, and the snapshot when the call's scope asks for it: read once, at the end of the call. */
+  async pageHeader(): Promise<PageHeader> {
     const page = this.session.page;
     this.stopWatching();
     // Right after a load the page's renderer answers slowly, and the browser's copy of the title is known to be current
     // (see readTitle); otherwise the page itself is asked, which is then as fast.
     const title = this.earlyTitle?.page === page ? this.earlyTitle.title : readTitle(page, { fromBrowser: this.loaded.has(page) || page !== this.firstPage });
     const state = { url: page.url(), title: await title };
-    if (!this.snapshotWanted) return state;
+    if (!this.options.snapshot) return state;
     try {
       const { snapshot, truncated, note } = await readSnapshot(page);
       return { ...state, snapshot, ...(truncated ? { snapshotTruncated: true as const } : {}), ...(note === undefined ? {} : { snapshotNote: note }) };
@@ -182,26 +220,9 @@ export class ToolResponse {
     }
   }
 
-  /**
-   * The session part: the new expiry; the dialogs, tabs and downloads the pages opened during the call; and a dialog
-   * or file chooser held open (hold mode only).
-   */
-  static sessionResult(session: Session, events: SessionEvents): SessionResult {
-    const dialog = session.pendingDialog;
-    const fileChooser = session.pendingFileChooser;
-    return {
-      expiresAt: session.expiresAt,
-      ...(events.dialogs.length ? { dialogs: events.dialogs } : {}),
-      ...(events.openedTabs.length ? { openedTabs: events.openedTabs } : {}),
-      ...(events.closedTabs.length ? { closedTabs: events.closedTabs } : {}),
-      ...(events.downloads.length ? { downloads: events.downloads } : {}),
-      ...(dialog || fileChooser
-        ? { pending: { ...(dialog ? { dialog: { type: dialog.type, message: dialog.message } } : {}), ...(fileChooser ? { fileChooser } : {}) } }
-        : {}),
-    };
-  }
-
-  get attached(): Attachment[] {
-    return this.attachments;
+  /** The header of a call a dialog interrupted: the browser process knows the title; asking the page would wait for the dialog. */
+  private async interruptedHeader(): Promise<PageHeader> {
+    const page = this.session.page;
+    return { url: page.url(), title: await orAfter(readTitle(page), INTERRUPTED_TITLE_MS, '') };
   }
 }

@@ -1,8 +1,9 @@
 // Runs one tool call: strict argument validation, the handler, and every failure turned into a SessionError.
-import { SessionError, playwrightError } from '@sessionwright/session-core';
+import { SessionError } from '@sessionwright/session-core';
 import type { z } from 'zod';
 import type { AnyTool, ToolContext } from './define-tool.js';
 import { SESSIONS_VOCABULARY, withNextStep } from './next-steps.js';
+import { playwrightError } from './playwright-errors.js';
 import { attachmentsOf, type Attachment } from './response.js';
 
 export type ToolOutcome = { ok: true; data: Record<string, unknown>; attachments: Attachment[] } | { ok: false; error: SessionError };
@@ -12,7 +13,10 @@ export async function runTool(tool: AnyTool, rawArgs: unknown, ctx: ToolContext)
   const parsed = tool.input.safeParse(rawArgs ?? {});
   const sessionId = sessionIdOf(rawArgs);
   if (!parsed.success) {
-    return { ok: false, error: invalidArguments(tool, parsed.error, sessionId) };
+    return {
+      ok: false,
+      error: invalidArguments(tool.name, parsed.error, { accepted: Object.keys(tool.input.shape), ...(sessionId === undefined ? {} : { sessionId }) }),
+    };
   }
   try {
     const { data, attachments } = attachmentsOf(await tool.handler(parsed.data, ctx));
@@ -24,21 +28,23 @@ export async function runTool(tool: AnyTool, rawArgs: unknown, ctx: ToolContext)
   }
 }
 
-function invalidArguments(tool: AnyTool, error: z.ZodError, sessionId: string | undefined): SessionError {
-  const accepted = Object.keys(tool.input.shape);
+/**
+ * INVALID_PARAMETERS for arguments a schema refused, one problem per issue: for the tool's own schema with the
+ * arguments it accepts, or for the arguments another profile's tool mapped onto this one's (without that list, which
+ * names the other tool's arguments).
+ */
+export function invalidArguments(toolName: string, error: z.ZodError, options: { accepted?: string[]; sessionId?: string } = {}): SessionError {
+  const { accepted, sessionId } = options;
   const problems = error.issues.map((issue) => {
     if (issue.code === 'unrecognized_keys') return `unknown argument ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
     const where = issue.path.length ? `"${issue.path.join('.')}"` : 'arguments';
     return `${where}: ${issue.message}`;
   });
-  return new SessionError(
-    'INVALID_PARAMETERS',
-    `Invalid arguments for ${tool.name}: ${problems.join('; ')}. Accepted arguments: ${accepted.join(', ') || 'none'}.`,
-    {
-      ...(sessionId === undefined ? {} : { sessionId }),
-      details: { issues: problems, acceptedArguments: accepted },
-    },
-  );
+  const listed = accepted === undefined ? '' : ` Accepted arguments: ${accepted.join(', ') || 'none'}.`;
+  return new SessionError('INVALID_PARAMETERS', `Invalid arguments for ${toolName}: ${problems.join('; ')}.${listed}`, {
+    ...(sessionId === undefined ? {} : { sessionId }),
+    details: { issues: problems, ...(accepted === undefined ? {} : { acceptedArguments: accepted }) },
+  });
 }
 
 function sessionIdOf(rawArgs: unknown): string | undefined {

@@ -1,13 +1,13 @@
 // The screenshot tool: a PNG or JPEG of the viewport, the whole page or one element, scaled down when too large for a model.
-import { browserError, messageOf, playwrightError } from '@sessionwright/session-core';
+import { browserError, messageOf } from '@sessionwright/session-core';
 import type { Page } from 'playwright';
 import { z } from 'zod';
-import { defineTool } from './define-tool.js';
 import { imageSize, scaleImage, type ImageFormat, type ImageSize } from './image.js';
 import { onElement } from './page-helpers.js';
+import { playwrightError } from './playwright-errors.js';
 import { sessionOutput } from './response.js';
-import { onSession } from './on-session.js';
 import { DEFAULT_ELEMENT_TIMEOUT, optionalTargetInput, sessionIdSchema } from './schemas.js';
+import { defineSessionTool } from './session-tool.js';
 
 /** The longest side a returned image may have, in pixels; larger captures are scaled down to it. */
 export const MAX_IMAGE_SIDE = 2_000;
@@ -83,7 +83,7 @@ async function capture(
   }
 }
 
-export const screenshot = defineTool({
+export const screenshot = defineSessionTool({
   name: 'screenshot',
   title: 'Take screenshot',
   description:
@@ -118,34 +118,30 @@ export const screenshot = defineTool({
   }),
   kind: 'read',
   errors: ['ELEMENT_NOT_FOUND', 'ELEMENT_AMBIGUOUS', 'ELEMENT_NOT_CLICKABLE', 'INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
-  async handler({ sessionId, selector, ref, fullPage, format, quality }, ctx) {
-    const type: ImageFormat = format ?? 'png';
-    const jpegQuality = quality ?? DEFAULT_JPEG_QUALITY;
-    return onSession(ctx, sessionId, async (page, response) => {
-      const prescaled = fullPage ? await captureFullPageScaled(page, type, jpegQuality).catch(() => undefined) : undefined;
-      const raw = prescaled?.data ?? (await capture(page, { fullPage: fullPage ?? false, selector, ref, format: type, quality: jpegQuality }));
-      let fitted: FittedImage;
-      try {
-        fitted = await fitImage(raw, type, jpegQuality);
-      } catch (error) {
-        throw browserError('unknown', `The browser returned an image that could not be read: ${messageOf(error)}`, {
-          details: { browserMessage: messageOf(error) },
-        });
-      }
-      const { data, width, height } = fitted;
-      const original = prescaled?.original ?? fitted.original;
-      const scaled = original
-        ? {
-            scaled: true as const,
-            originalWidth: original.width,
-            originalHeight: original.height,
-            note:
-              `Captured at ${original.width}×${original.height} px and scaled down to ${width}×${height} px to stay within ${MAX_IMAGE_SIDE} px and ${MAX_IMAGE_BYTES} bytes. ` +
-              'For legible detail, screenshot one element (selector or ref), or the viewport instead of the full page.',
-          }
-        : {};
-      response.attach({ type: 'image', data: data.toString('base64'), mimeType: type === 'png' ? 'image/png' : 'image/jpeg' });
-      return { format: type, width, height, bytes: data.length, ...scaled };
-    });
+  async handler({ selector, ref, fullPage = false, format = 'png', quality = DEFAULT_JPEG_QUALITY }, page, response) {
+    const prescaled = fullPage ? await captureFullPageScaled(page, format, quality).catch(() => undefined) : undefined;
+    const raw = prescaled?.data ?? (await capture(page, { fullPage, selector, ref, format, quality }));
+    let fitted: FittedImage;
+    try {
+      fitted = await fitImage(raw, format, quality);
+    } catch (error) {
+      throw browserError('unknown', `The browser returned an image that could not be read: ${messageOf(error)}`, {
+        details: { browserMessage: messageOf(error) },
+      });
+    }
+    const { data, width, height } = fitted;
+    const original = prescaled?.original ?? fitted.original;
+    const scaled = original
+      ? {
+          scaled: true as const,
+          originalWidth: original.width,
+          originalHeight: original.height,
+          note:
+            `Captured at ${original.width}×${original.height} px and scaled down to ${width}×${height} px to stay within ${MAX_IMAGE_SIDE} px and ${MAX_IMAGE_BYTES} bytes. ` +
+            'For legible detail, screenshot one element (selector or ref), or the viewport instead of the full page.',
+        }
+      : {};
+    response.attach({ type: 'image', data: data.toString('base64'), mimeType: format === 'png' ? 'image/png' : 'image/jpeg' });
+    return { format, width, height, bytes: data.length, ...scaled };
   },
 });

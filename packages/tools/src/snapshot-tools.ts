@@ -1,12 +1,11 @@
 // The snapshot tool: the page's (or one element's) accessibility outline with refs, capped for a model.
 import { z } from 'zod';
-import { defineTool } from './define-tool.js';
 import { DEFAULT_SNAPSHOT_MAX_CHARS, MAX_SNAPSHOT_MAX_CHARS, readSnapshot } from './page-snapshot.js';
 import { sessionOutput } from './response.js';
-import { onSession } from './on-session.js';
 import { optionalTargetInput, sessionIdSchema } from './schemas.js';
+import { defineSessionTool } from './session-tool.js';
 
-export const snapshot = defineTool({
+export const snapshot = defineSessionTool({
   name: 'snapshot',
   title: 'Page snapshot',
   description:
@@ -39,10 +38,8 @@ export const snapshot = defineTool({
   }),
   kind: 'read',
   errors: ['ELEMENT_NOT_FOUND', 'ELEMENT_AMBIGUOUS', 'INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
-  async handler({ sessionId, selector, ref, depth, maxChars }, ctx) {
-    return onSession(ctx, sessionId, (page, response) => {
-      response.pageSettled();
-      return readSnapshot(page, { target: { selector, ref }, depth, maxChars });
-    });
+  handler({ selector, ref, depth, maxChars }, page, response) {
+    response.pageSettled();
+    return readSnapshot(page, { target: { selector, ref }, depth, maxChars });
   },
 });

@@ -2,10 +2,10 @@
 import { SessionError } from '@sessionwright/session-core';
 import type { BrowserContext } from 'playwright';
 import { z } from 'zod';
-import { defineTool, type AnyTool } from './define-tool.js';
+import type { AnyTool } from './define-tool.js';
 import { sessionOutput } from './response.js';
-import { onSession } from './on-session.js';
 import { sessionIdSchema } from './schemas.js';
+import { defineSessionTool } from './session-tool.js';
 import { storageStateSchema } from './session-options-schema.js';
 
 // Loose: a newer Playwright may add fields (partitionKey) that the result passes through.
@@ -20,7 +20,7 @@ const cookieSchema = z.looseObject({
   sameSite: z.enum(['Strict', 'Lax', 'None']),
 });
 
-export const exportStorageState = defineTool({
+export const exportStorageState = defineSessionTool({
   name: 'export_storage_state',
   title: 'Export storage state',
   description:
@@ -35,8 +35,8 @@ export const exportStorageState = defineTool({
   kind: 'read',
   errors: ['SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'INVALID_PARAMETERS', 'BROWSER_ERROR'],
   capability: 'storage',
-  async handler({ sessionId }, ctx) {
-    return onSession(ctx, sessionId, async (page) => ({ storageState: await page.context().storageState() }));
+  async handler(_args, page) {
+    return { storageState: await page.context().storageState() };
   },
 });
 
@@ -52,7 +52,7 @@ const cookieInputSchema = z.strictObject({
   sameSite: z.enum(['Strict', 'Lax', 'None']).optional().describe('Cross-site rule (default "Lax").'),
 });
 
-export const cookies = defineTool({
+export const cookies = defineSessionTool({
   name: 'cookies',
   title: 'List, set or clear cookies',
   description:
@@ -76,7 +76,8 @@ export const cookies = defineTool({
   kind: 'action',
   errors: ['INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
   capability: 'storage',
-  async handler({ sessionId, action, urls, cookies: given }, ctx) {
+  // A bad URL or cookie is refused before the call waits for its session.
+  prepare({ action, urls, cookies: given }) {
     const filter = urls?.map((url, index) => httpUrl(url, `urls[${index}]`));
     if (action === 'set' && given === undefined) throw invalid('action "set" needs cookies: a list of { name, value, url } or { name, value, domain, path }.');
     if (action !== 'set' && given !== undefined) throw invalid(`cookies is only for action "set"; action "${action}" takes urls at most.`);
@@ -90,13 +91,14 @@ export const cookies = defineTool({
       }
       return cookie;
     });
-    return onSession(ctx, sessionId, async (page) => {
-      const context = page.context();
-      if (action === 'set') await context.addCookies(toSet);
-      if (action === 'clear') await clearCookies(context, filter);
-      // Spread: Playwright's Cookie interface has no index signature, a copy does.
-      return { cookies: (await context.cookies(filter)).map((cookie) => ({ ...cookie })) };
-    });
+    return { action, filter, toSet };
+  },
+  async handler({ action, filter, toSet }, page) {
+    const context = page.context();
+    if (action === 'set') await context.addCookies(toSet);
+    if (action === 'clear') await clearCookies(context, filter);
+    // Spread: Playwright's Cookie interface has no index signature, a copy does.
+    return { cookies: (await context.cookies(filter)).map((cookie) => ({ ...cookie })) };
   },
 });
 

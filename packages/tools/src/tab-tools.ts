@@ -1,11 +1,11 @@
 // tabs: list, open, select and close the tabs of one session.
-import { SessionError, navigationError, orAfter, type Session } from '@sessionwright/session-core';
+import { SessionError, orAfter, type Session } from '@sessionwright/session-core';
 import { z } from 'zod';
-import { defineTool } from './define-tool.js';
 import { checkUrl } from './navigation-tools.js';
+import { navigationError } from './playwright-errors.js';
 import { sessionOutput } from './response.js';
-import { onSession } from './on-session.js';
 import { sessionIdSchema } from './schemas.js';
+import { defineSessionTool } from './session-tool.js';
 
 const tabSchema = z.object({
   index: z.number().describe('Position of the tab, oldest first; pass it to select or close.'),
@@ -14,7 +14,7 @@ const tabSchema = z.object({
   current: z.boolean().describe('True for the tab the session acts on.'),
 });
 
-export const tabs = defineTool({
+export const tabs = defineSessionTool({
   name: 'tabs',
   title: 'List, open, select or close tabs',
   description:
@@ -38,32 +38,28 @@ export const tabs = defineTool({
   }),
   kind: 'action',
   errors: ['INVALID_PARAMETERS', 'NAVIGATION_FAILED', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
-  async handler({ sessionId, action, index, url }, ctx) {
+  prepare({ action, index, url }, ctx) {
     if (index !== undefined && action !== 'select' && action !== 'close') throw invalid(`index is for "select" and "close", not "${action}".`);
     if (url !== undefined && action !== 'new') throw invalid(`url is for "new", not "${action}"; use navigate to load a URL in the current tab.`);
     if (action === 'select' && index === undefined) throw invalid('"select" needs index: the tab to switch to (list the tabs first).');
     const target = url === undefined ? undefined : checkUrl(url, ctx.options);
-    // A URL other than about:blank is a page load: the call waits for its turn among the loads of every session.
-    const toLoad = target !== 'about:blank' ? target : undefined;
-    return onSession(
-      ctx,
-      sessionId,
-      async (_page, response) => {
-        const session = response.session;
-        if (action === 'new') {
-          const page = await session.newTab();
-          if (toLoad !== undefined) {
-            await page.goto(toLoad, { timeout: 30_000 }).catch((error: unknown) => {
-              throw navigationError(error, { url: toLoad, timeout: 30_000 });
-            });
-          }
-        }
-        if (action === 'select') await session.selectTab(index as number);
-        if (action === 'close') await session.closeTab(index);
-        return listTabs(session);
-      },
-      { loads: toLoad !== undefined },
-    );
+    return { action, index, toLoad: target !== 'about:blank' ? target : undefined };
+  },
+  // A URL other than about:blank is a page load: the call waits for its turn among the loads of every session.
+  loads: ({ toLoad }) => toLoad !== undefined,
+  async handler({ action, index, toLoad }, _page, response) {
+    const session = response.session;
+    if (action === 'new') {
+      const page = await session.newTab();
+      if (toLoad !== undefined) {
+        await page.goto(toLoad, { timeout: 30_000 }).catch((error: unknown) => {
+          throw navigationError(error, { url: toLoad, timeout: 30_000 });
+        });
+      }
+    }
+    if (action === 'select') await session.selectTab(index as number);
+    if (action === 'close') await session.closeTab(index);
+    return listTabs(session);
   },
 });
 

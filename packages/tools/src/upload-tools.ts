@@ -5,11 +5,11 @@ import path from 'node:path';
 import { SessionError, isInside } from '@sessionwright/session-core';
 import type { FileChooser } from 'playwright';
 import { z } from 'zod';
-import { defineTool, type AllowedRoots } from './define-tool.js';
+import type { AllowedRoots } from './define-tool.js';
 import { onElement } from './page-helpers.js';
 import { sessionOutput } from './response.js';
-import { onSession } from './on-session.js';
 import { DEFAULT_ELEMENT_TIMEOUT, elementTimeoutSchema, sessionIdSchema, targetInput } from './schemas.js';
+import { defineSessionTool } from './session-tool.js';
 
 /** How long handing the files to the page may take once the element is there: megabytes cross the browser's protocol. */
 const TRANSFER_TIMEOUT = 60_000;
@@ -38,7 +38,7 @@ export interface UploadPayload {
   buffer: Buffer;
 }
 
-export const uploadFile = defineTool({
+export const uploadFile = defineSessionTool({
   name: 'upload_file',
   title: 'Upload files',
   description:
@@ -67,39 +67,40 @@ export const uploadFile = defineTool({
     'SESSION_EXPIRED',
     'BROWSER_ERROR',
   ],
-  async handler({ sessionId, selector, ref, files, timeout }, ctx) {
-    const limit = timeout ?? DEFAULT_ELEMENT_TIMEOUT;
+  // The files are read (and their paths checked) before the call waits for its session.
+  async prepare({ selector, ref, files, timeout }, ctx) {
     const needsRoots = files.some((file) => 'path' in file) && ctx.roots !== undefined;
     const payloads = await readUploads(files, needsRoots && ctx.roots ? await ctx.roots() : { directories: [], source: 'none' });
-    return onSession(ctx, sessionId, async (page, response) => {
-      await onElement(page, { selector, ref }, 'click', limit, async (locator) => {
-        await locator.waitFor({ state: 'attached', timeout: limit });
-        const input = await locator.evaluate((element) =>
-          element instanceof HTMLInputElement && element.type === 'file' ? { multiple: element.multiple } : null,
+    return { selector, ref, payloads, timeout };
+  },
+  async handler({ selector, ref, payloads, timeout = DEFAULT_ELEMENT_TIMEOUT }, page, response) {
+    await onElement(page, { selector, ref }, 'click', timeout, async (locator) => {
+      await locator.waitFor({ state: 'attached', timeout });
+      const input = await locator.evaluate((element) =>
+        element instanceof HTMLInputElement && element.type === 'file' ? { multiple: element.multiple } : null,
+      );
+      if (input) {
+        if (!input.multiple && payloads.length > 1) throw singleFileOnly(payloads.length);
+        await locator.setInputFiles(payloads, { timeout: TRANSFER_TIMEOUT });
+        return;
+      }
+      const chooserOpened = page.waitForEvent('filechooser', { timeout }).catch(() => undefined);
+      await locator.click({ timeout });
+      const chooser: FileChooser | undefined = await chooserOpened;
+      if (!chooser) {
+        throw new SessionError(
+          'ELEMENT_NOT_EDITABLE',
+          'The element is not a file input, and clicking it opened no file chooser. Name the <input type=file> itself, or the button that opens the chooser.',
+          {
+            details: { reason: 'no file chooser' },
+          },
         );
-        if (input) {
-          if (!input.multiple && payloads.length > 1) throw singleFileOnly(payloads.length);
-          await locator.setInputFiles(payloads, { timeout: TRANSFER_TIMEOUT });
-          return;
-        }
-        const chooserOpened = page.waitForEvent('filechooser', { timeout: limit }).catch(() => undefined);
-        await locator.click({ timeout: limit });
-        const chooser: FileChooser | undefined = await chooserOpened;
-        if (!chooser) {
-          throw new SessionError(
-            'ELEMENT_NOT_EDITABLE',
-            'The element is not a file input, and clicking it opened no file chooser. Name the <input type=file> itself, or the button that opens the chooser.',
-            {
-              details: { reason: 'no file chooser' },
-            },
-          );
-        }
-        response.session.releaseFileChooser(chooser);
-        if (!chooser.isMultiple() && payloads.length > 1) throw singleFileOnly(payloads.length);
-        await chooser.setFiles(payloads, { timeout: TRANSFER_TIMEOUT });
-      });
-      return { success: true as const, files: payloads.map((payload) => ({ name: payload.name, bytes: payload.buffer.length })) };
+      }
+      response.session.releaseFileChooser(chooser);
+      if (!chooser.isMultiple() && payloads.length > 1) throw singleFileOnly(payloads.length);
+      await chooser.setFiles(payloads, { timeout: TRANSFER_TIMEOUT });
     });
+    return { success: true as const, files: payloads.map((payload) => ({ name: payload.name, bytes: payload.buffer.length })) };
   },
 });
 

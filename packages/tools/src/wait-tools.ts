@@ -1,11 +1,13 @@
 // The wait_for tool: wait until text appears or goes, or an element reaches a state; WAIT_TIMEOUT when it does not in time.
-import { SessionError, describeTarget, elementError, inspectElement, isTimeoutError, locate, type ElementTarget } from '@sessionwright/session-core';
+import { SessionError, isTimeoutError } from '@sessionwright/session-core';
 import type { Locator, Page } from 'playwright';
 import { z } from 'zod';
-import { defineTool, type ToolContext } from './define-tool.js';
+import type { ToolContext } from './define-tool.js';
+import { describeTarget, inspectElement, locate, type ElementTarget } from './element.js';
+import { elementError } from './playwright-errors.js';
 import { sessionOutput } from './response.js';
-import { onSession } from './on-session.js';
 import { refSchema, selectorSchema, sessionIdSchema } from './schemas.js';
+import { defineSessionTool } from './session-tool.js';
 
 const DEFAULT_WAIT_TIMEOUT = 10_000;
 
@@ -61,7 +63,7 @@ async function waitForCondition(
   return `The element ${describeTarget(target)} is ${condition.state}.`;
 }
 
-export const waitFor = defineTool({
+export const waitFor = defineSessionTool({
   name: 'wait_for',
   title: 'Wait for condition',
   description:
@@ -99,21 +101,17 @@ export const waitFor = defineTool({
   output: sessionOutput({ success: z.literal(true), message: z.string(), waitedMs: z.number().describe('How long the wait took, in ms.') }),
   kind: 'read',
   errors: ['WAIT_TIMEOUT', 'ELEMENT_AMBIGUOUS', 'ELEMENT_NOT_FOUND', 'INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
-  async handler({ sessionId, text, textGone, selector, ref, state, timeout }, ctx) {
-    const limit = timeout ?? DEFAULT_WAIT_TIMEOUT;
-    const wanted = state ?? 'visible';
-    const target = { selector, ref };
-    return onSession(ctx, sessionId, async (page) => {
-      const started = Date.now();
-      let message: string;
-      try {
-        message = await reportWaiting(ctx, limit, () => waitForCondition(page, { text, textGone, target, state: wanted }, limit, ctx.signal));
-      } catch (error) {
-        if (!isTimeoutError(error)) throw error;
-        throw await waitTimeout(page, { text, textGone, target, state: wanted }, limit, Date.now() - started);
-      }
-      return { success: true as const, message, waitedMs: Date.now() - started };
-    });
+  async handler({ text, textGone, selector, ref, state = 'visible', timeout = DEFAULT_WAIT_TIMEOUT }, page, _response, ctx) {
+    const condition = { text, textGone, target: { selector, ref }, state };
+    const started = Date.now();
+    let message: string;
+    try {
+      message = await reportWaiting(ctx, timeout, () => waitForCondition(page, condition, timeout, ctx.signal));
+    } catch (error) {
+      if (!isTimeoutError(error)) throw error;
+      throw await waitTimeout(page, condition, timeout, Date.now() - started);
+    }
+    return { success: true as const, message, waitedMs: Date.now() - started };
   },
 });
 

@@ -1,9 +1,7 @@
 // Maps Playwright failures to error codes by asking the page what is true now, not by reading English error text.
 import type { Locator, Page } from 'playwright';
-import { orAfter } from './clock.js';
+import { SessionError, browserError, firstLine, isSessionError, isTimeoutError, messageOf, orAfter } from '@sessionwright/session-core';
 import { describeTarget, inspectElement, targetDetails, type ElementAction, type ElementTarget } from './element.js';
-import { SessionError, browserError, firstLine, isSessionError, messageOf } from './errors.js';
-import { isTimeoutError } from './load-playwright.js';
 
 /**
  * The error for an element action that threw: ELEMENT_NOT_FOUND, ELEMENT_AMBIGUOUS, ELEMENT_NOT_CLICKABLE or

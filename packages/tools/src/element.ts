@@ -1,6 +1,6 @@
 // Naming an element: a selector or snapshot ref turned into a locator, how it reads in messages, and the state of what it matches now.
 import type { Locator, Page } from 'playwright';
-import { SessionError, messageOf } from './errors.js';
+import { SessionError, messageOf } from '@sessionwright/session-core';
 
 /** Exactly one of the two names the element an action is about. */
 export interface ElementTarget {
