@@ -38,7 +38,8 @@ async function main(): Promise<void> {
   }
 
   const server = createServer(command.options);
-  sizeHeapForMemoryOnceUp(server.host);
+  // The first browser up, whichever it is (with a browser per client, the shared one is never started).
+  sizeHeapForMemoryOnceUp({ onLaunched: (listener) => server.manager.onBrowserLaunched(listener) });
   let http: HttpServerHandle | undefined;
   let exiting = false;
   const shutdown = (why: string) => {

@@ -102,7 +102,7 @@ export function createServer(
     ...(options.maxSessionsPerClient === undefined ? {} : { maxSessionsPerOwner: options.maxSessionsPerClient }),
     // Headed, every pooled context would open a window nobody asked for: none unless --warm-sessions says so.
     // A remote browser's pool costs this machine nothing: one ready context per endpoint unless --warm-sessions says otherwise.
-    warmSessions: perClient ? 0 : (options.warmSessions ?? defaultWarmSessions(local?.headless ?? true)),
+    warmSessions: options.warmSessions ?? defaultWarmSessions(local?.headless ?? true),
     ...(perClient ? { browserPerOwner: { launch: () => launchLocal(local?.headless) } } : {}),
     // A browser this process launched keeps memory after its sessions close; it is replaced once idle, or after many
     // sessions (BrowserRecycler).

@@ -153,6 +153,7 @@ export class SessionManager {
   /** Each owner's own browser (browserPerOwner), and the timers that close one its owner no longer uses. */
   private readonly ownerSources = new Map<string, BrowserSource>();
   private readonly ownerIdle = new Map<BrowserSource, TimerHandle>();
+  private readonly launchListeners = new Set<(browser: Browser) => void>();
   private readonly collectNetwork: boolean;
 
   constructor(options: SessionManagerOptions) {
@@ -217,6 +218,15 @@ export class SessionManager {
   /** How many contexts the warm pool of each browser source keeps ready (0: none). */
   get warmSessions(): number {
     return this.poolOf(this.host).size;
+  }
+
+  /**
+   * Called with each browser launched or connected from now on, by any source: the shared ones and the owners' own
+   * (browserPerOwner). Returns the unsubscribe.
+   */
+  onBrowserLaunched(listener: (browser: Browser) => void): () => void {
+    this.launchListeners.add(listener);
+    return () => this.launchListeners.delete(listener);
   }
 
   /** Sessions open now (creations in flight not included). */
@@ -426,7 +436,10 @@ export class SessionManager {
     this.pools.set(source, pool);
     source.onDisconnected((browser) => this.dropBrowser(pool, browser));
     // The pool fills once a browser is up (and again after a crash or a reconnection), never launching one itself: whoever starts the source decides when.
-    source.onLaunched(() => pool.fill());
+    source.onLaunched((browser) => {
+      pool.fill();
+      for (const listener of this.launchListeners) listener(browser);
+    });
     return pool;
   }
 
@@ -438,8 +451,8 @@ export class SessionManager {
       source = this.browserPerOwner.launch(owner);
       if (source === undefined) return undefined;
       this.ownerSources.set(owner, source);
-      // No warm contexts: an owner's browser serves only that owner, whose sessions come when they come.
-      this.addPool(source, 0);
+      // Warm contexts as for the shared browser, ready once the owner's browser is up (after its first session).
+      this.addPool(source, this.warmSessions);
       this.logger.info(`a browser of its own started for a client (${this.ownerSources.size} client browsers)`);
     }
     const idle = this.ownerIdle.get(source);
