@@ -207,10 +207,9 @@ export class Session {
     this.currentPage = init.page;
     const { colorScheme, reducedMotion, geolocation, offline, extraHTTPHeaders } = this.options;
     this.effectiveEmulation = { ...defined({ colorScheme, reducedMotion, geolocation, offline, extraHTTPHeaders }) };
-    // Each kind of event Playwright is asked to report costs a call through its client (~3 ms for them all, most of
-    // what opening a session costs besides the browser's own work). The new page is blank and only a call can bring
-    // anything to it, so the listeners (and the page guard's script) are attached right after the creation is answered,
-    // or by the first call.
+    // Each kind of event Playwright is asked to report costs a call through its client (together most of what opening a
+    // session costs besides the browser's own work). The new page is blank and only a call can bring anything to it, so
+    // the listeners (and the page guard's script) are attached right after the creation is answered, or by the first call.
     this.listenSoon = setImmediate(() => this.listen());
   }
 
