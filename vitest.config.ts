@@ -17,8 +17,8 @@ export default defineConfig({
     // Hang guards, not speed checks: sized for a loaded two-core machine, where a browser-heavy test can take a minute.
     testTimeout: 120_000,
     hookTimeout: 120_000,
-    // Two cores, two files at a time: with three, browser-heavy tests starved each other on a machine slow to hand out
-    // memory (a click waited 5 s for a page to settle, a context took over 2 s to open).
+    // Two cores, two files at a time: with more, browser-heavy tests starve each other of CPU (a click waits seconds for
+    // a page to settle, a context takes seconds to open).
     maxWorkers: 2,
     coverage: {
       provider: 'v8',

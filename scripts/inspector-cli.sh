@@ -3,16 +3,14 @@
 #
 # Usage: pnpm build && bash scripts/inspector-cli.sh
 #
-# The Inspector needs Node >= 22.19. When the node on PATH is older, a Node 22 binary comes from npm's own
-# node-<os>-<arch> package (the `node` package would fetch it in an install script, which npm 11 no longer runs by
-# default), installed once into a cache folder with the pinned Inspector. The server itself runs on the node on PATH.
+# The Inspector needs Node >= 22.19: scripts/node22-tool.sh installs it once into a cache folder, with a Node 22 when the
+# node on PATH is older. The server itself runs on the node on PATH.
 # The Inspector's CLI makes one call per process and starts the server for each, so a session cannot outlive a call:
 # the script lists the tools, creates a session, and calls navigate, which answers SESSION_NOT_FOUND for that session
 # (its server has exited) as a well-formed tool error.
 set -euo pipefail
 
 INSPECTOR_VERSION=2.12.0 # @modelcontextprotocol/inspector
-NODE22_VERSION=22.23.3   # node-<os>-<arch> from npm, only when the node on PATH is older than 22.19
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cli="$root/packages/server-stdio/dist/cli.js"
@@ -25,37 +23,11 @@ fail() {
 }
 
 # --- Node 22 and the Inspector, cached --------------------------------------------------------------------------
-node_ok() { "$1" -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 22 || (a === 22 && b >= 19) ? 0 : 1)'; }
-case "$(uname -s)" in Linux) os=linux ;; Darwin) os=darwin ;; *) fail "unsupported OS $(uname -s)" ;; esac
-case "$(uname -m)" in x86_64 | amd64) arch=x64 ;; aarch64 | arm64) arch=arm64 ;; *) fail "unsupported CPU $(uname -m)" ;; esac
-
-cache_root="${SESSIONWRIGHT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/sessionwright}"
-if node_ok "$server_node"; then
-  inspector_node="$server_node"
-  cache="$cache_root/inspector-$INSPECTOR_VERSION"
-  packages=("@modelcontextprotocol/inspector@$INSPECTOR_VERSION")
-else
-  cache="$cache_root/inspector-$INSPECTOR_VERSION-node-$NODE22_VERSION-$os-$arch"
-  inspector_node="$cache/node_modules/node-$os-$arch/bin/node"
-  packages=("@modelcontextprotocol/inspector@$INSPECTOR_VERSION" "node-$os-$arch@$NODE22_VERSION")
-fi
-if [[ ! -f "$cache/.complete" ]]; then
-  echo "inspector-cli: installing ${packages[*]} into $cache"
-  mkdir -p "$cache_root"
-  staging="$(mktemp -d "$cache_root/.staging-XXXXXX")"
-  trap 'rm -rf "$staging"' EXIT
-  echo '{"name":"sessionwright-inspector-cli","private":true}' >"$staging/package.json"
-  # From inside the staging folder, with engine-strict off: the project's own .npmrc (engine-strict=true) must not
-  # apply, because the Inspector declares Node >= 22.19 and is installed here by a Node 20 npm to run on the Node 22 below.
-  (cd "$staging" && npm install --no-audit --no-fund --prefer-offline --ignore-scripts --engine-strict=false --loglevel=error "${packages[@]}") >&2 ||
-    fail "npm install ${packages[*]} failed"
-  touch "$staging/.complete"
-  rm -rf "$cache"
-  mv "$staging" "$cache"
-  trap - EXIT
-  if [[ "$inspector_node" != "$server_node" ]]; then inspector_node="$cache/node_modules/node-$os-$arch/bin/node"; fi
-fi
-node_ok "$inspector_node" || fail "$inspector_node is not Node >= 22.19"
+# shellcheck source=node22-tool.sh
+source "$root/scripts/node22-tool.sh"
+node22_tool "inspector-$INSPECTOR_VERSION" "@modelcontextprotocol/inspector@$INSPECTOR_VERSION" || fail "cannot install the Inspector"
+cache="$tool_dir"
+inspector_node="$tool_node"
 inspector="$cache/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js"
 [[ -f "$inspector" ]] || fail "$inspector is missing"
 

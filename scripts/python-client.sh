@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Runs scripts/python-client.py (a PlaywrightSession-style client on the official Python MCP SDK) against a server, installing the SDK into a cached venv first.
+# Runs scripts/python-client.py (a PlaywrightSession-style client on the official Python MCP SDK, 2025 era) against a
+# server, or with `modern` first scripts/python-modern-client.py (the SDK's 2026-07-28 Client), installing the SDK into
+# a cached venv first.
 #
 # Usage: bash scripts/python-client.sh <page-url> stdio <command> [args...]
 #        bash scripts/python-client.sh <page-url> sse <server-url>
+#        bash scripts/python-client.sh modern <form-page-url> http <server-url>/mcp | stdio <command> [args...]
 #
 # The venv lives in "${SESSIONWRIGHT_CACHE:-$HOME/.cache/sessionwright}/python-mcp" and is made once, with whichever
 # version of the `mcp` package the configured registry serves (pip's own settings apply). Needs python3 with venv.
@@ -22,7 +25,7 @@ if [[ ! -f "$venv/.complete" ]]; then
   trap 'rm -rf "$staging"' EXIT
   "$python" -m venv "$staging" >&2
   # No retries: where the default index cannot be reached (a machine that sees only a mirror or local wheels), pip
-  # would otherwise back off five times per package before falling through to the indexes that answer (4 min vs 7 s).
+  # would otherwise back off five times per package before falling through to the indexes that answer (minutes, not seconds).
   # Exit 77 (the tests read it as "cannot be had here", not as a failure of the server) when no index this machine's pip
   # is configured with serves the package: e.g. a HOME without the user's pip.conf that names the only reachable mirror.
   "$staging/bin/python" -m pip install --quiet --retries 0 mcp >&2 ||
@@ -37,4 +40,9 @@ if [[ ! -f "$venv/.complete" ]]; then
   rm -rf "$staging"
 fi
 
-exec "$venv/bin/python" "$root/scripts/python-client.py" "$@"
+script=python-client.py
+if [[ "${1:-}" == modern ]]; then
+  script=python-modern-client.py
+  shift
+fi
+exec "$venv/bin/python" "$root/scripts/$script" "$@"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what a fresh machine lacks: pnpm at the pinned version, Debian's Chromium and Xvfb (when apt-get is there), and the dependencies.
+# Installs what a fresh machine lacks: pnpm at the pinned version, Debian's Chromium and Xvfb (when apt-get is there), the
+# dependencies, and the 2026-07-28 conformance suite with a Node 22 to run it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,3 +23,6 @@ if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
 fi
 
 if [ -n "${CI:-}" ]; then pnpm install --frozen-lockfile; else pnpm install; fi
+
+# The 2026-07-28 conformance suite runs on Node >= 22, so it lives outside the workspace, in the cache (scripts/node22-tool.sh).
+bash scripts/conformance.sh --install

@@ -1,5 +1,5 @@
-// Profile of typing into a field, in-process (no MCP): raw fill(), the five round trips type used to make, and the
-// shapes of fewer round trips. Each on a fresh page, systems interleaved.
+// Profile of typing into a field, in-process (no MCP): raw fill(), a step per round trip (editable, visible, caret,
+// insert, read back, title), and shapes of fewer round trips. Each on a fresh page, systems interleaved.
 // Run after `pnpm build`: node bench/profile/type.mjs [iterations]
 import { resolveExecutable } from '@sessionwright/session-core';
 import { startFixtureServer } from '@sessionwright/test-kit';
@@ -20,7 +20,7 @@ const prepare = (element) => {
 const readBack = (element) => ({ value: element.value, title: document.title });
 const ways = {
   'raw fill': async (page) => page.locator('#note').fill(TEXT),
-  'five round trips (before)': async (page) => {
+  'one round trip per step': async (page) => {
     const locator = page.locator('#note');
     await locator.isEditable({ timeout: 5000 });
     await locator.waitFor({ state: 'visible', timeout: 5000 });

@@ -18,7 +18,7 @@ export interface BurstResult {
   date: string;
   load: number;
   sessions: number;
-  /** The server's --call-timeout and the client's request timeout, ms (600 000 in runs before it was recorded). */
+  /** The server's --call-timeout and the client's request timeout, ms (a result file without it ran with 600 000). */
   callLimitMs?: number;
   idlePss: number;
   idleProcesses: number;

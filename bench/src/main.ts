@@ -22,8 +22,8 @@ const SECTIONS = ['micro', 'options', 'spawn', 'parallel', 'scale', 'burst', 'to
 /** Sections a full run leaves out: the soak takes half an hour and writes its own file (results/soak.json), which every render includes. */
 const SEPARATE_SECTIONS = ['soak'];
 /**
- * Measured iterations per figure. Single samples of one call spread by ±25 % on a two-core machine: with 20, the median
- * moved by several percent from run to run (navigate vs raw goto() 1.02–1.16× within an hour); 60 keep it within a few.
+ * Measured iterations per figure. Single samples of one call spread widely on a two-core machine, and the median of
+ * fewer moves by several percent from run to run; 60 keep it within a few.
  */
 const ITERATIONS = 60;
 

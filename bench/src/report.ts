@@ -141,20 +141,17 @@ export function renderMarkdown(results: BenchResults, analysis: string): string 
   const env = results.environment;
   const out: string[] = [];
   const line = (text = '') => out.push(text);
-  const loadBefore = env.loadBefore.map((v) => v.toFixed(2)).join(' / ');
-  const loadAfter = env.loadAfter.map((v) => v.toFixed(2)).join(' / ');
   const quiet = (env.loadBefore[0] ?? 99) < 1.0;
 
   line('# Benchmarks');
   line();
   line(
-    `Written by \`pnpm bench\` on ${env.date.slice(0, 16).replace('T', ' ')} UTC in ${(results.durationMs / 60_000).toFixed(1)} minutes; raw figures in [bench/results/latest.json](bench/results/latest.json).`,
+    `sessionwright against raw Playwright (the floor: the same work with no server) and @playwright/mcp, measured in one run, interleaved, on the same browser binary. Written by \`pnpm bench\` on ${env.date.slice(0, 16).replace('T', ' ')} UTC (${(results.durationMs / 60_000).toFixed(0)} minutes, commit ${env.commit}); every table is generated (rerun rather than edit) and the raw figures are in [bench/results/latest.json](bench/results/latest.json). A ratio is ours ÷ theirs, of medians: smaller is better.`,
   );
-  line('Everything below the analysis is generated: rerun rather than edit. Ratios are ours ÷ theirs, of medians; smaller is better.');
   if (!quiet) {
     line();
     line(
-      `> **Noisy machine:** the 1-minute load average was ${env.loadBefore[0]?.toFixed(2)} when the run started (other work was running), so absolute timings are inflated; the systems were interleaved, so ratios are fairer than absolute numbers.`,
+      `> **Busy machine:** the 1-minute load average was ${env.loadBefore[0]?.toFixed(2)} when the run started, so absolute times are inflated; the systems were interleaved, so the ratios are fairer than the absolute numbers.`,
     );
   }
   line();
@@ -197,31 +194,16 @@ export function renderMarkdown(results: BenchResults, analysis: string): string 
     );
   }
   line();
+  const errorSystems = Object.entries(results.errors).filter(([, list]) => list.length > 0);
+  if (errorSystems.length === 0) line('Errors: none; every call of every system succeeded.');
+  for (const [system, list] of errorSystems) line(`- errors of ${system}: ${list.length} (first: \`${(list[0] ?? '').slice(0, 200).replace(/`/g, "'")}\`)`);
+  line();
   if (analysis.trim()) {
     line(analysis.trim());
     line();
   }
 
-  line('## Machine and versions');
-  line();
-  line(`- ${env.cpu}, ${env.cores} cores, ${env.memoryGiB} GiB; ${env.os}; Node ${env.node}`);
-  line(
-    `- load average (1/5/15 min): ${loadBefore} at the start, ${loadAfter} at the end (the end includes the bench's own parallel phase of up to ten browsers)`,
-  );
-  line(`- sessionwright at commit ${env.commit}`);
-  for (const [name, version] of Object.entries(env.versions)) line(`- ${name}: ${version}`);
-  line(`- browser, the same binary for all three systems: \`${env.executable.path}\` (${env.executable.version}; ${env.executable.kind})`);
-  line(
-    `- sessionwright: \`--headless --executable-path <browser> --max-sessions 60\` (warm pool at its headless default of 1, or \`--warm-sessions 0\` where said)`,
-  );
-  line(`- @playwright/mcp: \`--headless --isolated --no-sandbox --executable-path <browser>\`, defaults otherwise (its 500 ms \`--timeout-settle\` included)`);
-  line('- raw Playwright: `chromium.launch({ executablePath: <browser>, headless: true })` in the bench process');
-  line(
-    `- iterations: ${results.config.iterations} measured after ${results.config.warmup} warm-up per figure; systems interleaved (the order rotates every iteration)`,
-  );
-  line();
-
-  if (results.micro) renderMicro(results.micro, line);
+  if (results.micro) renderMicro(results.micro, results.config, line);
   if (results.options) renderOptions(results.options, line);
   if (results.spawn) renderSpawn(results.spawn, line);
   if (results.parallel) renderParallel(results, line);
@@ -230,107 +212,103 @@ export function renderMarkdown(results: BenchResults, analysis: string): string 
   if (results.soak) renderSoak(results.soak, line);
   if (results.tokens) renderTokens(results.tokens, line);
 
-  const errorSystems = Object.entries(results.errors).filter(([, list]) => list.length > 0);
-  line('## Errors');
-  line();
-  if (errorSystems.length === 0) line('None: every call of every system succeeded.');
-  for (const [system, list] of errorSystems) line(`- ${system}: ${list.length} (first: \`${(list[0] ?? '').slice(0, 200).replace(/`/g, "'")}\`)`);
-  line();
-
-  line('## How to rerun');
+  line('## Running it, and how far to trust a figure');
   line();
   line('```sh');
-  line('pnpm install');
-  line('pnpm bench                          # builds, runs everything (~10 min), rewrites BENCHMARKS.md and bench/results/latest.json');
-  line('pnpm --filter @sessionwright/bench bench -- --quick                 # a few iterations, writes bench/results/quick.{md,json} only');
-  line('pnpm --filter @sessionwright/bench bench -- --sections micro,spawn  # some sections only (also written to quick.*)');
-  line('pnpm --filter @sessionwright/bench bench -- --executable-path /path/to/chromium');
-  line('pnpm --filter @sessionwright/bench bench -- --render                # rewrite BENCHMARKS.md from latest.json (after editing bench/analysis.md)');
   line(
-    'pnpm --filter @sessionwright/bench bench -- --sections soak --soak-minutes 30   # the soak, a run of its own (bench/results/soak.json, in every render)',
+    'pnpm bench                                                  # builds, runs every section (most of an hour on 2 cores), rewrites this page and latest.json',
   );
-  line('pnpm --filter @sessionwright/bench bench -- --sections burst --merge          # rerun sections into the last full run (latest.json, BENCHMARKS.md)');
-  line('node bench/profile/startup.mjs; node bench/profile/navigate.mjs      # the profiles behind the analysis');
-  line('node bench/profile/title.mjs; node bench/profile/trace-call.mjs type  # the title read, and the CDP commands of one call');
+  line('pnpm --filter @sessionwright/bench bench -- --quick         # a few iterations: bench/results/quick.{md,json} only');
+  line('pnpm --filter @sessionwright/bench bench -- --sections micro,spawn         # some sections (also quick.*; add --merge to replace them in latest.json)');
+  line('pnpm --filter @sessionwright/bench bench -- --sections soak --soak-minutes 30   # the soak, a run of its own (bench/results/soak.json)');
+  line('pnpm --filter @sessionwright/bench bench -- --render        # this page again from latest.json and soak.json (after editing bench/analysis.md)');
+  line('node bench/profile/trace-call.mjs type                      # the CDP commands of one call; bench/profile/ holds the other profiles');
   line('```');
   line();
-  line('Run it on a quiet machine (1-minute load average below 1): the run records the load average before and after.');
+  line(
+    `- Every figure is a median over ${results.config.iterations} measured iterations (after ${results.config.warmup} warm-up), the systems interleaved in an order that rotates every iteration. Single samples of one call spread by ±25 % on a two-core machine, and the same build's ratios move by a few percent between runs, so a ratio within a few percent of its limit is met or missed by the run, not by the code.`,
+  );
+  line(
+    '- Absolute times depend on the machine and its load (recorded below; run it where the 1-minute load average is below 1); the ratios compare systems that ran side by side. A cost the machine adds to every system alike (a slow start of Chromium, say) moves the cold-start ratios towards 1 without either server changing.',
+  );
+  line();
+
+  line('## Machine and versions');
+  line();
+  line(
+    `- ${env.cpu}, ${env.cores} cores, ${env.memoryGiB} GiB; ${env.os}; Node ${env.node}; load average (1/5/15 min) ${env.loadBefore.map((v) => v.toFixed(2)).join(' / ')} at the start, ${env.loadAfter.map((v) => v.toFixed(2)).join(' / ')} at the end`,
+  );
+  line(
+    `- ${Object.entries(env.versions)
+      .map(([name, version]) => `${name} ${version}`)
+      .join('; ')}`,
+  );
+  line(`- browser for all three systems: \`${env.executable.path}\` (${env.executable.version})`);
+  line(
+    '- sessionwright: `--headless --executable-path <browser> --max-sessions 60` (warm pool at its default of 1, or `--warm-sessions 0` where said); @playwright/mcp: `--headless --isolated --no-sandbox --executable-path <browser>` (its 500 ms `--timeout-settle` included); raw Playwright: `chromium.launch({ executablePath, headless: true })` in the bench process',
+  );
   return `${out.join('\n')}\n`;
 }
 
 type Line = (text?: string) => void;
 
-function renderMicro(micro: MicroResult, line: Line): void {
+function renderMicro(micro: MicroResult, config: BenchResults['config'], line: Line): void {
   const s = micro.samples;
-  const snapshot = (key: string) => (micro.snapshotTool ? cell(s[key]) : 'no snapshot tool yet');
+  const c = micro.responseChars;
+  const snapshot = (key: string) => (micro.snapshotTool ? cell(s[key]) : '–');
+  const chars = (operation: string) => `${ms(median(c[`sw.${operation}`]))} / ${ms(median(c[`pw.${operation}`]))}`;
   line('## Per call, one at a time');
   line();
   line(
-    'Milliseconds, median (min–max). The fixture page is a small app page on 127.0.0.1 with a counter button that does not navigate and a text input. Each iteration: every system navigates to a new load of it, clicks, types (and takes a snapshot), one system after the other with a 200 ms pause between systems (an agent’s thinking time; the warm pool refills in it).',
+    `Milliseconds, median (min–max) of ${config.iterations}. Each iteration every system navigates to a new load of a small app page on 127.0.0.1, clicks a button that does not navigate, types into a field and takes a snapshot, one system after the other with 200 ms between them (an agent's thinking time). Each system keeps one page, as an agent does during a task. The last column is the characters of result text a model reads.`,
   );
   line();
-  line('In the steady state each system keeps one page (one session) across iterations, as an agent does during a task; the targets use these figures.');
-  line();
-  line('| operation | raw Playwright | sessionwright | @playwright/mcp |');
-  line('|---|---|---|---|');
-  line(`| navigate (goto / navigate / browser_navigate) | ${cell(s['raw.navigate'])} | ${cell(s['sw.navigate'])} | ${cell(s['pw.navigate'])} |`);
-  line(`| navigate + read the title (goto + title() / –) | ${cell(s['raw.navigateTitle'])} | – | – |`);
-  line(`| click, no navigation | ${cell(s['raw.click'])} | ${cell(s['sw.click'])} | ${cell(s['pw.click'])} |`);
-  line(`| type / fill | ${cell(s['raw.type'])} | ${cell(s['sw.type'])} | ${cell(s['pw.type'])} |`);
-  line(`| type with clear: true (the field holds text) / fill | – | ${cell(s['sw.typeClear'])} | – |`);
-  line(`| snapshot | – | ${snapshot('sw.snapshot')} | ${cell(s['pw.snapshot'])} |`);
+  line('| operation | raw Playwright | sessionwright | @playwright/mcp | characters (ours / theirs) |');
+  line('|---|---|---|---|---|');
+  line(`| navigate | ${cell(s['raw.navigate'])} | ${cell(s['sw.navigate'])} | ${cell(s['pw.navigate'])} | ${chars('navigate')} |`);
+  line(`| navigate, then read the title | ${cell(s['raw.navigateTitle'])} | – | – | |`);
+  line(`| click, no navigation | ${cell(s['raw.click'])} | ${cell(s['sw.click'])} | ${cell(s['pw.click'])} | ${chars('click')} |`);
+  line(`| type (raw: fill) | ${cell(s['raw.type'])} | ${cell(s['sw.type'])} | ${cell(s['pw.type'])} | ${chars('type')} |`);
+  line(`| type with clear: true, into a field with text | – | ${cell(s['sw.typeClear'])} | – | |`);
+  line(`| snapshot | – | ${snapshot('sw.snapshot')} | ${cell(s['pw.snapshot'])} | ${chars('snapshot')} |`);
   line();
   line(
-    'Opening and closing, and the same calls as the first ones in a context opened for the iteration (a new renderer process, which pays for its first script runs): raw Playwright and sessionwright open one per iteration; @playwright/mcp keeps one context per process.',
+    'Opening and closing, and the first calls in a context opened for the iteration (a new renderer, which pays for its first script runs); @playwright/mcp keeps one context per process.',
   );
   line();
   line('| operation | raw Playwright | sessionwright (warm pool) | sessionwright (--warm-sessions 0) |');
   line('|---|---|---|---|');
-  line(`| create (newContext+newPage / create_session) | ${cell(s['raw.create'])} | ${cell(s['sw.create'])} | ${cell(s['swNoPool.create'])} |`);
-  line(`| first navigate | ${cell(s['rawFresh.navigate'])} | ${cell(s['swFresh.navigate'])} | – |`);
-  line(`| first click | ${cell(s['rawFresh.click'])} | ${cell(s['swFresh.click'])} | – |`);
-  line(`| first type / fill | ${cell(s['rawFresh.type'])} | ${cell(s['swFresh.type'])} | – |`);
-  line(`| first snapshot | – | ${snapshot('swFresh.snapshot')} | – |`);
+  line(`| create (newContext + newPage / create_session) | ${cell(s['raw.create'])} | ${cell(s['sw.create'])} | ${cell(s['swNoPool.create'])} |`);
+  const firsts = (system: string, operations: string[]) => operations.map((operation) => ms(median(s[`${system}.${operation}`]))).join(' / ');
+  line(
+    `| first navigate / click / type / snapshot (medians) | ${firsts('rawFresh', ['navigate', 'click', 'type'])} / – | ${firsts('swFresh', ['navigate', 'click', 'type', 'snapshot'])} | – |`,
+  );
   line(`| close (context.close / close_session) | ${cell(s['raw.close'])} | ${cell(s['sw.close'])} | ${cell(s['swNoPool.close'])} |`);
-  line();
-  const c = micro.responseChars;
-  line('Characters of result text a model reads per call (median):');
-  line();
-  line('| call | sessionwright | @playwright/mcp |');
-  line('|---|---|---|');
-  for (const operation of ['navigate', 'click', 'type', 'snapshot']) {
-    line(`| ${operation} | ${ms(median(c[`sw.${operation}`]))} | ${ms(median(c[`pw.${operation}`]))} |`);
-  }
   line();
 }
 
 function renderOptions(options: OptionsResult, line: Line): void {
   const s = options.samples;
+  const dressed = median(s['options']);
   line('## create_session with options');
   line();
   line(
-    `Milliseconds, median (min–max), measured ${options.date.slice(0, 16).replace('T', ' ')} UTC (\`--sections options\`, 1-minute load average ${options.load.toFixed(2)}). "Dressed" is \`${JSON.stringify(DRESSED)}\`; each create is followed by its close and a 200 ms pause, the four kinds interleaved.`,
+    `Milliseconds, median (min–max), measured ${options.date.slice(0, 16).replace('T', ' ')} UTC. "Dressed" is \`${JSON.stringify(DRESSED)}\`. A session with options opens its own context (${ratio(dressed / median(s['raw']))} raw Playwright's open); one without comes from the warm pool.`,
   );
   line();
-  line('| create | ms |');
-  line('|---|---|');
-  line(`| create_session, no options (from the warm pool) | ${cell(s['pool'])} |`);
-  line(`| create_session, dressed (opens its own context) | ${cell(s['options'])} |`);
-  line(`| create_session, dressed + blockResources ["image", "font"] | ${cell(s['blocking'])} |`);
-  line(`| raw newContext(same options) + newPage() | ${cell(s['raw'])} |`);
-  line();
-  const dressed = median(s['options']);
-  line(
-    `A session with options never comes from the warm pool: its context is opened for it, so it costs what a context opening costs (${ms(dressed)} ms here, ${ratio(dressed / median(s['raw']))} raw Playwright's), against ${ms(median(s['pool']))} ms for a pooled one. Sessions without options keep the pool, and blockResources adds only its route.`,
-  );
+  line('| create_session, no options | create_session, dressed | dressed + blockResources ["image", "font"] | raw newContext(same options) + newPage() |');
+  line('|---|---|---|---|');
+  line(`| ${cell(s['pool'])} | ${cell(s['options'])} | ${cell(s['blocking'])} | ${cell(s['raw'])} |`);
   line();
 }
 
 function renderSpawn(spawn: Record<string, number[]>, line: Line): void {
+  const first = median(spawn['sw.firstNavigate']);
+  const raw = spawn['raw.firstGoto'];
   line('## Cold start');
   line();
   line(
-    "Milliseconds from spawning the process (`node <cli>`) until the answer, median (min–max). A new process every iteration. sessionwright's first navigate includes its `create_session`. The raw Playwright column is the floor: a script that loads Playwright, launches, opens a context and a page and calls `goto()` (`bench/src/raw-cold-start.ts`), timed from its spawn until it prints that `goto()` returned.",
+    "Milliseconds from spawning the process until the answer, median (min–max), a new process every iteration; sessionwright's first navigate includes its `create_session`. The raw script (`bench/src/raw-cold-start.ts`) loads Playwright, launches, opens a context and a page and calls `goto()`: where a server that loads Playwright before it launches starts from.",
   );
   line();
   line('| | sessionwright | @playwright/mcp | raw Playwright script | vs @playwright/mcp | vs raw |');
@@ -338,17 +316,9 @@ function renderSpawn(spawn: Record<string, number[]>, line: Line): void {
   line(
     `| spawn → initialize answered | ${cell(spawn['sw.initialize'])} | ${cell(spawn['pw.initialize'])} | – | ${ratio(median(spawn['sw.initialize']) / median(spawn['pw.initialize']))} | – |`,
   );
-  const first = median(spawn['sw.firstNavigate']);
-  const raw = spawn['raw.firstGoto'];
   line(
-    `| spawn → first navigate result | ${cell(spawn['sw.firstNavigate'])} | ${cell(spawn['pw.firstNavigate'])} | ${raw ? cell(raw) : '–'} | ${ratio(first / median(spawn['pw.firstNavigate']))} | ${raw ? ratio(first / median(raw)) : '–'} |`,
+    `| spawn → first navigate answered | ${cell(spawn['sw.firstNavigate'])} | ${cell(spawn['pw.firstNavigate'])} | ${raw ? cell(raw) : '–'} | ${ratio(first / median(spawn['pw.firstNavigate']))} | ${raw ? ratio(first / median(raw)) : '–'} |`,
   );
-  if (raw) {
-    line();
-    line(
-      `The raw script's own cold start is ${ratio(median(raw) / median(spawn['pw.firstNavigate']))} @playwright/mcp's: it is where any server starts from that loads Playwright before it launches the browser. sessionwright does neither as the script does: it reads Playwright through a V8 code cache, and it starts Chromium before Playwright has loaded, as its last start with the same settings launched it (the warm-up starts record that command).`,
-    );
-  }
   line();
 }
 
@@ -358,7 +328,7 @@ function renderParallel(results: BenchResults, line: Line): void {
   line('## Parallel work');
   line();
   line(
-    `${cfg.parallelSessions} sessions × ${cfg.parallelCycles} cycles of navigate + click + type, all sessions at once. Wall time from the first cycle to the last answer (servers started, browsers up and every session on the page before the clock starts). PSS is the sum over the server processes and all their descendants from /proc (peak of 1-second samples during the work); ${cfg.parallelRounds} round(s), the order alternating, medians over rounds.`,
+    `${cfg.parallelSessions} sessions × ${cfg.parallelCycles} cycles of navigate + click + type, all sessions at once, timed from the first cycle to the last answer (servers, browsers and pages ready before). PSS sums the server processes and all their descendants (the peak of 1-second samples); medians over ${cfg.parallelRounds} round(s), the order alternating.`,
   );
   line();
   line('| system | wall time | per cycle, ms: median (min–max) | peak PSS | processes | errors |');
@@ -372,18 +342,16 @@ function renderParallel(results: BenchResults, line: Line): void {
 }
 
 function renderScale(scale: ScaleResult, minimumCalls: number, line: Line): void {
-  line('## Scale: live sessions in one sessionwright process');
+  line('## Scale: live sessions in one process');
   line();
   line(
-    `Every session holds the loaded fixture page. PSS of the server and its browser tree; sessions opened 8 at a time to fill each level; navigate timed round-robin over all sessions, one call at a time (max(${minimumCalls}, 2 × sessions) calls per level, at most 200). Idle (browser up, no session): ${mib(scale.idlePss)}. Slope (least squares over the levels): **${mib(scale.slopePerSession)} per session**.`,
+    `Every session holds the loaded page; PSS of the server and its browser tree (idle: ${mib(scale.idlePss)}; least-squares slope **${mib(scale.slopePerSession)} per session**); navigate timed round-robin over all sessions, one call at a time (max(${minimumCalls}, 2 × sessions) calls, at most 200).`,
   );
   line();
-  line('| live sessions | total PSS | processes | navigate p50 | navigate p95 | calls | errors |');
-  line('|---|---|---|---|---|---|---|');
+  line('| live sessions | total PSS | processes | navigate p50 | navigate p95 | errors |');
+  line('|---|---|---|---|---|---|');
   for (const level of scale.levels) {
-    line(
-      `| ${level.sessions} | ${mib(level.pss)} | ${level.processes} | ${ms(level.navigate.median)} ms | ${ms(level.navigate.p95)} ms | ${level.navigate.n} | ${level.errors} |`,
-    );
+    line(`| ${level.sessions} | ${mib(level.pss)} | ${level.processes} | ${ms(level.navigate.median)} ms | ${ms(level.navigate.p95)} ms | ${level.errors} |`);
   }
   line();
 }
@@ -392,47 +360,30 @@ function renderBurst(burst: BurstResult, line: Line): void {
   line('## Burst: a thousand sessions at once');
   line();
   line(
-    `One sessionwright process (\`--max-sessions ${burst.sessions + 10}\`, \`--call-timeout ${burst.callLimitMs ?? 600_000}\`), measured ${burst.date.slice(0, 16).replace('T', ' ')} UTC (1-minute load average ${burst.load.toFixed(2)} at its start). Each phase sends every call at once; navigate is given a 300 s timeout because a thousand page loads share two cores. Per-call figures in ms: median (p95).`,
+    `One process (\`--call-timeout ${burst.callLimitMs ?? 600_000}\`), measured ${burst.date.slice(0, 16).replace('T', ' ')} UTC (load average ${burst.load.toFixed(2)} at its start). Each phase sends every call at once, navigate with a 300 s timeout; per call: median (p95) ms, mostly waiting for a turn.`,
   );
   line();
   line('| phase | calls | wall time | per call | errors |');
   line('|---|---|---|---|---|');
   const row = (name: string, phase: BurstResult['open']) =>
     line(`| ${name} | ${phase.calls.n} | ${(phase.wallMs / 1000).toFixed(1)} s | ${ms(phase.calls.median)} (${ms(phase.calls.p95)}) | ${phase.errors} |`);
-  row('create_session + navigate, each session', burst.open);
-  row('navigate every open session', burst.navigate);
+  row('create_session + navigate', burst.open);
+  row('navigate every session', burst.navigate);
   row('close_session every session', burst.close);
   line();
   line(
-    `PSS: idle ${mib(burst.idlePss)} (${burst.idleProcesses} processes); peak ${mib(burst.peakPss)} (${burst.peakProcesses} processes); right after the last close ${mib(burst.closedPss)} (${burst.closedProcesses} processes${burst.recycledDuringClose ? '; taken after the recycle, which began before the last close was answered' : ''}); after the idle browser was recycled ${burst.recycled ? '' : '(**no recycle seen**) '}${mib(burst.recycledPss)} (${burst.recycledProcesses} processes${burst.settledMs === undefined ? '' : `; every replaced browser closed ${(burst.settledMs / 1000).toFixed(0)} s after the last close`}).`,
-  );
-  line(
-    `create_session latency, ms: on the fresh server ${burst.createBefore.map(ms).join(', ')}; right after the recycle ${burst.createAfterRecycle.map(ms).join(', ')}${burst.createAfterRecycleInServer ? ` (in the server: ${burst.createAfterRecycleInServer.map(ms).join(', ')})` : ''}.`,
+    `PSS: idle ${mib(burst.idlePss)}; peak ${mib(burst.peakPss)} (${burst.peakProcesses} processes); after the last close ${mib(burst.closedPss)}${burst.recycledDuringClose ? ' (after the recycle, which began before the last close was answered)' : ''}; after the idle browser was recycled ${burst.recycled ? '' : '(**no recycle seen**) '}${mib(burst.recycledPss)}${burst.settledMs === undefined ? '' : `, ${(burst.settledMs / 1000).toFixed(0)} s after the last close`}. create_session right after the recycle: ${burst.createAfterRecycle.map(ms).join(', ')} ms (fresh server: ${burst.createBefore.map(ms).join(', ')}).`,
   );
   line();
 }
 
 function renderSoak(soak: SoakResult, line: Line): void {
-  line('## Soak: steady churn for a long time');
+  const cycle = summarize(soak.cycleMs);
+  const warmup = soak.warmupSeconds >= 60 ? `${Math.round(soak.warmupSeconds / 60)} min` : `${Math.round(soak.warmupSeconds)} s`;
+  line('## Soak: steady churn');
   line();
   line(
-    `Its own run (\`--sections soak\`), ${soak.date.slice(0, 16).replace('T', ' ')} UTC, 1-minute load average ${soak.load.toFixed(2)} at its start: **${soak.minutes} minutes**, ${soak.workers} workers each repeating create_session, navigate, click, type (clear: true every other cycle), snapshot, close_session on one sessionwright process (\`--max-sessions 20\`). PSS of the server and its browser tree sampled every 5 s; the first ${soak.warmupSeconds >= 60 ? `${Math.round(soak.warmupSeconds / 60)} min` : `${Math.round(soak.warmupSeconds)} s`} are warm-up, left out of the drift, which compares the median of the first and the last tenth of the rest.`,
-  );
-  line();
-  line('| | |');
-  line('|---|---|');
-  line(`| cycles, errors | ${soak.cycles}, ${soak.errors} |`);
-  line(`| per cycle, ms: median (p95) | ${ms(summarize(soak.cycleMs).median)} (${ms(summarize(soak.cycleMs).p95)}) |`);
-  line(`| idle (browser up, warm pool filled, no session) | ${mib(soak.idlePss)}, ${soak.idleProcesses} processes |`);
-  line(
-    `| after warm-up: first tenth → last tenth | ${mib(soak.earlyPss)} → ${mib(soak.latePss)} (${(soak.drift * 100).toFixed(1)} %; slope ${(soak.slopePerMinute / 2 ** 20).toFixed(2)} MiB/min) |`,
-  );
-  line(`| every session closed | ${soak.openAfter} sessions listed, ${mib(soak.closedPss)}, ${soak.leakedProcesses} processes over idle |`);
-  line(
-    `| after the idle browser was recycled | ${soak.recycled ? '' : '**no recycle seen**, '}${mib(soak.recycledPss)}, ${soak.recycledProcesses} processes |`,
-  );
-  line(
-    `| create_session latency, ms: fresh server / right after the recycle | ${soak.createBefore.map(ms).join(', ')} / ${soak.createAfterRecycle.map(ms).join(', ')} |`,
+    `Its own run (\`--sections soak\`), ${soak.date.slice(0, 16).replace('T', ' ')} UTC: ${soak.minutes} minutes of ${soak.workers} workers each repeating create_session, navigate, click, type, snapshot, close_session on one process. PSS sampled every 5 s; the drift compares the first and the last tenth after ${warmup} of warm-up. ${soak.cycles} cycles, ${soak.errors} errors, ${ms(cycle.median)} ms per cycle (p95 ${ms(cycle.p95)}). PSS idle ${mib(soak.idlePss)}; after warm-up ${mib(soak.earlyPss)} → ${mib(soak.latePss)} (${(soak.drift * 100).toFixed(1)} %, ${(soak.slopePerMinute / 2 ** 20).toFixed(2)} MiB/min); every session closed: ${soak.openAfter} listed, ${soak.leakedProcesses} processes over idle, ${mib(soak.closedPss)}; ${soak.recycled ? 'after the recycle' : '**no recycle seen**'} ${mib(soak.recycledPss)}. create_session: ${soak.createBefore.map(ms).join(', ')} ms on the fresh server, ${soak.createAfterRecycle.map(ms).join(', ')} ms after the recycle.`,
   );
   line();
 }
@@ -441,38 +392,21 @@ function renderTokens(tokens: TokenResult, line: Line): void {
   line('## Snapshot size');
   line();
   if (!tokens.available) {
-    line('Skipped: this build of sessionwright has no `snapshot` tool yet.');
+    line('Skipped: this build of sessionwright has no `snapshot` tool.');
     line();
     return;
   }
-  line('Characters of all text in the result (what the model reads; about 4 characters per token), same pages, after navigating there.');
+  line(
+    `Characters of all text in the result (what the model reads; about 4 per token), after navigating to each page; "(cut)": at the default maxChars, with a note.${tokens.examples ? ` Both texts of ${tokens.examples.page} are in latest.json (\`tokens.examples\`).` : ''}`,
+  );
   line();
-  line('| page | sessionwright `snapshot` | @playwright/mcp `browser_snapshot` | ratio |');
-  line('|---|---|---|---|');
-  for (const page of tokens.pages) {
-    const cut = page.truncated ? ' (cut at its default maxChars, with a note)' : '';
-    line(`| ${page.page} | ${page.sessionwright}${cut} | ${page.playwrightMcp} | ${ratio(page.ratio)} |`);
-  }
   const ours = tokens.pages.reduce((a, page) => a + page.sessionwright, 0);
   const theirs = tokens.pages.reduce((a, page) => a + page.playwrightMcp, 0);
-  line(`| **all** | ${ours} | ${theirs} | ${ratio(ours / theirs)} |`);
+  const row = (cells: string[]) => line(`| ${cells.join(' | ')} |`);
+  row(['', ...tokens.pages.map((page) => page.page), '**all**']);
+  row(['---', ...tokens.pages.map(() => '---'), '---']);
+  row(['sessionwright `snapshot`', ...tokens.pages.map((page) => `${page.sessionwright}${page.truncated ? ' (cut)' : ''}`), `${ours}`]);
+  row(['@playwright/mcp `browser_snapshot`', ...tokens.pages.map((page) => `${page.playwrightMcp}`), `${theirs}`]);
+  row(['ratio', ...tokens.pages.map((page) => ratio(page.ratio)), ratio(ours / theirs)]);
   line();
-  if (tokens.examples) {
-    line(`<details><summary>Both snapshots of ${tokens.examples.page}</summary>`);
-    line();
-    line('sessionwright:');
-    line();
-    line('````');
-    line(tokens.examples.sessionwright);
-    line('````');
-    line();
-    line('@playwright/mcp:');
-    line();
-    line('````');
-    line(tokens.examples.playwrightMcp);
-    line('````');
-    line();
-    line('</details>');
-    line();
-  }
 }

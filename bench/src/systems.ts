@@ -150,7 +150,7 @@ export interface Timed {
 
 /**
  * How long one call may take, on the client and (for the burst) as the server's --call-timeout: long enough for the burst,
- * where a thousand queued calls share two cores (on a machine slow to hand out memory the last creations waited over ten minutes).
+ * where a thousand queued calls share two cores and the last of them wait many minutes for their turn.
  */
 export const CALL_LIMIT_MS = 1_800_000;
 

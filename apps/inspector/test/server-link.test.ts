@@ -1,4 +1,5 @@
-// The inspector's two ways to reach a server: the built CLI over stdio, and Streamable HTTP (served here by the library, until the CLI has --port).
+// The inspector's two ways to reach a server: the built CLI over stdio, and Streamable HTTP (the CLI's own --port listener, and the library behind a bare SDK transport).
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,7 +7,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { createServer, type SessionwrightServer } from '@sessionwright/playwright-mcp';
 import { silentLogger } from '@sessionwright/session-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectHttpServer, connectStdioServer, type ServerLink } from '../src/server-link.js';
+import { connectHttpServer, connectStdioServer, serverCliPath, type ServerLink } from '../src/server-link.js';
 
 async function exercise(link: ServerLink): Promise<void> {
   const tools = (await link.listTools()).map((tool) => tool.name);
@@ -37,6 +38,33 @@ describe('server link', () => {
       await exercise(link);
     } finally {
       await link.close();
+    }
+  });
+
+  it("drives the built CLI's HTTP listener, which serves the inspector's client (Node's fetch) with no --allowed-origins", async () => {
+    const child = spawn(process.execPath, [serverCliPath(), '--headless', '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString('utf8');
+          const match = /listening on (http:\/\/\S+\/mcp) /.exec(stderr);
+          if (match?.[1]) resolve(match[1]);
+        });
+        child.on('exit', (code) => reject(new Error(`the server exited (${code}) before listening:\n${stderr}`)));
+      });
+      const link = await connectHttpServer(url);
+      try {
+        await exercise(link);
+      } finally {
+        await link.close();
+      }
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+      }
     }
   });
 

@@ -53,8 +53,8 @@ export async function connectStdio(options: ConnectStdioOptions): Promise<StdioC
     });
   }
 
-  // The SDK waits for a full pipe to drain with one listener per message, so more than ten calls at once (the bench's
-  // bursts) set off Node's leak warning for what is only a queue. The SDK keeps the child process in a private field;
+  // The SDK waits for a full pipe to drain with one listener per message, so more than ten calls at once (a burst)
+  // set off Node's leak warning for what is only a queue. The SDK keeps the child process in a private field;
   // should that move, only the warning comes back.
   (transport as unknown as { _process?: ChildProcess })._process?.stdin?.setMaxListeners(0);
   const pid = transport.pid ?? undefined;

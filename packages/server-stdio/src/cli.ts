@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The sessionwright command's entry: starts Chromium as the last such start did, then runs the bundled command (main.cjs) through V8's code cache.
 import { createRequire } from 'node:module';
-import { loadWithCodeCache, startBrowserEarly } from '@sessionwright/session-core';
+import { loadWithCodeCache } from './startup/code-cache.js';
+import { startBrowserEarly } from './startup/early-browser.js';
 
 // First, so the browser starts on another core while this process loads. The settings are everything that decides how
 // it launches, the whole environment included: a client that starts the command with an environment of its own (the
@@ -16,7 +17,7 @@ startBrowserEarly([
 ]);
 const require = createRequire(import.meta.url);
 const bundle = require.resolve('./main.cjs');
-// Compiling the bundle costs ~40 ms of every start before initialize; from the cache it costs a few.
+// Compiling the bundle is part of every start before initialize; from the cache most of it is skipped (docs/performance.md).
 loadWithCodeCache(
   () => require(bundle),
   (filename) => filename === bundle,

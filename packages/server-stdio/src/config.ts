@@ -1,6 +1,7 @@
 // Where each setting's value comes from: the command line, then SESSIONWRIGHT_* variables, then --config <file.json>, then the defaults; every source checked the same way.
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { editDistance } from '@sessionwright/session-core';
+import { describeJsonError, readSettingsFile } from './bounded-read.js';
 import { BadValue, ENV_PREFIX, FLAG_DEFINITIONS, camelCase, envVarName, type FlagDefinition, type FlagValue } from './flags.js';
 import { UsageError } from './usage-error.js';
 
@@ -50,7 +51,7 @@ export function readCommandLine(argv: readonly string[], flags: readonly FlagDef
   for (let index = 0; index < argv.length; index += 1) {
     const arg = argv[index] ?? '';
     const match = /^(--?)([^=]+)(?:=(.*))?$/s.exec(arg);
-    // mri used to read "-5" as a flag named 5; here a stray negative number is just a stray argument.
+    // A stray negative number is a stray argument, not a flag named 5 as some parsers (mri) read "-5".
     if (!match || arg === '--' || /^-\d/.test(arg)) throw new UsageError(`unexpected argument "${arg}"; see --help`);
     const [, dashes = '', name = '', inline] = match;
     const spelling = `${dashes}${name}`;
@@ -152,33 +153,27 @@ function unknownVariables(env: Record<string, string | undefined>, flags: readon
     });
 }
 
-/** A config file: one JSON object whose keys are the flags' camelCase names. */
+/** A config file: one JSON object whose keys are the flags' camelCase names. Its errors never quote the file: it may not be the file meant, and may hold secrets. */
 function readConfigFile(file: string, flags: readonly FlagDefinition[]): Map<FlagDefinition, FlagValue> {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(
-      `${file}: cannot read the config file (${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? String(error))})`,
-    );
-  }
+  const text = readSettingsFile(file, 'config file');
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`${file}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+    throw new UsageError(`${file}: not valid JSON (${describeJsonError(error, text)})`);
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw new UsageError(`${file}: must hold a JSON object of settings, such as {"maxSessions": 5}`);
   }
   const byKey = new Map(flags.map((flag) => [camelCase(flag.name), flag]));
   const values = new Map<FlagDefinition, FlagValue>();
-  for (const [key, raw] of Object.entries(json)) {
+  for (const [index, [key, raw]] of Object.entries(json).entries()) {
     const flag = byKey.get(key);
     if (flag === undefined) {
       const suggestion = closest(key, [...byKey.keys()]);
-      throw new UsageError(`${file}: unknown key "${key}"${suggestion ? `; did you mean "${suggestion}"?` : ''}`);
+      throw new UsageError(
+        `${file}: key ${index + 1} is no setting; ${suggestion ? `did you mean "${suggestion}"?` : "the keys are the flags' camelCase names (see --help)"}`,
+      );
     }
     values.set(flag, readJson(flag, raw, file, key));
   }
@@ -188,30 +183,39 @@ function readConfigFile(file: string, flags: readonly FlagDefinition[]): Map<Fla
 /** A file value, typed as JSON: numbers for integers, true/false for booleans, arrays for lists. */
 function readJson(flag: FlagDefinition, raw: unknown, file: string, key: string): FlagValue {
   const fail = (problem: string): never => {
-    throw new UsageError(`${file}: ${key} ${problem} (got ${flag.secret ? '***' : JSON.stringify(raw)})`);
+    throw new UsageError(`${file}: ${key} ${problem}`);
   };
+  /** A value of the wrong JSON type: which type it is says enough without quoting it. */
+  const wrongType = (problem: string): never => fail(`${problem} (got ${jsonType(raw)})`);
   const resolvePath = (value: string) => (flag.kind === 'path' ? path.resolve(path.dirname(file), value) : value);
   try {
     if (flag.repeatable || flag.kind === 'list') {
-      if (!Array.isArray(raw) || !raw.every((item) => typeof item === 'string')) return fail('must be an array of strings');
+      if (!Array.isArray(raw) || !raw.every((item) => typeof item === 'string')) return wrongType('must be an array of strings');
       const items = (raw as string[]).flatMap((item) => readText(flag, item));
       return flag.kind === 'path' ? items.map(resolvePath) : items;
     }
     if (flag.kind === 'integer') {
-      if (typeof raw !== 'number') return fail(integerProblem(flag, Number.NaN));
+      if (typeof raw !== 'number') return wrongType(integerProblem(flag, Number.NaN));
       return checkInteger(flag, raw);
     }
     if (flag.kind === 'boolean') {
-      if (typeof raw !== 'boolean') return fail('must be true or false');
+      if (typeof raw !== 'boolean') return wrongType('must be true or false');
       return raw;
     }
-    if (typeof raw !== 'string') return fail('must be a string');
+    if (typeof raw !== 'string') return wrongType('must be a string');
     const [value = ''] = readText(flag, raw);
     return resolvePath(value);
   } catch (error) {
-    if (error instanceof BadValue) return fail(error.message);
+    if (error instanceof BadValue) return fail(error.withoutValue);
     throw error;
   }
+}
+
+/** A JSON value's type, in words: what an error may say of a value from a file. */
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 /** The command line's or the environment's values of one flag: each occurrence read as text by the flag's kind. */
@@ -279,16 +283,4 @@ export function closest(input: string, candidates: readonly string[]): string | 
     if (best === undefined || distance < best.distance) best = { candidate, distance };
   }
   return best !== undefined && best.distance <= Math.max(2, Math.floor(normal(input).length / 4)) ? best.candidate : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
 }

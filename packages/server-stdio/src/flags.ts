@@ -10,6 +10,7 @@ import {
   parseEndpoint,
 } from '@sessionwright/session-core';
 import { CAPABILITIES, PROFILE_NAMES } from '@sessionwright/tools';
+import { tokenProblem } from './identities.js';
 
 export type FlagKind = 'integer' | 'boolean' | 'string' | 'list' | 'enum' | 'path';
 
@@ -53,9 +54,18 @@ export interface FlagDefinition {
   readonly excludes?: readonly string[];
 }
 
-/** What is wrong with a value, worded to follow "--flag value: " (the resolver adds where the value came from). */
+/**
+ * What is wrong with a value, worded to follow "--flag value: " (the resolver adds where the value came from).
+ * `withoutValue` says it without quoting the value, worded to follow the flag's name: what a config file's error says,
+ * as its contents are never quoted.
+ */
 export class BadValue extends Error {
   override readonly name = 'BadValue';
+  readonly withoutValue: string;
+  constructor(message: string, withoutValue: string = message) {
+    super(message);
+    this.withoutValue = withoutValue;
+  }
 }
 
 /*
@@ -140,7 +150,7 @@ export const FLAGS = [
     default: [],
     check: (cap) => {
       if (cap !== 'all' && !(CAPABILITIES as readonly string[]).includes(cap))
-        throw new BadValue(`"${cap}" is not a capability; use ${[...CAPABILITIES, 'all'].join(', ')}`);
+        throw new BadValue(`"${cap}" is not a capability; use ${[...CAPABILITIES, 'all'].join(', ')}`, `may hold only ${[...CAPABILITIES, 'all'].join(', ')}`);
       return cap;
     },
     example: ['network', 'pdf'],
@@ -242,7 +252,7 @@ export const FLAGS = [
     httpOnly: true,
     check: checkOrigin,
     example: ['https://app.example.com'],
-    description: 'Comma-separated browser origins to accept besides http(s)://localhost on any port (* for any)',
+    description: 'Comma-separated web origins whose pages may use the server from a browser (* for any); none by default, not even other localhost ports',
   },
   {
     name: 'auth-token',
@@ -251,11 +261,12 @@ export const FLAGS = [
     secret: true,
     httpOnly: true,
     check: (token) => {
-      if (/\s/.test(token)) throw new BadValue('must not contain spaces or line breaks');
+      const problem = tokenProblem(token);
+      if (problem !== undefined) throw new BadValue(problem);
       return token;
     },
-    example: 'change-me',
-    description: 'Require "Authorization: Bearer <token>" on every HTTP request',
+    example: 'change-me-to-a-long-random-token',
+    description: 'Require "Authorization: Bearer <token>" on every HTTP request (a token of at least 16 characters)',
   },
   {
     name: 'auth-tokens-file',
@@ -274,6 +285,17 @@ export const FLAGS = [
     default: 100,
     httpOnly: true,
     description: 'How many MCP connections may be open at once over HTTP; one more is answered 503',
+  },
+  {
+    name: 'max-connections-per-client',
+    kind: 'integer',
+    placeholder: 'n',
+    min: 1,
+    httpOnly: true,
+    example: 10,
+    description:
+      "How many of --max-connections one client may hold: an identity of --auth-tokens-file, or without identities one remote address (this machine's own connections are one client that only --max-connections bounds); one more is answered 429",
+    defaultText: 'a quarter of --max-connections, at least 1',
   },
   {
     name: 'allow-unauthenticated',
@@ -361,7 +383,8 @@ function checkEndpoint(endpoint: string): string {
   try {
     parseEndpoint(endpoint);
   } catch (error) {
-    if (isSessionError(error)) throw new BadValue(error.message);
+    if (isSessionError(error))
+      throw new BadValue(error.message, 'must hold browser endpoint URLs such as ws://host:3000/ (ws, wss, http or https, and an optional #maxSessions=<n>)');
     throw error;
   }
   return endpoint;
@@ -378,7 +401,11 @@ function checkOrigin(origin: string): string {
   }
   const bare =
     url !== undefined && (url.protocol === 'http:' || url.protocol === 'https:') && url.pathname === '/' && !url.search && !url.hash && !url.username;
-  if (url === undefined || !bare) throw new BadValue(`"${origin}" is not an origin such as https://app.example.com (scheme, host and port only)`);
+  if (url === undefined || !bare)
+    throw new BadValue(
+      `"${origin}" is not an origin such as https://app.example.com (scheme, host and port only)`,
+      'may hold only origins such as https://app.example.com (scheme, host and port only)',
+    );
   return url.origin;
 }
 

@@ -6,9 +6,9 @@ import { UsageError } from './usage-error.js';
 
 /**
  * How the server listens when it serves HTTP instead of stdio: one field per HTTP-only flag of the table in flags.ts.
- * `port` (0 picks any free port) is always set here; `host` is the address to bind; `allowedHosts` and
- * `allowedOrigins` are accepted on top of the loopback names (`*`: any); with `authToken` every request needs
- * `Authorization: Bearer <token>`.
+ * `port` (0 picks any free port) is always set here; `host` is the address to bind; `allowedHosts` are accepted on top
+ * of the loopback names, `allowedOrigins` are the web origins whose pages may use the server (`*`: any; docs/http.md);
+ * with `authToken` every request needs `Authorization: Bearer <token>`.
  */
 export type HttpOptions = HttpFlagValues & { port: number };
 

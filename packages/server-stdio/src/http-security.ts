@@ -1,4 +1,4 @@
-// The checks every HTTP request passes before it reaches MCP: Host (DNS rebinding), Origin (browsers), and the bearer token.
+// The checks every HTTP request passes before it reaches MCP: Host (DNS rebinding), web pages (docs/http.md), and the bearer token.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
@@ -12,6 +12,7 @@ export interface GuardOptions {
   /** The address the server is bound to. */
   host: string;
   allowedHosts: readonly string[];
+  /** The web origins whose pages may use the server besides its own (`*`: any page). */
   allowedOrigins: readonly string[];
   authToken: string | undefined;
   /** With --auth-tokens-file: each token is a client identity (then `authToken` is unset). */
@@ -26,7 +27,10 @@ export interface Refusal {
 }
 
 export interface RequestGuard {
-  /** Host and Origin: a refusal (403) or undefined. Runs first, on every request, preflights included. */
+  /**
+   * Host, then web pages: a refusal (403) or undefined. Runs first, on every request, preflights included. A request a
+   * browser sent (see `fromBrowser`) is served only from the server's own origin or one of `allowedOrigins`.
+   */
   checkSource(headers: IncomingHttpHeaders): Refusal | undefined;
   /** The bearer token: a refusal (401) or undefined. */
   checkToken(headers: IncomingHttpHeaders): Refusal | undefined;
@@ -38,7 +42,8 @@ export interface RequestGuard {
 
 export function createRequestGuard(options: GuardOptions): RequestGuard {
   const anyHost = options.allowedHosts.includes('*');
-  const hosts = new Set([...LOCAL_NAMES, ...boundNames(options.host), ...options.allowedHosts.map(hostnameOf)]);
+  /** The names this server answers to by name; `*` is left out, as a page on any name is not thereby the server's own. */
+  const hosts = new Set([...LOCAL_NAMES, ...boundNames(options.host), ...options.allowedHosts.filter((name) => name !== '*').map(hostnameOf)]);
   const anyOrigin = options.allowedOrigins.includes('*');
   const origins = new Set(options.allowedOrigins);
   // Hashing first gives both sides the same length, so the comparison takes the same time whatever was sent.
@@ -53,15 +58,19 @@ export function createRequestGuard(options: GuardOptions): RequestGuard {
   };
   const bearer = (headers: IncomingHttpHeaders) => /^Bearer\s+(\S+)\s*$/i.exec(headers.authorization ?? '')?.[1];
 
-  const originAllowed = (origin: string) => {
-    if (anyOrigin || origins.has(origin)) return true;
+  /**
+   * True when `origin` is the server's own: the Host the request was sent to, by one of the names the server answers to.
+   * Only the server's own responses (JSON and event streams, no scripts) are pages of that origin.
+   */
+  const ownOrigin = (origin: string, host: string | undefined) => {
+    if (host === undefined || !hosts.has(hostnameOf(host))) return false;
     try {
-      const url = new URL(origin);
-      return (url.protocol === 'http:' || url.protocol === 'https:') && LOCAL_NAMES.includes(url.hostname) && url.origin === origin;
+      return origin === new URL(`http://${host}`).origin || origin === new URL(`https://${host}`).origin;
     } catch {
       return false;
     }
   };
+  const originAllowed = (origin: string, host: string | undefined) => anyOrigin || origins.has(origin) || ownOrigin(origin, host);
 
   return {
     checkSource(headers) {
@@ -72,14 +81,22 @@ export function createRequestGuard(options: GuardOptions): RequestGuard {
           message: `Forbidden: Host header ${JSON.stringify(host ?? '')} is not allowed. Connect by localhost, or start the server with --allowed-hosts naming this host.`,
         };
       }
+      if (!fromBrowser(headers) || anyOrigin) return undefined;
       const origin = headers.origin;
-      if (origin !== undefined && !originAllowed(origin)) {
+      if (origin !== undefined) {
+        if (originAllowed(origin, host)) return undefined;
         return {
           status: 403,
-          message: `Forbidden: Origin ${JSON.stringify(origin)} is not allowed. Start the server with --allowed-origins ${origin} to let that web page connect.`,
+          message: `Forbidden: web pages from ${JSON.stringify(origin)} may not use this server. Start it with --allowed-origins ${origin} to let that origin's pages connect.`,
         };
       }
-      return undefined;
+      // Without an Origin, only a request from one of the server's own pages is known to come from an allowed origin.
+      if (headers['sec-fetch-site'] === 'same-origin' && host !== undefined && hosts.has(hostnameOf(host))) return undefined;
+      return {
+        status: 403,
+        message:
+          'Forbidden: a web browser sent this request for a page or a navigation, not an MCP client. Web pages reach this server only by fetch() from an origin listed in --allowed-origins.',
+      };
     },
     checkToken(headers) {
       if (expected === undefined && identities.length === 0) return undefined;
@@ -101,9 +118,26 @@ export function createRequestGuard(options: GuardOptions): RequestGuard {
     },
     allowedOrigin(headers) {
       const origin = headers.origin;
-      return origin !== undefined && originAllowed(origin) ? origin : undefined;
+      return origin !== undefined && originAllowed(origin, headers.host) ? origin : undefined;
     },
   };
+}
+
+/**
+ * True when a browser sent the request, for a page or a navigation: it carries `Origin` (fetch, EventSource, forms),
+ * `Sec-Fetch-Site` or `Sec-Fetch-Dest` (every request of a current browser to a trustworthy URL: iframes, images,
+ * navigations), or a `Sec-Fetch-Mode` other than `cors`. Node's fetch, which MCP SDK clients use, sends
+ * `Sec-Fetch-Mode: cors` and none of the others, so that alone does not count.
+ */
+function fromBrowser(headers: IncomingHttpHeaders): boolean {
+  const mode = headers['sec-fetch-mode'];
+  return (
+    headers.origin !== undefined ||
+    headers['sec-fetch-site'] !== undefined ||
+    headers['sec-fetch-dest'] !== undefined ||
+    headers['sec-fetch-user'] !== undefined ||
+    (mode !== undefined && mode !== 'cors')
+  );
 }
 
 function digest(text: string): Buffer {

@@ -1,31 +1,39 @@
-// Serves MCP over HTTP: Streamable HTTP at /mcp, legacy HTTP+SSE at /sse and /, one MCP connection per client over one runtime.
+// Serves MCP over HTTP: Streamable HTTP at /mcp in both protocol eras (2026-07-28 requests, and 2025 connections opened
+// by initialize), legacy HTTP+SSE at /sse and /, over one runtime.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CancelledNotificationSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, isInitializeRequest, isLegacyRequest, type AuthInfo, type JSONRPCMessage } from '@modelcontextprotocol/server';
 import { messageOf } from '@sessionwright/session-core';
 import type { HttpOptions } from './http-options.js';
 import { createRequestGuard } from './http-security.js';
+import { ConnectionSlots, defaultPerClient, type SlotHolder, type SlotRefusal } from './connection-slots.js';
+import { isLoopback } from './http-options.js';
 import { readIdentities } from './identities.js';
+import { LegacySseTransport } from './legacy-sse.js';
+import { sessionIdHeaderMismatch } from './session-header.js';
 import type { SessionwrightServer } from './runtime.js';
 import { MAX_MESSAGE_BYTES } from './limits.js';
+import { DEFAULT_JSON_LIMITS, readJsonBody } from './bounded-read.js';
 
 /**
  * `allowUnauthenticated` is left out: it only lifts a check made before the server starts (checkListening).
  * `authTokensFile` and `maxConnections` may be left out by a custom server (no identities; DEFAULT_MAX_CONNECTIONS).
  */
-export interface HttpServerOptions extends Omit<HttpOptions, 'allowUnauthenticated' | 'authTokensFile' | 'maxConnections'> {
+export interface HttpServerOptions extends Omit<HttpOptions, 'allowUnauthenticated' | 'authTokensFile' | 'maxConnections' | 'maxConnectionsPerClient'> {
   authTokensFile?: string | undefined;
   maxConnections?: number | undefined;
+  /** Default: a quarter of maxConnections, at least one. */
+  maxConnectionsPerClient?: number | undefined;
   /** Milliseconds between SSE keep-alive comments on every open stream (default 15 000; Python's client gives up after 300 s of silence). */
   keepAliveMs?: number;
-  /** The largest request body accepted, in bytes (default MAX_MESSAGE_BYTES, 32 MiB); larger bodies get 413. */
+  /** The largest request body accepted, in bytes (default MAX_MESSAGE_BYTES, 32 MiB); larger bodies get 413, as do deeper or busier ones (bounded-read.ts). */
   maxBodyBytes?: number;
   /**
    * A Streamable HTTP connection with no request in flight and no open stream is closed after this long
-   * (default: the session timeout, but at least one hour). Its sessions stay until their own idle timeout.
+   * (default: the session timeout, but at least one hour). It holds no slot meanwhile (ConnectionSlots). Its sessions
+   * stay until their own idle timeout.
    */
   connectionIdleMs?: number;
 }
@@ -42,18 +50,27 @@ export const DEFAULT_KEEP_ALIVE_MS = 15_000;
 export const DEFAULT_MAX_BODY_BYTES = MAX_MESSAGE_BYTES;
 export const DEFAULT_MAX_CONNECTIONS = 100;
 
+/** The JSON-RPC error code of a 2026-07-28 request whose headers disagree with its body (HeaderMismatch). */
+const HEADER_MISMATCH = -32020;
+
 /** The Streamable HTTP endpoint, and the path legacy SSE clients post their messages to. */
 const MCP_PATH = '/mcp';
 const MESSAGES_PATH = '/messages';
 
 /** A Streamable HTTP connection and the HTTP responses it has open (requests in flight, the GET stream). */
-interface StreamableConnection {
-  transport: StreamableHTTPServerTransport;
+interface StreamableConnection extends SlotHolder {
+  transport: NodeStreamableHTTPServerTransport;
   /** The client identity that opened it (with --auth-tokens-file); its every request must carry the same one. */
   identity: string | undefined;
   open: number;
   idleTimer: NodeJS.Timeout | undefined;
   ended: boolean;
+}
+
+/** A legacy SSE connection: its stream is the connection, so it is never dormant. */
+interface LegacyConnection extends SlotHolder {
+  transport: LegacySseTransport;
+  identity: string | undefined;
 }
 
 /** Thrown while reading a request whose answer has already been sent (413, parse error). */
@@ -62,22 +79,45 @@ class Answered extends Error {}
 /** Listens on `options.host:options.port` and serves every MCP client through `runtime.connect`. */
 export async function startHttpServer(runtime: SessionwrightServer, options: HttpServerOptions): Promise<HttpServerHandle> {
   const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const bodyLimits = { ...DEFAULT_JSON_LIMITS, maxBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES };
   const connectionIdleMs = options.connectionIdleMs ?? Math.max(runtime.manager.sessionTimeout, 3_600_000);
   const maxConnections = options.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   const identities = options.authTokensFile === undefined ? undefined : readIdentities(options.authTokensFile);
   const guard = createRequestGuard({ ...options, identities });
   const logger = runtime.logger;
   const streamable = new Map<string, StreamableConnection>();
-  const legacy = new Map<string, { transport: SSEServerTransport; identity: string | undefined }>();
-  /** Connections being opened (initialize in flight), counted against maxConnections too. */
-  let opening = 0;
+  const legacy = new Map<string, LegacyConnection>();
+  const slots = new ConnectionSlots(maxConnections, options.maxConnectionsPerClient ?? defaultPerClient(maxConnections));
+  // 2026-07-28 requests: the SDK's handler answers each one with a server of its own (validation, server/discover,
+  // subscriptions/listen); 2025 traffic never reaches it (legacy: 'reject'), it is routed to the connections below.
+  const modern = createMcpHandler(({ authInfo }) => runtime.forRequest({ identity: authInfo?.clientId }).server, {
+    legacy: 'reject',
+    keepAliveMs,
+    // A subscriptions/listen stream is held open like a connection's: as many as connections at most.
+    maxSubscriptions: maxConnections,
+    onerror: (error) => logger.debug(`2026-07-28 request: ${messageOf(error)}`),
+  });
+  const takesSessionId = (name: string) => runtime.profile.tools.some((tool) => tool.name === name && 'sessionId' in tool.input.shape);
+  const serveModern = toNodeHandler(modern, { onerror: (error) => logger.info(`2026-07-28 request failed: ${messageOf(error)}`) });
   let closing = false;
 
-  /** A new connection would pass maxConnections: answered 503, so a client (or many) cannot exhaust the server. */
-  const full = () => streamable.size + legacy.size + opening >= maxConnections;
-  const refuseFull = (res: ServerResponse) =>
-    sendError(res, 503, -32000, `Too many open MCP connections (at most ${maxConnections}). Close one, or try again later.`, { 'Retry-After': '5' });
+  /**
+   * Whose share of the connections a request's connection counts against: its identity; without identities, its remote
+   * address, except this machine's (loopback), which is one client bounded only by maxConnections.
+   */
+  const clientOf = (req: IncomingMessage): string | undefined => {
+    const identity = guard.identify(req.headers);
+    if (identity !== undefined) return `identity:${identity}`;
+    const address = req.socket.remoteAddress;
+    return address === undefined || isLoopback(address) ? undefined : `address:${address}`;
+  };
+  /** A new connection refused, so no client (or many) can exhaust the server: 503 when every slot is live, 429 past a client's share. */
+  const refuse = (res: ServerResponse, refusal: SlotRefusal) =>
+    refusal === 'full'
+      ? sendError(res, 503, -32000, `Too many open MCP connections (at most ${slots.max}). Close one, or try again later.`, { 'Retry-After': '5' })
+      : sendError(res, 429, -32000, `Too many open MCP connections for this client (at most ${slots.perClient}). Close one of yours, or try again later.`, {
+          'Retry-After': '5',
+        });
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -102,7 +142,8 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     if (req.method === 'OPTIONS') {
       res.writeHead(204, {
         'Access-Control-Allow-Methods': 'GET, POST, DELETE, OPTIONS',
-        'Access-Control-Allow-Headers': 'Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID',
+        'Access-Control-Allow-Headers':
+          'Authorization, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Param-Session-Id, Last-Event-ID',
         'Access-Control-Max-Age': '600',
       });
       res.end();
@@ -119,7 +160,7 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
       case '/sse':
       case '/':
         // The bare URL serves legacy SSE too: clients such as Python's sse_client are given only http://host:port.
-        if (req.method === 'GET') return full() ? refuseFull(res) : openLegacyStream(req, res);
+        if (req.method === 'GET') return openLegacyStream(req, res);
         return sendError(res, 405, -32000, `Method not allowed: GET ${url.pathname} opens a legacy SSE stream; Streamable HTTP is at ${MCP_PATH}.`, {
           Allow: 'GET',
         });
@@ -136,22 +177,29 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     if (req.method === 'POST') {
       const body = await readJson(req, res);
       if (id !== undefined) return forward(id, req, res, body);
+      if (!(await isLegacyRequest(new Request(`http://localhost${MCP_PATH}`, { method: 'POST', headers: webHeaders(req) }), body))) {
+        return serveModernRequest(req, res, body);
+      }
       const initializing = Array.isArray(body) ? body.some((message) => isInitializeRequest(message)) : isInitializeRequest(body);
       if (!initializing)
         return sendError(res, 400, -32000, 'Bad Request: send initialize first; every later request needs the Mcp-Session-Id header it returned.');
-      if (full()) return refuseFull(res);
-      opening += 1;
-      try {
-        return await openStreamable(req, res, body);
-      } finally {
-        opening -= 1;
-      }
+      return openStreamable(req, res, body);
     }
     if (req.method === 'GET' || req.method === 'DELETE') {
       if (id === undefined) return sendError(res, 400, -32000, 'Bad Request: the Mcp-Session-Id header is required.');
       return forward(id, req, res);
     }
     return sendError(res, 405, -32000, 'Method not allowed.', { Allow: 'GET, POST, DELETE' });
+  }
+
+  /** A 2026-07-28 request: no connection, the caller's identity comes with it (validated here, passed on as authInfo). */
+  async function serveModernRequest(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const mismatch = sessionIdHeaderMismatch(body, req.headers, takesSessionId);
+    if (mismatch !== undefined)
+      return sendError(res, 400, HEADER_MISMATCH, `Bad Request: the request headers and body disagree: ${mismatch}.`, {}, requestId(body));
+    const identity = guard.identify(req.headers);
+    const auth: AuthInfo | undefined = identity === undefined ? undefined : { token: '', clientId: identity, scopes: [] };
+    await serveModern(Object.assign(req, { auth }), res, body);
   }
 
   /** A request of a known connection; an unknown or ended id answers 404 so the client initializes again. */
@@ -169,7 +217,8 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     const identity = guard.identify(req.headers);
     const connection: StreamableConnection = {
       identity,
-      transport: new StreamableHTTPServerTransport({
+      client: clientOf(req),
+      transport: new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,
         keepAliveMs,
         onsessioninitialized: (id) => void streamable.set(id, connection),
@@ -177,21 +226,34 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
       open: 0,
       idleTimer: undefined,
       ended: false,
+      dormantSince: undefined,
+      evict() {
+        logger.debug('closing the longest-dormant Streamable HTTP connection to make room for a new one');
+        void connection.transport.close();
+      },
     };
+    const refusal = slots.take(connection);
+    if (refusal !== undefined) return refuse(res, refusal);
     const { transport } = connection;
     // Set before connect, which chains the protocol's own handler after this one.
     transport.onclose = () => {
       connection.ended = true;
       clearTimeout(connection.idleTimer);
+      slots.release(connection);
       if (transport.sessionId !== undefined) streamable.delete(transport.sessionId);
     };
-    await runtime.connect(transport, { identity });
+    try {
+      await runtime.connect(transport, { identity });
+    } catch (error) {
+      slots.release(connection);
+      throw error;
+    }
     // A cancelled call sends no response, so its POST stream would stay open; end it once the cancellation is delivered.
     const deliver = transport.onmessage;
     transport.onmessage = (message, extra) => {
       deliver?.(message, extra);
-      const cancelled = CancelledNotificationSchema.safeParse(message);
-      if (cancelled.success && cancelled.data.params.requestId !== undefined) transport.closeSSEStream(cancelled.data.params.requestId);
+      const cancelled = cancelledRequest(message);
+      if (cancelled !== undefined) transport.closeSSEStream(cancelled);
     };
     track(connection, res);
     await transport.handleRequest(req, res, body);
@@ -200,13 +262,18 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     else logger.debug(`MCP connection opened over Streamable HTTP (${runtime.connections} open)`);
   }
 
-  /** Counts the connection's open responses; once none is left for connectionIdleMs, the client has gone away. */
+  /**
+   * Counts the connection's open responses. With none open it is dormant: its slot is free (a client that closed its
+   * stream without DELETE gives it back), and once dormant for connectionIdleMs the client has gone away.
+   */
   function track(connection: StreamableConnection, res: ServerResponse): void {
     connection.open += 1;
+    connection.dormantSince = undefined;
     clearTimeout(connection.idleTimer);
     res.on('close', () => {
       connection.open -= 1;
       if (connection.open > 0 || connection.ended || closing) return;
+      connection.dormantSince = Date.now();
       connection.idleTimer = setTimeout(() => {
         logger.debug(`closing a Streamable HTTP connection idle for ${connectionIdleMs} ms`);
         void connection.transport.close();
@@ -216,20 +283,22 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
   }
 
   async function openLegacyStream(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    res.setHeader('X-Accel-Buffering', 'no');
-    const transport = new SSEServerTransport(MESSAGES_PATH, res);
-    let keepAlive: NodeJS.Timeout | undefined;
-    const entry = { transport, identity: guard.identify(req.headers) };
+    const transport = new LegacySseTransport(MESSAGES_PATH, res, { keepAliveMs });
+    const entry: LegacyConnection = {
+      transport,
+      identity: guard.identify(req.headers),
+      client: clientOf(req),
+      dormantSince: undefined,
+      evict: () => void transport.close(),
+    };
+    const refusal = slots.take(entry);
+    if (refusal !== undefined) return refuse(res, refusal);
     legacy.set(transport.sessionId, entry);
     transport.onclose = () => {
-      clearInterval(keepAlive);
+      slots.release(entry);
       legacy.delete(transport.sessionId);
     };
     await runtime.connect(transport, { identity: entry.identity });
-    if (res.closed) return;
-    // A comment line every keepAliveMs: proxies and clients see traffic on a quiet stream and keep it open.
-    keepAlive = setInterval(() => res.write(': keepalive\n\n'), keepAliveMs);
-    keepAlive.unref();
     logger.debug(`MCP connection opened over legacy SSE (${runtime.connections} open)`);
   }
 
@@ -239,23 +308,15 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
       return sendError(res, 404, -32001, 'Session not found: the SSE stream for this sessionId is closed or never existed. Open a new one with GET /sse.');
     }
     const body = await readJson(req, res);
-    await entry.transport.handlePostMessage(req, res, body);
+    entry.transport.handlePost(req, res, body);
   }
 
-  /** The body as JSON; a body over the limit answers 413, one that is not JSON a JSON-RPC parse error. */
+  /** The body as JSON, read within bodyLimits; a body it cannot be is answered here (413, or a JSON-RPC parse error). */
   async function readJson(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
-    const body = await readBody(req, maxBodyBytes);
-    if (body === undefined) {
-      // The rest of the body is read and dropped (Node does that for an answered request), so the client gets to read the 413.
-      sendError(res, 413, -32000, `Payload Too Large: a request body may be at most ${maxBodyBytes} bytes.`);
-      throw new Answered();
-    }
-    try {
-      return JSON.parse(body.toString('utf8')) as unknown;
-    } catch (error) {
-      sendError(res, 400, -32700, `Parse error: the request body is not valid JSON (${messageOf(error)}).`);
-      throw new Answered();
-    }
+    const body = await readJsonBody(req, bodyLimits);
+    if (body.ok) return body.value;
+    sendError(res, body.status, body.code, body.message);
+    throw new Answered();
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -277,7 +338,7 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
       closed ??= (async () => {
         closing = true;
         const transports = [...[...streamable.values()].map((connection) => connection.transport), ...[...legacy.values()].map((entry) => entry.transport)];
-        await Promise.all(transports.map((transport) => transport.close().catch(() => {})));
+        await Promise.all([...transports.map((transport) => transport.close().catch(() => {})), modern.close().catch(() => {})]);
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeAllConnections();
@@ -288,21 +349,21 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
   };
 }
 
-/** The request body, or undefined as soon as it is known to be over `limit` bytes (by Content-Length, or as it arrives). */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | undefined> {
-  if (Number(req.headers['content-length']) > limit) return Promise.resolve(undefined);
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      if (size > limit) return;
-      size += chunk.length;
-      if (size > limit) resolve(undefined);
-      else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
+/** The request's headers as a fetch Headers (for the SDK's era classification). */
+function webHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
+  }
+  return headers;
+}
+
+/** The id of the request a notifications/cancelled names, if the message is one. */
+function cancelledRequest(message: JSONRPCMessage): string | number | undefined {
+  if (!('method' in message) || message.method !== 'notifications/cancelled' || 'id' in message) return undefined;
+  const requestId = (message.params as { requestId?: unknown } | undefined)?.requestId;
+  return typeof requestId === 'string' || typeof requestId === 'number' ? requestId : undefined;
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
@@ -310,12 +371,25 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** The id of a single JSON-RPC request body, echoed in an error answer to it. */
+function requestId(body: unknown): string | number | null {
+  const id = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as { id?: unknown }).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
 /** Answers with a JSON-RPC error object, as the SDK's transports do for their own refusals. */
-function sendError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+function sendError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+  id: string | number | null = null,
+): void {
   if (res.headersSent) {
     res.end();
     return;
   }
   res.writeHead(status, { ...headers, 'Content-Type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id }));
 }

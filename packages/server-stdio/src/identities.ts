@@ -1,6 +1,16 @@
-// --auth-tokens-file: one "name token" pair a line, each token a client identity. Tokens never appear in a message.
-import { readFileSync } from 'node:fs';
+// Bearer tokens: what makes one acceptable, and --auth-tokens-file (one "name token" pair a line, each token a client identity). Tokens never appear in a message.
+import { readSettingsFile } from './bounded-read.js';
 import { UsageError } from './usage-error.js';
+
+/** The shortest token accepted: 16 characters (`openssl rand -hex 32` makes one of 64), so that guessing one over HTTP is hopeless. */
+export const MIN_TOKEN_LENGTH = 16;
+
+/** What is wrong with a token, worded to follow its name (never showing it), or undefined when it will do. */
+export function tokenProblem(token: string): string | undefined {
+  if (/\s/.test(token)) return 'must not contain spaces or line breaks';
+  if (token.length < MIN_TOKEN_LENGTH) return `must be at least ${MIN_TOKEN_LENGTH} characters long (make one with: openssl rand -hex 32)`;
+  return undefined;
+}
 
 /** A client identity and the token that proves it. */
 export interface Identity {
@@ -13,14 +23,10 @@ export interface Identity {
  * by white space, names and tokens unique. Any problem is a UsageError naming the line, never showing a token.
  */
 export function readIdentities(path: string): Identity[] {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`--auth-tokens-file: cannot read ${path} (${error instanceof Error && 'code' in error ? String(error.code) : 'unreadable'})`);
-  }
+  const text = readSettingsFile(path, 'tokens file (--auth-tokens-file)');
   const identities: Identity[] = [];
-  const names = new Set<string>();
+  /** Each name, with the line that gave it. */
+  const names = new Map<string, number>();
   const tokens = new Set<string>();
   text.split(/\r?\n/).forEach((raw, index) => {
     const line = raw.trim();
@@ -30,9 +36,12 @@ export function readIdentities(path: string): Identity[] {
     if (fields.length !== 2)
       throw new UsageError(`${where}: expected "name token" (two fields separated by a space), found ${fields.length} field${fields.length === 1 ? '' : 's'}`);
     const [name, token] = fields as [string, string];
-    if (names.has(name)) throw new UsageError(`${where}: the name "${name}" is given twice`);
+    const earlier = names.get(name);
+    if (earlier !== undefined) throw new UsageError(`${where}: this name is already given on line ${earlier}`);
     if (tokens.has(token)) throw new UsageError(`${where}: this token is already given to another name`);
-    names.add(name);
+    const problem = tokenProblem(token);
+    if (problem !== undefined) throw new UsageError(`${where}: the token ${problem}`);
+    names.set(name, index + 1);
     tokens.add(token);
     identities.push({ name, token });
   });

@@ -15,7 +15,7 @@ export type { HttpOptions } from './http-options.js';
 export { startHttpServer, type HttpServerHandle, type HttpServerOptions } from './http-server.js';
 export { createMcpServer, describeTool, type McpConnection, type McpServerDeps } from './mcp-server.js';
 export { META_FLAGS, UsageError, parseArgs, type CliCommand, type ServerOptions } from './options.js';
-export { createServer, type SessionwrightServer } from './runtime.js';
+export { createServer, type ServerHooks, type SessionwrightServer } from './runtime.js';
 export { toCallToolResult } from './serialize.js';
 export { TOOL_LISTING_FILE, packagedToolListing, type ToolListing } from './tool-listing.js';
 export { VERSION } from './version.js';

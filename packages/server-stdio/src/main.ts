@@ -1,12 +1,14 @@
 // The sessionwright command: read its settings (flags, environment, config file), serve MCP over stdio (or HTTP with --port), and shut down cleanly.
 import v8 from 'node:v8';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { BrowserHost, messageOf, playwrightVersion, resolveHeadless, writeCodeCaches } from '@sessionwright/session-core';
+import { BrowserHost, messageOf, playwrightVersion, resolveHeadless } from '@sessionwright/session-core';
+import { isLoopback } from './http-options.js';
 import type { HttpServerHandle } from './http-server.js';
 import { UsageError, parseArgs, type ServerOptions } from './options.js';
 import { createServer } from './runtime.js';
+import { serveStdioConnection } from './stdio-server.js';
 import { PACKAGE_NAME, VERSION } from './version.js';
-import { MAX_MESSAGE_BYTES } from './limits.js';
+import { writeCodeCaches } from './startup/code-cache.js';
+import { commandLaunchHook } from './startup/launch-hook.js';
 
 /** How long shutdown may take before the process exits anyway (Playwright kills its browsers on exit). */
 const SHUTDOWN_BACKSTOP_MS = 5_000;
@@ -37,7 +39,7 @@ async function main(): Promise<void> {
     return;
   }
 
-  const server = createServer(command.options);
+  const server = createServer(command.options, undefined, { launchHook: commandLaunchHook() });
   // The first browser up, whichever it is (with a browser per client, the shared one is never started).
   sizeHeapForMemoryOnceUp({ onLaunched: (listener) => server.manager.onBrowserLaunched(listener) });
   let http: HttpServerHandle | undefined;
@@ -82,7 +84,13 @@ async function main(): Promise<void> {
       process.exit(1);
     }
     server.logger.info(`${PACKAGE_NAME} ${VERSION} listening on ${http.url}/mcp (Streamable HTTP) and ${http.url}/sse (legacy SSE, also at ${http.url}/)`);
-    if (!listen.authToken) server.logger.info('no --auth-token: any local process can use this server');
+    if (listen.authToken === undefined && listen.authTokensFile === undefined) {
+      server.logger.info(
+        isLoopback(listen.host)
+          ? 'no --auth-token: any local process can use this server'
+          : `no --auth-token: anyone who can reach ${listen.host} can use this server (--allow-unauthenticated)`,
+      );
+    }
     return;
   }
   // Each answer that finds the pipe full waits for it to drain with a listener of its own: with many calls at once, or a
@@ -90,7 +98,7 @@ async function main(): Promise<void> {
   process.stdout.setMaxListeners(0);
   process.stdin.on('end', () => shutdown('stdin ended'));
   process.stdin.on('close', () => shutdown('stdin closed'));
-  await server.connect(new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: MAX_MESSAGE_BYTES }), { local: true });
+  serveStdioConnection(server, process.stdin, process.stdout);
   server.logger.info(`${PACKAGE_NAME} ${VERSION} serving MCP on stdio`);
 }
 
@@ -118,11 +126,11 @@ main().catch((error: unknown) => {
 });
 
 /**
- * Under steady churn V8 let this process's heap grow to several times what is live (40 MB), ending at 140–250 MiB of PSS
- * that grew over a soak; sized for memory (--optimize-for-size) it stays near 110 MiB at no throughput cost the bench
- * could see. Set a few seconds after the browser is up: before, the flag slows loading Playwright (mostly compiling) by
- * ~200 ms; and the code caches, which then hold what the first session and navigation compiled, are written first (V8
- * rejects a cache made under other flags). This process is ours to tune; a program that embeds session-core keeps its own settings.
+ * Under steady churn V8 lets this process's heap grow to several times what is live; sized for memory
+ * (--optimize-for-size) it stays close to it at no throughput cost (docs/performance.md). Set a few seconds after the
+ * browser is up, because the flag slows loading Playwright (mostly compiling), and after the code caches, which then
+ * hold what the first session and navigation compiled, are written (V8 rejects a cache made under other flags). This
+ * process is ours to tune; a program that embeds session-core keeps its own settings.
  */
 function sizeHeapForMemoryOnceUp(host: { onLaunched(listener: () => void): () => void }): void {
   let done = false;

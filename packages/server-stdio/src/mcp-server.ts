@@ -1,15 +1,14 @@
 // Builds one MCP protocol server (per client connection) over the shared SessionManager and the tool list.
 import { fileURLToPath } from 'node:url';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  LoggingLevelSchema,
-  SetLevelRequestSchema,
+  ProtocolErrorCode,
+  Server,
+  type CallToolResult,
   type LoggingLevel,
+  type ProtocolEra,
+  type ServerContext,
   type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/server';
 import type { Logger, SessionManager } from '@sessionwright/session-core';
 import {
   ImplicitSession,
@@ -26,11 +25,12 @@ import {
 } from '@sessionwright/tools';
 import { z } from 'zod';
 import { toCallToolResult } from './serialize.js';
+import { withSessionIdHeader } from './session-header.js';
 import { SERVER_NAME, VERSION } from './version.js';
 
 export interface McpServerDeps {
   /**
-   * The sessions this connection's caller may see and use (the runtime passes one scoped to the caller). A custom
+   * The sessions this server's caller may see and use (the runtime passes one scoped to the caller). A custom
    * server may pass its SessionManager instead: then every session is visible to the connection.
    */
   sessions: SessionAccess | SessionManager;
@@ -47,6 +47,17 @@ export interface McpServerDeps {
    * profiles); other tools are described when first listed.
    */
   listed?: (tool: AnyTool) => Tool | undefined;
+  /**
+   * The protocol era this server serves (default legacy: a 2025 connection opened by initialize). A modern server
+   * answers 2026-07-28 requests: it has no connection of its own, so it logs only where a request asks for it.
+   */
+  era?: ProtocolEra;
+  /**
+   * The caller's implicit session (playwright profile) when it outlives this server: the identity's, for 2026-07-28
+   * requests over HTTP, which have no connection. Without it the server makes one of its own, ended by the runtime
+   * when the connection closes.
+   */
+  implicitSession?: ImplicitSession;
 }
 
 /** The tools/list entry of a tool: JSON Schemas made from its zod schemas, annotations from its kind. */
@@ -61,108 +72,142 @@ export function describeTool(tool: AnyTool): Tool {
   };
 }
 
-/** One MCP connection: its protocol server and its log channel. */
+/** One MCP connection (or, in the 2026-07-28 era over HTTP, one request): its protocol server and its log channel. */
 export interface McpConnection {
   server: Server;
   /** Sends a log message to this client (notifications/message) if it is at or above the level the client set (default info). */
   notify(level: LoggingLevel, message: string): void;
-  /** The connection's implicit session (playwright profile); ended when the connection closes. */
+  /** The caller's implicit session (playwright profile). */
   implicitSession: ImplicitSession | undefined;
 }
 
-const SEVERITY = new Map(LoggingLevelSchema.options.map((level, index) => [level, index]));
+const LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+const SEVERITY = new Map(LEVELS.map((level, index) => [level, index]));
 
 /**
- * One MCP server for one connection. Tools are served through the SDK's low-level Server rather than
- * McpServer.registerTool, because registerTool validates arguments itself and answers failures in plain text,
- * while every failure here must be the JSON error object of the result contract (README: Results) with INVALID_PARAMETERS.
+ * How long a client may keep the tools/list answer (2026-07-28 `ttlMs`). The list is fixed for the server's life and
+ * the same for every caller (`public`); an hour lets a client skip relisting on every request, and a restarted server
+ * with other --caps is seen within the hour.
+ */
+export const TOOLS_LIST_TTL_MS = 3_600_000;
+
+/**
+ * One MCP server for one connection or one 2026-07-28 request. Tools are served through the SDK's low-level Server
+ * rather than McpServer.registerTool, because registerTool validates arguments itself and answers failures in plain
+ * text, while every failure here must be the JSON error object of the result contract (README: Results) with INVALID_PARAMETERS.
  */
 export function createMcpServer(deps: McpServerDeps): McpConnection {
   const profile = deps.profile ?? sessionsProfile(deps.tools ?? allTools);
   const tools = profile.tools;
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const modern = deps.era === 'modern';
   // Made on the first tools/list, not at connect, so the JSON Schema work does not delay initialize.
   let listing: Tool[] | undefined;
-  const implicitSession = profile.implicitSession ? new ImplicitSession(deps.sessions) : undefined;
+  const implicitSession = deps.implicitSession ?? (profile.implicitSession ? new ImplicitSession(deps.sessions) : undefined);
   const server = new Server(
     { name: SERVER_NAME, version: VERSION, title: 'sessionwright: many isolated browser sessions' },
     {
       capabilities: { tools: { listChanged: false }, logging: {} },
       instructions: profile.instructions,
+      cacheHints: { 'tools/list': { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: 'public' }, 'server/discover': { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: 'public' } },
     },
   );
   // The SDK's own setLevel handler keeps the level for sendLoggingMessage but sends everything until a level is set;
-  // this one starts at info, so a client that never asks gets no per-call debug lines.
+  // this one starts at info, so a client that never asks gets no per-call debug lines. (2026-07-28 has no setLevel:
+  // each request names its level in _meta, and a request that names none gets no log messages.)
   let minimumLevel: LoggingLevel = 'info';
-  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+  server.setRequestHandler('logging/setLevel', (request) => {
     minimumLevel = request.params.level;
     return {};
   });
   const notify = (level: LoggingLevel, message: string) => {
-    if ((SEVERITY.get(level) ?? 0) < (SEVERITY.get(minimumLevel) ?? 0) || server.getClientVersion() === undefined) return;
+    if (modern || below(level, minimumLevel) || server.getClientVersion() === undefined) return;
     server.sendLoggingMessage({ level, logger: SERVER_NAME, data: message }).catch(() => {});
   };
-  // Tool calls log to stderr as before and to the client that made them.
-  const logger: Logger = {
-    info(message) {
-      deps.logger.info(message);
-      notify('info', message);
-    },
-    warn(message) {
-      deps.logger.warn(message);
-      notify('warning', message);
-    },
-    debug(message) {
-      deps.logger.debug(message);
-      notify('debug', message);
-    },
-  };
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: (listing ??= tools.map((tool) => deps.listed?.(tool) ?? describeTool(tool))) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler('tools/list', () => ({
+    tools: (listing ??= tools.map((tool) => {
+      const entry = deps.listed?.(tool) ?? describeTool(tool);
+      return modern ? withSessionIdHeader(entry) : entry;
+    })),
+  }));
+  server.setRequestHandler('tools/call', async (request, ctx) => {
     const tool = byName.get(request.params.name);
     if (!tool) {
-      // A plain error with a code: McpError would prefix its message, and the client prefixes it again.
+      // A plain error with a code: ProtocolError would prefix its message, and the client prefixes it again.
       throw Object.assign(new Error(`Unknown tool "${request.params.name}". Available: ${[...byName.keys()].join(', ')}.`), {
-        code: ErrorCode.InvalidParams,
+        code: ProtocolErrorCode.InvalidParams,
       });
     }
-    const progressToken = request.params._meta?.progressToken;
-    const ctx: ToolContext = {
+    const log = (level: LoggingLevel, message: string) => (modern ? void ctx.mcpReq.log(level, message, SERVER_NAME).catch(() => {}) : notify(level, message));
+    return callTool(tool, request.params.arguments, {
       sessions: deps.sessions,
-      logger,
-      signal: extra.signal,
+      logger: callLogger(deps.logger, log),
+      signal: ctx.mcpReq.signal,
       options: deps.toolOptions,
       vocabulary: profile.vocabulary,
       ...(implicitSession === undefined ? {} : { implicitSession }),
-      roots: () => allowedRoots(server, deps, extra.signal),
-      progress(progress, total, message) {
-        if (progressToken === undefined) return;
-        void extra
-          .sendNotification({
-            method: 'notifications/progress',
-            params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) },
-          })
-          .catch(() => {});
-      },
-    };
-    const started = Date.now();
-    const outcome = await runTool(tool, request.params.arguments, ctx);
-    logger.debug(`${tool.name} ${outcome.ok ? 'ok' : outcome.error.code} in ${Date.now() - started} ms`);
-    return toCallToolResult(outcome);
+      roots: () => allowedRoots(server, deps, ctx.mcpReq.signal),
+      progress: progressReporter(ctx),
+    });
   });
   return { server, notify, implicitSession };
+}
+
+/** The one place a tool call runs: the handler sees the ToolContext, the client gets the serialized outcome. */
+async function callTool(tool: AnyTool, args: unknown, ctx: ToolContext): Promise<CallToolResult> {
+  const started = Date.now();
+  const outcome = await runTool(tool, args, ctx);
+  ctx.logger.debug(`${tool.name} ${outcome.ok ? 'ok' : outcome.error.code} in ${Date.now() - started} ms`);
+  return toCallToolResult(outcome);
+}
+
+/** A call's logger: stderr as the server's, and the client that made the call as MCP log messages. */
+function callLogger(stderr: Logger, log: (level: LoggingLevel, message: string) => void): Logger {
+  return {
+    info(message) {
+      stderr.info(message);
+      log('info', message);
+    },
+    warn(message) {
+      stderr.warn(message);
+      log('warning', message);
+    },
+    debug(message) {
+      stderr.debug(message);
+      log('debug', message);
+    },
+  };
+}
+
+/** Progress notifications for a call whose client asked for them (a progressToken), related to its request. */
+function progressReporter(ctx: ServerContext): ToolContext['progress'] {
+  const progressToken = ctx.mcpReq._meta?.progressToken;
+  return (progress, total, message) => {
+    if (progressToken === undefined) return;
+    void ctx.mcpReq
+      .notify({
+        method: 'notifications/progress',
+        params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) },
+      })
+      .catch(() => {});
+  };
+}
+
+function below(level: LoggingLevel, minimum: LoggingLevel): boolean {
+  return (SEVERITY.get(level) ?? 0) < (SEVERITY.get(minimum) ?? 0);
 }
 
 /**
  * Where upload_file may read files: --file-root when given; else, for a local client, its MCP roots (when it declared
  * the capability and lists any) or the working directory. A remote (HTTP) client's roots name directories on its own
- * machine, not this one, so without --file-root it gets none and sends contents inline.
+ * machine, not this one, so without --file-root it gets none and sends contents inline. A 2026-07-28 server has no
+ * request of its own to send a client, so a local client of that era gets the working directory.
  */
 async function allowedRoots(server: Server, deps: McpServerDeps, signal: AbortSignal): Promise<AllowedRoots> {
   const fileRoots = deps.toolOptions.fileRoots ?? [];
   if (fileRoots.length > 0) return { directories: fileRoots, source: 'file-root' };
   if (!deps.local) return { directories: [], source: 'none' };
-  if (server.getClientCapabilities()?.roots) {
+  if (deps.era !== 'modern' && server.getClientCapabilities()?.roots) {
     const listed = await server.listRoots(undefined, { signal, timeout: 10_000 }).catch(() => ({ roots: [] }));
     const directories = listed.roots.filter((root) => root.uri.startsWith('file://')).map((root) => fileURLToPath(root.uri));
     if (directories.length > 0) return { directories, source: 'client-roots' };

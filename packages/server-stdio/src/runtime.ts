@@ -1,6 +1,6 @@
 // One server process: the shared browser and session manager, and any number of MCP connections over them.
 import { randomUUID } from 'node:crypto';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ProtocolEra, Transport } from '@modelcontextprotocol/server';
 import {
   BrowserHost,
   RemoteBrowser,
@@ -10,9 +10,10 @@ import {
   stderrLogger,
   uniqueLabels,
   type BrowserSource,
+  type LaunchHook,
   type Logger,
 } from '@sessionwright/session-core';
-import { playwrightProfile, readsRequestList, sessionsProfile, toolsFor } from '@sessionwright/tools';
+import { ImplicitSession, playwrightProfile, readsRequestList, sessionsProfile, toolsFor, type AnyTool, type Profile } from '@sessionwright/tools';
 import { builtToolEntry } from './tool-listing.js';
 import { createMcpServer, type McpConnection } from './mcp-server.js';
 import { DEFAULT_OPTIONS, checkCombinations, type ServerOptions } from './options.js';
@@ -24,10 +25,19 @@ const BROWSER_START_GRACE_MS = 250;
 const RECYCLE_IDLE_BROWSER_MS = 10_000;
 /**
  * How many sessions the launched browser serves before new ones open in a fresh one (the old one closes with its last
- * session): a server that is never idle keeps its memory bounded. In the soak, Chromium grew ~1 MiB a minute at ~150
- * sessions a minute, and a launch costs ~100 ms of CPU, nothing a session waits for.
+ * session): a server that is never idle keeps its memory bounded, since Chromium keeps some memory of every closed
+ * session, and a launch in the background is nothing a session waits for (docs/performance.md).
  */
 const ROTATE_BROWSER_AFTER_SESSIONS = 500;
+
+/** Who opens a connection: the token's identity (HTTP with --auth-tokens-file), and whether it runs on this machine. */
+export interface Caller {
+  identity?: string | undefined;
+  local?: boolean;
+}
+
+/** The owner of the sessions that 2026-07-28 requests without an identity create: everyone is one client there. */
+const LOCAL_OWNER = 'local';
 
 export interface SessionwrightServer {
   readonly manager: SessionManager;
@@ -35,16 +45,36 @@ export interface SessionwrightServer {
   readonly host: BrowserSource;
   /** Logs to stderr; warnings also go to every connected client as MCP log messages. */
   readonly logger: Logger;
+  /** The tools served and the words they use. */
+  readonly profile: Profile;
   /** MCP connections open now. */
   readonly connections: number;
   /**
-   * Serves one MCP connection on the transport. With a client `identity` (HTTP with --auth-tokens-file) its sessions
-   * belong to that identity, across its connections; without one they are listed only to this connection. `local`: the
-   * client runs on this machine (stdio), so its MCP roots and the working directory name this machine's files for upload_file.
+   * Serves one 2025-era MCP connection on the transport (initialize first). With a client `identity` (HTTP with
+   * --auth-tokens-file) its sessions belong to that identity, across its connections; without one they are listed only
+   * to this connection. `local`: the client runs on this machine (stdio), so its MCP roots and the working directory
+   * name this machine's files for upload_file.
    */
-  connect(transport: Transport, caller?: { identity?: string | undefined; local?: boolean }): Promise<McpConnection>;
+  connect(transport: Transport, caller?: Caller): Promise<McpConnection>;
+  /**
+   * The server for one connection of either era, not yet connected: whoever connects it (the SDK's stdio entry, which
+   * picks the era from the client's first message) owns its transport. Its sessions and implicit session are the
+   * connection's, as with connect.
+   */
+  open(caller?: Caller & { era?: ProtocolEra }): McpConnection;
+  /**
+   * The server for one 2026-07-28 request over HTTP, which has no connection: its sessions and the playwright profile's
+   * implicit session belong to the caller's identity (the token's), or, without identities, to the one local identity.
+   */
+  forRequest(caller?: { identity?: string | undefined }): McpConnection;
   /** Closes every connection, every session, then the browser. Safe to call twice. */
   close(): Promise<void>;
+}
+
+/** What the command adds to a server that a program embedding it does without. */
+export interface ServerHooks {
+  /** The command's part in each browser launch (see LaunchHook). */
+  launchHook?: LaunchHook;
 }
 
 /**
@@ -54,6 +84,7 @@ export interface SessionwrightServer {
 export function createServer(
   partial: Partial<ServerOptions> = {},
   stderr: Logger = stderrLogger('sessionwright', partial.verbose ?? false),
+  hooks: ServerHooks = {},
 ): SessionwrightServer {
   const options = { ...DEFAULT_OPTIONS, ...partial };
   checkCombinations(options);
@@ -67,13 +98,15 @@ export function createServer(
       for (const connection of connections) connection.notify('warning', message);
     },
   };
-  const sources = remoteSources(options, logger);
+  const { launchHook } = hooks;
+  const sources = remoteSources(options, logger, launchHook);
   const launchLocal = (headless = options.headless) =>
     new BrowserHost({
       browser: options.browser,
       ...(headless === undefined ? {} : { headless }),
       ...(options.executablePath === undefined ? {} : { executablePath: options.executablePath }),
       logger,
+      launchHook,
     });
   const local = sources.length > 0 ? undefined : launchLocal();
   // A client's own browser (--browser-per-client): by default where there are identities, which are tenants.
@@ -85,7 +118,7 @@ export function createServer(
   // the server keeps serving, and create_session answers BROWSER_ERROR with the same advice.
   logger.info(`max ${options.maxSessions} sessions, ${options.sessionTimeout} ms idle timeout`);
   // The browser starts in the background as soon as a client has initialized, or BROWSER_START_GRACE_MS after start
-  // at the latest: loading Playwright blocks the event loop for about half a second, which would delay the handshake.
+  // at the latest: loading Playwright blocks the event loop, which would delay the handshake.
   const startBrowser = () => {
     clearTimeout(grace);
     // With a browser per client the shared one serves nobody: each client's starts with its first session.
@@ -125,38 +158,72 @@ export function createServer(
     if (closed > 0) stderr.info(`a connection ended; closed its ${closed} session${closed === 1 ? '' : 's'}`);
   };
 
+  const toolOptions = { allowFileUrls: options.allowFileUrls, fileRoots: options.fileRoot ?? [] };
+  // The profile is one of the packaged ones, so the build's listing describes its tools.
+  const listed = (tool: AnyTool) => builtToolEntry(profile.name, tool.name);
+  /** Each identity's implicit session (playwright profile), for the 2026-07-28 requests that have no connection to own one. */
+  const implicitSessions = new Map<string, ImplicitSession>();
+
+  const open = (caller: Caller & { era?: ProtocolEra } = {}): McpConnection => {
+    const scope: CallerScope =
+      caller.identity === undefined ? { owner: `connection:${randomUUID()}`, guarded: false } : { owner: `identity:${caller.identity}`, guarded: true };
+    const created = new Set<string>();
+    const connection = createMcpServer({
+      sessions: scopedAccess(manager, scope, created),
+      logger: stderr,
+      toolOptions,
+      profile,
+      local: caller.local ?? false,
+      listed,
+      era: caller.era ?? 'legacy',
+    });
+    connections.add(connection);
+    connection.server.oninitialized = startBrowser;
+    // A 2026-07-28 connection has no initialize: its first request is the client's first step.
+    if (caller.era === 'modern') startBrowser();
+    connection.server.onclose = () => {
+      connections.delete(connection);
+      // A connection's implicit page is its own: it ends with it, whatever --close-sessions-on-disconnect says.
+      if (closing === undefined) void connection.implicitSession?.end();
+      // Otherwise the sessions outlive the connection until their idle timeout, so a client that reconnects keeps them.
+      if (options.closeSessionsOnDisconnect && closing === undefined) void closeSessions(created);
+    };
+    return connection;
+  };
+
   return {
     manager,
     host,
     logger,
+    profile,
     get connections() {
       return connections.size;
     },
+    open,
     async connect(transport, caller = {}) {
-      const scope: CallerScope =
-        caller.identity === undefined ? { owner: `connection:${randomUUID()}`, guarded: false } : { owner: `identity:${caller.identity}`, guarded: true };
-      const created = new Set<string>();
-      const sessions = scopedAccess(manager, scope, created);
-      const connection = createMcpServer({
-        sessions,
-        logger: stderr,
-        toolOptions: { allowFileUrls: options.allowFileUrls, fileRoots: options.fileRoot ?? [] },
-        profile,
-        local: caller.local ?? false,
-        // The profile is one of the packaged ones, so the build's listing describes its tools.
-        listed: (tool) => builtToolEntry(profile.name, tool.name),
-      });
-      connections.add(connection);
-      connection.server.oninitialized = startBrowser;
-      connection.server.onclose = () => {
-        connections.delete(connection);
-        // A connection's implicit page is its own: it ends with it, whatever --close-sessions-on-disconnect says.
-        if (closing === undefined) void connection.implicitSession?.end();
-        // Otherwise the sessions outlive the connection until their idle timeout, so a client that reconnects keeps them.
-        if (options.closeSessionsOnDisconnect && closing === undefined) void closeSessions(created);
-      };
+      const connection = open(caller);
       await connection.server.connect(transport);
       return connection;
+    },
+    forRequest(caller = {}) {
+      startBrowser();
+      const scope: CallerScope =
+        caller.identity === undefined ? { owner: LOCAL_OWNER, guarded: false } : { owner: `identity:${caller.identity}`, guarded: true };
+      const sessions = scopedAccess(manager, scope);
+      let implicitSession = implicitSessions.get(scope.owner);
+      if (profile.implicitSession && implicitSession === undefined) {
+        implicitSession = new ImplicitSession(sessions);
+        implicitSessions.set(scope.owner, implicitSession);
+      }
+      return createMcpServer({
+        sessions,
+        logger: stderr,
+        toolOptions,
+        profile,
+        listed,
+        era: 'modern',
+        ...(implicitSession === undefined ? {} : { implicitSession }),
+      });
     },
     close() {
       clearTimeout(grace);
@@ -170,11 +237,14 @@ export function createServer(
 }
 
 /** --browser-endpoint and --cdp-endpoint as sources, labelled uniquely (two endpoints on one host:port differ only by a secret). */
-function remoteSources(options: ServerOptions, logger: Logger): BrowserSource[] {
+function remoteSources(options: ServerOptions, logger: Logger, launchHook: LaunchHook | undefined): BrowserSource[] {
   const endpoints = [
     ...options.browserEndpoint.map((endpoint) => ({ kind: 'connect' as const, endpoint })),
     ...options.cdpEndpoint.map((endpoint) => ({ kind: 'cdp' as const, endpoint })),
   ];
   const labels = uniqueLabels(endpoints.map(({ endpoint }) => parseEndpoint(endpoint).label));
-  return endpoints.map(({ kind, endpoint }, index) => new RemoteBrowser({ kind, endpoint, browser: options.browser, label: labels[index], logger }));
+  const loadPlaywright = launchHook?.loadPlaywright;
+  return endpoints.map(
+    ({ kind, endpoint }, index) => new RemoteBrowser({ kind, endpoint, browser: options.browser, label: labels[index], logger, loadPlaywright }),
+  );
 }

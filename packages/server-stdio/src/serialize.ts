@@ -1,6 +1,6 @@
 // The one place a tool outcome becomes an MCP CallToolResult (README: Results).
 import type { ToolOutcome } from '@sessionwright/tools';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 
 /** Success: structuredContent plus the same object as JSON text first, attachments (images, embedded files) after. Failure: isError plus the error JSON. */
 export function toCallToolResult(outcome: ToolOutcome): CallToolResult {

@@ -12,16 +12,20 @@ export interface CallerScope {
   guarded: boolean;
 }
 
-/** A SessionAccess for one connection; `created` collects the ids it opened (closed with it under --close-sessions-on-disconnect). */
-export function scopedAccess(manager: SessionManager, scope: CallerScope, created: Set<string>): SessionAccess {
+/**
+ * A SessionAccess for one caller; `created`, for a connection, collects the ids it opened (closed with it under
+ * --close-sessions-on-disconnect).
+ */
+export function scopedAccess(manager: SessionManager, scope: CallerScope, created?: Set<string>): SessionAccess {
   const guard = scope.guarded ? { owner: scope.owner } : {};
   return {
     get maxSessions() {
       return manager.maxSessions;
     },
     async create(request = {}) {
-      const session = await manager.create({ ...request, owner: scope.owner });
-      created.add(session.id);
+      // With identities each is a tenant: a full server does not tell it how many sessions the others hold.
+      const session = await manager.create({ ...request, owner: scope.owner, tenant: scope.guarded });
+      created?.add(session.id);
       return session;
     },
     close: (sessionId) => manager.close(sessionId, guard),

@@ -1,7 +1,7 @@
 // The tools/list answers of the packaged profiles, made at build time (scripts/tool-listing.mjs): turning every tool's
-// zod schemas into JSON Schema costs ~35 ms, on the way to a client's first call since clients list tools first.
+// zod schemas into JSON Schema costs CPU on the way to a client's first call, since clients list tools first.
 import { readFileSync } from 'node:fs';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import { playwrightProfile, sessionsProfile, toolsFor, type ProfileName } from '@sessionwright/tools';
 import { describeTool } from './mcp-server.js';
 

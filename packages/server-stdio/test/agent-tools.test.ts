@@ -257,8 +257,8 @@ describe('network_requests and network_request', () => {
   it('keeps the last 1000 requests of a page that keeps polling, and says how many fell out', async () => {
     const sessionId = await sessionOn('network?n=1300');
     await ok('click', { sessionId, selector: '#poll' });
-    // 1 300 fetches one after another: ~7 s alone, over a minute on a loaded machine, past a client's request timeout;
-    // so waits of 20 s, as many as it takes.
+    // 1 300 fetches one after another can take over a minute on a loaded machine, past a client's request timeout; so
+    // waits of 20 s, as many as it takes.
     await expect
       .poll(async () => (await tool('wait_for', { sessionId, selector: '#done:has-text("polled")', timeout: 20_000 })).result.isError, {
         timeout: 180_000,

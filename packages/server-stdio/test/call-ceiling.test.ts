@@ -1,5 +1,6 @@
 // --call-timeout and cancellation end to end: an endless script, a slow type and a hung navigation never hold a session.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '@sessionwright/test-kit';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectError, expectSuccess, expectWellFormed, useServerWithFixture } from './helpers.js';
 
 const CALL_TIMEOUT = 5_000;
@@ -67,14 +68,23 @@ describe('--call-timeout', () => {
 
 describe('a call the client cancels', () => {
   it('a slow type cancelled through the SDK frees the session at once', async () => {
-    const sessionId = await server.sessionOn('form');
+    // The typing page reports each input with a beacon: the first means the keys are reaching the field.
+    const sessionId = await server.sessionOn('typing');
     const client = server.connection().client;
     const controller = new AbortController();
-    const typing = client.callTool({ name: 'type', arguments: { sessionId, selector: '#name', text: 'y'.repeat(5_000), delay: 1_000 } }, undefined, {
+    const posted = server.fixture().posts.length;
+    const typing = client.callTool({ name: 'type', arguments: { sessionId, selector: '#field', text: 'y'.repeat(5_000), delay: 1_000 } }, undefined, {
       signal: controller.signal,
       timeout: 600_000,
     });
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await waitFor(
+      () =>
+        server
+          .fixture()
+          .posts.slice(posted)
+          .some((post) => post.body === 'input field'),
+      { timeout: 10_000 },
+    );
     controller.abort('changed my mind');
     await expect(typing).rejects.toThrow();
     await expectFreeAtOnce(sessionId);
@@ -86,11 +96,16 @@ describe('a create_session the client gives up on', () => {
 
   it('leaves no session behind, whether it was waiting for its turn or already opening', async () => {
     const client = noPool.connection().client;
+    const browser = await noPool.connection().server.host.browser();
+    const opens = vi.spyOn(browser, 'newContext');
     // Twelve at once: eight start opening, four wait for a turn; the client gives up on all of them after 5 ms.
     const creations = Array.from({ length: 12 }, () => client.callTool({ name: 'create_session', arguments: {} }, undefined, { timeout: 5 }));
     for (const creation of creations) await expect(creation).rejects.toThrow(/timed out/i);
-    // Contexts that open after the cancellation are closed, not kept as sessions nobody can name.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    // Contexts that open after the cancellation are closed, not kept as sessions nobody can name: every open the
+    // creations started lands, and then the browser holds no context.
+    await Promise.allSettled(opens.mock.results.map((result) => result.value));
+    opens.mockRestore();
+    await waitFor(() => browser.contexts().length === 0, { timeout: 10_000 });
     const listed = expectSuccess(await noPool.call('list_sessions'));
     expect(listed.sessions).toEqual([]);
     // The manager's count came back down: a full complement of sessions can still be opened.

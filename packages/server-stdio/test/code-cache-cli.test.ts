@@ -12,7 +12,8 @@ afterAll(() => rmSync(home, { recursive: true, force: true }));
 
 /**
  * Starts the CLI with the test's cache home, opens a session (the browser launches), and stays up past the moment the
- * caches are written and the heap flag is set (3 s after the launch).
+ * caches are written and the heap flag is set: a timer of the server's, 3 s after the launch, with no outward sign to
+ * wait for, so the run lasts that long and a margin.
  */
 async function startOnce(): Promise<void> {
   const connection = await startCli([], { env: { ...(process.env as Record<string, string>), XDG_CACHE_HOME: home } });

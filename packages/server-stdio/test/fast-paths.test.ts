@@ -90,7 +90,8 @@ describe('the title in a result is never stale', () => {
       expect(await snapshotTitle()).toBe(`Evaluated ${i}`);
     }
     let typed = '';
-    // Each letter after the first is inserted at the caret. Read beside the input, the title came back stale in 3 of 18 runs.
+    // Each letter after the first is inserted at the caret and sets the title. A title read too early is stale only now
+    // and then, so six letters make a regression likely to show.
     for (const text of ['x', 'y', 'z', 'w', 'v', 'u']) {
       typed += text;
       expect((await type({ selector: '#titled', text })).title).toBe(`Typed ${typed}`);

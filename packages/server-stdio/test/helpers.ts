@@ -17,13 +17,13 @@ import {
 } from '@sessionwright/test-kit';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { parseArgs } from '../src/options.js';
-import { createServer } from '../src/runtime.js';
+import { createServer, type SessionwrightServer } from '../src/runtime.js';
 
 /** The built CLI, as `npx @sessionwright/playwright-mcp` runs it. `pnpm test` builds before testing. */
 export const CLI_PATH = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-/** The tools of the default profile this package's issue specifies; other tools are tested where they are built. */
+/** The tools of the default profile the contract specifies; other tools are tested where they are built. */
 export const CORE_TOOLS = ['create_session', 'close_session', 'list_sessions', 'navigate', 'click', 'type'] as const;
 
 /** Tools whose first argument is a session. */
@@ -124,8 +124,8 @@ export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(r
 /** A UUID v4, the shape of every sessionId. */
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
-/** A client connected to a server in this process (see connectInProcess). */
-export type InProcessConnection = Pick<StdioConnection, 'client' | 'close' | 'stderrText'>;
+/** A client connected to a server in this process (see connectInProcess), and that server, for a test to watch its browser. */
+export type InProcessConnection = Pick<StdioConnection, 'client' | 'close' | 'stderrText'> & { server: SessionwrightServer };
 
 /**
  * A server built from these flags in this process, reached by the SDK client over its in-memory transport: the tools and
@@ -150,6 +150,7 @@ export async function connectInProcess(flags: string[], { roots }: { roots?: str
   let closing: Promise<void> | undefined;
   return {
     client,
+    server,
     stderrText: () => lines.join('\n'),
     close: () => (closing ??= client.close().then(() => server.close())),
   };

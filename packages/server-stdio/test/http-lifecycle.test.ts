@@ -1,6 +1,6 @@
 // HTTP mode over time: shutdown on signals, stdin left alone, keep-alive on quiet streams, idle and dropped connections.
 import { silentLogger } from '@sessionwright/session-core';
-import { browserProcesses, isAlive, waitFor } from '@sessionwright/test-kit';
+import { browserProcesses, holdsFor, isAlive, waitFor } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, startHttpServer, type HttpServerHandle, type SessionwrightServer } from '../src/index.js';
 import { call, expectSuccess } from './helpers.js';
@@ -19,7 +19,7 @@ describe.each(['SIGTERM', 'SIGINT'] as const)('%s', (signal) => {
 
       // HTTP mode serves no stdio: stdin ending is not a reason to stop.
       server.process.stdin!.end();
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await holdsFor(() => server.process.exitCode === null && server.process.signalCode === null, 1_000, { what: 'the server running' });
       expect(expectSuccess(await call(streamable.client, 'list_sessions')).sessions).toHaveLength(1);
 
       const started = Date.now();
@@ -62,7 +62,7 @@ describe('an HTTP server with short keep-alive and idle intervals', () => {
     for (const path of ['/sse', '/']) {
       const stream = await openRawStream(http.url, path);
       await stream.endpoint;
-      await new Promise((resolve) => setTimeout(resolve, 900));
+      await waitFor(() => (stream.text().match(/^: keepalive$/gm)?.length ?? 0) >= 2);
       stream.close();
       expect(stream.text().match(/^: keepalive$/gm)?.length ?? 0, path).toBeGreaterThanOrEqual(2);
     }
@@ -73,16 +73,20 @@ describe('an HTTP server with short keep-alive and idle intervals', () => {
     const id = init.headers['mcp-session-id'] as string;
     const stream = await openRawStream(http.url, '/mcp', { 'Mcp-Session-Id': id });
     expect(stream.status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 900));
+    await waitFor(() => (stream.text().match(/^: keepalive$/gm)?.length ?? 0) >= 2);
     stream.close();
     expect(stream.text().match(/^: keepalive$/gm)?.length ?? 0).toBeGreaterThanOrEqual(2);
   });
 
   it('closes a Streamable HTTP connection left idle, so its id answers 404, but not while its GET stream is open', async () => {
+    // The connections other tests opened close first, so that the count below is this test's own.
+    await waitFor(() => runtime.connections === 0);
     const idle = (await rawRequest(http.url, { headers: JSON_POST, body: INITIALIZE })).headers['mcp-session-id'] as string;
     const watched = (await rawRequest(http.url, { headers: JSON_POST, body: INITIALIZE })).headers['mcp-session-id'] as string;
     const stream = await openRawStream(http.url, '/mcp', { 'Mcp-Session-Id': watched });
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    // The idle connection closes after connectionIdleMs (500); the watched one stays open for longer than that.
+    await waitFor(() => runtime.connections === 1);
+    await holdsFor(() => runtime.connections === 1, 700, { what: 'the watched connection open' });
     const ping = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping' });
     expect((await rawRequest(http.url, { headers: { ...JSON_POST, 'Mcp-Session-Id': idle }, body: ping })).status).toBe(404);
     expect((await rawRequest(http.url, { headers: { ...JSON_POST, 'Mcp-Session-Id': watched }, body: ping })).status).toBe(200);

@@ -1,7 +1,7 @@
 // HTTP mode end to end: SDK clients over Streamable HTTP and legacy SSE drive one shared server, in isolation and in parallel.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LoggingMessageNotificationSchema, type LoggingMessageNotification, type Progress } from '@modelcontextprotocol/sdk/types.js';
-import { startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
+import { startFixtureServer, waitFor, waitForOutput, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError, expectSuccess } from './helpers.js';
 import { INITIALIZE, JSON_POST, connectSse, connectStreamable, rawRequest, startHttpCli, type HttpCli } from './http-helpers.js';
@@ -17,7 +17,8 @@ const clients: Client[] = [];
 
 beforeAll(async () => {
   fixture = await startFixtureServer({ pages: { whoami: WHOAMI, later: LATER } });
-  server = await startHttpCli(['--max-sessions', '20']);
+  // Playwright's API log (DEBUG=pw:api) says when a call is waiting for an element, which a test can then cancel.
+  server = await startHttpCli(['--max-sessions', '20'], { env: { ...process.env, DEBUG: 'pw:api' } });
 });
 afterAll(async () => {
   await server?.stop();
@@ -118,12 +119,17 @@ describe('two clients at once', () => {
 
 describe('connections come and go; sessions stay', () => {
   it('a client whose SSE connection dropped reconnects over Streamable HTTP and goes on with its sessionId', async () => {
-    const first = await open(TRANSPORTS[1]![1]);
+    const { client: first, transport } = await connectSse(`${server.base}/sse`);
+    clients.push(first);
     const sessionId = await createSession(first);
     expectSuccess(await call(first, 'navigate', { sessionId, url: fixture.urlFor('/pages/form') }));
+    // The stream's own endpoint for posting messages, which answers 404 once the server has seen the stream close.
+    const endpoint = (transport as unknown as { _endpoint: URL })._endpoint;
     await first.close();
-    // Give the server a moment to see the stream close.
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+    await waitFor(
+      async () => (await rawRequest(server.base, { path: `${endpoint.pathname}${endpoint.search}`, headers: JSON_POST, body: ping })).status === 404,
+    );
 
     const second = await open(TRANSPORTS[0]![1]);
     const typed = expectSuccess(await call(second, 'type', { sessionId, selector: '#name', text: 'still here' }));
@@ -201,11 +207,12 @@ describe('cancelling a call that waits for something other than a page load', ()
     const sessionId = await createSession(client);
     expectSuccess(await call(client, 'navigate', { sessionId, url: fixture.urlFor('/pages/storage?set=kept') }));
     const controller = new AbortController();
+    const logged = server.stderr().length;
     // Playwright cannot abort an element wait: without the page being replaced this click would hold the session for 60 s.
     const clicking = client.callTool({ name: 'click', arguments: { sessionId, selector: '#never-there', timeout: 60_000 } }, undefined, {
       signal: controller.signal,
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await waitForOutput(server.stderr, /waiting for locator\('#never-there'\)/, { from: logged });
     const cancelledAt = Date.now();
     controller.abort();
     await expect(clicking).rejects.toThrow();
@@ -220,10 +227,14 @@ describe('cancelling a call that waits for something other than a page load', ()
     const sessionId = await createSession(client);
     expectSuccess(await call(client, 'navigate', { sessionId, url: fixture.urlFor('/pages/home') }));
     const controller = new AbortController();
+    // wait_for reports progress the moment its wait on the page begins.
+    let waitBegan!: () => void;
+    const began = new Promise<void>((resolve) => (waitBegan = resolve));
     const waiting = client.callTool({ name: 'wait_for', arguments: { sessionId, text: 'never on this page', timeout: 60_000 } }, undefined, {
       signal: controller.signal,
+      onprogress: () => waitBegan(),
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await began;
     const cancelledAt = Date.now();
     controller.abort();
     waiting.catch(() => {});

@@ -3,7 +3,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { BrowserHost, SessionManager, silentLogger } from '@sessionwright/session-core';
-import { startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
+import { holdsFor, startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpServer } from '../src/mcp-server.js';
 import { call, expectError, expectSuccess } from './helpers.js';
@@ -56,7 +56,8 @@ describe('tools that load a page wait for a turn', () => {
       tool('go_forward', { sessionId: goesForward }),
       tool('reload', { sessionId: reloader }),
     ];
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    // While the hanging load holds the only turn, none of the others reaches the site.
+    await holdsFor(() => fixture.requests.length === seenBefore + 1, 1_000, { what: 'no other load reaching the site' });
     expect(fixture.requests.slice(seenBefore)).toEqual(['/hang?turn']);
 
     expectError(await hanging, 'NAVIGATION_FAILED', hanger);
@@ -72,7 +73,7 @@ describe('tools that load a page wait for a turn', () => {
     const hangingAgain = tool('navigate', { sessionId: hanger, url: fixture.urlFor('/hang?turn-2'), timeout: 3_000 });
     await waitFor(() => fixture.requests.includes('/hang?turn-2'), { timeout: 10_000 });
     const opening = tool('tabs', { sessionId: tabs, action: 'new', url: fixture.urlFor('/pages/home?tab') });
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await holdsFor(() => !fixture.requests.includes('/pages/home?tab'), 1_000, { what: 'the new tab waiting for its turn' });
     expect(fixture.requests).not.toContain('/pages/home?tab');
     expectError(await hangingAgain, 'NAVIGATION_FAILED', hanger);
     expectSuccess(await opening);

@@ -1,4 +1,5 @@
-// A client on the official Python MCP SDK, written as agent frameworks' PlaywrightSession is, drives --profile playwright over stdio and over legacy SSE at the bare URL.
+// Clients on the official Python MCP SDK: one written as agent frameworks' PlaywrightSession is (2025 era) drives --profile
+// playwright over stdio and over legacy SSE at the bare URL; the SDK's own Client negotiates 2026-07-28 over /mcp and stdio.
 import { spawn } from 'node:child_process';
 import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
@@ -90,4 +91,40 @@ describe('the Python MCP SDK client (PlaywrightSession)', () => {
       FIRST_RUN_TIMEOUT,
     );
   });
+});
+
+describe("the Python MCP SDK's 2026-07-28 Client", () => {
+  let server: HttpCli;
+  beforeAll(async () => {
+    server = await startHttpCli();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  /** The JSON line python-modern-client.py prints when every check passed. */
+  function modernSummaryOf(run: { code: number | null; stdout: string; stderr: string }) {
+    expect(run.code, `python client failed:\n${run.stderr}`).toBe(0);
+    return JSON.parse(run.stdout.trim().split('\n').at(-1) ?? '') as { protocols: string[]; clicked: string; other: string };
+  }
+
+  it(
+    'over /mcp: creates two sessions with one client and drives them from later, independent clients, in parallel',
+    async (ctx) => {
+      const run = await runPythonClient(['modern', fixture.urlFor('/pages/form'), 'http', `${server.base}/mcp`]);
+      skipWithoutSdk(ctx, run);
+      expect(modernSummaryOf(run)).toEqual({ protocols: ['2026-07-28'], clicked: fixture.urlFor('/submit'), other: 'about:blank' });
+    },
+    FIRST_RUN_TIMEOUT,
+  );
+
+  it(
+    'over stdio: the same, in one server process',
+    async (ctx) => {
+      const run = await runPythonClient(['modern', fixture.urlFor('/pages/form'), 'stdio', process.execPath, CLI_PATH, '--headless']);
+      skipWithoutSdk(ctx, run);
+      expect(modernSummaryOf(run)).toEqual({ protocols: ['2026-07-28'], clicked: fixture.urlFor('/submit'), other: 'about:blank' });
+    },
+    FIRST_RUN_TIMEOUT,
+  );
 });

@@ -71,7 +71,7 @@ describe('create_session options over stdio', () => {
       colorScheme: 'dark',
       proxy: { server: proxy.url },
       httpCredentials: { username: BASIC_AUTH.username },
-      extraHTTPHeaders: { 'X-Api-Token': '(hidden)', 'X-Team': 'mobile' },
+      extraHTTPHeaders: { 'X-Api-Token': '(hidden)', 'X-Team': '(hidden)' },
       blockResources: ['image', 'font'],
     });
     expect(deskResult.options).toEqual({
@@ -142,6 +142,69 @@ describe('create_session options over stdio', () => {
     const created = await Promise.all(Array.from({ length: 5 }, () => tool('create_session', { colorScheme: 'dark' })));
     const ids = created.map((outcome) => expectSuccess(outcome).sessionId as string);
     await Promise.all(ids.map((sessionId) => tool('close_session', { sessionId })));
+  });
+
+  it('refuses a device name of a million characters by its length, without quoting it back, and serves the next call', async () => {
+    const error = expectError(await tool('create_session', { device: 'Z'.repeat(1_000_000) }), 'INVALID_PARAMETERS');
+    expect(error.message).toMatch(/device/);
+    expect(JSON.stringify(error)).not.toContain('Z'.repeat(20));
+    expect(JSON.stringify(error).length).toBeLessThan(2_000);
+    const { sessionId } = expectSuccess(await tool('create_session', { device: 'Pixel 7' }));
+    expectSuccess(await tool('close_session', { sessionId }));
+  });
+
+  it('lists a length limit for every string and list of the session options, in create_session and in emulate', async () => {
+    const { tools } = await server.client.listTools();
+    /** Paths in a JSON schema of a string without maxLength (and not an enum) or a list without maxItems. */
+    const unbounded = (schema: unknown, at: string): string[] => {
+      if (typeof schema !== 'object' || schema === null) return [];
+      const node = schema as Record<string, unknown>;
+      const own =
+        (node.type === 'string' && node.maxLength === undefined && node.enum === undefined) || (node.type === 'array' && node.maxItems === undefined)
+          ? [at]
+          : [];
+      return [...own, ...Object.entries(node).flatMap(([key, value]) => unbounded(value, `${at}/${key}`))];
+    };
+    const properties = (name: string) => (tools.find((entry) => entry.name === name)?.inputSchema.properties ?? {}) as Record<string, unknown>;
+    expect(Object.keys(properties('create_session'))).toContain('extraHTTPHeaders');
+    expect(unbounded(properties('create_session'), 'create_session')).toEqual([]);
+    // emulate takes some of the same options (its sessionId is the tools layer's, not an option).
+    const { sessionId: _sessionId, ...emulateOptions } = properties('emulate');
+    expect(Object.keys(emulateOptions)).toContain('extraHTTPHeaders');
+    expect(unbounded(emulateOptions, 'emulate')).toEqual([]);
+  });
+});
+
+describe('header values given to a session', () => {
+  let server: StdioConnection;
+  beforeAll(async () => {
+    // --verbose: every debug line reaches stderr, so the check below sees every log the server writes.
+    server = await startCli(['--verbose', '--caps', 'network']);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  const tool = (name: string, args: Record<string, unknown> = {}) => call(server.client, name, args);
+
+  it('are never echoed, whatever the header is called: not in a result, the list, a request shown, or a log', async () => {
+    const given = { 'X-JWT': 'eyJhbGciOiJIUzI1NiJ9.jwt-value-7c31', 'X-Signature': 'signature-value-5e08', 'X-Team': 'team-value-91ab' };
+    const created = await tool('create_session', { extraHTTPHeaders: given });
+    const { sessionId } = expectSuccess(created);
+    expect(expectSuccess(created).options.extraHTTPHeaders).toEqual({ 'X-JWT': '(hidden)', 'X-Signature': '(hidden)', 'X-Team': '(hidden)' });
+    const emulated = await tool('emulate', { sessionId, extraHTTPHeaders: { 'X-Request-Sig': 'emulated-value-33d2' } });
+    expect(expectSuccess(emulated).extraHTTPHeaders).toEqual({ 'X-Request-Sig': '(hidden)' });
+    expectSuccess(await tool('emulate', { sessionId, extraHTTPHeaders: given }));
+    expectSuccess(await tool('navigate', { sessionId, url: fixture.urlFor('/pages/home') }));
+    const requests = expectSuccess(await tool('network_requests', { sessionId })).requests as { id: string; url: string }[];
+    const page = requests.find((request) => request.url.endsWith('/pages/home'));
+    expect(page).toBeDefined();
+    const shown = await tool('network_request', { sessionId, id: page!.id });
+    // The page's request carried them (their names are there), with the values hidden.
+    expect(expectSuccess(shown).requestHeaders).toMatchObject({ 'x-jwt': '(hidden)', 'x-signature': '(hidden)', 'x-team': '(hidden)' });
+    const listed = await tool('list_sessions');
+    const everything = JSON.stringify([created, emulated, shown, listed]) + server.stderrText();
+    for (const secret of [...Object.values(given), 'emulated-value-33d2']) expect(everything).not.toContain(secret);
+    expectSuccess(await tool('close_session', { sessionId }));
   });
 });
 

@@ -4,7 +4,17 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { browserProcesses, callJson, connectStdio, descendants, isAlive, startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
+import {
+  browserProcesses,
+  callJson,
+  connectStdio,
+  descendants,
+  holdsFor,
+  isAlive,
+  startFixtureServer,
+  waitFor,
+  type FixtureServer,
+} from '@sessionwright/test-kit';
 import { allTools } from '@sessionwright/tools';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_PATH } from './helpers.js';
@@ -170,8 +180,12 @@ describe('a client that reads slowly', () => {
     await server.initialize();
     // Forty tool listings (~200 KB each) while the client reads nothing: the pipe fills and the answers queue up.
     server.child.stdout.pause();
-    const answers = Array.from({ length: 40 }, () => server.request('tools/list'));
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    let answered = 0;
+    const answers = Array.from({ length: 40 }, () => server.request('tools/list').finally(() => answered++));
+    // Our side of the pipe fills with what the server could write; the answers after it wait in the server, and none
+    // arrives while the client reads nothing.
+    await waitFor(() => server.child.stdout.readableLength >= server.child.stdout.readableHighWaterMark, { timeout: 30_000 });
+    await holdsFor(() => answered === 0, 1_000, { what: 'no answer reaching a client that reads nothing' });
     server.child.stdout.resume();
     for (const answer of await Promise.all(answers)) expect(answer.result.tools.length).toBeGreaterThan(20);
     server.child.stdin.end();

@@ -2,9 +2,9 @@
 import { randomUUID } from 'node:crypto';
 import type { ErrorCode } from '@sessionwright/session-core';
 import { allTools } from '@sessionwright/tools';
-import { browserProcesses, startFixtureServer, waitFor, type FixtureServer, type StdioConnection } from '@sessionwright/test-kit';
+import { browserProcesses, startFixtureServer, waitFor, waitForOutput, type FixtureServer, type StdioConnection } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CORE_TOOLS, call, expectError, expectSuccess, sleep, startCli } from './helpers.js';
+import { CORE_TOOLS, call, expectError, expectSuccess, startCli } from './helpers.js';
 
 type ToolName = (typeof CORE_TOOLS)[number];
 
@@ -45,11 +45,33 @@ interface ErrorCase {
 const unknownId = randomUUID();
 
 /**
- * Kills the renderer processes of the `one` server once the call is surely under way: the calls it is used with wait
- * 15 s (an element that never shows) or type for 15 s, so 1.5 s in they are still running on this page.
+ * Kills the renderer processes of the `one` server once `underway` has seen the call act on the page: the calls it is
+ * used with wait 15 s for an element that never shows, or type for 15 s, so they are still running on this page then.
  */
+function crashRenderersOnce(underway: (c: Ctx) => Promise<void>): (c: Ctx) => Promise<void> {
+  return async (c) => {
+    await underway(c);
+    await crashRenderers(c);
+  };
+}
+
+/** Playwright's API log (the `one` server runs with DEBUG=pw:api) names the element the call is waiting for. */
+function waitingFor(selector: string): (c: Ctx) => Promise<void> {
+  return (c) => {
+    const from = c.servers.one.stderrText().length;
+    return waitForOutput(c.servers.one.stderrText, new RegExp(`locator\\('${selector}'\\)`), { from });
+  };
+}
+
+/** The typing page reports each input with a beacon: the first means the keys are reaching the field. */
+function typingInto(id: string): (c: Ctx) => Promise<void> {
+  return (c) => {
+    const from = c.fx.posts.length;
+    return waitFor(() => c.fx.posts.slice(from).some((post) => post.body === `input ${id}`), { timeout: 10_000 });
+  };
+}
+
 async function crashRenderers(c: Ctx): Promise<void> {
-  await sleep(1_500);
   const renderers = (await browserProcesses(c.servers.one.pid!)).filter((p) => p.cmdline.includes('--type=renderer'));
   expect(renderers.length).toBeGreaterThan(0);
   for (const renderer of renderers) process.kill(renderer.pid, 'SIGKILL');
@@ -289,7 +311,7 @@ const ERROR_CASES: ErrorCase[] = [
     server: 'one',
     page: '/pages/buttons',
     args: (c) => ({ sessionId: c.oneSid, selector: '#hidden', timeout: 15_000 }),
-    during: crashRenderers,
+    during: crashRenderersOnce(waitingFor('#hidden')),
     check: (json) => expect(json.message).toMatch(/crashed or was closed during the click/),
   },
 
@@ -359,9 +381,9 @@ const ERROR_CASES: ErrorCase[] = [
     code: 'BROWSER_ERROR',
     when: 'the page crashes while typing',
     server: 'one',
-    page: '/pages/form',
-    args: (c) => ({ sessionId: c.oneSid, selector: '#bio', text: 'x'.repeat(300), delay: 50 }),
-    during: crashRenderers,
+    page: '/pages/typing',
+    args: (c) => ({ sessionId: c.oneSid, selector: '#area', text: 'x'.repeat(300), delay: 50 }),
+    during: crashRenderersOnce(typingInto('area')),
     check: (json) => expect(json.message).toMatch(/crashed or was closed/),
   },
 ];
@@ -384,7 +406,7 @@ beforeAll(async () => {
   const [main, expiring, one, noBrowser] = await Promise.all([
     startCli(),
     startCli(['--session-timeout', '1000']),
-    startCli(['--max-sessions', '1']),
+    startCli(['--max-sessions', '1'], { env: { DEBUG: 'pw:api' } }),
     startCli(['--executable-path', '/nonexistent/chromium']),
   ]);
   ctx.servers = { main, expiring, one, noBrowser };

@@ -1,9 +1,9 @@
 // Each tool's success path over a real stdio pipe: result shapes, selectors, click options, typing, navigation and expiry times.
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { allTools } from '@sessionwright/tools';
-import { startFixtureServer, type FixtureServer, type StdioConnection } from '@sessionwright/test-kit';
+import { startFixtureServer, waitFor, type FixtureServer, type StdioConnection } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CORE_TOOLS, UUID_V4, call, expectError, expectSuccess, sleep, startCli } from './helpers.js';
+import { CORE_TOOLS, UUID_V4, call, expectError, expectSuccess, startCli } from './helpers.js';
 
 /** Every event a click can cause is mirrored into document.title as JSON, so a click's own result shows what it did. */
 const PROBE = `<!doctype html><html><head><meta charset="utf-8"><title>{}</title></head><body>
@@ -122,7 +122,8 @@ describe('list_sessions', () => {
 
   it('does not count as use: expiresAt in the list stays where the last call left it', async () => {
     const last = (await open('/pages/home')).expiresAt;
-    await sleep(20);
+    // Once the clock has passed the last call, a list that counted as use would move expiresAt.
+    await waitFor(() => Date.now() + 300_000 > last, { interval: 1 });
     const { sessions } = expectSuccess(await tool('list_sessions'));
     expect(sessions.find((entry: { sessionId: string }) => entry.sessionId === sid).expiresAt).toBe(last);
   });
@@ -268,7 +269,8 @@ describe('every call on a session moves expiresAt forward', () => {
         ['navigate', { url: fx.urlFor('/pages/home') }],
       ];
       for (const [name, args] of calls) {
-        await sleep(5); // the clock has ms resolution: make sure it moves between calls
+        // The clock has ms resolution: the next call comes once it has passed the last one.
+        await waitFor(() => Date.now() + 300_000 > seen.at(-1)!, { interval: 1 });
         const before = Date.now();
         const result = expectSuccess(await tool(name, { sessionId, ...args }));
         expect(result.expiresAt, name).toBeGreaterThan(seen.at(-1)!);

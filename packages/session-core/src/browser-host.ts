@@ -1,13 +1,12 @@
 // Owns the one shared Browser: launches it in the background, relaunches it after a crash, closes it on shutdown.
-import { readFileSync, readdirSync } from 'node:fs';
 import type { Browser, LaunchOptions } from 'playwright';
 import { BrowserListeners, type BrowserSource, type SourceFailure } from './browser-source.js';
 import { browserError, firstLine, isSessionError, messageOf } from './errors.js';
 import { resolveExecutable, resolveHeadless, type BrowserName, type ResolvedExecutable } from './executable.js';
-import { playwright } from './load-playwright.js';
-import { earlyBrowserPid, launchWithEarlyBrowser } from './early-browser.js';
+import { playwright, type PlaywrightLoader } from './load-playwright.js';
 import { silentLogger, type Logger } from './logger.js';
 import { orAfter } from './clock.js';
+import { browserChildren, killProcessGroup } from './process-tree.js';
 
 export interface BrowserHostOptions {
   browser?: BrowserName;
@@ -19,6 +18,22 @@ export interface BrowserHostOptions {
   logger?: Logger;
   /** Milliseconds a launch may take before it fails. */
   launchTimeout?: number;
+  /** How the program takes part in each launch (see LaunchHook); without it Playwright loads and launches as usual. */
+  launchHook?: LaunchHook;
+}
+
+/**
+ * How a program takes part in launching its browser, for start-up tricks that are the program's to play, not a
+ * library's: the sessionwright command loads Playwright through V8's code cache, and hands the launch a browser process
+ * it started before Playwright had loaded. Every part is optional.
+ */
+export interface LaunchHook {
+  /** Loads Playwright, if nothing has yet: runs the plain `require` its own way and returns what it returned. */
+  loadPlaywright?: PlaywrightLoader;
+  /** Runs Playwright's launch (it may hand the launch a browser process it started earlier) and returns its result. */
+  launch?: <T>(launch: () => Promise<T>) => Promise<T>;
+  /** A child of this process, not yet launched by a BrowserHost, that the next launch may take as its browser. */
+  earlyBrowserPid?: () => number | undefined;
 }
 
 /**
@@ -150,9 +165,9 @@ export class BrowserHost implements BrowserSource {
   async retire(browser: Browser): Promise<void> {
     this.retired.add(browser);
     // A session's close answers after CLOSE_TIMEOUT_MS even if its context is still closing; after a burst of closes,
-    // hundreds can be. Closing the browser under them ran into its kill timeout, and the kill ended all their renderers
-    // at once: on a slow machine, thousands of exiting threads left this process almost no CPU for 20 s. The browser
-    // closing them one by one spreads that out. Until then it stays set aside, so a shutdown still closes it.
+    // hundreds can be. Closed under them, the browser runs into its kill timeout, and the kill ends all their renderers
+    // at once: thousands of exiting threads then leave this process almost no CPU for many seconds (docs/performance.md).
+    // The browser closing them one by one spreads that out. Until then it stays set aside, so a shutdown still closes it.
     const left = await drained(browser);
     if (left > 0) this.logger.warn(`a browser being replaced closed none of its last ${left} contexts in ${DRAIN_STALL_MS / 1000} s; closing it anyway`);
     this.setAside.delete(browser);
@@ -186,12 +201,14 @@ export class BrowserHost implements BrowserSource {
     if (closed) return;
     const pids = this.processIds.get(browser) ?? [];
     this.logger.warn(`the browser did not close within ${CLOSE_BROWSER_TIMEOUT_MS} ms; killing it${pids.length ? ` (pid ${pids.join(', ')})` : ''}`);
-    for (const pid of pids) killTree(pid);
+    for (const pid of pids) killProcessGroup(pid);
   }
 
   private async launch(): Promise<Browser> {
-    // Loading Playwright blocks for about half a second: let requests already waiting (initialize) be answered first.
+    // Loading Playwright blocks the event loop: let requests already waiting (initialize) be answered first.
     await new Promise((resolve) => setImmediate(resolve));
+    const hook = this.options.launchHook ?? {};
+    playwright(hook.loadPlaywright);
     let executable: ResolvedExecutable;
     try {
       executable = this.resolveExecutable();
@@ -212,10 +229,11 @@ export class BrowserHost implements BrowserSource {
     const started = Date.now();
     const childrenBefore = new Set(browserChildren());
     // A browser started early is already a child, but it is the one this launch may take.
-    childrenBefore.delete(earlyBrowserPid() ?? 0);
+    childrenBefore.delete(hook.earlyBrowserPid?.() ?? 0);
     let browser: Browser;
     try {
-      browser = await launchWithEarlyBrowser(() => playwright()[this.browserName].launch(launchOptions));
+      const launch = () => playwright()[this.browserName].launch(launchOptions);
+      browser = await (hook.launch ? hook.launch(launch) : launch());
     } catch (error) {
       if (isSessionError(error)) throw error;
       throw browserError('launch_failed', `The browser failed to start: ${firstLine(messageOf(error))}`, {
@@ -253,8 +271,8 @@ const CLOSE_BROWSER_TIMEOUT_MS = 1_500;
 
 /**
  * How long a retired browser may go without closing one more of its contexts before it is closed anyway. A browser
- * closes contexts one at a time (5–17 a second on the bench's slow machine), so a fixed bound would cut short one closing
- * 500; one that stopped closing any is stuck.
+ * closes contexts one at a time, slowly on a loaded machine, so a fixed bound would cut short one closing 500; one
+ * that stopped closing any is stuck.
  */
 const DRAIN_STALL_MS = 10_000;
 
@@ -272,69 +290,4 @@ async function drained(browser: Browser): Promise<number> {
     left = now;
   }
   return left;
-}
-
-/** Playwright talks to the browsers it launches over a pipe; their command lines say so. */
-const PIPE_SWITCH = /--remote-debugging-pipe|-juggler-pipe|--inspector-pipe/;
-
-/**
- * Pids of this process's children that are browsers Playwright launched (Linux; elsewhere none). Playwright gives no
- * public handle on a launched browser's process, so the host notes the new ones around each launch.
- */
-function browserChildren(): number[] {
-  if (process.platform !== 'linux') return [];
-  return childPids().filter((pid) => {
-    try {
-      return PIPE_SWITCH.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'));
-    } catch {
-      // The process ended while we looked.
-      return false;
-    }
-  });
-}
-
-/**
- * This process's children: listed per thread by the kernel where it can (a few small reads), else found by reading
- * every process's parent, which costs ~15 ms on the way to the first session, twice.
- */
-function childPids(): number[] {
-  try {
-    return safeReaddir('/proc/self/task').flatMap((thread) =>
-      readFileSync(`/proc/self/task/${thread}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
-    );
-  } catch {
-    // A kernel without CONFIG_PROC_CHILDREN.
-  }
-  const found: number[] = [];
-  for (const entry of safeReaddir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid) found.push(Number(entry));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return found;
-}
-
-function safeReaddir(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
-}
-
-/** SIGKILL to the browser's process group (Playwright starts it as a group leader, renderers included), else to it alone. */
-function killTree(pid: number): void {
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // Already gone.
-    }
-  }
 }

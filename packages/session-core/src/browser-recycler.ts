@@ -22,11 +22,12 @@ export interface BrowserRecyclerOptions {
 }
 
 /**
- * A browser does not give back all the memory its closed sessions used (after 500 sessions closed, Chromium sat at
- * twice its idle size). Two ways out, both for a browser this process launched:
+ * A browser does not give back all the memory its closed sessions used (docs/performance.md). Two ways out, both for a
+ * browser this process launched:
  * - Idle: once a browser that served sessions has had none open for `idleMs`, it is replaced by a fresh one in the
- *   background, and the warm pool refills there, so the next create_session is as fast as before. Anything that opens
- *   a session cancels a pending recycle; a creation that starts during one waits for the new browser.
+ *   background, and the warm pool refills there, so the next create_session is as fast as on a fresh server.
+ *   Anything that opens a session cancels a pending recycle; a creation that starts during one waits for the new
+ *   browser.
  * - Busy: a server that is never idle would keep growing, so after `rotateAfter` sessions new ones go to a fresh
  *   browser while the old one keeps serving the sessions open in it, and closes once the last of them has. Nothing
  *   open is moved or lost; at most one old browser drains at a time.

@@ -27,18 +27,18 @@ export const systemTimers: Timers = {
 };
 
 /**
- * The promise's value, or `fallback` once `ms` have passed, whichever comes first: the one way a call here stops waiting
- * on a browser that may never answer. The timer is cleared when the promise wins and never keeps the process alive.
+ * The promise's value, or `fallback` once `ms` have passed on `timers`, whichever comes first: the one way a call here
+ * stops waiting on a browser that may never answer. The timer is cleared when the promise wins and never keeps the
+ * process alive.
  */
-export async function orAfter<T, F>(promise: Promise<T>, ms: number, fallback: F): Promise<T | F> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
+export async function orAfter<T, F>(promise: Promise<T>, ms: number, fallback: F, timers: Timers = systemTimers): Promise<T | F> {
+  let timer: TimerHandle | undefined;
   const gaveUp = new Promise<F>((resolve) => {
-    timer = setTimeout(resolve, ms, fallback);
-    timer.unref();
+    timer = timers.setTimeout(() => resolve(fallback), ms);
   });
   try {
     return await Promise.race([promise, gaveUp]);
   } finally {
-    clearTimeout(timer);
+    timers.clearTimeout(timer);
   }
 }

@@ -115,9 +115,6 @@ export interface RequestEntry {
   time: number;
 }
 
-/** Resource types network_requests leaves out unless asked: the page's furniture, not its traffic. */
-export const STATIC_RESOURCE_TYPES: readonly string[] = ['image', 'font', 'stylesheet', 'media'];
-
 /** What a session collects: console messages and page errors always; the request list only when a tool reads it. */
 export interface CollectOptions {
   /**
@@ -136,8 +133,8 @@ export interface CollectOptions {
  *
  * Removing a listener is not free: when an event loses its last listener, Playwright tells its side of the connection
  * to stop sending it, one message per event, each with a captured stack trace. A closed context therefore is never
- * asked: the request would fail (another stack trace) and change nothing. That cost showed when a browser that still
- * held hundreds of closing contexts went away at once (the recycle after a 1 000-session burst).
+ * asked: the request would fail (another stack trace) and change nothing. The cost adds up when a browser that holds
+ * hundreds of closing contexts goes away at once (a recycle after a burst of closes).
  */
 export class SessionCollectors {
   readonly console: Ring<ConsoleEntry>;
@@ -158,7 +155,7 @@ export class SessionCollectors {
     const onConsole = (message: ConsoleMessage) => {
       const text = message.text();
       if (guard && text.startsWith(RUNAWAY_MARKER)) return reportFromPage(guard, text, pageOf(message));
-      if (guard && !guard.count('console', () => pageOf(message))) return;
+      if (guard && !guard.count('console', () => pageOf(message), message.timestamp())) return;
       const location = message.location();
       this.console.push({
         type: message.type(),

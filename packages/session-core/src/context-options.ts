@@ -1,93 +1,228 @@
-// Per-session identity: checks the options a session is created with, builds its Playwright context options, and makes the secret-free echo.
+// Per-session identity: the schema of the options a session is created with (the one the tools layer shows), the
+// checks a schema cannot make, the Playwright context options they become, and the secret-free echo.
 import type { BrowserContext, BrowserContextOptions } from 'playwright';
+import { z } from 'zod';
+import { editDistance } from './edit-distance.js';
 import { SessionError, type ErrorDetails } from './errors.js';
 import type { BrowserName } from './executable.js';
 import { playwright } from './load-playwright.js';
 
-/** Resource types a session can refuse to load (the crawler's speed-up). */
-export const BLOCKABLE_RESOURCES = ['image', 'font', 'media', 'stylesheet'] as const;
-export type BlockableResource = (typeof BLOCKABLE_RESOURCES)[number];
+/**
+ * The page's static resources (its furniture, not its traffic): what a session can refuse to load (blockResources), and
+ * what request lists leave out unless asked.
+ */
+export const STATIC_RESOURCE_TYPES = ['image', 'font', 'media', 'stylesheet'] as const;
+export type StaticResourceType = (typeof STATIC_RESOURCE_TYPES)[number];
 
-/** Playwright's storage state as an object (never a file path: a caller must not make the server read its disk). */
-export type StorageState = Exclude<BrowserContextOptions['storageState'], string | undefined>;
-type StoredCookie = StorageState['cookies'][number];
-type CookieKey = 'name' | 'value' | 'domain' | 'path';
-
-/** A storage state as a caller may give it: an export as it is, or a hand-written one where the cookie flags default as in a browser. */
-export interface StorageStateInput {
-  cookies?: (Pick<StoredCookie, CookieKey> & Partial<Omit<StoredCookie, CookieKey>>)[];
-  origins?: StorageState['origins'];
+export function isStaticResource(resourceType: string): resourceType is StaticResourceType {
+  return (STATIC_RESOURCE_TYPES as readonly string[]).includes(resourceType);
 }
+
+/** What replaces a header value in an echo. */
+export const HIDDEN = '(hidden)';
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * The longest value each kind of option takes: roomy for any real use, and small enough that nothing a caller sends
+ * costs the server more than reading it (a long name is refused before it is compared to any list).
+ */
+const LIMIT = {
+  /** A device, locale, time zone or permission name. */
+  name: 100,
+  /** A user agent, a proxy address or bypass list, an origin, a cookie's domain or path. */
+  text: 2_048,
+  /** A user name or password. */
+  credential: 1_024,
+  headerName: 256,
+  headerValue: 8_192,
+  headers: 100,
+  permissions: 50,
+  /** A cookie's name or value: browsers keep at most 4 KiB a cookie. */
+  cookie: 4_096,
+  cookies: 3_000,
+  origins: 1_000,
+  /** localStorage items of one origin, and the length of one name or value (browsers give an origin about 5 MB). */
+  storageItems: 10_000,
+  storageName: 1_024,
+  storageValue: 5_000_000,
+} as const;
+
+/** A string that is not only white space (a schema's min(1) lets "  " through, and Playwright would take it as given). */
+const notBlank = (text: string) => text.trim() !== '';
+const nonBlankString = (max: number) => z.string().min(1).max(max).refine(notBlank, 'Must not be blank.');
+
+const viewportSchema = z.strictObject({
+  width: z.number().int().min(1).max(10_000).describe('CSS pixels.'),
+  height: z.number().int().min(1).max(10_000).describe('CSS pixels.'),
+});
+
+const geolocationSchema = z.strictObject({
+  latitude: z.number().min(-90).max(90).describe('Degrees, -90 to 90.'),
+  longitude: z.number().min(-180).max(180).describe('Degrees, -180 to 180.'),
+  accuracy: z.number().min(0).optional().describe('Metres (default 0).'),
+});
+
+const colorSchemeSchema = z.enum(['light', 'dark', 'no-preference']);
+const reducedMotionSchema = z.enum(['reduce', 'no-preference']);
+const blockResourcesSchema = z
+  .array(
+    z.enum(STATIC_RESOURCE_TYPES, {
+      error: (issue) => `Cannot block ${quote(issue.input)}: blockResources takes ${STATIC_RESOURCE_TYPES.join(', ')}.`,
+    }),
+  )
+  .max(STATIC_RESOURCE_TYPES.length);
+
+/**
+ * Playwright's storage state as an object (never a file path: a caller must not make the server read its disk), in two
+ * forms of one shape: `bounded` (what a caller may give) limits every string and list, while what a browser gives back
+ * (an export) is shown as it is, however many cookies the sites set.
+ */
+function storageStateSchemaOf(bounded: boolean) {
+  const text = (max: number) => (bounded ? z.string().max(max) : z.string());
+  const list = <T extends z.ZodType>(item: T, max: number) => (bounded ? z.array(item).max(max) : z.array(item));
+  /** A cookie as a storage state export gives it; extra fields a newer export may carry are ignored. */
+  const cookie = z.looseObject({
+    name: text(LIMIT.cookie).describe('Cookie name.'),
+    value: text(LIMIT.cookie).describe('Cookie value.'),
+    domain: text(LIMIT.text).refine(notBlank, 'Must not be empty.').describe('Domain, e.g. "example.com" or ".example.com" for subdomains too.'),
+    path: text(LIMIT.text).refine(notBlank, 'Must not be empty.').describe('Path, usually "/".'),
+    expires: z.number().optional().describe('Unix time in seconds; -1 (default) for a session cookie.'),
+    httpOnly: z.boolean().optional().describe('Default false.'),
+    secure: z.boolean().optional().describe('Default false.'),
+    sameSite: z.enum(['Strict', 'Lax', 'None']).optional().describe('Default "Lax".'),
+  });
+  const origin = z.looseObject({
+    origin: text(LIMIT.text).describe('An origin such as "https://example.com".'),
+    localStorage: list(z.object({ name: text(LIMIT.storageName), value: text(LIMIT.storageValue) }), LIMIT.storageItems).describe(
+      'localStorage items of that origin.',
+    ),
+  });
+  return z.looseObject(
+    {
+      cookies: list(cookie, LIMIT.cookies).optional().describe('Cookies of the state (default none).'),
+      origins: list(origin, LIMIT.origins).optional().describe('localStorage per origin (default none).'),
+    },
+    {
+      error: (issue) =>
+        issue.code === 'invalid_type' ? 'Expected an object { cookies, origins } as a storage state export gives it (a file path is not accepted).' : undefined,
+    },
+  );
+}
+
+/** A storage state a session may start from (create_session's storageState). */
+const storageStateSchema = storageStateSchemaOf(true);
+/** A storage state as a session's export gives it back, to be given to a new session. */
+export const exportedStorageStateSchema = storageStateSchemaOf(false);
+
+const extraHTTPHeadersSchema = z.record(z.string().max(LIMIT.headerName), z.string().max(LIMIT.headerValue)).superRefine((headers, ctx) => {
+  const names = Object.keys(headers);
+  if (names.length > LIMIT.headers) ctx.addIssue({ code: 'custom', message: `At most ${LIMIT.headers} headers.` });
+  for (const [name, value] of Object.entries(headers)) {
+    if (!HEADER_NAME.test(name)) ctx.addIssue({ code: 'custom', path: [name], message: `"${name}" is not a valid HTTP header name.` });
+    else if (/[\r\n\0]/.test(value))
+      ctx.addIssue({ code: 'custom', path: [name], message: `The value of header "${name}" must be a string without line breaks.` });
+  }
+});
+
+/** A session's options, every one optional: with none, the session may come ready-made from the warm pool. */
+export const sessionOptionsShape = {
+  device: nonBlankString(LIMIT.name)
+    .optional()
+    .describe(
+      'A Playwright device name, e.g. "iPhone 15", "Pixel 7", "iPad Mini", "Desktop Chrome": sets viewport, user agent, scale factor, mobile and touch. The options below override it.',
+    ),
+  viewport: viewportSchema.optional().describe('Page size in CSS pixels, e.g. {"width": 1440, "height": 900}.'),
+  userAgent: nonBlankString(LIMIT.text).optional().describe('The User-Agent header and navigator.userAgent.'),
+  locale: nonBlankString(LIMIT.name).optional().describe('A BCP 47 language tag, e.g. "de-DE": navigator.language, Accept-Language, number and date formats.'),
+  timezoneId: nonBlankString(LIMIT.name).optional().describe('An IANA time zone, e.g. "Europe/Berlin", "America/New_York".'),
+  geolocation: geolocationSchema
+    .optional()
+    .describe('Where navigator.geolocation says the device is; also grant "geolocation" in permissions so pages may read it.'),
+  permissions: z
+    .array(z.string().max(LIMIT.name))
+    .max(LIMIT.permissions)
+    .optional()
+    .describe('Browser permissions granted to every page, e.g. ["geolocation", "notifications", "clipboard-read"].'),
+  colorScheme: colorSchemeSchema.optional().describe('What prefers-color-scheme matches.'),
+  reducedMotion: reducedMotionSchema.optional().describe('What prefers-reduced-motion matches.'),
+  extraHTTPHeaders: extraHTTPHeadersSchema.optional().describe('Headers sent with every request of this session, e.g. {"X-Team": "qa"}.'),
+  httpCredentials: z
+    .strictObject({
+      username: z.string().max(LIMIT.credential).describe('User name.'),
+      password: z.string().max(LIMIT.credential).describe('Password; never echoed.'),
+    })
+    .optional()
+    .describe('Answers HTTP basic/digest authentication challenges.'),
+  offline: z.boolean().optional().describe('Start with the network cut off (default false).'),
+  javaScriptEnabled: z.boolean().optional().describe('false runs pages without JavaScript (default true).'),
+  ignoreHTTPSErrors: z.boolean().optional().describe('Accept invalid or self-signed TLS certificates (default false).'),
+  proxy: z
+    .strictObject({
+      server: nonBlankString(LIMIT.text).describe('http://host:port, https://host:port or socks5://host:port.'),
+      bypass: z.string().max(LIMIT.text).optional().describe('Comma-separated hosts that skip the proxy, e.g. ".internal.example, localhost".'),
+      username: z.string().max(LIMIT.credential).optional().describe('Proxy user name (http/https proxies only); never echoed.'),
+      password: z.string().max(LIMIT.credential).optional().describe('Proxy password; never echoed.'),
+    })
+    .optional()
+    .describe("This session's traffic, and only this session's, goes through this proxy."),
+  storageState: storageStateSchema
+    .optional()
+    .describe('A state from export_storage_state: the session starts with those cookies and localStorage, e.g. signed in.'),
+  blockResources: blockResourcesSchema.optional().describe('Resource types this session never loads, e.g. ["image", "font", "media"]: faster crawling.'),
+};
+
+export const sessionOptionsSchema = z.strictObject(sessionOptionsShape);
 
 /** What a session may be created with; every field optional, each explicit one overrides what `device` set. */
-export interface SessionOptions {
-  /** A name from Playwright's device list ("iPhone 15", "Pixel 7", "Desktop Chrome"). */
-  device?: string;
-  viewport?: { width: number; height: number };
-  userAgent?: string;
-  locale?: string;
-  timezoneId?: string;
-  geolocation?: { latitude: number; longitude: number; accuracy?: number };
-  permissions?: string[];
-  colorScheme?: 'light' | 'dark' | 'no-preference';
-  reducedMotion?: 'reduce' | 'no-preference';
-  extraHTTPHeaders?: Record<string, string>;
-  httpCredentials?: { username: string; password: string };
-  offline?: boolean;
-  javaScriptEnabled?: boolean;
-  ignoreHTTPSErrors?: boolean;
-  proxy?: { server: string; bypass?: string; username?: string; password?: string };
-  storageState?: StorageStateInput;
-  blockResources?: BlockableResource[];
-}
+export type SessionOptions = z.input<typeof sessionOptionsSchema>;
 
-/** The options a session runs with, as results and lists may show them: device values filled in, secrets left out. */
-export interface EffectiveSessionOptions extends Omit<SessionOptions, 'extraHTTPHeaders' | 'httpCredentials' | 'proxy' | 'storageState'> {
-  deviceScaleFactor?: number;
-  isMobile?: boolean;
-  hasTouch?: boolean;
-  /** Values of headers that carry credentials (Authorization, Cookie, tokens, keys) are replaced by HIDDEN. */
-  extraHTTPHeaders?: Record<string, string>;
-  /** The password is left out. */
-  httpCredentials?: { username: string };
-  /** Username and password are left out. */
-  proxy?: { server: string; bypass?: string };
-  /** Which cookies and localStorage keys the session started with; no values. */
-  storageState?: {
-    cookies: Omit<StoredCookie, 'value'>[];
-    origins: { origin: string; localStorage: { name: string }[] }[];
-  };
-}
+/** The options a session runs with, as results and lists show them: device values filled in, secrets left out. */
+export const effectiveOptionsSchema = z
+  .object({
+    device: z.string().optional(),
+    viewport: z.object({ width: z.number(), height: z.number() }).optional(),
+    userAgent: z.string().optional(),
+    deviceScaleFactor: z.number().optional(),
+    isMobile: z.boolean().optional(),
+    hasTouch: z.boolean().optional(),
+    locale: z.string().optional(),
+    timezoneId: z.string().optional(),
+    geolocation: z.object({ latitude: z.number(), longitude: z.number(), accuracy: z.number().optional() }).optional(),
+    permissions: z.array(z.string()).optional(),
+    colorScheme: colorSchemeSchema.optional(),
+    reducedMotion: reducedMotionSchema.optional(),
+    extraHTTPHeaders: z.record(z.string(), z.string()).optional().describe('The header names; every value reads "(hidden)".'),
+    httpCredentials: z.object({ username: z.string() }).optional().describe('The password is not shown.'),
+    offline: z.boolean().optional(),
+    javaScriptEnabled: z.boolean().optional(),
+    ignoreHTTPSErrors: z.boolean().optional(),
+    proxy: z.object({ server: z.string(), bypass: z.string().optional() }).optional().describe('Credentials are not shown.'),
+    storageState: z
+      .object({
+        cookies: z.array(z.object({ name: z.string(), domain: z.string(), path: z.string() }).loose()),
+        origins: z.array(z.object({ origin: z.string(), localStorage: z.array(z.object({ name: z.string() })) })),
+      })
+      .optional()
+      .describe('Which cookies and localStorage keys the session started with; no values.'),
+    blockResources: z.array(z.enum(STATIC_RESOURCE_TYPES)).optional(),
+  })
+  .describe('The options the session runs with ({} for a plain session); secrets are left out.');
+
+export type EffectiveSessionOptions = z.infer<typeof effectiveOptionsSchema>;
+
+/** Playwright's storage state as an object, complete, as a context takes it. */
+export type StorageState = Exclude<BrowserContextOptions['storageState'], string | undefined>;
+type StoredCookie = StorageState['cookies'][number];
 
 /** Options checked and turned into what Playwright takes. */
 export interface ResolvedSessionOptions {
   contextOptions: BrowserContextOptions;
-  blockResources: BlockableResource[];
+  blockResources: StaticResourceType[];
   echo: EffectiveSessionOptions;
 }
 
-/** What replaces a secret-bearing header value in an echo. */
-export const HIDDEN = '(hidden)';
-
-export const SESSION_OPTION_NAMES = [
-  'device',
-  'viewport',
-  'userAgent',
-  'locale',
-  'timezoneId',
-  'geolocation',
-  'permissions',
-  'colorScheme',
-  'reducedMotion',
-  'extraHTTPHeaders',
-  'httpCredentials',
-  'offline',
-  'javaScriptEnabled',
-  'ignoreHTTPSErrors',
-  'proxy',
-  'storageState',
-  'blockResources',
-] as const satisfies readonly (keyof SessionOptions)[];
+const SESSION_OPTION_NAMES = Object.keys(sessionOptionsShape);
 
 /**
  * The permission names each engine grants (Playwright's own tables); anything else makes newContext fail after the
@@ -119,9 +254,6 @@ const PERMISSIONS: Record<BrowserName, readonly string[]> = {
 };
 
 const PROXY_SCHEMES = ['http:', 'https:', 'socks5:'];
-const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** Header names whose values are credentials, so an echo never repeats them. */
-const SECRET_HEADER = /^(authorization|proxy-authorization|cookie)$|token|secret|key|auth|session|password|credential/i;
 
 /** True when `input` asks for anything (an empty object is the same as no options: such a session may come from the warm pool). */
 export function hasSessionOptions(input: unknown): boolean {
@@ -144,15 +276,17 @@ export function resolveSessionOptions(input: unknown, browserName: BrowserName =
   return { contextOptions, blockResources, echo: echoSessionOptions(options, device) };
 }
 
-/** The options as a result may show them: what the device set, overridden by explicit options, without any secret. */
+/**
+ * The options as a result may show them: what the device set, overridden by explicit options, without any secret. A
+ * header's value is never shown, only its name: no rule on names can tell which values are credentials (X-JWT,
+ * X-Signature, a vendor's key header).
+ */
 function echoSessionOptions(options: CheckedOptions, device: DeviceSettings | undefined): EffectiveSessionOptions {
   const { proxy, httpCredentials, storageState, extraHTTPHeaders, ...plain } = options;
   return {
     ...(device === undefined ? {} : { device: options.device, ...device }),
     ...plain,
-    ...(extraHTTPHeaders === undefined
-      ? {}
-      : { extraHTTPHeaders: Object.fromEntries(Object.entries(extraHTTPHeaders).map(([name, value]) => [name, SECRET_HEADER.test(name) ? HIDDEN : value])) }),
+    ...(extraHTTPHeaders === undefined ? {} : { extraHTTPHeaders: Object.fromEntries(Object.keys(extraHTTPHeaders).map((name) => [name, HIDDEN])) }),
     ...(httpCredentials === undefined ? {} : { httpCredentials: { username: httpCredentials.username } }),
     ...(proxy === undefined ? {} : { proxy: { server: proxy.server, ...(proxy.bypass === undefined ? {} : { bypass: proxy.bypass }) } }),
     ...(storageState === undefined
@@ -170,7 +304,7 @@ function echoSessionOptions(options: CheckedOptions, device: DeviceSettings | un
  * Makes the context refuse the given resource types. Only sessions that ask for it get a route: routing makes
  * Playwright intercept every request and turns the HTTP cache off, which the other sessions must not pay for.
  */
-export async function blockResourceTypes(context: BrowserContext, types: readonly BlockableResource[]): Promise<void> {
+export async function blockResourceTypes(context: BrowserContext, types: readonly StaticResourceType[]): Promise<void> {
   if (types.length === 0) return;
   const blocked = new Set<string>(types);
   await context.route('**/*', (route) => (blocked.has(route.request().resourceType()) ? route.abort('blockedbyclient') : route.fallback()));
@@ -182,7 +316,7 @@ export function deviceNames(): string[] {
 }
 
 /** The part of a Playwright device descriptor a context takes. */
-export interface DeviceSettings {
+interface DeviceSettings {
   viewport: { width: number; height: number };
   userAgent: string;
   deviceScaleFactor: number;
@@ -210,7 +344,7 @@ function unknownDevice(name: string): SessionError {
 }
 
 /** The `count` names nearest to `wanted`, by edit distance on lower case; landscape variants only if asked for. */
-export function closeNames(wanted: string, names: readonly string[], count: number): string[] {
+function closeNames(wanted: string, names: readonly string[], count: number): string[] {
   const target = wanted.trim().toLowerCase();
   const landscape = target.includes('landscape');
   return names
@@ -221,110 +355,91 @@ export function closeNames(wanted: string, names: readonly string[], count: numb
     .map(({ name }) => name);
 }
 
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
-}
-
 /** Options after checking: the storage state complete, as Playwright takes it. */
-type CheckedOptions = Omit<SessionOptions, 'storageState'> & { storageState?: StorageState };
+type CheckedOptions = Omit<z.output<typeof sessionOptionsSchema>, 'storageState' | 'blockResources'> & {
+  storageState?: StorageState;
+  blockResources?: StaticResourceType[];
+};
 
-/** Every check, in the order the options are listed; the first problem is reported. */
+/** The schema first, then what it cannot check (names from Playwright's lists, time zones, locales, proxy URLs). */
 function checkSessionOptions(input: unknown, browserName: BrowserName): CheckedOptions {
   if (input === undefined) return {};
-  if (!isPlainObject(input)) throw invalid(undefined, 'Session options must be an object.');
-  const known = new Set<string>(SESSION_OPTION_NAMES);
-  const unknown = Object.keys(input).filter((key) => !known.has(key));
-  if (unknown.length > 0) {
-    throw invalid(undefined, `Unknown session option ${unknown.map((key) => `"${key}"`).join(', ')}. Known options: ${SESSION_OPTION_NAMES.join(', ')}.`, {
-      unknownOptions: unknown,
-      knownOptions: [...SESSION_OPTION_NAMES],
-    });
-  }
-  const options: CheckedOptions = {};
-  const given = (key: string) => input[key] !== undefined;
-  if (given('device')) {
-    options.device = nonEmptyString(input.device, 'device');
-    deviceDescriptor(options.device);
-  }
-  if (given('viewport')) options.viewport = viewportOf(input.viewport);
-  if (given('userAgent')) options.userAgent = nonEmptyString(input.userAgent, 'userAgent');
-  if (given('locale')) options.locale = localeOf(input.locale);
-  if (given('timezoneId')) options.timezoneId = timezoneOf(input.timezoneId);
-  if (given('geolocation')) options.geolocation = geolocationOf(input.geolocation);
-  if (given('permissions')) options.permissions = permissionsOf(input.permissions, browserName);
-  if (given('colorScheme')) options.colorScheme = oneOf(input.colorScheme, 'colorScheme', ['light', 'dark', 'no-preference'] as const);
-  if (given('reducedMotion')) options.reducedMotion = oneOf(input.reducedMotion, 'reducedMotion', ['reduce', 'no-preference'] as const);
-  if (given('extraHTTPHeaders')) options.extraHTTPHeaders = headersOf(input.extraHTTPHeaders);
-  if (given('httpCredentials')) options.httpCredentials = credentialsOf(input.httpCredentials);
-  for (const key of ['offline', 'javaScriptEnabled', 'ignoreHTTPSErrors'] as const) {
-    if (given(key)) options[key] = booleanOf(input[key], key);
-  }
-  if (given('proxy')) options.proxy = proxyOf(input.proxy);
-  if (given('storageState')) options.storageState = storageStateOf(input.storageState);
-  if (given('blockResources')) options.blockResources = blockResourcesOf(input.blockResources);
-  return options;
-}
-
-function viewportOf(value: unknown): { width: number; height: number } {
-  const viewport = fields(value, 'viewport', ['width', 'height'], ['width', 'height']);
-  const side = (key: 'width' | 'height') => {
-    const size = viewport[key];
-    if (typeof size !== 'number' || !Number.isInteger(size) || size < 1 || size > 10_000) {
-      throw invalid('viewport', `viewport.${key} must be a whole number of pixels from 1 to 10000, not ${JSON.stringify(size)}.`);
-    }
-    return size;
+  const parsed = sessionOptionsSchema.safeParse(input);
+  if (!parsed.success) throw schemaProblem(parsed.error);
+  const { storageState, blockResources, ...options } = parsed.data;
+  if (options.device !== undefined) deviceDescriptor(options.device);
+  if (options.locale !== undefined) checkLocale(options.locale);
+  if (options.timezoneId !== undefined) checkTimezone(options.timezoneId);
+  if (options.permissions !== undefined) checkPermissions(options.permissions, browserName);
+  if (options.proxy !== undefined) checkProxy(options.proxy);
+  return {
+    ...options,
+    ...(storageState === undefined ? {} : { storageState: completeStorageState(storageState) }),
+    ...(blockResources === undefined ? {} : { blockResources: [...new Set(blockResources)] }),
   };
-  return { width: side('width'), height: side('height') };
 }
 
-function localeOf(value: unknown): string {
-  const locale = nonEmptyString(value, 'locale');
+/** The first problem the schema found, as INVALID_PARAMETERS with `details.option`; never quoting a value it refused. */
+function schemaProblem(error: z.ZodError): SessionError {
+  const issues = [...error.issues].sort(
+    (a, b) => Number(b.code === 'unrecognized_keys' && b.path.length === 0) - Number(a.code === 'unrecognized_keys' && a.path.length === 0),
+  );
+  const [issue] = issues;
+  if (issue === undefined) return invalid(undefined, 'Invalid session options.');
+  const where = pathText(issue.path);
+  const option = typeof issue.path[0] === 'string' ? issue.path[0] : undefined;
+  if (issue.code === 'unrecognized_keys') {
+    if (issue.path.length === 0) {
+      return invalid(
+        undefined,
+        `Unknown session option ${issue.keys.map((key) => `"${key}"`).join(', ')}. Known options: ${SESSION_OPTION_NAMES.join(', ')}.`,
+        {
+          unknownOptions: issue.keys,
+          knownOptions: SESSION_OPTION_NAMES,
+        },
+      );
+    }
+    return invalid(option, `Unknown field ${issue.keys.map((key) => `"${where}.${key}"`).join(', ')}.`);
+  }
+  if (issue.code === 'invalid_type') {
+    if (issue.path.length === 0) return invalid(undefined, 'Session options must be an object.');
+    if (issue.message.startsWith('Invalid input')) return invalid(option, `${where} must be ${EXPECTED[issue.expected] ?? issue.expected}.`);
+  }
+  return invalid(option, `${where}: ${issue.message}`);
+}
+
+const EXPECTED: Partial<Record<string, string>> = {
+  string: 'a string',
+  number: 'a number',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'a list',
+  record: 'an object',
+};
+
+/** An issue's path as a reader writes it: viewport.width, storageState.cookies[0].domain. */
+function pathText(path: readonly PropertyKey[]): string {
+  return path.map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`)).join('');
+}
+
+function checkLocale(locale: string): void {
   try {
     Intl.getCanonicalLocales(locale);
   } catch {
     throw invalid('locale', `"${locale}" is not a valid locale. Use a BCP 47 language tag such as "en-US", "de-DE" or "ja".`);
   }
-  return locale;
 }
 
-function timezoneOf(value: unknown): string {
-  const timezoneId = nonEmptyString(value, 'timezoneId');
+function checkTimezone(timezoneId: string): void {
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: timezoneId });
   } catch {
     throw invalid('timezoneId', `"${timezoneId}" is not a time zone. Use an IANA name such as "Europe/Berlin", "America/New_York" or "UTC".`);
   }
-  return timezoneId;
 }
 
-function geolocationOf(value: unknown): { latitude: number; longitude: number; accuracy?: number } {
-  const place = fields(value, 'geolocation', ['latitude', 'longitude', 'accuracy'], ['latitude', 'longitude']);
-  const number = (key: string, min: number, max: number) => {
-    const n = place[key];
-    if (typeof n !== 'number' || !Number.isFinite(n) || n < min || n > max) {
-      throw invalid('geolocation', `geolocation.${key} must be a number from ${min} to ${max}, not ${JSON.stringify(n)}.`);
-    }
-    return n;
-  };
-  return {
-    latitude: number('latitude', -90, 90),
-    longitude: number('longitude', -180, 180),
-    ...(place.accuracy === undefined ? {} : { accuracy: number('accuracy', 0, Number.MAX_SAFE_INTEGER) }),
-  };
-}
-
-function permissionsOf(value: unknown, browserName: BrowserName): string[] {
+function checkPermissions(permissions: readonly string[], browserName: BrowserName): void {
   const allowed = PERMISSIONS[browserName];
-  const permissions = stringList(value, 'permissions');
   const unknown = permissions.filter((permission) => !allowed.includes(permission));
   if (unknown.length > 0) {
     throw invalid('permissions', `Unknown permission ${unknown.map((p) => `"${p}"`).join(', ')} for ${browserName}. Known: ${allowed.join(', ')}.`, {
@@ -332,49 +447,16 @@ function permissionsOf(value: unknown, browserName: BrowserName): string[] {
       knownPermissions: [...allowed],
     });
   }
-  return permissions;
 }
 
-function headersOf(value: unknown): Record<string, string> {
-  if (!isPlainObject(value)) throw invalid('extraHTTPHeaders', 'extraHTTPHeaders must be an object of header names to string values.');
-  for (const [name, header] of Object.entries(value)) {
-    if (!HEADER_NAME.test(name)) throw invalid('extraHTTPHeaders', `"${name}" is not a valid HTTP header name.`);
-    if (typeof header !== 'string' || /[\r\n\0]/.test(header)) {
-      throw invalid('extraHTTPHeaders', `The value of header "${name}" must be a string without line breaks.`);
-    }
-  }
-  return { ...(value as Record<string, string>) };
-}
-
-function credentialsOf(value: unknown): { username: string; password: string } {
-  const credentials = fields(value, 'httpCredentials', ['username', 'password'], ['username', 'password']);
-  const text = (key: string) => {
-    // The value itself is never quoted back: it is a secret.
-    if (typeof credentials[key] !== 'string') throw invalid('httpCredentials', `httpCredentials.${key} must be a string.`);
-    return credentials[key] as string;
-  };
-  return { username: text('username'), password: text('password') };
-}
-
-function proxyOf(value: unknown): NonNullable<SessionOptions['proxy']> {
-  const proxy = fields(value, 'proxy', ['server', 'bypass', 'username', 'password'], ['server']);
-  const server = nonEmptyString(proxy.server, 'proxy');
-  const problem = proxyServerProblem(server);
+function checkProxy(proxy: { server: string; username?: string | undefined; password?: string | undefined }): void {
+  const problem = proxyServerProblem(proxy.server);
   if (problem) {
     throw invalid('proxy', `proxy.server is not a proxy URL: ${problem}. Write it as http://host:port, https://host:port or socks5://host:port.`);
   }
-  const result: NonNullable<SessionOptions['proxy']> = { server };
-  for (const key of ['bypass', 'username', 'password'] as const) {
-    const field = proxy[key];
-    if (field === undefined) continue;
-    // A credential is never quoted back: it is a secret.
-    if (typeof field !== 'string') throw invalid('proxy', `proxy.${key} must be a string.`);
-    result[key] = field;
-  }
-  if (/^socks5:/i.test(server) && (result.username !== undefined || result.password !== undefined)) {
+  if (/^socks5:/i.test(proxy.server) && (proxy.username !== undefined || proxy.password !== undefined)) {
     throw invalid('proxy', 'A socks5 proxy cannot take a username and password in the browser; use an http or https proxy for that.');
   }
-  return result;
 }
 
 /** Why `server` is not a usable proxy address, or undefined when it is. A bare host:port means http, as in Playwright. */
@@ -395,97 +477,29 @@ function proxyServerProblem(server: string): string | undefined {
   return undefined;
 }
 
-function storageStateOf(value: unknown): StorageState {
-  if (!isPlainObject(value)) {
-    throw invalid('storageState', 'storageState must be an object { cookies, origins } as a storage state export gives it (a file path is not accepted).');
-  }
-  const cookies = value.cookies ?? [];
-  const origins = value.origins ?? [];
-  if (!Array.isArray(cookies) || !Array.isArray(origins)) throw invalid('storageState', 'storageState.cookies and storageState.origins must be lists.');
+/** A storage state as Playwright takes it: the cookie flags a hand-written state leaves out default as in a browser. */
+function completeStorageState(state: z.output<typeof storageStateSchema>): StorageState {
   return {
-    cookies: cookies.map((cookie, index) => storedCookieOf(cookie, index)),
-    origins: origins.map((origin, index) => {
-      if (!isPlainObject(origin) || typeof origin.origin !== 'string') {
-        throw invalid('storageState', `storageState.origins[${index}] must be { origin, localStorage: [{ name, value }] }.`);
-      }
-      const items = origin.localStorage ?? [];
-      if (!Array.isArray(items) || !items.every((item) => isPlainObject(item) && typeof item.name === 'string' && typeof item.value === 'string')) {
-        throw invalid('storageState', `storageState.origins[${index}].localStorage must be a list of { name, value } strings.`);
-      }
-      return { origin: origin.origin, localStorage: items.map((item: { name: string; value: string }) => ({ name: item.name, value: item.value })) };
-    }),
+    cookies: (state.cookies ?? []).map(
+      (cookie): StoredCookie => ({
+        name: cookie.name,
+        value: cookie.value,
+        domain: cookie.domain,
+        path: cookie.path,
+        expires: cookie.expires ?? -1,
+        httpOnly: cookie.httpOnly ?? false,
+        secure: cookie.secure ?? false,
+        sameSite: cookie.sameSite ?? 'Lax',
+      }),
+    ),
+    origins: (state.origins ?? []).map(({ origin, localStorage }) => ({ origin, localStorage: localStorage.map(({ name, value }) => ({ name, value })) })),
   };
 }
 
-/** A cookie as the export gives it; only name, value, domain and path are required, the flags default as in a browser. */
-function storedCookieOf(value: unknown, index: number): StoredCookie {
-  const where = `storageState.cookies[${index}]`;
-  if (!isPlainObject(value)) throw invalid('storageState', `${where} must be an object.`);
-  for (const key of ['name', 'value', 'domain', 'path'] as const) {
-    if (typeof value[key] !== 'string' || (key !== 'value' && key !== 'name' && value[key] === '')) {
-      throw invalid('storageState', `${where}.${key} must be a${key === 'value' || key === 'name' ? '' : ' non-empty'} string.`);
-    }
-  }
-  const sameSite = value.sameSite ?? 'Lax';
-  if (sameSite !== 'Strict' && sameSite !== 'Lax' && sameSite !== 'None') throw invalid('storageState', `${where}.sameSite must be "Strict", "Lax" or "None".`);
-  const expires = value.expires ?? -1;
-  if (typeof expires !== 'number' || !Number.isFinite(expires))
-    throw invalid('storageState', `${where}.expires must be a number (seconds since epoch, -1 for a session cookie).`);
-  const flag = (key: 'httpOnly' | 'secure') => {
-    const flagValue = value[key] ?? false;
-    if (typeof flagValue !== 'boolean') throw invalid('storageState', `${where}.${key} must be true or false.`);
-    return flagValue;
-  };
-  return {
-    name: value.name as string,
-    value: value.value as string,
-    domain: value.domain as string,
-    path: value.path as string,
-    expires,
-    httpOnly: flag('httpOnly'),
-    secure: flag('secure'),
-    sameSite,
-  };
-}
-
-function blockResourcesOf(value: unknown): BlockableResource[] {
-  const types = stringList(value, 'blockResources');
-  const wrong = types.filter((type) => !(BLOCKABLE_RESOURCES as readonly string[]).includes(type));
-  if (wrong.length > 0) {
-    throw invalid('blockResources', `Cannot block ${wrong.map((t) => `"${t}"`).join(', ')}: blockResources takes ${BLOCKABLE_RESOURCES.join(', ')}.`);
-  }
-  return [...new Set(types)] as BlockableResource[];
-}
-
-/** An object with only `allowed` keys and every `required` one. */
-function fields(value: unknown, option: string, allowed: readonly string[], required: readonly string[]): Record<string, unknown> {
-  const shape = `{ ${allowed.map((key) => (required.includes(key) ? key : `${key}?`)).join(', ')} }`;
-  if (!isPlainObject(value)) throw invalid(option, `${option} must be an object ${shape}.`);
-  const extra = Object.keys(value).filter((key) => !allowed.includes(key));
-  if (extra.length > 0) throw invalid(option, `Unknown field ${extra.map((key) => `"${option}.${key}"`).join(', ')}; ${option} is ${shape}.`);
-  const missing = required.filter((key) => value[key] === undefined);
-  if (missing.length > 0) throw invalid(option, `${option} needs ${missing.map((key) => `"${key}"`).join(', ')}; it is ${shape}.`);
-  return value;
-}
-
-function stringList(value: unknown, option: string): string[] {
-  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) throw invalid(option, `${option} must be a list of strings.`);
-  return [...(value as string[])];
-}
-
-function nonEmptyString(value: unknown, option: string): string {
-  if (typeof value !== 'string' || value.trim() === '') throw invalid(option, `${option} must be a non-empty string.`);
-  return value;
-}
-
-function booleanOf(value: unknown, option: string): boolean {
-  if (typeof value !== 'boolean') throw invalid(option, `${option} must be true or false.`);
-  return value;
-}
-
-function oneOf<const T extends readonly string[]>(value: unknown, option: string, allowed: T): T[number] {
-  if (typeof value !== 'string' || !allowed.includes(value)) throw invalid(option, `${option} must be one of ${allowed.map((a) => `"${a}"`).join(', ')}.`);
-  return value as T[number];
+/** A value quoted in an error, cut short: the caller sees which one it was without getting its own megabytes back. */
+function quote(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

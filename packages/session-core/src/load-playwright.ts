@@ -1,16 +1,16 @@
-// Loads Playwright on first use: it costs about half a second of CPU, which a server should spend after answering initialize.
+// Loads Playwright on first use: loading it costs much CPU, which a server should spend after answering initialize.
 import { createRequire } from 'node:module';
-import path from 'node:path';
 import type * as Playwright from 'playwright';
-import { loadWithCodeCache } from './code-cache.js';
+
+/** How a program has Playwright loaded: it runs `require` (the plain load) its own way and returns what it returned. */
+export type PlaywrightLoader = (require: () => typeof Playwright) => typeof Playwright;
 
 let loaded: typeof Playwright | undefined;
 
-export function playwright(): typeof Playwright {
-  loaded ??= loadWithCodeCache(
-    () => createRequire(import.meta.url)('playwright') as typeof Playwright,
-    (filename) => filename.includes(`${path.sep}playwright-core${path.sep}`) || filename.includes(`${path.sep}playwright${path.sep}`),
-  );
+/** Playwright, loaded by the first call: through `loader` when that call brings one (a browser source's launch hook). */
+export function playwright(loader?: PlaywrightLoader): typeof Playwright {
+  const require = () => createRequire(import.meta.url)('playwright') as typeof Playwright;
+  loaded ??= loader ? loader(require) : require();
   return loaded;
 }
 

@@ -5,7 +5,7 @@ import { BrowserListeners, parseEndpoint, redactUrls, type BrowserSource, type S
 import { orAfter, systemTimers, type TimerHandle, type Timers } from './clock.js';
 import { browserError, firstLine, messageOf, type SessionError } from './errors.js';
 import type { BrowserName } from './executable.js';
-import { playwright } from './load-playwright.js';
+import { playwright, type PlaywrightLoader } from './load-playwright.js';
 import { silentLogger, type Logger } from './logger.js';
 
 export interface RemoteBrowserOptions {
@@ -24,6 +24,8 @@ export interface RemoteBrowserOptions {
   retryInitial?: number;
   retryMax?: number;
   timers?: Timers;
+  /** How Playwright is loaded if this source is the first to need it (see LaunchHook.loadPlaywright). */
+  loadPlaywright?: PlaywrightLoader;
 }
 
 /** The Playwright version this process speaks; a Playwright server accepts only clients of its own major.minor version. */
@@ -54,6 +56,7 @@ export class RemoteBrowser implements BrowserSource {
   private lastFailure: SourceFailure | undefined;
   private connectedOnce = false;
   private readonly listeners = new BrowserListeners();
+  private readonly loadPlaywright: PlaywrightLoader | undefined;
 
   constructor(options: RemoteBrowserOptions) {
     const parsed = parseEndpoint(options.endpoint);
@@ -68,6 +71,7 @@ export class RemoteBrowser implements BrowserSource {
     this.retryInitial = options.retryInitial ?? 500;
     this.retryMax = options.retryMax ?? 30_000;
     this.retryDelay = this.retryInitial;
+    this.loadPlaywright = options.loadPlaywright;
   }
 
   get available(): boolean {
@@ -150,7 +154,7 @@ export class RemoteBrowser implements BrowserSource {
   private async connectOnce(): Promise<Browser | undefined> {
     let browser: Browser;
     try {
-      const type = playwright()[this.browserName];
+      const type = playwright(this.loadPlaywright)[this.browserName];
       browser =
         this.kind === 'cdp'
           ? await type.connectOverCDP(this.url, { timeout: this.connectTimeout })

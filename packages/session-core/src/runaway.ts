@@ -16,6 +16,13 @@ export interface RunawayLimits {
   events: Record<EventBound, number>;
   /** The window the events are counted in, in ms. */
   windowMs: number;
+  /**
+   * How late a console message may reach the server, in ms after the page wrote it. A session more than a quarter of
+   * whose console bound arrives that late within one window is stopped too: the browser cannot relay its messages as
+   * fast as its pages write them (on a busy machine it relays fewer than the bound a second), so every other session of
+   * that browser is waiting behind them.
+   */
+  lateMs: number;
   /** The most bytes one tab may hold in JavaScript (its heap plus the ArrayBuffers it owns); past it the tab is stopped. */
   heapBytes: number;
   /** How often each tab's heap is measured, in ms (Chromium only). */
@@ -32,6 +39,7 @@ export interface RunawayLimits {
 export const DEFAULT_RUNAWAY_LIMITS: RunawayLimits = {
   events: { console: 2_000, requests: 1_000, dialogs: 100, popups: 10, downloads: 50 },
   windowMs: 2_000,
+  lateMs: 2_000,
   heapBytes: 1024 ** 3,
   heapCheckMs: 2_000,
 };
@@ -45,6 +53,8 @@ export interface RunawayTrip {
   observed: number;
   /** For event bounds: the window, in ms. */
   windowMs?: number;
+  /** When the messages counted arrived late: how late the last one was, in ms (see RunawayLimits.lateMs). */
+  lateMs?: number;
   /** The page it was seen on, when known. */
   url?: string;
 }
@@ -83,6 +93,12 @@ class WindowCount {
 export class RunawayGuard {
   readonly limits: RunawayLimits;
   private counts: Record<EventBound, WindowCount>;
+  private late: WindowCount;
+  /**
+   * The smallest delay seen between a page writing a console message and the server receiving it: what the clocks of
+   * the browser's machine and this one differ by, plus the quickest delivery. Lateness is counted from it.
+   */
+  private delivery = Number.POSITIVE_INFINITY;
   private trip: RunawayTrip | undefined;
   private readonly onTrip: (trip: RunawayTrip) => void;
   private readonly now: () => number;
@@ -92,6 +108,7 @@ export class RunawayGuard {
     this.onTrip = onTrip;
     this.now = now;
     this.counts = this.freshCounts();
+    this.late = this.lateCount();
   }
 
   /** Why the pages were stopped, until `reset`. */
@@ -99,12 +116,24 @@ export class RunawayGuard {
     return this.trip;
   }
 
-  /** Counts one event; false when it is to be dropped (this one passed a bound, or the pages are stopped already). */
-  count(bound: EventBound, url?: () => string): boolean {
+  /**
+   * Counts one event; false when it is to be dropped (this one passed a bound, or the pages are stopped already).
+   * `writtenAt`: when the page wrote it (console messages), to tell how late it arrives.
+   */
+  count(bound: EventBound, url?: () => string, writtenAt?: number): boolean {
     if (this.trip) return false;
-    if (!this.counts[bound].add(this.now())) return true;
+    const now = this.now();
     const limit = this.limits.events[bound];
-    this.stop({ bound, limit, observed: limit + 1, windowMs: this.limits.windowMs, ...(url ? { url: url() } : {}) });
+    if (this.counts[bound].add(now)) {
+      this.stop({ bound, limit, observed: limit + 1, windowMs: this.limits.windowMs, ...(url ? { url: url() } : {}) });
+      return false;
+    }
+    if (writtenAt === undefined || !Number.isFinite(writtenAt)) return true;
+    this.delivery = Math.min(this.delivery, now - writtenAt);
+    const lateBy = now - writtenAt - this.delivery;
+    if (lateBy <= this.limits.lateMs || !this.late.add(now)) return true;
+    const lateLimit = lateLimitOf(limit);
+    this.stop({ bound, limit: lateLimit, observed: lateLimit + 1, windowMs: this.limits.windowMs, lateMs: Math.round(lateBy), ...(url ? { url: url() } : {}) });
     return false;
   }
 
@@ -124,11 +153,16 @@ export class RunawayGuard {
   reset(): void {
     this.trip = undefined;
     this.counts = this.freshCounts();
+    this.late = this.lateCount();
   }
 
   private stop(trip: RunawayTrip): void {
     this.trip = trip;
     this.onTrip(trip);
+  }
+
+  private lateCount(): WindowCount {
+    return new WindowCount(lateLimitOf(this.limits.events.console), this.limits.windowMs);
   }
 
   private freshCounts(): Record<EventBound, WindowCount> {
@@ -143,6 +177,11 @@ export class RunawayGuard {
   }
 }
 
+/** How many late console messages within a window stop a session: a quarter of its console bound. */
+function lateLimitOf(consoleLimit: number): number {
+  return Math.max(1, Math.floor(consoleLimit / 4));
+}
+
 /** The limits with the caller's changes over the defaults (each may be given alone); RangeError for a bad one. */
 export function runawayLimits(given: RunawayOptions = {}): RunawayLimits {
   const events = { ...DEFAULT_RUNAWAY_LIMITS.events };
@@ -152,7 +191,7 @@ export function runawayLimits(given: RunawayOptions = {}): RunawayLimits {
     events[bound] = limit;
   }
   const limits: RunawayLimits = { ...DEFAULT_RUNAWAY_LIMITS, events };
-  for (const key of ['windowMs', 'heapBytes', 'heapCheckMs'] as const) {
+  for (const key of ['windowMs', 'lateMs', 'heapBytes', 'heapCheckMs'] as const) {
     const value = given[key];
     if (value === undefined) continue;
     if (!Number.isFinite(value) || value <= 0) throw new RangeError(`runaway.${key} must be a positive number`);

@@ -1,20 +1,24 @@
-// The map of live sessions: creation within limits, idle expiry, tombstones of ended ids, shutdown.
+// The map of live sessions: composes admission, the warm pools, the browser sources, the shared turns, idle expiry and tombstones.
 import { randomUUID } from 'node:crypto';
-import os from 'node:os';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright';
+import type { Browser, BrowserContextOptions, Page } from 'playwright';
+import { Admission } from './admission.js';
 import { BrowserHost } from './browser-host.js';
 import type { BrowserSource } from './browser-source.js';
 import { orAfter, systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
-import { blockResourceTypes, hasSessionOptions, resolveSessionOptions, type ResolvedSessionOptions, type SessionOptions } from './context-options.js';
-import { SessionError, browserError, isSessionError, messageOf } from './errors.js';
+import { hasSessionOptions, resolveSessionOptions, type ResolvedSessionOptions, type SessionOptions } from './context-options.js';
+import { browserError, isSessionError } from './errors.js';
 import { shortId, silentLogger, type Logger } from './logger.js';
 import { chooseSource, leastLoaded } from './scheduler.js';
 import { DEFAULT_MAX_TABS, Session, type RunOptions } from './session.js';
-import { Turns } from './turns.js';
+import { Tombstones, unknownIdError, type EndReason } from './tombstones.js';
+import { WorkTurns } from './turns.js';
 import { BrowserRecycler } from './browser-recycler.js';
 import { DEFAULT_DOWNLOAD_LIMITS, DownloadDirectory, type DownloadLimits } from './downloads.js';
+import { openContext, unlessStopped } from './open-context.js';
 import { WarmPool } from './warm-pool.js';
 import { runawayLimits, type RunawayLimits, type RunawayOptions } from './runaway.js';
+
+export type { EndReason } from './tombstones.js';
 
 export interface SessionManagerOptions {
   /** Where browsers come from: one (a local BrowserHost) or several (remote endpoints); sessions spread over them by load. */
@@ -54,8 +58,6 @@ export interface SessionManagerOptions {
   maxTabs?: number;
   /** Where downloads are saved, a folder per session (default: a temporary folder removed by shutdown). */
   outputDir?: string;
-  /** How much each session may download, and whether its files outlive it (default DEFAULT_DOWNLOAD_LIMITS). */
-  downloads?: Partial<DownloadLimits>;
   /**
    * Page loads (calls run with `loads`) under way at once across all sessions (default: 8 per CPU core, at least 16);
    * the others wait their turn, fairly across owners. A load holds its turn until it ends or for `holdMs` (default
@@ -63,6 +65,8 @@ export interface SessionManagerOptions {
    * (the 1-minute load average), a load keeps its turn past that, because more loads at once would only slow each one.
    */
   pageLoads?: { atOnce?: number; holdMs?: number };
+  /** How much each session may download, and whether its files outlive it (default DEFAULT_DOWNLOAD_LIMITS). */
+  downloads?: Partial<DownloadLimits>;
   /** Bounds on a session's page events and heap, past which its pages are stopped (default DEFAULT_RUNAWAY_LIMITS; docs/limits.md). */
   runaway?: RunawayOptions;
   /** Keep each session's request list (default true); a server that serves no tool reading it turns it off. */
@@ -83,9 +87,6 @@ export interface ManagerRunOptions extends RunOptions, OwnerScope {
    */
   loads?: boolean;
 }
-
-/** Why an id is no longer open. */
-export type EndReason = 'closed' | 'expired' | 'browser_disconnected';
 
 export interface SessionInfo {
   sessionId: string;
@@ -115,46 +116,37 @@ export interface OwnerScope {
 
 export class SessionManager {
   readonly sessionTimeout: number;
-  readonly maxSessions: number;
-  readonly maxSessionsPerOwner: number | undefined;
   readonly callTimeout: number;
   /** The first browser source (the local browser, unless endpoints were given). */
   readonly host: BrowserSource;
   readonly sources: readonly BrowserSource[];
   private readonly sessions = new Map<string, Session>();
   private readonly expiryTimers = new Map<string, TimerHandle>();
-  /** Ended ids in the order they ended (a Map keeps insertion order, so the oldest is first). */
-  private readonly tombstones = new Map<string, { reason: EndReason; at: number; owner: string | undefined }>();
-  private creating = 0;
-  /** Creations in flight per owner, so the per-owner limit counts them as the global one does. */
-  private readonly creatingBy = new Map<string, number>();
+  private readonly tombstones: Tombstones;
+  private readonly admission: Admission<BrowserSource>;
   private shuttingDown = false;
   private readonly clock: Clock;
   private readonly timers: Timers;
   private readonly logger: Logger;
   private readonly contextOptions: BrowserContextOptions;
-  private readonly tombstoneLimit: number;
-  private readonly tombstoneTtl: number;
   /** One warm pool per source: a pooled context belongs to one browser. */
   private readonly pools = new Map<BrowserSource, WarmPool>();
   private readonly sourceOf = new WeakMap<Session, BrowserSource>();
-  private readonly creatingOn = new Map<BrowserSource, number>();
   /** Per launched browser: replaces it once idle, or after many sessions (only with recycleIdleBrowser). */
   private readonly recyclers = new Map<BrowserSource, BrowserRecycler>();
   readonly maxTabs: number;
   private readonly downloads: DownloadDirectory;
-  private readonly downloadLimits: DownloadLimits;
   /** Turns to open a context (see openContext) and to load a page (see run). */
-  private readonly opens = new Turns(MAX_CONCURRENT_OPENS);
-  private readonly loads: Turns;
-  private readonly loadHoldMs: number;
+  private readonly turns: WorkTurns;
+  private readonly downloadLimits: DownloadLimits;
   private readonly runaway: RunawayLimits;
+  private readonly collectNetwork: boolean;
   private readonly browserPerOwner: { launch: (owner: string) => BrowserSource | undefined; idleMs: number } | undefined;
   /** Each owner's own browser (browserPerOwner), and the timers that close one its owner no longer uses. */
   private readonly ownerSources = new Map<string, BrowserSource>();
   private readonly ownerIdle = new Map<BrowserSource, TimerHandle>();
   private readonly launchListeners = new Set<(browser: Browser) => void>();
-  private readonly collectNetwork: boolean;
+  private readonly warmSize: number;
 
   constructor(options: SessionManagerOptions) {
     this.sources = Array.isArray(options.host) ? [...(options.host as readonly BrowserSource[])] : [options.host as BrowserSource];
@@ -162,13 +154,11 @@ export class SessionManager {
     if (!first) throw new RangeError('at least one browser source is needed');
     this.host = first;
     this.sessionTimeout = options.sessionTimeout ?? DEFAULT_SESSION_TIMEOUT;
-    this.maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-    if (!Number.isInteger(this.maxSessions) || this.maxSessions < 1) throw new RangeError('maxSessions must be a positive integer');
+    this.admission = new Admission(
+      { maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS, maxSessionsPerOwner: options.maxSessionsPerOwner },
+      { count: () => this.sessions.size, countOf: (owner) => this.idsOf(owner).length },
+    );
     if (!Number.isFinite(this.sessionTimeout) || this.sessionTimeout <= 0) throw new RangeError('sessionTimeout must be a positive number of ms');
-    this.maxSessionsPerOwner = options.maxSessionsPerOwner;
-    if (this.maxSessionsPerOwner !== undefined && (!Number.isInteger(this.maxSessionsPerOwner) || this.maxSessionsPerOwner < 1)) {
-      throw new RangeError('maxSessionsPerOwner must be a positive integer');
-    }
     this.callTimeout = options.callTimeout ?? DEFAULT_CALL_TIMEOUT;
     if (!Number.isFinite(this.callTimeout) || this.callTimeout <= 0) throw new RangeError('callTimeout must be a positive number of ms');
     this.clock = options.clock ?? systemClock;
@@ -183,19 +173,22 @@ export class SessionManager {
       if (!Number.isInteger(this.downloadLimits[key]) || this.downloadLimits[key] < 0)
         throw new RangeError(`downloads.${key} must be an integer of at least 0`);
     }
-    this.loads = new Turns(options.pageLoads?.atOnce ?? Math.max(16, 8 * os.availableParallelism()));
-    this.loadHoldMs = options.pageLoads?.holdMs ?? LOAD_HOLD_MS;
-    if (!Number.isFinite(this.loadHoldMs) || this.loadHoldMs <= 0) throw new RangeError('pageLoads.holdMs must be a positive number of ms');
     this.runaway = runawayLimits(options.runaway);
     this.collectNetwork = options.collectNetwork ?? true;
-    this.tombstoneLimit = options.tombstoneLimit ?? 10_000;
-    this.tombstoneTtl = options.tombstoneTtl ?? 3_600_000;
-    for (const source of this.sources) this.addPool(source, options.warmSessions ?? 0);
     const perOwner = options.browserPerOwner;
     if (perOwner?.idleMs !== undefined && (!Number.isFinite(perOwner.idleMs) || perOwner.idleMs < 0)) {
       throw new RangeError('browserPerOwner.idleMs must be a number of ms of at least 0');
     }
     this.browserPerOwner = perOwner && { launch: perOwner.launch, idleMs: perOwner.idleMs ?? OWNER_BROWSER_IDLE_MS };
+    this.turns = new WorkTurns({ loadsAtOnce: options.pageLoads?.atOnce, loadHoldMs: options.pageLoads?.holdMs, timers: this.timers });
+    this.tombstones = new Tombstones({
+      limit: options.tombstoneLimit ?? 10_000,
+      ttl: options.tombstoneTtl ?? 3_600_000,
+      clock: this.clock,
+      sessionTimeout: this.sessionTimeout,
+    });
+    this.warmSize = options.warmSessions ?? 0;
+    for (const source of this.sources) this.addPool(source);
     const idleMs = options.recycleIdleBrowser;
     if (idleMs !== undefined && (!Number.isFinite(idleMs) || idleMs < 0)) throw new RangeError('recycleIdleBrowser must be a number of ms of at least 0');
     const rotateAfter = options.rotateBrowserAfter;
@@ -205,14 +198,24 @@ export class SessionManager {
       if (idleMs === undefined || !(source instanceof BrowserHost)) continue;
       const pool = this.poolOf(source);
       // Any creation in flight counts, even one that has not picked its source yet.
-      const openSessions = () => this.load(source) + this.creating;
+      const openSessions = () => this.load(source) + this.admission.inFlight;
       // A creation in flight may be opening in the old browser still: nothing is retired while one runs.
-      const openIn = (browser: Browser) => [...this.sessions.values()].filter((session) => session.browser === browser).length + this.creating;
+      const openIn = (browser: Browser) => [...this.sessions.values()].filter((session) => session.browser === browser).length + this.admission.inFlight;
       this.recyclers.set(
         source,
         new BrowserRecycler({ host: source, pool, openSessions, openIn, idleMs, rotateAfter, timers: this.timers, logger: this.logger }),
       );
     }
+  }
+
+  /** Sessions open at once, creations in flight included. */
+  get maxSessions(): number {
+    return this.admission.maxSessions;
+  }
+
+  /** Sessions one owner may hold at once, creations in flight included (undefined: no limit but maxSessions). */
+  get maxSessionsPerOwner(): number | undefined {
+    return this.admission.maxSessionsPerOwner;
   }
 
   /** How many contexts the warm pool of each browser source keeps ready (0: none). */
@@ -241,39 +244,28 @@ export class SessionManager {
    * client identity) that lists, counts and, when a call presents it, guards the session. Like every call it ends when
    * `signal` aborts (BROWSER_ERROR `cancelled`) and within the call timeout (`call_timeout`), waiting for its turn in a
    * burst included; a context that opens after that is closed, so a caller that gave up never leaves a session behind.
+   * `tenant`: the owner is one client of several, and a full server tells it only of its own sessions (see Admission).
    */
-  async create(request: { owner?: string; options?: SessionOptions; signal?: AbortSignal | undefined } = {}): Promise<Session> {
+  async create(request: { owner?: string; tenant?: boolean; options?: SessionOptions; signal?: AbortSignal | undefined } = {}): Promise<Session> {
     const { owner } = request;
     if (this.shuttingDown) throw browserError('shutting_down', 'The server is shutting down; no new sessions can be created.');
     const settings = hasSessionOptions(request.options) ? resolveSessionOptions(request.options, this.host.browserName) : undefined;
-    if (this.sessions.size + this.creating >= this.maxSessions) {
-      throw new SessionError('MAX_SESSIONS_REACHED', `All ${this.maxSessions} sessions of the server are in use.`, {
-        details: { scope: 'server', maxSessions: this.maxSessions, openSessions: this.sessions.size, next: 'free_session' },
-      });
-    }
-    const limit = this.maxSessionsPerOwner;
-    if (owner !== undefined && limit !== undefined && this.idsOf(owner).length + (this.creatingBy.get(owner) ?? 0) >= limit) {
-      throw new SessionError('MAX_SESSIONS_REACHED', `This client already holds ${limit} sessions, the most one client may have open.`, {
-        details: { scope: 'client', maxSessionsPerClient: limit, maxSessions: this.maxSessions, next: 'free_session' },
-      });
-    }
-    this.creating += 1;
+    const admitted = this.admission.admit(owner, request.tenant);
     this.sessionsChanged();
-    if (owner !== undefined) this.creatingBy.set(owner, (this.creatingBy.get(owner) ?? 0) + 1);
-    let source: BrowserSource | undefined;
     const stop = this.createStop(request.signal);
+    let source: BrowserSource | undefined;
     try {
       // Picked and counted in the same tick when a source is available, so concurrent creations spread.
       const load = (candidate: BrowserSource) => this.load(candidate);
       source = this.ownerSource(owner) ?? leastLoaded(this.sources, load) ?? (await chooseSource(this.sources, load));
-      this.creatingOn.set(source, (this.creatingOn.get(source) ?? 0) + 1);
+      admitted.headFor(source);
       const pool = this.poolOf(source);
       const browser = await source.browser();
       if (stop.signal.aborted) throw stop.signal.reason;
       const { context, page } = await unlessStopped(
         settings
-          ? pool.work(this.openContext(browser, settings, { owner, signal: stop.signal }))
-          : pool.take(browser).then((pooled) => pooled ?? pool.work(this.openContext(browser, undefined, { owner, signal: stop.signal }))),
+          ? pool.work(this.openContext(browser, settings, owner, stop.signal))
+          : pool.take(browser).then((pooled) => pooled ?? pool.work(this.openContext(browser, undefined, owner, stop.signal))),
         stop.signal,
       );
       const id = randomUUID();
@@ -282,16 +274,16 @@ export class SessionManager {
         maxTabs: this.maxTabs,
         downloadFolder: () => this.downloads.sessionFolder(),
         downloadLimits: this.downloadLimits,
+        collectNetwork: this.collectNetwork,
+        runaway: this.runaway,
+        onRunaway: (trip) =>
+          this.logger.info(`session ${shortId(id)}: its page passed the ${trip.bound} bound (${trip.observed} > ${trip.limit}); its tabs were closed`),
         now: this.clock.now(),
         timeout: this.sessionTimeout,
         browser,
         context,
         page,
         endpoint: source.label,
-        collectNetwork: this.collectNetwork,
-        runaway: this.runaway,
-        onRunaway: (trip) =>
-          this.logger.info(`session ${shortId(id)}: its page passed the ${trip.bound} bound (${trip.observed} > ${trip.limit}); its tabs were closed`),
         ...(owner === undefined ? {} : { owner }),
         ...(settings === undefined ? {} : { options: settings.echo }),
       });
@@ -313,17 +305,9 @@ export class SessionManager {
       return session;
     } finally {
       stop.dispose();
-      this.creating -= 1;
+      admitted.release();
       this.sessionsChanged();
-      if (owner !== undefined) {
-        const left = (this.creatingBy.get(owner) ?? 1) - 1;
-        if (left > 0) this.creatingBy.set(owner, left);
-        else this.creatingBy.delete(owner);
-      }
-      if (source) {
-        this.creatingOn.set(source, (this.creatingOn.get(source) ?? 1) - 1);
-        this.releaseOwnerSource(source);
-      }
+      if (source) this.releaseOwnerSource(source);
     }
   }
 
@@ -334,8 +318,8 @@ export class SessionManager {
   get(sessionId: string, scope: OwnerScope = {}): Session {
     const session = this.sessions.get(sessionId);
     if (session && (scope.owner === undefined || session.owner === scope.owner)) return session;
-    if (session) throw this.unknownIdError(sessionId);
-    throw this.endedError(sessionId, scope);
+    if (session) throw unknownIdError(sessionId);
+    throw this.tombstones.errorFor(sessionId, scope.owner);
   }
 
   /**
@@ -348,7 +332,9 @@ export class SessionManager {
     const session = this.get(sessionId, options);
     this.touch(session);
     const timeout = Math.min(options.timeout ?? this.callTimeout, this.callTimeout);
-    const call = options.loads ? (page: Page, stop: AbortSignal) => this.inLoadTurn(session, stop, () => fn(page, session)) : (page: Page) => fn(page, session);
+    const call = options.loads
+      ? (page: Page, stop: AbortSignal) => this.turns.load(session.owner, stop, () => fn(page, session))
+      : (page: Page) => fn(page, session);
     try {
       // Through the pool, so it refills between calls rather than during one.
       return await this.poolOf(this.sourceOf.get(session) ?? this.host).work(session.run(call, { signal: options.signal, timeout }));
@@ -356,9 +342,9 @@ export class SessionManager {
       // A call that failed because its browser died reports that, not a confusing Playwright message. A remote browser's
       // pages close (failing the call) a moment before its connection reports 'disconnected': wait for that moment.
       if (this.sessions.get(sessionId) === session && this.sourceOf.get(session)?.ownership === 'attached' && session.page.isClosed()) {
-        if (await disconnectsWithin(session.browser, DISCONNECT_GRACE_MS)) void this.end(session, 'browser_disconnected');
+        if (await disconnectsWithin(session.browser, DISCONNECT_GRACE_MS, this.timers)) void this.end(session, 'browser_disconnected');
       }
-      if (!this.sessions.has(sessionId)) throw this.endedError(sessionId, options);
+      if (!this.sessions.has(sessionId)) throw this.tombstones.errorFor(sessionId, options.owner);
       throw isSessionError(error) ? error.withSession(sessionId) : error;
     } finally {
       if (this.sessions.get(sessionId) === session) this.touch(session);
@@ -381,7 +367,7 @@ export class SessionManager {
         expiresAt: session.expiresAt,
         url: session.page.isClosed() ? 'about:blank' : session.page.url(),
         // The title is read outside the session queue; a page busy navigating answers with an empty title rather than waiting.
-        title: await titleOf(session.page),
+        title: await titleOf(session.page, this.timers),
         ...(session.options.device === undefined ? {} : { device: session.options.device }),
         viewport: session.page.isClosed() ? (session.options.viewport ?? null) : session.page.viewportSize(),
         endpoint: session.endpoint,
@@ -404,7 +390,7 @@ export class SessionManager {
     ]);
     // Closing the browser closes every context anyway: a browser that does not close them promptly is not waited for,
     // so shutdown ends in a few seconds, before a supervisor's SIGKILL could orphan the browser.
-    await orAfter(closing, SHUTDOWN_CONTEXTS_TIMEOUT, undefined);
+    await orAfter(closing, SHUTDOWN_CONTEXTS_TIMEOUT, undefined, this.timers);
     // Owned browsers are closed; attached ones (remote endpoints) are only disconnected from.
     for (const timer of this.ownerIdle.values()) this.timers.clearTimeout(timer);
     await Promise.all([...this.sources, ...this.ownerSources.values()].map((source) => source.close()));
@@ -418,17 +404,17 @@ export class SessionManager {
 
   /** Open sessions plus creations in flight on one source: what the scheduler balances. */
   private load(source: BrowserSource): number {
-    let sessions = this.creatingOn.get(source) ?? 0;
+    let sessions = this.admission.inFlightOn(source);
     for (const session of this.sessions.values()) if (this.sourceOf.get(session) === source) sessions += 1;
     return sessions;
   }
 
   /** A warm pool for a source (every session runs through its source's pool), and the hooks that keep it in step. */
-  private addPool(source: BrowserSource, size: number): WarmPool {
+  private addPool(source: BrowserSource): WarmPool {
     const pool = new WarmPool({
-      size,
+      size: this.warmSize,
       browser: () => source.browser(),
-      open: (browser) => this.openContext(browser),
+      open: (browser) => this.openContext(browser, undefined),
       logger: this.logger,
       clock: this.clock,
       timers: this.timers,
@@ -452,7 +438,7 @@ export class SessionManager {
       if (source === undefined) return undefined;
       this.ownerSources.set(owner, source);
       // Warm contexts as for the shared browser, ready once the owner's browser is up (after its first session).
-      this.addPool(source, this.warmSessions);
+      this.addPool(source);
       this.logger.info(`a browser of its own started for a client (${this.ownerSources.size} client browsers)`);
     }
     const idle = this.ownerIdle.get(source);
@@ -506,70 +492,23 @@ export class SessionManager {
     };
   }
 
-  /** Opens a context+page with the manager's defaults, and the session's own options over them when given. */
-  private async openContext(browser: Browser, settings?: ResolvedSessionOptions, turn: { owner?: string | undefined; signal?: AbortSignal } = {}) {
-    // A burst of creations waits its turn here rather than asking the browser for a thousand contexts at once (each
-    // open would then take longer than its timeout); the timeout counts from the turn. A creation given up while
-    // waiting leaves the queue without opening anything. Turns go round the owners: one client's burst does not hold
-    // back another's creation.
-    const release = await this.opens.take(turn.owner, turn.signal);
-    try {
-      return await this.openContextNow(browser, settings);
-    } finally {
-      release();
-    }
-  }
-
   /**
-   * Runs a page load in its turn. A thousand loads at once on a small machine would each take as long as all of them
-   * together, and all run past their timeouts; in turns each takes about its own time and they end one after another,
-   * and another owner's load waits for one turn, not for the thousand. After loadHoldMs a page that has not finished
-   * loading goes on without its turn, unless every core is busy: then the loads themselves are what is slow (each took
-   * ~9 s, 16 at once, in the bench's burst on a slow machine), and handing the turn on would only add to them.
+   * Opens a context+page with the manager's defaults, and the session's own options over them when given, in its turn
+   * (see WorkTurns.open); the open's own time limit counts from the turn.
    */
-  private async inLoadTurn<T>(session: Session, stop: AbortSignal, load: () => Promise<T>): Promise<T> {
-    const release = await this.loads.take(session.owner, stop);
-    const holdOn = (): TimerHandle =>
-      this.timers.setTimeout(() => {
-        if (everyCoreBusy()) timer = holdOn();
-        else release();
-      }, this.loadHoldMs);
-    let timer = holdOn();
-    try {
-      return await load();
-    } finally {
-      this.timers.clearTimeout(timer);
-      release();
-    }
-  }
-
-  private async openContextNow(browser: Browser, settings?: ResolvedSessionOptions) {
-    const opening = (async () => {
-      const context = await browser.newContext(settings ? { ...this.contextOptions, ...settings.contextOptions } : this.contextOptions);
-      try {
-        await blockResourceTypes(context, settings?.blockResources ?? []);
-        return { context, page: await context.newPage() };
-      } catch (error) {
-        await context.close().catch(() => {});
-        throw error;
-      }
-    })();
-    try {
-      // A browser that hangs or dies mid-open must not leave create() waiting for ever (it would hold a slot of maxSessions).
-      return await settleWithin(opening, browser, OPEN_CONTEXT_TIMEOUT);
-    } catch (error) {
-      // An open that lands after we gave up is closed, not leaked.
-      void opening.then(({ context }) => context.close()).catch(() => {});
-      throw browserError('unknown', `The browser could not open a new session: ${messageOf(error)}`, {
-        details: { browserMessage: messageOf(error) },
-        cause: error,
-      });
-    }
+  private openContext(browser: Browser, settings: ResolvedSessionOptions | undefined, owner?: string, signal?: AbortSignal) {
+    return this.turns.open(owner, signal, () =>
+      openContext(
+        browser,
+        settings ? { ...this.contextOptions, ...settings.contextOptions } : this.contextOptions,
+        settings?.blockResources ?? [],
+        this.timers,
+      ),
+    );
   }
 
   private touch(session: Session): void {
-    session.lastUsedAt = this.clock.now();
-    session.expiresAt = session.lastUsedAt + this.sessionTimeout;
+    session.touch(this.clock.now());
     this.schedule(session);
   }
 
@@ -606,7 +545,7 @@ export class SessionManager {
     const timer = this.expiryTimers.get(session.id);
     if (timer !== undefined) this.timers.clearTimeout(timer);
     this.expiryTimers.delete(session.id);
-    this.bury(session, reason);
+    this.tombstones.bury(session.id, reason, session.owner);
     const source = this.sourceOf.get(session);
     if (source) this.releaseOwnerSource(source);
     if (reason !== 'browser_disconnected') await session.close();
@@ -619,119 +558,31 @@ export class SessionManager {
       if (session.browser === browser) void this.end(session, 'browser_disconnected');
     }
   }
-
-  private bury(session: Session, reason: EndReason): void {
-    const now = this.clock.now();
-    this.tombstones.delete(session.id);
-    this.tombstones.set(session.id, { reason, at: now, owner: session.owner });
-    for (const [id, tombstone] of this.tombstones) {
-      if (this.tombstones.size <= this.tombstoneLimit && now - tombstone.at <= this.tombstoneTtl) break;
-      this.tombstones.delete(id);
-    }
-  }
-
-  private endedError(sessionId: string, scope: OwnerScope = {}): SessionError {
-    const tombstone = this.tombstones.get(sessionId);
-    const fresh =
-      tombstone !== undefined && this.clock.now() - tombstone.at <= this.tombstoneTtl && (scope.owner === undefined || tombstone.owner === scope.owner);
-    if (!fresh) return this.unknownIdError(sessionId);
-    if (tombstone.reason === 'expired') {
-      return new SessionError('SESSION_EXPIRED', `Session ${shortId(sessionId)} expired after ${this.sessionTimeout} ms without use.`, {
-        sessionId,
-        details: { reason: 'expired', sessionTimeout: this.sessionTimeout, next: 'new_session' },
-      });
-    }
-    if (tombstone.reason === 'browser_disconnected') {
-      return new SessionError(
-        'SESSION_NOT_FOUND',
-        'This session was lost because its browser went away: the browser process ended (a new one is started for the next new session) or its endpoint disconnected.',
-        {
-          sessionId,
-          details: { reason: 'browser_disconnected', next: 'new_session' },
-        },
-      );
-    }
-    return new SessionError('SESSION_NOT_FOUND', 'This session was closed.', { sessionId, details: { reason: tombstone.reason, next: 'new_session' } });
-  }
-
-  private unknownIdError(sessionId: string): SessionError {
-    return new SessionError('SESSION_NOT_FOUND', 'No session has this id.', { sessionId, details: { next: 'find_session' } });
-  }
 }
 
 /** How long an owner's own browser stays up after its last session, for the owner's next one. */
 const OWNER_BROWSER_IDLE_MS = 30_000;
 
+/** The object without its undefined fields, so they do not override defaults. */
+function definedFields<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
+}
+
 /** How long shutdown waits for the sessions' contexts to close before it closes the browser. */
 const SHUTDOWN_CONTEXTS_TIMEOUT = 1_000;
-
-/** How long opening a context and its page may take before creating a session answers BROWSER_ERROR. */
-const OPEN_CONTEXT_TIMEOUT = 30_000;
-/** Contexts opened at once; more keep a two-core machine no busier but make every open slower. */
-const MAX_CONCURRENT_OPENS = 8;
-/** How long a page load keeps its turn, unless every core is busy (see inLoadTurn). */
-const LOAD_HOLD_MS = 5_000;
-
-/** The machine's runnable work fills every core (1-minute load average, Linux and macOS; always 0 on Windows). */
-function everyCoreBusy(): boolean {
-  const [lastMinute = 0] = os.loadavg();
-  return lastMinute >= os.availableParallelism();
-}
-
-/**
- * The opened context and page, or the signal's reason as soon as it aborts: the caller gave up, and an open that lands
- * later is closed rather than left without an owner.
- */
-function unlessStopped<T extends { context: BrowserContext }>(opening: Promise<T>, signal: AbortSignal): Promise<T> {
-  const closeWhenOpen = () => void opening.then(({ context }) => context.close()).catch(() => {});
-  if (signal.aborted) {
-    closeWhenOpen();
-    return Promise.reject(signal.reason);
-  }
-  return new Promise((resolve, reject) => {
-    const onAbort = () => {
-      closeWhenOpen();
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    opening.then(
-      (opened) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(opened);
-      },
-      (error) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
-/** The promise's value, unless the browser disconnects or the time runs out first (then it rejects). */
-function settleWithin<T>(promise: Promise<T>, browser: Browser, timeout: number): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const gone = () => reject(new Error('the browser disconnected'));
-    const timer = setTimeout(() => reject(new Error(`no answer within ${timeout} ms`)), timeout);
-    browser.once('disconnected', gone);
-    promise.then(resolve, reject).finally(() => {
-      clearTimeout(timer);
-      browser.off('disconnected', gone);
-    });
-  });
-}
 
 /** How long a failed call on a closed remote page waits to learn whether its browser's connection went too. */
 const DISCONNECT_GRACE_MS = 1_000;
 
 /** True once the browser disconnects (at once if it has), false if it is still connected after `ms`. */
-function disconnectsWithin(browser: Browser, ms: number): Promise<boolean> {
+function disconnectsWithin(browser: Browser, ms: number, timers: Timers): Promise<boolean> {
   if (!browser.isConnected()) return Promise.resolve(true);
   return new Promise((resolve) => {
     const gone = () => {
-      clearTimeout(timer);
+      timers.clearTimeout(timer);
       resolve(true);
     };
-    const timer = setTimeout(() => {
+    const timer = timers.setTimeout(() => {
       browser.off('disconnected', gone);
       resolve(false);
     }, ms);
@@ -739,16 +590,12 @@ function disconnectsWithin(browser: Browser, ms: number): Promise<boolean> {
   });
 }
 
-/** The object without its undefined fields, so they do not override defaults. */
-function definedFields<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
-}
-
-async function titleOf(page: Page): Promise<string> {
+async function titleOf(page: Page, timers: Timers): Promise<string> {
   if (page.isClosed()) return '';
   return orAfter(
     page.title().catch(() => ''),
     500,
     '',
+    timers,
   );
 }

@@ -120,8 +120,9 @@ export interface SessionInit {
 export class Session {
   readonly id: string;
   readonly createdAt: number;
-  lastUsedAt: number;
-  expiresAt: number;
+  /** How long the session may go unused before it expires, in ms (see touch). */
+  readonly idleTimeout: number;
+  private usedAt: number;
   /** The connection (or any caller-chosen owner) that created the session. */
   readonly owner: string | undefined;
   readonly context: BrowserContext;
@@ -167,6 +168,8 @@ export class Session {
   private readonly cancelledDownloads = new WeakMap<Download, string>();
   private downloadTimer: NodeJS.Timeout | undefined;
   private checkingDownloads = false;
+  /** Lower-case names of the headers the session was given (extraHTTPHeaders): no result shows their values. */
+  private readonly givenHeaders = new Set<string>();
   /** What emulate changed, applied to tabs opened later too. */
   private emulation: { viewport?: { width: number; height: number }; media?: Pick<SessionOptions, 'colorScheme' | 'reducedMotion'> } = {};
   private effectiveEmulation: Omit<EffectiveEmulation, 'viewport'>;
@@ -191,8 +194,8 @@ export class Session {
   constructor(init: SessionInit) {
     this.id = init.id;
     this.createdAt = init.now;
-    this.lastUsedAt = init.now;
-    this.expiresAt = init.now + init.timeout;
+    this.idleTimeout = init.timeout;
+    this.usedAt = init.now;
     this.owner = init.owner;
     this.browser = init.browser;
     this.options = init.options ?? {};
@@ -207,10 +210,26 @@ export class Session {
     this.currentPage = init.page;
     const { colorScheme, reducedMotion, geolocation, offline, extraHTTPHeaders } = this.options;
     this.effectiveEmulation = { ...defined({ colorScheme, reducedMotion, geolocation, offline, extraHTTPHeaders }) };
+    this.noteGivenHeaders(extraHTTPHeaders);
     // Each kind of event Playwright is asked to report costs a call through its client (together most of what opening a
     // session costs besides the browser's own work). The new page is blank and only a call can bring anything to it, so
     // the listeners (and the page guard's script) are attached right after the creation is answered, or by the first call.
     this.listenSoon = setImmediate(() => this.listen());
+  }
+
+  /** When the session was last used: created, or a call on it arrived or ended. */
+  get lastUsedAt(): number {
+    return this.usedAt;
+  }
+
+  /** When the session expires if nothing uses it before: idleTimeout after its last use. */
+  get expiresAt(): number {
+    return this.usedAt + this.idleTimeout;
+  }
+
+  /** Marks the session used at `now` (ms since the epoch), which moves its expiry to `now + idleTimeout`. */
+  touch(now: number): void {
+    this.usedAt = now;
   }
 
   /** Console messages, page errors and requests of every tab, in bounded rings. */
@@ -552,7 +571,7 @@ export class Session {
 
   /**
    * Changes the session's settings from now on (every tab, and tabs opened later); INVALID_PARAMETERS for a bad value,
-   * checked before anything changes. Answers the effective settings, secret header values hidden.
+   * checked before anything changes. Answers the effective settings, header values hidden.
    */
   async emulate(settings: EmulationSettings): Promise<EffectiveEmulation> {
     const checked = resolveSessionOptions(defined(settings), this.browser.browserType().name() as BrowserName);
@@ -567,10 +586,23 @@ export class Session {
       await this.context.grantPermissions(['geolocation']);
     }
     if (offline !== undefined) await this.context.setOffline(offline);
+    this.noteGivenHeaders(extraHTTPHeaders);
     if (extraHTTPHeaders !== undefined) await this.context.setExtraHTTPHeaders(extraHTTPHeaders);
     const { viewport: _viewport, ...echo } = checked.echo;
     this.effectiveEmulation = { ...this.effectiveEmulation, ...echo };
     return this.emulationState();
+  }
+
+  /**
+   * True for a header whose value a result must not show: one the session was given in extraHTTPHeaders, at creation or
+   * by emulate (a request a page sent carries it too), whatever its name.
+   */
+  hidesHeaderValue(name: string): boolean {
+    return this.givenHeaders.has(name.toLowerCase());
+  }
+
+  private noteGivenHeaders(headers: Record<string, string> | undefined): void {
+    for (const name of Object.keys(headers ?? {})) this.givenHeaders.add(name.toLowerCase());
   }
 
   /** The settings emulate can change, as they are now. */
@@ -890,7 +922,9 @@ function runawayError(trip: RunawayTrip | undefined): SessionError {
       ? 'The page passed a bound on what one session may cost the browser'
       : trip.bound === 'memory'
         ? `The page held ${Math.round(trip.observed / 1024 ** 2)} MiB of JavaScript memory, more than the ${Math.round(trip.limit / 1024 ** 2)} MiB one tab may hold`
-        : `The page produced ${trip.observed} ${BOUND_WORDS[trip.bound]} within ${(trip.windowMs ?? 0) / 1000} s, more than the ${trip.limit} one session may`;
+        : trip.lateMs !== undefined
+          ? `The page wrote ${BOUND_WORDS[trip.bound]} faster than the browser could pass them on: ${trip.observed} reached the server late within ${(trip.windowMs ?? 0) / 1000} s (the last ${trip.lateMs} ms after the page wrote it)`
+          : `The page produced ${trip.observed} ${BOUND_WORDS[trip.bound]} within ${(trip.windowMs ?? 0) / 1000} s, more than the ${trip.limit} one session may`;
   return browserError(
     'runaway_page',
     `${what}, so the session stopped it: its tabs were closed and it goes on with a fresh blank page in the same context (cookies and storage kept). Loading that page again will stop it again.`,
@@ -904,6 +938,7 @@ function runawayError(trip: RunawayTrip | undefined): SessionError {
               limit: trip.limit,
               observed: trip.observed,
               ...(trip.windowMs === undefined ? {} : { windowMs: trip.windowMs }),
+              ...(trip.lateMs === undefined ? {} : { lateMs: trip.lateMs }),
               ...(trip.url ? { url: trip.url } : {}),
             }),
       },

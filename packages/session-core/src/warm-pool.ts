@@ -114,7 +114,7 @@ export class WarmPool {
     if (!slot) return undefined;
     // Playwright may never settle a newPage() whose browser was killed: stop waiting when the browser goes. Waiting for
     // a context still opening counts as work, so the refill does not open a second one beside it (on a browser that
-    // just started, two opens at once make the first take three times as long).
+    // just started, two opens at once make the first take much longer).
     const waitsForOpen = !slot.settled;
     if (waitsForOpen) this.awaitingOpen += 1;
     let opened: OpenedContext | undefined;

@@ -2,7 +2,7 @@
 // quietly (no crash reported), with its warm pool refilled there, never while a session is open or being created; and
 // after many sessions new ones open in a fresh browser while the old one drains.
 import { createRequire } from 'node:module';
-import { startBrowserServer, startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
+import { holdsFor, startBrowserServer, startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
 import type { Browser } from 'playwright';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserHost, RemoteBrowser, SessionManager, resolveExecutable } from '../src/index.js';
@@ -127,7 +127,7 @@ describe('idle browser recycling', () => {
       const remote = await source.start().browser();
       await manager.close((await manager.create()).id);
       time.advance(IDLE_MS * 3);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await holdsFor(() => remote.isConnected(), 500, { what: 'the remote browser connected' });
       expect(remote.isConnected()).toBe(true);
       expect((await manager.create()).browser).toBe(remote);
     } finally {

@@ -1,5 +1,5 @@
 // The call ceiling and cancellation: a call that runs too long or is cancelled ends, and the session's next call runs at once.
-import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
+import { startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BROWSER_ERROR_REASONS, BrowserHost, SessionManager, isSessionError, type Session } from '../src/index.js';
@@ -113,7 +113,8 @@ describe('cancelling a call', () => {
       signal: controller.signal,
       timeout: 600_000,
     });
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The keys are reaching the field.
+    await waitFor(async () => (await session.page.inputValue('#name')) !== '', { timeout: 10_000 });
     controller.abort();
     const error = await rejectionOf(typing);
     expect(error.details).toMatchObject({ reason: 'cancelled', pageReplaced: true });

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { BrowserHost, Ring, SessionManager, atLeast, safeFileName, type ModalState, type Session } from '../src/index.js';
+import { Ring } from '../src/collectors.js';
+import { safeFileName } from '../src/downloads.js';
+import { BrowserHost, SessionManager, atLeast, type ModalState, type Session } from '../src/index.js';
 import { rejectionOf } from './session-errors.js';
 
 describe('Ring', () => {
@@ -286,7 +288,7 @@ describe('Session in a real browser', () => {
     expect(settings).toMatchObject({
       viewport: { width: 500, height: 400 },
       colorScheme: 'dark',
-      extraHTTPHeaders: { 'X-Api-Key': '(hidden)', 'X-Team': 'qa' },
+      extraHTTPHeaders: { 'X-Api-Key': '(hidden)', 'X-Team': '(hidden)' },
     });
     const popup = await manager.run(session.id, async (page) => {
       await page.evaluate(() => window.open('/pages/home'));

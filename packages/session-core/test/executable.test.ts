@@ -2,7 +2,8 @@
 import path from 'node:path';
 import { chromium, firefox } from 'playwright';
 import { describe, expect, it } from 'vitest';
-import { SessionError, installHint, resolveExecutable, resolveHeadless, systemChromiumCandidates, type ResolveExecutableOptions } from '../src/index.js';
+import { installHint, systemChromiumCandidates } from '../src/executable.js';
+import { SessionError, resolveExecutable, resolveHeadless, type ResolveExecutableOptions } from '../src/index.js';
 
 const SHELL = '/usr/lib/chromium/chromium-headless-shell';
 const FULL = '/usr/lib/chromium/chromium';

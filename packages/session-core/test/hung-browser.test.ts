@@ -1,5 +1,5 @@
 // A browser that hangs (stopped with SIGSTOP): closing a session, retiring a browser and shutting down still end in bounded time, and no browser process is left.
-import { browserProcesses, forceKill, isAlive, waitFor } from '@sessionwright/test-kit';
+import { browserProcesses, forceKill, holdsFor, isAlive, waitFor } from '@sessionwright/test-kit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BrowserHost, SessionManager } from '../src/index.js';
 
@@ -60,12 +60,12 @@ describe('a retired browser with contexts still closing', () => {
     const { host, browser, context, main, warnings } = await hostWithContext();
     process.kill(main, 'SIGSTOP');
     stopped.push(main);
-    // Stopped, the browser cannot finish this close; before, retire() ran into its 1.5 s kill bound meanwhile.
+    // Stopped, the browser cannot finish this close; retire() must wait for it, past its 1.5 s kill bound, not kill it.
     const closing = context.close();
     const old = host.rotate();
     expect(old).toBe(browser);
     const retired = host.retire(browser);
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    await holdsFor(() => browser.isConnected(), 3_000, { what: 'the retired browser connected' });
     expect(browser.isConnected()).toBe(true);
     process.kill(main, 'SIGCONT');
     await retired;

@@ -1,5 +1,6 @@
 // A burst of creations: contexts are opened a few at a time (each open gets its own timeout from its turn), and every
 // creation succeeds, instead of a thousand opens at once each taking longer than its timeout; one given up leaves nothing.
+import { waitFor } from '@sessionwright/test-kit';
 import type { Browser } from 'playwright';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BrowserHost, SessionManager } from '../src/index.js';
@@ -43,7 +44,7 @@ describe('a burst of creations', () => {
     const gate = held(browser);
     const controllers = Array.from({ length: 12 }, () => new AbortController());
     const creations = controllers.map((controller) => manager.create({ signal: controller.signal }));
-    await until(() => gate.asked === 8);
+    await waitFor(() => gate.asked === 8, UNTIL);
     controllers[1]?.abort(); // opening
     controllers[10]?.abort(); // waiting for a turn
     // Both answer at once, before the browser has opened anything.
@@ -58,7 +59,7 @@ describe('a burst of creations', () => {
     expect(created).toHaveLength(10);
     expect(gate.asked).toBe(11);
     expect(await manager.list()).toHaveLength(10);
-    await until(() => browser.contexts().length === 10);
+    await waitFor(() => browser.contexts().length === 10, UNTIL);
   });
 
   it('a creation that cannot get its turn within the call timeout ends with call_timeout, and what opens later is closed', async () => {
@@ -75,8 +76,8 @@ describe('a burst of creations', () => {
     }
     expect(gate.asked).toBe(8);
     gate.release();
-    await until(() => gate.opened === 8);
-    await until(() => browser.contexts().length === 0);
+    await waitFor(() => gate.opened === 8, UNTIL);
+    await waitFor(() => browser.contexts().length === 0, UNTIL);
     expect(await manager.list()).toHaveLength(0);
   });
 });
@@ -99,9 +100,5 @@ function held(browser: Browser): { readonly asked: number; readonly opened: numb
   return state;
 }
 
-async function until(condition: () => boolean): Promise<void> {
-  for (let waited = 0; !condition(); waited += 20) {
-    if (waited > 10_000) throw new Error('the condition did not come true within 10 s');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** How long a burst's opens may take on a loaded machine, checked every 20 ms. */
+const UNTIL = { timeout: 10_000, interval: 20 };

@@ -58,3 +58,19 @@ describe('maxSessionsPerOwner', () => {
     await closeAll(manager);
   });
 });
+
+describe('a full server and its tenants', () => {
+  it("tells a tenant only of its own sessions, never how many the others hold; any other caller hears the server's count", async () => {
+    const manager = new SessionManager({ host, maxSessions: 3 });
+    await manager.create({ owner: 'alice', tenant: true });
+    await Promise.all([manager.create({ owner: 'bob', tenant: true }), manager.create({ owner: 'bob', tenant: true })]);
+    const refused = await rejectionOf(manager.create({ owner: 'alice', tenant: true }));
+    expect(refused.code).toBe('MAX_SESSIONS_REACHED');
+    expect(refused.details).toEqual({ scope: 'server', maxSessions: 3, yourSessions: 1, next: 'free_session' });
+    expect(refused.message).toContain('1 of them yours');
+    // A caller that is not one of several tenants (one client, or a library user) is told the whole picture.
+    const whole = await rejectionOf(manager.create({ owner: 'carol' }));
+    expect(whole.details).toMatchObject({ scope: 'server', maxSessions: 3, openSessions: 3 });
+    await closeAll(manager);
+  });
+});

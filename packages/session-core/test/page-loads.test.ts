@@ -2,7 +2,7 @@
 // the wait counts against the call's limit but not the load's own timeout, and a load that never ends lets go of its turn
 // unless every core is busy. The machine's load average is stubbed: a test cannot make this machine idle or busy on cue.
 import os, { availableParallelism } from 'node:os';
-import { startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
+import { holdsFor, startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
 import type { Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BrowserHost, SessionManager, type SessionManagerOptions } from '../src/index.js';
@@ -82,20 +82,16 @@ describe('page loads in turns', () => {
     const manager = newManager({ pageLoads: { atOnce: 1, holdMs: 300 } });
     const [stuck, next] = await Promise.all([manager.create(), manager.create()]);
     const hanging = manager.run(stuck.id, (page) => page.goto(fixture.urlFor('/hang?turns'), { timeout: 20_000 }), { loads: true, timeout: 20_000 });
-    hanging.catch(() => {});
+    let ended = false;
+    hanging.then(
+      () => (ended = true),
+      () => (ended = true),
+    );
     await waitFor(() => fixture.requests.includes('/hang?turns'), POLL);
     const loaded = await manager.run(next.id, (page) => page.goto(fixture.urlFor('/pages/home?after-hang')), { loads: true });
     expect(loaded?.status()).toBe(200);
     // The hanging load is still under way: only its turn was given up.
-    expect(
-      await Promise.race([
-        hanging.then(
-          () => 'ended',
-          () => 'ended',
-        ),
-        new Promise((resolve) => setTimeout(resolve, 50, 'loading')),
-      ]),
-    ).toBe('loading');
+    expect(ended ? 'ended' : 'loading').toBe('loading');
   });
 
   it('while every core is busy a load keeps its turn past holdMs, and lets go once the machine has room', async () => {
@@ -107,7 +103,7 @@ describe('page loads in turns', () => {
     await waitFor(() => fixture.requests.includes('/hang?busy'), POLL);
     const waiting = manager.run(next.id, (page) => page.goto(fixture.urlFor('/pages/home?after-busy')), { loads: true });
     // Five holds go by with the turn kept.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await holdsFor(() => !fixture.requests.includes('/pages/home?after-busy'), 1_000, { what: 'the second load waiting for its turn' });
     expect(fixture.requests).not.toContain('/pages/home?after-busy');
     loadAverage(availableParallelism() - 0.5);
     expect((await waiting)?.status()).toBe(200);

@@ -10,7 +10,7 @@ import {
   type BrowserServer,
   type FixtureServer,
 } from '@sessionwright/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RemoteBrowser, SessionManager, playwrightVersion, resolveExecutable, type Logger, type Session } from '../src/index.js';
 import { rejectionOf } from './session-errors.js';
 
@@ -59,6 +59,13 @@ beforeAll(async () => {
   fixture = await startFixtureServer();
   [serverA, serverB] = await Promise.all([startBrowserServer(serverOptions()), startBrowserServer(serverOptions())]);
 });
+
+// Some tests kill a browser server (and one brings it back): every test starts with both up, whatever ran before it.
+beforeEach(async () => {
+  if (!isAlive(serverA.pid)) serverA = await startBrowserServer(serverOptions());
+  if (!isAlive(serverB.pid)) serverB = await startBrowserServer(serverOptions());
+});
+
 afterAll(async () => {
   await Promise.all(managers.map((manager) => manager.shutdown()));
   await Promise.all([serverA.kill(), serverB.kill(), fixture.close()]);

@@ -1,17 +1,8 @@
 // Runaway pages: a page that floods events or memory is stopped, says so on its session's next call, and costs the other sessions little.
 import { pipeBrowsers, startFixtureServer, treePss, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  BROWSER_ERROR_REASONS,
-  BrowserHost,
-  DEFAULT_RUNAWAY_LIMITS,
-  RunawayGuard,
-  SessionManager,
-  isSessionError,
-  runawayLimits,
-  type RunawayTrip,
-  type Session,
-} from '../src/index.js';
+import { BROWSER_ERROR_REASONS, BrowserHost, DEFAULT_RUNAWAY_LIMITS, SessionManager, isSessionError, type RunawayTrip, type Session } from '../src/index.js';
+import { RunawayGuard, runawayLimits } from '../src/runaway.js';
 
 describe('RunawayGuard', () => {
   const limits = runawayLimits({ events: { console: 3, dialogs: 2 }, windowMs: 1_000 });
@@ -60,6 +51,30 @@ describe('RunawayGuard', () => {
     expect(trips[0]).toMatchObject({ bound: 'dialogs', limit: 2, observed: 3 });
   });
 
+  it('stops a session whose console messages keep arriving late, counting lateness from the quickest delivery', () => {
+    let now = 50_000;
+    const trips: RunawayTrip[] = [];
+    // The browser's clock runs 10 s ahead of this one: the first, quick message sets what "on time" is.
+    const guard = new RunawayGuard(
+      { ...limits, events: { ...limits.events, console: 8 } },
+      (trip) => trips.push(trip),
+      () => now,
+    );
+    expect(guard.count('console', undefined, now + 10_000)).toBe(true);
+    // Late messages, but no more than a quarter of the console bound within the window: a busy moment, not a flood.
+    now += 5_000;
+    expect([1, 2].map(() => guard.count('console', undefined, now + 10_000 - 3_000))).toEqual([true, true]);
+    expect(trips).toEqual([]);
+    // On time again: any number of them (within the bound) passes.
+    now += 5_000;
+    expect([1, 2, 3, 4].map(() => guard.count('console', undefined, now + 10_000))).toEqual([true, true, true, true]);
+    now += 5_000;
+    guard.count('console', undefined, now + 10_000 - 2_500);
+    guard.count('console', undefined, now + 10_000 - 2_500);
+    expect(guard.count('console', () => 'http://late.test/', now + 10_000 - 2_500)).toBe(false);
+    expect(trips).toEqual([{ bound: 'console', limit: 2, observed: 3, windowMs: 1_000, lateMs: 2_500, url: 'http://late.test/' }]);
+  });
+
   it('stops for a heap past its bound, and for a bound the page reported itself', () => {
     const trips: RunawayTrip[] = [];
     const guard = new RunawayGuard(limits, (trip) => trips.push(trip));
@@ -78,6 +93,7 @@ describe('RunawayGuard', () => {
     expect(() => runawayLimits({ events: { console: 0 } })).toThrow(RangeError);
     expect(() => runawayLimits({ windowMs: Number.NaN })).toThrow(RangeError);
     expect(() => runawayLimits({ heapBytes: -1 })).toThrow(RangeError);
+    expect(() => runawayLimits({ lateMs: 0 })).toThrow(RangeError);
     expect(BROWSER_ERROR_REASONS).toContain('runaway_page');
   });
 });

@@ -2,7 +2,8 @@
 import { BASIC_AUTH, startFixtureServer, startForwardProxy, waitFor, type FixtureServer, type ForwardProxy } from '@sessionwright/test-kit';
 import type { Browser, Page } from 'playwright';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserHost, SessionManager, isSessionError, resolveSessionOptions, type Session, type SessionOptions } from '../src/index.js';
+import { resolveSessionOptions } from '../src/context-options.js';
+import { BrowserHost, SessionManager, isSessionError, type Session, type SessionOptions } from '../src/index.js';
 
 const HIDDEN_HOST = 'http://only-via-proxy.test';
 const PROXY_CREDENTIALS = { username: 'proxy-user', password: 'proxy-secret-9f2c' };
@@ -209,7 +210,7 @@ describe('a sign-in carried over with a storage state', () => {
 });
 
 describe('secrets', () => {
-  it('leaves passwords, cookie values and credential headers out of the echo and the list', async () => {
+  it('leaves passwords, cookie values and every header value out of the echo and the list', async () => {
     const session = await create({
       proxy: { server: proxy.url, ...PROXY_CREDENTIALS },
       httpCredentials: { username: 'alice', password: 'http-secret-77aa' },
@@ -221,10 +222,23 @@ describe('secrets', () => {
     expect(session.options).toMatchObject({
       proxy: { server: proxy.url },
       httpCredentials: { username: 'alice' },
-      extraHTTPHeaders: { Authorization: '(hidden)', 'X-Plain': 'visible' },
+      extraHTTPHeaders: { Authorization: '(hidden)', 'X-Plain': '(hidden)' },
     });
     // The cookie itself was set for real.
     expect(await on(session, (page) => page.context().cookies())).toMatchObject([{ name: 'sid', value: 'cookie-secret-5e' }]);
+  });
+
+  it('never shows the value of a header it was given, whatever its name, in the echo, after emulate, or as one a request carried', async () => {
+    const secrets = { 'X-JWT': 'eyJhbGciOi.jwt-secret-1c', 'X-Signature': 'sig-secret-9d', 'X-Team': 'qa-secret-4b' };
+    const session = await create({ extraHTTPHeaders: secrets });
+    expect(session.options.extraHTTPHeaders).toEqual({ 'X-JWT': '(hidden)', 'X-Signature': '(hidden)', 'X-Team': '(hidden)' });
+    const emulated = await on(session, () => session.emulate({ extraHTTPHeaders: { 'X-Api-Sig': 'later-secret-2f' } }));
+    expect(emulated.extraHTTPHeaders).toEqual({ 'X-Api-Sig': '(hidden)' });
+    const shown = JSON.stringify([session.options, emulated, await manager.list()]);
+    for (const secret of [...Object.values(secrets), 'later-secret-2f']) expect(shown).not.toContain(secret);
+    // A request the page sent carried them: whoever shows it hides what the session was given, by any case of the name.
+    expect(['x-jwt', 'X-SIGNATURE', 'x-team', 'x-api-sig'].every((name) => session.hidesHeaderValue(name))).toBe(true);
+    expect(session.hidesHeaderValue('accept')).toBe(false);
   });
 });
 
@@ -262,6 +276,44 @@ describe('validation before anything opens', () => {
     expect((error as Error).message).not.toMatch(/create_session|list_sessions/);
     expect(manager.size).toBe(0);
     expect(browser.contexts().length).toBe(contexts);
+  });
+
+  it('refuses a device name of a million characters by its length, at once, without quoting it back', () => {
+    let error: unknown;
+    try {
+      resolveSessionOptions({ device: 'Z'.repeat(1_000_000) });
+    } catch (failure) {
+      error = failure;
+    }
+    expect(isSessionError(error) && error.code).toBe('INVALID_PARAMETERS');
+    expect(isSessionError(error) && error.details).toMatchObject({ option: 'device' });
+    expect((error as Error).message).toMatch(/100 characters/);
+    expect(JSON.stringify(isSessionError(error) && error.toJSON()).length).toBeLessThan(500);
+  });
+
+  it('bounds every string and list an option takes, so no input costs more than reading it', () => {
+    const long = (length: number) => 'a'.repeat(length);
+    const cases: [string, Record<string, unknown>][] = [
+      ['userAgent', { userAgent: long(3_000) }],
+      ['locale', { locale: long(200) }],
+      ['timezoneId', { timezoneId: long(200) }],
+      ['permissions', { permissions: Array.from({ length: 51 }, () => 'geolocation') }],
+      ['extraHTTPHeaders', { extraHTTPHeaders: { 'X-Long': long(10_000) } }],
+      ['extraHTTPHeaders', { extraHTTPHeaders: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`X-H${i}`, 'v'])) }],
+      ['httpCredentials', { httpCredentials: { username: 'u', password: long(2_000) } }],
+      ['proxy', { proxy: { server: `http://${long(3_000)}:1` } }],
+      ['storageState', { storageState: { cookies: Array.from({ length: 3_001 }, (_, i) => ({ name: `c${i}`, value: 'v', domain: 'a.test', path: '/' })) } }],
+      ['blockResources', { blockResources: ['image', 'font', 'media', 'stylesheet', 'image'] }],
+    ];
+    for (const [option, options] of cases) {
+      let error: unknown;
+      try {
+        resolveSessionOptions(options);
+      } catch (failure) {
+        error = failure;
+      }
+      expect(isSessionError(error) && error.details, option).toMatchObject({ option });
+    }
   });
 
   it('suggests close device names in details', () => {

@@ -2,7 +2,7 @@
 // waiter never gets one. A model-based property checks the same on random sequences of takes, releases and aborts.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Turns, type Release } from '../src/index.js';
+import { Turns, type Release } from '../src/turns.js';
 
 /** Lets every settled promise's callbacks run. */
 const settle = () => new Promise((resolve) => setImmediate(resolve));

@@ -238,15 +238,16 @@ describe('warm pool refill timing (fake time, no browser)', () => {
     let call: Promise<void> | undefined;
     const server = createServer((socket) => socket.once('data', () => (call = pool.work(new Promise<void>((resolve) => (finish = resolve))))));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const accepted = new Promise((resolve) => server.once('connection', resolve));
     const client = connect((server.address() as AddressInfo).port, '127.0.0.1');
-    await new Promise((resolve) => client.once('connect', resolve));
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await Promise.all([new Promise((resolve) => client.once('connect', resolve)), accepted]);
     client.write('request');
     const busyUntil = Date.now() + 80;
     while (Date.now() < busyUntil) {
       // The thread is busy: the refill's timer comes due meanwhile.
     }
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // The request is read once the thread is free, after the refill's timer came due: the refill must not have opened.
+    await waitFor(() => call !== undefined);
     expect(call).toBeDefined();
     expect(opened()).toBe(1);
     finish();

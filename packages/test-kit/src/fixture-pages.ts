@@ -317,6 +317,16 @@ const drag = htmlPage(
 </script>`,
 );
 
+// A field and a text area that report every input with a beacon (body "input <id>"), so a test sees typing reach the page.
+const typing = htmlPage(
+  'Typing',
+  `<input id="field" aria-label="Field">
+<textarea id="area" aria-label="Area"></textarea>
+<script>
+  for (const el of document.querySelectorAll('input, textarea')) el.addEventListener('input', () => navigator.sendBeacon('/beacon', 'input ' + el.id));
+</script>`,
+);
+
 /** A fresh copy of the built-in pages, keyed by name. */
 export function builtinPages(): Map<string, string> {
   return new Map(
@@ -344,6 +354,7 @@ export function builtinPages(): Map<string, string> {
       downloads,
       upload,
       drag,
+      typing,
     }),
   );
 }

@@ -3,6 +3,7 @@ export { startFixtureServer } from './fixture-server.js';
 export type { FixtureServer, FixtureServerOptions, RecordedPost } from './fixture-server.js';
 export { descendants, forceKill, isAlive, browserProcesses, pipeBrowsers, pss, treePss, waitFor } from './processes.js';
 export type { ProcInfo } from './processes.js';
+export { holdsFor, waitForOutput } from './waits.js';
 export { callJson, type JsonToolResult } from './mcp-client.js';
 // The generic client lives in @sessionwright/loopback (the inspector uses it too); tests and the bench take it from here.
 export { connectStdio, type ConnectStdioOptions, type StdioConnection } from '@sessionwright/loopback';

@@ -10,7 +10,7 @@ export const emulate = defineSessionTool({
   title: 'Change device settings',
   description:
     "Changes this session's settings from now on, for every tab: viewport (page size), colorScheme (prefers-color-scheme), reducedMotion, geolocation (also grants the page permission to read it), " +
-    'offline (cut the network, or restore it), extraHTTPHeaders (sent with every request; replaces the earlier set). Give any of them; the result is the effective settings (secret header values hidden). ' +
+    'offline (cut the network, or restore it), extraHTTPHeaders (sent with every request; replaces the earlier set). Give any of them; the result is the effective settings (header values hidden). ' +
     "Use it to check a responsive layout, dark mode, or a page's offline behaviour without a new session; to start as another device, create_session with device instead. " +
     'Errors: INVALID_PARAMETERS (a value out of range), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({
@@ -28,7 +28,7 @@ export const emulate = defineSessionTool({
     reducedMotion: z.enum(['reduce', 'no-preference']).optional(),
     geolocation: z.object({ latitude: z.number(), longitude: z.number(), accuracy: z.number().optional() }).optional(),
     offline: z.boolean().optional(),
-    extraHTTPHeaders: z.record(z.string(), z.string()).optional().describe('Credential values show as "(hidden)".'),
+    extraHTTPHeaders: z.record(z.string(), z.string()).optional().describe('The header names; every value shows as "(hidden)".'),
   }),
   kind: 'action',
   errors: ['INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],

@@ -309,15 +309,16 @@ function actionMessage(done: string, page: Page, response: ToolResponse, urlBefo
 /**
  * How long the first fill() may take before the slower, fully checked way is taken. fill() waits while a field is
  * read-only or disabled, so this is how long such a field (empty, or to be emptied) takes to be refused; a fill that
- * succeeds takes ~10 ms.
+ * succeeds takes a small fraction of it.
  */
 const QUICK_FILL_MS = 500;
 
 /**
  * Types into one field with as few trips to the page as its meaning allows. Every step runs in Playwright's utility
  * world where it can: an element handle in the page's own world would make Playwright inject its selector engine there
- * first (once per document, ~30–80 ms), and even a plain page script needs a helper injected there once. So only a
- * field that already holds text, is not focused and is typed into at its caret gets a page script (to move the caret).
+ * first (once per document, costlier than all the rest of a type: docs/performance.md), and even a plain page script
+ * needs a helper injected there once. So only a field that already holds text, is not focused and is typed into at
+ * its caret gets a page script (to move the caret).
  */
 async function typeInto(
   page: Page,

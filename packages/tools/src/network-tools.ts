@@ -1,5 +1,5 @@
 // The `network` capability: network_requests lists a session's requests from its ring; network_request shows one in full.
-import { SessionError, STATIC_RESOURCE_TYPES, orAfter, type RequestEntry } from '@sessionwright/session-core';
+import { SessionError, isStaticResource, orAfter, type RequestEntry, type Session } from '@sessionwright/session-core';
 import type { Request } from 'playwright';
 import { z } from 'zod';
 import { cursorSchema, DEFAULT_LIMIT, limitSchema } from './console-tools.js';
@@ -59,7 +59,7 @@ export const networkRequests = defineSessionTool({
     const matches = urlMatcher(filter);
     const types = resourceTypes === undefined ? undefined : new Set(resourceTypes);
     const keep = (entry: RequestEntry) =>
-      matches(entry.url) && (types ? types.has(entry.resourceType) : includeStatic === true || !STATIC_RESOURCE_TYPES.includes(entry.resourceType));
+      matches(entry.url) && (types ? types.has(entry.resourceType) : includeStatic === true || !isStaticResource(entry.resourceType));
     return { keep, since, limit: limit ?? DEFAULT_LIMIT };
   },
   async handler({ keep, since, limit }, _page, response) {
@@ -82,7 +82,7 @@ export const networkRequest = defineSessionTool({
   title: 'Show one network request',
   description:
     'Shows one request from network_requests in full: method, url, status, request and response headers, and the bodies (text cut at 100000 characters with truncated: true; binary bodies as a note). ' +
-    'Credentials in Authorization headers are hidden. Errors: INVALID_PARAMETERS (no request has that id in this session, or it fell out of the 1000-request ring: list again), SESSION_NOT_FOUND / SESSION_EXPIRED.',
+    "Credentials in Authorization headers and the values of the session's own extraHTTPHeaders are hidden. Errors: INVALID_PARAMETERS (no request has that id in this session, or it fell out of the 1000-request ring: list again), SESSION_NOT_FOUND / SESSION_EXPIRED.",
   input: z.strictObject({
     sessionId: sessionIdSchema,
     id: z.string().min(1).max(50).describe('A request id from network_requests, e.g. "r12".'),
@@ -115,14 +115,18 @@ export const networkRequest = defineSessionTool({
         { details: { id: id.slice(0, 50), reason: fellOut ? 'dropped' : 'unknown_id' } },
       );
     }
-    return describeRequest(found.entry, found.request);
+    return describeRequest(found.entry, found.request, response.session);
   },
 });
 
 /** How long network_request waits for a response or a body still loading before it answers without it. */
 const DETAIL_WAIT_MS = 3_000;
 
-async function describeRequest(entry: RequestEntry, request: Request) {
+async function describeRequest(entry: RequestEntry, request: Request, session: Session) {
+  const hideCredentials = (headers: Record<string, string>) =>
+    Object.fromEntries(
+      Object.entries(headers).map(([name, value]) => [name, CREDENTIAL_HEADER.test(name) || session.hidesHeaderValue(name) ? '(hidden)' : value]),
+    );
   // A pending request has no response yet, and a body still streaming is not complete: neither may hold the call.
   const answer = await orAfter(
     request.response().catch(() => null),
@@ -172,10 +176,6 @@ export function bodyText(buffer: Buffer, contentType: string | undefined): { tex
 }
 
 const CREDENTIAL_HEADER = /^(authorization|proxy-authorization)$/i;
-
-function hideCredentials(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, CREDENTIAL_HEADER.test(name) ? '(hidden)' : value]));
-}
 
 /** A substring test, or a regular expression when written /…/flags; INVALID_PARAMETERS for one that does not compile. */
 export function urlMatcher(filter: string | undefined): (url: string) => boolean {

@@ -136,12 +136,12 @@ interface InjectedScript {
 
 /**
  * The page's snapshot from Playwright's own injected script in one evaluation, the YAML made in the page: exactly what
- * `page.ariaSnapshot()` answers (the same code, the same refs, kept for `aria-ref` the same way), ~2.5 ms sooner. The
+ * `page.ariaSnapshot()` answers (the same code, the same refs, kept for `aria-ref` the same way), sooner. The
  * public call first sends the snapshot as a tree in Playwright's wire encoding, decodes it and renders it here, and
  * passes through Playwright's client layer both ways. Undefined (the public call follows) where this process cannot
  * reach Playwright's server side, where its internals look different, for a page with frames (the public call walks
  * into them), and whenever the quick way fails (no body yet, a navigation destroyed the context): the public call
- * then waits, retries and words the error as before.
+ * then waits, retries and words the error as Playwright does.
  */
 export async function quickSnapshot(page: Page, options: { depth?: number }): Promise<string | undefined> {
   if (page.frames().length !== 1) return undefined;

@@ -28,9 +28,9 @@ export function prepareTitle(page: Page): void {
 
 /**
  * The page's title. With `fromBrowser` (the default; false when the caller knows the page is idle, so it answers as
- * fast): the page's renderer answers slowly when it is busy (right after a load its post-load work comes first:
- * ~6–20 ms; during a snapshot or a read-back, that comes first), while the browser process answers in about a
- * millisecond. The browser's copy is trusted only when it cannot be stale or stand for something else: it must
+ * fast): the page's renderer answers slowly when it is busy (right after a load its post-load work comes first;
+ * during a snapshot or a read-back, that comes first), while the browser process answers at once
+ * (docs/performance.md). The browser's copy is trusted only when it cannot be stale or stand for something else: it must
  * describe the document the page is on (same URL), and must not be the URL that Chromium shows in place of a missing
  * title. Otherwise, and outside Chromium, the page itself is asked.
  *
@@ -69,7 +69,7 @@ interface ServerFrameEvents {
 
 /**
  * Reads the title from the browser process the moment Playwright's server side sees a new document of the page's main
- * frame fire its load event: ~1 ms before `goto()` has brought that news back to its caller, so the read overlaps the
+ * frame fire its load event: before `goto()` has brought that news back to its caller, so the read overlaps the
  * way back instead of following it (why the browser's copy is current then: see readTitle). Only a load after the new
  * document's commit counts, never the previous document's, and only once prepareTitle() has found the page's target.
  * `title()` is that read, checked against the page's URL when asked (a page that moved on since gets a fresh read), or
@@ -163,9 +163,9 @@ function browserSession(browser: Browser): Promise<Send | null> {
 
 /**
  * How the title read reaches the browser: straight to Playwright's server-side session where it runs in this process,
- * whose `_send` writes the command to the browser at once. Through the public `send`, the client layer cost ~0.5 ms
- * of a ~1.1 ms read, on the critical path of every navigate (bench/analysis.md). `page-title.test.ts` fails if the
- * pinned Playwright stops offering the internal.
+ * whose `_send` writes the command to the browser at once. Through the public `send`, Playwright's client layer costs
+ * about as much as the browser's answer, on the critical path of every navigate (docs/performance.md).
+ * `playwright-internals.test.ts` fails if the pinned Playwright stops offering the internal.
  */
 export function directSend(cdp: CDPSession): Send {
   const twin = serverSide(cdp) as { _send?: (method: string, params: object) => Promise<unknown> } | undefined;

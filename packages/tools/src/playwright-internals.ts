@@ -4,7 +4,8 @@
 // server-side twin through two event-loop turns, a stack capture and protocol validation. The in-process connection
 // keeps the link to that twin (`toImpl`). The fast paths (the title read, the page snapshot) call the twin directly;
 // where there is none (a Playwright server reached over the wire) or it does not look as expected (a version that
-// moved things), they take the public API, and their tests fail if the pinned Playwright stops offering the twin.
+// moved things), they take the public API. docs/decisions.md lists every internal used, and
+// test/playwright-internals.test.ts fails if the pinned Playwright stops offering one.
 
 /** The object's server-side twin, or undefined where it cannot be reached; callers check its shape before use. */
 export function serverSide(object: object): unknown {

@@ -6,7 +6,7 @@ import type { AnyTool } from './define-tool.js';
 import { sessionOutput } from './response.js';
 import { sessionIdSchema } from './schemas.js';
 import { defineSessionTool } from './session-tool.js';
-import { storageStateSchema } from './session-options-schema.js';
+import { exportedStorageStateSchema } from './session-options-schema.js';
 
 // Loose: a newer Playwright may add fields (partitionKey) that the result passes through.
 const cookieSchema = z.looseObject({
@@ -30,7 +30,7 @@ export const exportStorageState = defineSessionTool({
     'Errors: SESSION_NOT_FOUND / SESSION_EXPIRED (create a new session).',
   input: z.strictObject({ sessionId: sessionIdSchema }),
   output: sessionOutput({
-    storageState: storageStateSchema.describe('Cookies and localStorage per origin; give it to create_session as storageState.'),
+    storageState: exportedStorageStateSchema.describe('Cookies and localStorage per origin; give it to create_session as storageState.'),
   }),
   kind: 'read',
   errors: ['SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'INVALID_PARAMETERS', 'BROWSER_ERROR'],

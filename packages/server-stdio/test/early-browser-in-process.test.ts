@@ -1,12 +1,14 @@
-// The early browser in one process: BrowserHost's first launch takes the Chromium that startBrowserEarly started when
-// Playwright asks for the same command, records the command otherwise, and nothing started early is left running.
+// The early browser in one process: the first launch of a BrowserHost given the command's launch hook takes the Chromium
+// that startBrowserEarly started when Playwright asks for the same command, records the command otherwise, and nothing
+// started early is left running.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { isAlive, pipeBrowsers, waitFor } from '@sessionwright/test-kit';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { earlyBrowserPid, launchWithEarlyBrowser } from '../src/early-browser.js';
-import { BrowserHost, startBrowserEarly } from '../src/index.js';
+import { BrowserHost } from '@sessionwright/session-core';
+import { earlyBrowserPid, launchWithEarlyBrowser, startBrowserEarly } from '../src/startup/early-browser.js';
+import { commandLaunchHook } from '../src/startup/launch-hook.js';
 
 const STATE = Symbol.for('sessionwright.earlyBrowser');
 let root: string;
@@ -41,7 +43,7 @@ const earlyProfiles = () => readdirSync(profiles).filter((name) => name.startsWi
 async function firstStart(settings: string[]): Promise<void> {
   startBrowserEarly(settings);
   expect(earlyBrowserPid()).toBeUndefined();
-  const host = new BrowserHost({ headless: true });
+  const host = new BrowserHost({ headless: true, launchHook: commandLaunchHook() });
   await host.browser();
   await host.close();
   (globalThis as { [STATE]?: unknown })[STATE] = undefined;
@@ -54,7 +56,7 @@ describe('the early browser in one process', () => {
     const early = earlyBrowserPid();
     expect(early).toBeGreaterThan(0);
     expect(earlyProfiles()).toHaveLength(1);
-    const host = new BrowserHost({ headless: true });
+    const host = new BrowserHost({ headless: true, launchHook: commandLaunchHook() });
     try {
       const browser = await host.browser();
       const page = await (await browser.newContext()).newPage();
@@ -73,7 +75,7 @@ describe('the early browser in one process', () => {
     startBrowserEarly(['env']);
     const early = earlyBrowserPid()!;
     process.env.SESSIONWRIGHT_EARLY_TEST = 'changed';
-    const host = new BrowserHost({ headless: true });
+    const host = new BrowserHost({ headless: true, launchHook: commandLaunchHook() });
     try {
       await host.browser();
       await waitFor(() => !isAlive(early), { timeout: 10_000 });
@@ -117,7 +119,7 @@ describe('the early browser in one process', () => {
     writeFileSync(path.join(launchDir, record!), '{"command": 42');
     startBrowserEarly(['garbled']);
     expect(earlyBrowserPid()).toBeUndefined();
-    const host = new BrowserHost({ headless: true });
+    const host = new BrowserHost({ headless: true, launchHook: commandLaunchHook() });
     try {
       await host.browser();
       expect(JSON.parse(readFileSync(path.join(launchDir, record!), 'utf8')).args).toContain('--remote-debugging-pipe');

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { isPipeBrowserCommand, killProcessGroup } from '@sessionwright/session-core';
 import { privateCacheDirectory, readCache, writeCache } from './private-cache.js';
 
 // The module object itself (an import's namespace cannot be assigned to): Playwright looks `spawn` up on it at each call.
@@ -37,7 +38,6 @@ interface EarlyStart {
 
 /** Playwright's stdio for a browser it drives over a pipe: fds 3 and 4 carry the protocol. */
 const PIPE_STDIO: SpawnOptions['stdio'] = ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'];
-const PIPE_SWITCH = '--remote-debugging-pipe';
 const PROFILE_SWITCH = '--user-data-dir=';
 /** A start whose first launch has not begun by then launches nothing at start-up any more (its settings changed). */
 const UNCLAIMED_MS = 30_000;
@@ -47,8 +47,8 @@ const EXIT_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
  * Called first thing by a program that launches Chromium as soon as it starts (the CLI), with what decides how it launches
  * (its arguments, directory, environment settings). If the last start with the same `settings` launched Chromium, the
  * same command is started now, in a profile directory of its own; the first launch takes it if Playwright asks for
- * exactly that command (launchWithEarlyBrowser), else it is killed and Playwright's own starts. Chromium's start (~230 ms
- * on a slow machine, ~80 ms on a fast one) then runs on another core while Playwright loads, instead of after it.
+ * exactly that command (launchWithEarlyBrowser), else it is killed and Playwright's own starts. Chromium's start then
+ * runs on another core while Playwright loads, instead of after it.
  */
 export function startBrowserEarly(settings: readonly string[]): void {
   if (process.platform === 'win32') return;
@@ -147,7 +147,7 @@ export async function launchWithEarlyBrowser<T>(launch: () => Promise<T>): Promi
   let spawned: LaunchCommand | undefined;
   childProcess.spawn = function spawnOrTakeEarly(this: unknown, ...call: Parameters<typeof spawn>) {
     const [command, args, options] = call as unknown as [string, readonly string[] | undefined, SpawnOptions | undefined];
-    if (spawned || !Array.isArray(args) || !args.includes(PIPE_SWITCH)) return spawn.apply(this, call);
+    if (spawned || !Array.isArray(args) || !isPipeBrowserCommand(args)) return spawn.apply(this, call);
     spawned = { command, args: args.map((arg) => (arg.startsWith(PROFILE_SWITCH) ? PROFILE_SWITCH : arg)) };
     const early = state.early;
     if (early && isSameSpawn(early, spawned, options)) {
@@ -216,9 +216,5 @@ function setReferenced(child: ChildProcess, referenced: boolean): void {
 
 function kill(child: ChildProcess): void {
   if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    // Already gone.
-  }
+  killProcessGroup(child.pid);
 }

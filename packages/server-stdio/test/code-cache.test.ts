@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { waitFor } from '@sessionwright/test-kit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadWithCodeCache, writeCodeCaches } from '../src/code-cache.js';
+import { loadWithCodeCache, writeCodeCaches } from '../src/startup/code-cache.js';
 
 let root: string;
 let previous: string | undefined;

@@ -1,0 +1,87 @@
+// Opening a session's context and page in a browser that may hang or die meanwhile, and never leaving one behind.
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright';
+import type { Timers } from './clock.js';
+import { blockResourceTypes, type StaticResourceType } from './context-options.js';
+import { browserError, messageOf } from './errors.js';
+
+/** How long opening a context and its page may take before creating a session answers BROWSER_ERROR. */
+const OPEN_CONTEXT_TIMEOUT = 30_000;
+
+/**
+ * Opens a context with `options` and its first page, refusing `blocked` resource types. A browser that hangs or dies
+ * mid-open must not leave the caller waiting for ever (a creation holds a place under maxSessions): after
+ * OPEN_CONTEXT_TIMEOUT, or at the disconnect, it fails with BROWSER_ERROR, and an open that lands later is closed.
+ */
+export async function openContext(
+  browser: Browser,
+  options: BrowserContextOptions,
+  blocked: readonly StaticResourceType[],
+  timers: Timers,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const opening = (async () => {
+    const context = await browser.newContext(options);
+    try {
+      await blockResourceTypes(context, blocked);
+      return { context, page: await context.newPage() };
+    } catch (error) {
+      await context.close().catch(() => {});
+      throw error;
+    }
+  })();
+  try {
+    return await settleWithin(opening, browser, OPEN_CONTEXT_TIMEOUT, timers);
+  } catch (error) {
+    void opening.then(({ context }) => context.close()).catch(() => {});
+    throw browserError('unknown', `The browser could not open a new session: ${messageOf(error)}`, {
+      details: { browserMessage: messageOf(error) },
+      cause: error,
+    });
+  }
+}
+
+/**
+ * The opened context and page, or the signal's reason as soon as it aborts: the caller gave up, and an open that lands
+ * later is closed rather than left without an owner.
+ */
+export function unlessStopped<T extends { context: BrowserContext }>(opening: Promise<T>, signal: AbortSignal): Promise<T> {
+  const closeWhenOpen = () => void opening.then(({ context }) => context.close()).catch(() => {});
+  if (signal.aborted) {
+    closeWhenOpen();
+    return Promise.reject(signal.reason);
+  }
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      closeWhenOpen();
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    opening.then(
+      (opened) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(opened);
+      },
+      (error) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** The promise's value, unless the browser disconnects or the time runs out first (then it rejects). */
+function settleWithin<T>(promise: Promise<T>, browser: Browser, timeout: number, timers: Timers): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const settle = (how: () => void) => {
+      timers.clearTimeout(timer);
+      browser.off('disconnected', gone);
+      how();
+    };
+    const gone = () => settle(() => reject(new Error('the browser disconnected')));
+    const timer = timers.setTimeout(() => settle(() => reject(new Error(`no answer within ${timeout} ms`))), timeout);
+    browser.once('disconnected', gone);
+    promise.then(
+      (value) => settle(() => resolve(value)),
+      (error: unknown) => settle(() => reject(error)),
+    );
+  });
+}
