@@ -40,7 +40,8 @@ async function main(): Promise<void> {
   }
 
   const server = createServer(command.options, undefined, { launchHook: commandLaunchHook() });
-  sizeHeapForMemoryOnceUp(server.host);
+  // The first browser up, whichever it is (with a browser per client, the shared one is never started).
+  sizeHeapForMemoryOnceUp({ onLaunched: (listener) => server.manager.onBrowserLaunched(listener) });
   let http: HttpServerHandle | undefined;
   let exiting = false;
   const shutdown = (why: string) => {

@@ -13,7 +13,16 @@ import {
   type LaunchHook,
   type Logger,
 } from '@sessionwright/session-core';
-import { ImplicitSession, playwrightProfile, sessionsProfile, toolsFor, type AnyTool, type Profile, type ToolOptions } from '@sessionwright/tools';
+import {
+  ImplicitSession,
+  playwrightProfile,
+  readsRequestList,
+  sessionsProfile,
+  toolsFor,
+  type AnyTool,
+  type Profile,
+  type ToolOptions,
+} from '@sessionwright/tools';
 import { builtToolEntry } from './tool-listing.js';
 import { LiveViews } from './live-view/live-views.js';
 import { createMcpServer, type McpConnection } from './mcp-server.js';
@@ -105,19 +114,20 @@ export function createServer(
   };
   const { launchHook } = hooks;
   const sources = remoteSources(options, logger, launchHook);
-  const local =
-    sources.length > 0
-      ? undefined
-      : new BrowserHost({
-          browser: options.browser,
-          ...(options.headless === undefined ? {} : { headless: options.headless }),
-          ...(options.executablePath === undefined ? {} : { executablePath: options.executablePath }),
-          ...(setup.launch.chromiumSandbox === undefined ? {} : { chromiumSandbox: setup.launch.chromiumSandbox }),
-          ...(setup.launch.args === undefined ? {} : { args: setup.launch.args }),
-          ...(setup.launch.timeout === undefined ? {} : { launchTimeout: setup.launch.timeout }),
-          logger,
-          launchHook,
-        });
+  const launchLocal = (headless = options.headless) =>
+    new BrowserHost({
+      browser: options.browser,
+      ...(headless === undefined ? {} : { headless }),
+      ...(options.executablePath === undefined ? {} : { executablePath: options.executablePath }),
+      ...(setup.launch.chromiumSandbox === undefined ? {} : { chromiumSandbox: setup.launch.chromiumSandbox }),
+      ...(setup.launch.args === undefined ? {} : { args: setup.launch.args }),
+      ...(setup.launch.timeout === undefined ? {} : { launchTimeout: setup.launch.timeout }),
+      logger,
+      launchHook,
+    });
+  const local = sources.length > 0 ? undefined : launchLocal();
+  // A client's own browser (--browser-per-client): by default where there are identities, which are tenants.
+  const perClient = local !== undefined && (options.browserPerClient ?? options.http?.authTokensFile !== undefined);
   if (local) sources.push(local);
   else logger.info(`browsers: ${sources.map((source) => source.label).join(', ')} (nothing is launched locally)`);
   const [host] = sources as [BrowserSource, ...BrowserSource[]];
@@ -128,10 +138,12 @@ export function createServer(
   // at the latest: loading Playwright blocks the event loop, which would delay the handshake.
   const startBrowser = () => {
     clearTimeout(grace);
-    for (const source of sources) source.start();
+    // With a browser per client the shared one serves nobody: each client's starts with its first session.
+    if (!perClient) for (const source of sources) source.start();
   };
   const grace = setTimeout(startBrowser, BROWSER_START_GRACE_MS);
   grace.unref();
+  const profile = options.profile === 'playwright' ? playwrightProfile(options.caps) : sessionsProfile(toolsFor(options.caps));
   const manager = new SessionManager({
     host: sources,
     sessionTimeout: options.sessionTimeout,
@@ -141,6 +153,7 @@ export function createServer(
     // Headed, every pooled context would open a window nobody asked for: none unless --warm-sessions says so.
     // A remote browser's pool costs this machine nothing: one ready context per endpoint unless --warm-sessions says otherwise.
     warmSessions: options.warmSessions ?? defaultWarmSessions(local?.headless ?? true),
+    ...(perClient ? { browserPerOwner: { launch: () => launchLocal(local?.headless) } } : {}),
     // A browser this process launched keeps memory after its sessions close; it is replaced once idle, or after many
     // sessions (BrowserRecycler).
     recycleIdleBrowser: RECYCLE_IDLE_BROWSER_MS,
@@ -148,13 +161,15 @@ export function createServer(
     maxTabs: options.maxTabs,
     ...(setup.sessionDefaults === undefined ? {} : { sessionDefaults: setup.sessionDefaults }),
     ...(options.outputDir === undefined ? {} : { outputDir: options.outputDir }),
+    downloads: { maxBytes: options.maxDownloadBytes, maxCount: options.maxDownloads, keep: options.keepDownloads },
+    // Playwright makes a response object, timings and a failure report for each request a session lists: only when a tool reads the list.
+    collectNetwork: readsRequestList(profile.tools),
     logger,
   });
   let closing: Promise<void> | undefined;
   const live = new LiveViews({ logger });
   /** 2026-07-28 calls that asked their user something and wait for the client's retry. */
   const parked = new ParkedCalls(stderr);
-  const profile = options.profile === 'playwright' ? playwrightProfile(options.caps) : sessionsProfile(toolsFor(options.caps));
 
   /** --close-sessions-on-disconnect: a connection that ends takes the sessions it created with it. */
   const closeSessions = async (created: Set<string>) => {

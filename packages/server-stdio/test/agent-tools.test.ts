@@ -190,17 +190,17 @@ describe('console_messages', () => {
     expectError(await tool('console_messages', { sessionId, limit: 0 }), 'INVALID_PARAMETERS', sessionId);
   });
 
-  it('keeps the last 1000 of 5000 lines and counts the rest as dropped', async () => {
+  it('keeps the last 1000 of 1500 lines and counts the rest as dropped', async () => {
     const sessionId = await sessionOn('console');
     // Up to 30 s: on a loaded machine the page can take longer than the default 5 s to settle for the click.
     await ok('click', { sessionId, selector: '#flood', timeout: 30_000 });
     await expect
       .poll(async () => (await ok('console_messages', { sessionId, level: 'debug', limit: 1000 })).messages.at(-1)?.text, { timeout: 10_000 })
-      .toBe('line 4999');
+      .toBe('line 1499');
     const all = await ok('console_messages', { sessionId, level: 'debug', limit: 1000 });
     expect(all.messages).toHaveLength(1000);
-    expect(all.messages.at(-1).text).toBe('line 4999');
-    expect(all.dropped).toBe(5005 - 1000);
+    expect(all.messages.at(-1).text).toBe('line 1499');
+    expect(all.dropped).toBe(1505 - 1000);
     const page = await ok('console_messages', { sessionId, level: 'debug', limit: 10 });
     expect(page.messages).toHaveLength(10);
     const next = await ok('console_messages', { sessionId, level: 'debug', limit: 10, since: page.cursor });
@@ -304,18 +304,19 @@ describe('upload_file', () => {
   it('refuses a missing file, a path outside the root, a .. escape and a symlink escape, and leaves the input empty', async () => {
     const sessionId = await sessionOn('upload');
     const missing = expectError(await tool('upload_file', { sessionId, selector: '#single', files: [{ path: 'nope.txt' }] }), 'INVALID_PARAMETERS', sessionId);
-    expect(missing.details.reason).toBe('not found');
+    expect(missing.details.reason).toBe('not found in allowed directories');
     const outside = expectError(
       await tool('upload_file', { sessionId, selector: '#single', files: [{ path: path.join(work, 'secret.txt') }] }),
       'INVALID_PARAMETERS',
       sessionId,
     );
-    expect(outside.details.reason).toBe('outside allowed directories');
+    expect(outside.details.reason).toBe('not found in allowed directories');
     expect(outside.message).toContain('--file-root');
+    expect(outside.message.replace(path.join(work, 'secret.txt'), 'X')).toBe(missing.message.replace('nope.txt', 'X'));
     expectError(await tool('upload_file', { sessionId, selector: '#single', files: [{ path: '../secret.txt' }] }), 'INVALID_PARAMETERS', sessionId);
     expectError(await tool('upload_file', { sessionId, selector: '#single', files: [{ path: 'sub/../../secret.txt' }] }), 'INVALID_PARAMETERS', sessionId);
     const link = expectError(await tool('upload_file', { sessionId, selector: '#single', files: [{ path: 'link-out.txt' }] }), 'INVALID_PARAMETERS', sessionId);
-    expect(link.details.reason).toBe('outside allowed directories');
+    expect(link.details.reason).toBe('not found in allowed directories');
     expect((await ok('evaluate', { sessionId, function: '() => document.querySelector("#single").files.length' })).result).toBe(0);
   });
 
@@ -469,7 +470,7 @@ describe('downloads', () => {
     const sessionId = await sessionOn('downloads');
     const clicked = await ok('click', { sessionId, selector: '#csv' });
     expect(clicked.downloads).toEqual([
-      { url: fx.urlFor('/download?name=report.csv&bytes=1234'), suggestedFilename: 'report.csv', path: expect.any(String), bytes: 1234 },
+      { url: fx.urlFor('/download?name=report.csv&bytes=1234'), suggestedFilename: 'report.csv', state: 'saved', path: expect.any(String), bytes: 1234 },
     ]);
     const saved: string = clicked.downloads[0].path;
     expect(path.relative(outputDir, saved).startsWith('..')).toBe(false);

@@ -48,8 +48,12 @@ async function listed(client: Client): Promise<string[]> {
 
 describe('client identities (--auth-tokens-file)', () => {
   it('says nothing of a missing --auth-token: every request needs one of the tokens', async () => {
-    // The browser comes up after the start-up lines, so once it says so every start-up line has arrived.
+    // Each identity has a browser of its own (--browser-per-client is on with identities), started with its first
+    // session, after the start-up lines: once one says it is up, every start-up line has arrived.
+    const alice = await as(ALICE);
+    const { sessionId } = expectSuccess(await call(alice, 'create_session'));
     await waitFor(() => /browser ready/.test(server.stderr()), { timeout: 60_000 });
+    expectSuccess(await call(alice, 'close_session', { sessionId }));
     expect(server.stderr()).toMatch(/listening on/);
     expect(server.stderr()).not.toMatch(/no --auth-token|any local process/);
   });

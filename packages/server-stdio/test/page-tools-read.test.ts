@@ -219,6 +219,38 @@ describe('evaluate', () => {
     expect(fits.json.result).toHaveLength(19_000);
   });
 
+  it('writes and cuts a huge result in the page, so only its start crosses to the server', async () => {
+    const sessionId = await sessionOn('home');
+    const started = Date.now();
+    const huge = await call('evaluate', { sessionId, function: '() => Array.from({ length: 3e6 }, (_, i) => ({ i }))' });
+    expect(huge.isError, JSON.stringify(huge.json).slice(0, 500)).toBe(false);
+    expect(huge.json).toMatchObject({ type: 'array', truncated: true });
+    expect(huge.json.result).toHaveLength(20_000);
+    expect(huge.json.result.startsWith('[{"i":0},{"i":1}')).toBe(true);
+    expect(huge.json.note).toMatch(/more than \d+ characters/);
+    // Sent whole, three million objects took minutes to cross and be cut (wide margin).
+    expect(Date.now() - started).toBeLessThan(25_000);
+    const shared = await call('evaluate', { sessionId, function: '() => { const s = { s: 1 }; return [s, s]; }' });
+    expect(shared.json.result).toEqual([{ s: 1 }, { s: 1 }]);
+  });
+
+  it('answers a deeply nested result, cutting it at 200 levels', async () => {
+    const sessionId = await sessionOn('home');
+    const objects = await call('evaluate', { sessionId, function: '() => { let a = { end: true }; for (let i = 0; i < 5000; i++) a = { a }; return a; }' });
+    expect(objects.isError, JSON.stringify(objects.json)).toBe(false);
+    let level = objects.json.result;
+    let depth = 0;
+    while (typeof level === 'object' && level !== null) {
+      level = level.a;
+      depth += 1;
+    }
+    expect(level).toBe('[Too deep]');
+    expect(depth).toBe(200);
+    const arrays = await call('evaluate', { sessionId, function: '() => { let a = []; for (let i = 0; i < 300; i++) a = [a]; return a; }' });
+    expect(arrays.isError, JSON.stringify(arrays.json)).toBe(false);
+    expect(arrays.json.type).toBe('array');
+  });
+
   it("answers BROWSER_ERROR with the page's message when the function throws", async () => {
     const sessionId = await sessionOn('home');
     const thrown = await call('evaluate', { sessionId, function: "() => { throw new TypeError('boom here'); }" });
@@ -230,6 +262,9 @@ describe('evaluate', () => {
     expect(rejected.json.details.pageMessage).toBe('plain string');
     const missing = await call('evaluate', { sessionId, function: '() => notDefinedAnywhere.x' });
     expect(missing.json.details.errorName).toBe('ReferenceError');
+    // A message of megabytes is cut in the page too.
+    const long = await call('evaluate', { sessionId, function: "() => { throw new Error('m'.repeat(5e6)); }" });
+    expect(long.json.details.pageMessage.length).toBeLessThanOrEqual(2_000);
     // The session is fine afterwards.
     expect((await call('evaluate', { sessionId, function: '() => 1 + 1' })).json.result).toBe(2);
   });

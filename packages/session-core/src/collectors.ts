@@ -1,5 +1,6 @@
 // Per-session collectors: console messages, page errors and network requests kept in bounded rings, read by cursor.
 import type { BrowserContext, ConsoleMessage, Request, Response, WebError } from 'playwright';
+import { RUNAWAY_MARKER, type RunawayGuard } from './runaway.js';
 
 /**
  * A ring of the last `capacity` entries, each numbered in arrival order (1, 2, …). Readers pass the number they last
@@ -114,9 +115,21 @@ export interface RequestEntry {
   time: number;
 }
 
+/** What a session collects: console messages and page errors always; the request list only when a tool reads it. */
+export interface CollectOptions {
+  /**
+   * Keep the request list (default true). Without it only the start of each request is listened to, to count it
+   * (see RunawayGuard): Playwright then makes no response objects, timings or failure reports for this session.
+   */
+  network?: boolean;
+  /** Counts every event; an event it refuses is dropped (the session's pages are being stopped). */
+  guard?: RunawayGuard;
+}
+
 /**
  * Collects one session's console messages, page errors and requests from its browser context, so every tab (popups
  * too) is covered and nothing needs attaching per page. Listeners go with the context; `dispose` removes them early.
+ * Each listener does a fixed, small amount of work and never waits, so no session's events queue behind another's.
  *
  * Removing a listener is not free: when an event loses its last listener, Playwright tells its side of the connection
  * to stop sending it, one message per event, each with a captured stack trace. A closed context therefore is never
@@ -134,20 +147,26 @@ export class SessionCollectors {
   /** Disposed, or the context closed: either way no listener is left to remove. */
   private stopped = false;
 
-  constructor(context: BrowserContext, capacity = COLLECTOR_CAPACITY, now: () => number = Date.now) {
+  constructor(context: BrowserContext, capacity = COLLECTOR_CAPACITY, now: () => number = Date.now, options: CollectOptions = {}) {
     this.console = new Ring(capacity);
     this.requests = new Ring(capacity);
+    const { guard } = options;
+    const network = options.network ?? true;
     const onConsole = (message: ConsoleMessage) => {
+      const text = message.text();
+      if (guard && text.startsWith(RUNAWAY_MARKER)) return reportFromPage(guard, text, pageOf(message));
+      if (guard && !guard.count('console', () => pageOf(message), message.timestamp())) return;
       const location = message.location();
       this.console.push({
         type: message.type(),
-        text: cut(message.text(), MAX_TEXT),
+        text: cut(text, MAX_TEXT),
         ...(location.url ? { url: cut(location.url, MAX_URL) } : {}),
         ...(location.url ? { line: location.lineNumber + 1 } : {}),
         time: now(),
       });
     };
     const onWebError = (webError: WebError) => {
+      if (guard && !guard.count('console', () => pageUrl(webError).url ?? '')) return;
       const error = webError.error();
       this.console.push({
         type: 'error',
@@ -157,6 +176,8 @@ export class SessionCollectors {
       });
     };
     const onRequest = (request: Request) => {
+      if (guard && !guard.count('requests', () => cut(request.url(), MAX_URL))) return;
+      if (!network) return;
       const entry: RequestEntry = {
         id: `r${this.nextRequest++}`,
         method: request.method(),
@@ -187,7 +208,8 @@ export class SessionCollectors {
     const listen = (method: 'on' | 'off') => {
       context[method]('console', onConsole);
       context[method]('weberror', onWebError);
-      context[method]('request', onRequest);
+      if (network || guard) context[method]('request', onRequest);
+      if (!network) return;
       context[method]('response', onResponse);
       context[method]('requestfinished', onDone);
       context[method]('requestfailed', onDone);
@@ -220,6 +242,18 @@ export class SessionCollectors {
     this.stopped = true;
     this.live.clear();
   }
+}
+
+/** Stops the session's pages for the bound the page's own guard saw passed (its message: marker, bound, count). */
+function reportFromPage(guard: RunawayGuard, text: string, url: string): void {
+  const [, bound, count] = text.split(' ');
+  guard.report(bound === 'requests' ? 'requests' : 'console', Number(count) || 0, url);
+}
+
+/** The URL of the page a console message came from ('' for a worker's). */
+function pageOf(message: ConsoleMessage): string {
+  const page = message.page();
+  return page && !page.isClosed() ? cut(page.url(), MAX_URL) : '';
 }
 
 function pageUrl(webError: WebError): { url?: string } {

@@ -1,6 +1,6 @@
-// Where a session's downloads land: a folder per session under one output directory, with file names that cannot escape it.
+// Where a session's downloads land: a folder per session under one output directory, with file names that cannot escape it, within per-session limits.
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -8,11 +8,45 @@ import path from 'node:path';
 export interface DownloadRecord {
   url: string;
   suggestedFilename: string;
-  /** Absolute path of the saved file (inside the session's folder of the output directory). */
+  /** saved; failed (the browser or the disk failed); cancelled (it passed one of the session's download limits). */
+  state: 'saved' | 'failed' | 'cancelled';
+  /** Absolute path of the saved file (inside the session's folder of the output directory); '' unless saved. */
   path: string;
+  /** Its size; 0 unless saved. */
   bytes: number;
-  /** Set when the download failed (then path is '' and bytes 0). */
+  /** Why it failed or was cancelled. */
   failure?: string;
+}
+
+/** How much one session may download (docs/agent-tools.md). */
+export interface DownloadLimits {
+  /** Bytes over the session's life, files in progress included (`--max-download-bytes`). */
+  maxBytes: number;
+  /** Files over the session's life (`--max-downloads`). */
+  maxCount: number;
+  /** Keep a session's files when it ends (`--keep-downloads`); otherwise its folder goes with it. */
+  keep: boolean;
+}
+
+export const DEFAULT_DOWNLOAD_LIMITS: DownloadLimits = { maxBytes: 1024 ** 3, maxCount: 100, keep: false };
+
+/** How often the size of downloads in progress is checked against the byte limit, in ms. */
+export const DOWNLOAD_CHECK_MS = 200;
+
+/**
+ * How many bytes of a download in progress are on disk now, or undefined where that cannot be known. Chromium writes
+ * a download to `<file>.crdownload` until it completes; the file is Playwright's artifact, whose local path is in the
+ * client object's initializer (a private field: for a browser reached over the network it names a file on that
+ * machine, which then does not exist here, and only the finished size is checked).
+ */
+export async function bytesSoFar(download: object): Promise<number | undefined> {
+  const file = (download as { _artifact?: { _initializer?: { absolutePath?: unknown } } })._artifact?._initializer?.absolutePath;
+  if (typeof file !== 'string') return undefined;
+  for (const candidate of [`${file}.crdownload`, file]) {
+    const info = await stat(candidate).catch(() => undefined);
+    if (info) return info.size;
+  }
+  return undefined;
 }
 
 const MAX_NAME = 120;
@@ -39,8 +73,8 @@ export function safeFileName(suggested: string): string {
 
 /**
  * The output directory shared by all sessions: the one given (`--output-dir`), or a temporary folder made on first use
- * and removed by `dispose`. Each session gets its own folder, named with a random part (never the sessionId, which is
- * a capability: anyone who can list the directory must not learn it).
+ * and removed by `dispose`. Each session gets its own folder with a random name: never the sessionId, nor a part of
+ * it, which is a capability: anyone who can list the directory, or a page shown a file's path, must not learn it.
  */
 export class DownloadDirectory {
   private root: Promise<string> | undefined;
@@ -51,12 +85,12 @@ export class DownloadDirectory {
   }
 
   /** Makes and returns a new folder for one session. */
-  async sessionFolder(label: string): Promise<string> {
+  async sessionFolder(): Promise<string> {
     this.root ??=
       this.given === undefined
         ? mkdtemp(path.join(tmpdir(), 'sessionwright-downloads-'))
         : mkdir(this.given, { recursive: true }).then(() => this.given as string);
-    const folder = path.join(await this.root, `session-${label.replace(/[^a-zA-Z0-9-]/g, '')}-${randomBytes(4).toString('hex')}`);
+    const folder = path.join(await this.root, `session-${randomBytes(8).toString('hex')}`);
     await mkdir(folder, { recursive: true });
     return folder;
   }

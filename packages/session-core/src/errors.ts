@@ -61,6 +61,8 @@ export type BrowserErrorReason =
   | 'shutting_down'
   /** The browser type cannot do this (e.g. PDF outside Chromium). */
   | 'unsupported'
+  /** The session's pages passed a bound on events or memory (docs/limits.md) and were stopped; `details.bound` says which. */
+  | 'runaway_page'
   /** Anything else; the browser's own message is in `details.browserMessage`. */
   | 'unknown';
 
@@ -75,6 +77,7 @@ export const BROWSER_ERROR_REASONS: readonly BrowserErrorReason[] = [
   'no_browser_available',
   'shutting_down',
   'unsupported',
+  'runaway_page',
   'unknown',
 ];
 
@@ -162,11 +165,21 @@ export function isSessionError(value: unknown): value is SessionError {
   return value instanceof SessionError;
 }
 
-/** The message of anything thrown, without its stack. */
+/**
+ * The message of anything thrown, without its stack, and without what Playwright adds for a terminal: colour codes
+ * (ANSI escapes) and the call log it appends after "Call log:". Every browser message that reaches a result or a log
+ * is read through here.
+ */
 export function messageOf(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  return String(error);
+  const text = error instanceof Error ? error.message : String(error);
+  return text.replace(ANSI_ESCAPE, '').replace(CALL_LOG, '');
 }
+
+/** CSI and OSC escape sequences (colours, cursor moves, hyperlinks). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the escape character is exactly what is matched.
+const ANSI_ESCAPE = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[@-Z\\-_])/g;
+/** Playwright's call log: from its heading to the end of the message. */
+const CALL_LOG = /\s*\n\s*Call log:[\s\S]*$/;
 
 /** The first line of a browser message, capped: enough for a model, never a stack trace. */
 export function firstLine(text: string): string {

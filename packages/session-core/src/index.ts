@@ -74,7 +74,7 @@ export {
 export type { ControlLease } from './control.js';
 export type { PersonInput } from './person-input.js';
 export { COLLECTOR_CAPACITY, atLeast, type ConsoleEntry, type ConsoleLevel, type RequestEntry } from './collectors.js';
-export { isInside, type DownloadRecord } from './downloads.js';
+export { DEFAULT_DOWNLOAD_LIMITS, isInside, type DownloadLimits, type DownloadRecord } from './downloads.js';
 export {
   DEFAULT_CALL_TIMEOUT,
   DEFAULT_MAX_SESSIONS,
@@ -86,4 +86,12 @@ export {
   type SessionInfo,
   type SessionManagerOptions,
 } from './session-manager.js';
+export {
+  DEFAULT_RUNAWAY_LIMITS,
+  type EventBound,
+  type RunawayBound,
+  type RunawayLimits,
+  type RunawayOptions,
+  type RunawayTrip,
+} from './runaway.js';
 export { defaultWarmSessions } from './warm-pool.js';

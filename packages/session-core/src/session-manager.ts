@@ -24,10 +24,11 @@ import { DEFAULT_MAX_TABS, Session, type RunOptions, type SessionFiles } from '.
 import { Tombstones, unknownIdError, type EndReason } from './tombstones.js';
 import { WorkTurns } from './turns.js';
 import { BrowserRecycler } from './browser-recycler.js';
-import { DownloadDirectory } from './downloads.js';
+import { DEFAULT_DOWNLOAD_LIMITS, DownloadDirectory, type DownloadLimits } from './downloads.js';
 import { openContext, unlessStopped } from './open-context.js';
 import { ensureFfmpeg } from './video.js';
 import { WarmPool } from './warm-pool.js';
+import { runawayLimits, type RunawayLimits, type RunawayOptions } from './runaway.js';
 
 export type { EndReason } from './tombstones.js';
 
@@ -72,7 +73,7 @@ export interface SessionManagerOptions {
   rotateBrowserAfter?: number;
   /** Most tabs a session keeps open (default 10); the oldest background tab is closed first. */
   maxTabs?: number;
-  /** Where downloads are saved, a folder per session (default: a temporary folder removed by shutdown). */
+  /** Where downloads, traces and videos are saved, in folders per session (default: a temporary folder removed by shutdown). */
   outputDir?: string;
   /**
    * Page loads (calls run with `loads`) under way at once across all sessions (default: 8 per CPU core, at least 16);
@@ -81,6 +82,18 @@ export interface SessionManagerOptions {
    * (the 1-minute load average), a load keeps its turn past that, because more loads at once would only slow each one.
    */
   pageLoads?: { atOnce?: number; holdMs?: number };
+  /** How much each session may download, and whether its files outlive it (default DEFAULT_DOWNLOAD_LIMITS). */
+  downloads?: Partial<DownloadLimits>;
+  /** Bounds on a session's page events and heap, past which its pages are stopped (default DEFAULT_RUNAWAY_LIMITS; docs/limits.md). */
+  runaway?: RunawayOptions;
+  /** Keep each session's request list (default true); a server that serves no tool reading it turns it off. */
+  collectNetwork?: boolean;
+  /**
+   * Browser processes of their own for owners (docs/limits.md): `launch(owner)` makes one for an owner (undefined: that
+   * owner shares `host`), started with the owner's first session and closed `idleMs` (default 30 000) after its last.
+   * A page that floods its browser with events then slows only its own owner's sessions.
+   */
+  browserPerOwner?: { launch: (owner: string) => BrowserSource | undefined; idleMs?: number };
 }
 
 /** What run() accepts besides the session id and the function. */
@@ -143,6 +156,15 @@ export class SessionManager {
   private readonly downloads: DownloadDirectory;
   /** Turns to open a context (see openContext) and to load a page (see run). */
   private readonly turns: WorkTurns;
+  private readonly downloadLimits: DownloadLimits;
+  private readonly runaway: RunawayLimits;
+  private readonly collectNetwork: boolean;
+  private readonly browserPerOwner: { launch: (owner: string) => BrowserSource | undefined; idleMs: number } | undefined;
+  /** Each owner's own browser (browserPerOwner), and the timers that close one its owner no longer uses. */
+  private readonly ownerSources = new Map<string, BrowserSource>();
+  private readonly ownerIdle = new Map<BrowserSource, TimerHandle>();
+  private readonly launchListeners = new Set<(browser: Browser) => void>();
+  private readonly warmSize: number;
 
   constructor(options: SessionManagerOptions) {
     this.sources = Array.isArray(options.host) ? [...(options.host as readonly BrowserSource[])] : [options.host as BrowserSource];
@@ -165,6 +187,18 @@ export class SessionManager {
     this.maxTabs = options.maxTabs ?? DEFAULT_MAX_TABS;
     if (!Number.isInteger(this.maxTabs) || this.maxTabs < 1) throw new RangeError('maxTabs must be a positive integer');
     this.downloads = new DownloadDirectory(options.outputDir);
+    this.downloadLimits = { ...DEFAULT_DOWNLOAD_LIMITS, ...definedFields(options.downloads ?? {}) };
+    for (const key of ['maxBytes', 'maxCount'] as const) {
+      if (!Number.isInteger(this.downloadLimits[key]) || this.downloadLimits[key] < 0)
+        throw new RangeError(`downloads.${key} must be an integer of at least 0`);
+    }
+    this.runaway = runawayLimits(options.runaway);
+    this.collectNetwork = options.collectNetwork ?? true;
+    const perOwner = options.browserPerOwner;
+    if (perOwner?.idleMs !== undefined && (!Number.isFinite(perOwner.idleMs) || perOwner.idleMs < 0)) {
+      throw new RangeError('browserPerOwner.idleMs must be a number of ms of at least 0');
+    }
+    this.browserPerOwner = perOwner && { launch: perOwner.launch, idleMs: perOwner.idleMs ?? OWNER_BROWSER_IDLE_MS };
     this.turns = new WorkTurns({ loadsAtOnce: options.pageLoads?.atOnce, loadHoldMs: options.pageLoads?.holdMs, timers: this.timers });
     this.tombstones = new Tombstones({
       limit: options.tombstoneLimit ?? 10_000,
@@ -172,20 +206,8 @@ export class SessionManager {
       clock: this.clock,
       sessionTimeout: this.sessionTimeout,
     });
-    for (const source of this.sources) {
-      const pool = new WarmPool({
-        size: options.warmSessions ?? 0,
-        browser: () => source.browser(),
-        open: (browser) => this.openContext(browser, undefined),
-        logger: this.logger,
-        clock: this.clock,
-        timers: this.timers,
-      });
-      this.pools.set(source, pool);
-      source.onDisconnected((browser) => this.dropBrowser(pool, browser));
-      // The pool fills once a browser is up (and again after a crash or a reconnection), never launching one itself: whoever starts the source decides when.
-      source.onLaunched(() => pool.fill());
-    }
+    this.warmSize = options.warmSessions ?? 0;
+    for (const source of this.sources) this.addPool(source);
     const idleMs = options.recycleIdleBrowser;
     if (idleMs !== undefined && (!Number.isFinite(idleMs) || idleMs < 0)) throw new RangeError('recycleIdleBrowser must be a number of ms of at least 0');
     const rotateAfter = options.rotateBrowserAfter;
@@ -220,6 +242,15 @@ export class SessionManager {
     return this.poolOf(this.host).size;
   }
 
+  /**
+   * Called with each browser launched or connected from now on, by any source: the shared ones and the owners' own
+   * (browserPerOwner). Returns the unsubscribe.
+   */
+  onBrowserLaunched(listener: (browser: Browser) => void): () => void {
+    this.launchListeners.add(listener);
+    return () => this.launchListeners.delete(listener);
+  }
+
   /** Sessions open now (creations in flight not included). */
   get size(): number {
     return this.sessions.size;
@@ -241,15 +272,16 @@ export class SessionManager {
     const admitted = this.admission.admit(owner, request.tenant);
     this.sessionsChanged();
     const stop = this.createStop(request.signal);
+    let source: BrowserSource | undefined;
     try {
       // Picked and counted in the same tick when a source is available, so concurrent creations spread.
       const load = (candidate: BrowserSource) => this.load(candidate);
-      const source = leastLoaded(this.sources, load) ?? (await chooseSource(this.sources, load));
+      source = this.ownerSource(owner) ?? leastLoaded(this.sources, load) ?? (await chooseSource(this.sources, load));
       admitted.headFor(source);
       const pool = this.poolOf(source);
       const id = randomUUID();
       // A recording session's folder is made first: the context writes its videos there from its first frame.
-      const folder = settings?.recordVideo ? await this.recordingFolder(source, id) : undefined;
+      const folder = settings?.recordVideo ? await this.recordingFolder(source) : undefined;
       const videoFolder = folder === undefined ? undefined : path.join(folder, 'videos');
       const browser = await source.browser();
       if (stop.signal.aborted) throw stop.signal.reason;
@@ -262,8 +294,14 @@ export class SessionManager {
       const session = new Session({
         id,
         maxTabs: this.maxTabs,
-        downloadFolder: () => (folder === undefined ? this.downloads.sessionFolder(id.slice(0, 8)) : Promise.resolve(folder)),
+        downloadFolder: () => this.downloads.sessionFolder(),
+        recordingFolder: () => (folder === undefined ? this.downloads.sessionFolder() : Promise.resolve(folder)),
         ...(videoFolder === undefined ? {} : { videoFolder }),
+        downloadLimits: this.downloadLimits,
+        collectNetwork: this.collectNetwork,
+        runaway: this.runaway,
+        onRunaway: (trip) =>
+          this.logger.info(`session ${shortId(id)}: its page passed the ${trip.bound} bound (${trip.observed} > ${trip.limit}); its tabs were closed`),
         now: this.clock.now(),
         timeout: this.sessionTimeout,
         browser,
@@ -294,6 +332,7 @@ export class SessionManager {
       stop.dispose();
       admitted.release();
       this.sessionsChanged();
+      if (source) this.releaseOwnerSource(source);
     }
   }
 
@@ -349,10 +388,10 @@ export class SessionManager {
   }
 
   /** The folder of a session that records video; BROWSER_ERROR `unsupported` when no ffmpeg can encode it. */
-  private async recordingFolder(source: BrowserSource, id: string): Promise<string> {
+  private async recordingFolder(source: BrowserSource): Promise<string> {
     // A remote browser encodes its videos where it runs; only a browser launched here needs an ffmpeg here.
     if (source instanceof BrowserHost) await ensureFfmpeg();
-    return this.downloads.sessionFolder(id.slice(0, 8));
+    return this.downloads.sessionFolder();
   }
 
   /** Open sessions, oldest first, optionally only those of one owner. */
@@ -390,7 +429,8 @@ export class SessionManager {
     // so shutdown ends in a few seconds, before a supervisor's SIGKILL could orphan the browser.
     await orAfter(closing, SHUTDOWN_CONTEXTS_TIMEOUT, undefined, this.timers);
     // Owned browsers are closed; attached ones (remote endpoints) are only disconnected from.
-    await Promise.all(this.sources.map((source) => source.close()));
+    for (const timer of this.ownerIdle.values()) this.timers.clearTimeout(timer);
+    await Promise.all([...this.sources, ...this.ownerSources.values()].map((source) => source.close()));
     await this.downloads.dispose();
   }
 
@@ -404,6 +444,59 @@ export class SessionManager {
     let sessions = this.admission.inFlightOn(source);
     for (const session of this.sessions.values()) if (this.sourceOf.get(session) === source) sessions += 1;
     return sessions;
+  }
+
+  /** A warm pool for a source (every session runs through its source's pool), and the hooks that keep it in step. */
+  private addPool(source: BrowserSource): WarmPool {
+    const pool = new WarmPool({
+      size: this.warmSize,
+      browser: () => source.browser(),
+      open: (browser) => this.openContext(browser, undefined),
+      logger: this.logger,
+      clock: this.clock,
+      timers: this.timers,
+    });
+    this.pools.set(source, pool);
+    source.onDisconnected((browser) => this.dropBrowser(pool, browser));
+    // The pool fills once a browser is up (and again after a crash or a reconnection), never launching one itself: whoever starts the source decides when.
+    source.onLaunched((browser) => {
+      pool.fill();
+      for (const listener of this.launchListeners) listener(browser);
+    });
+    return pool;
+  }
+
+  /** The owner's own browser source (browserPerOwner), made on its first session; undefined when browsers are shared. */
+  private ownerSource(owner: string | undefined): BrowserSource | undefined {
+    if (this.browserPerOwner === undefined || owner === undefined) return undefined;
+    let source = this.ownerSources.get(owner);
+    if (source === undefined) {
+      source = this.browserPerOwner.launch(owner);
+      if (source === undefined) return undefined;
+      this.ownerSources.set(owner, source);
+      // Warm contexts as for the shared browser, ready once the owner's browser is up (after its first session).
+      this.addPool(source);
+      this.logger.info(`a browser of its own started for a client (${this.ownerSources.size} client browsers)`);
+    }
+    const idle = this.ownerIdle.get(source);
+    if (idle !== undefined) this.timers.clearTimeout(idle);
+    this.ownerIdle.delete(source);
+    return source;
+  }
+
+  /** Closes an owner's browser idleMs after it serves no session and no creation, unless one comes first. */
+  private releaseOwnerSource(source: BrowserSource): void {
+    const owner = [...this.ownerSources].find(([, candidate]) => candidate === source)?.[0];
+    if (owner === undefined || this.browserPerOwner === undefined || this.load(source) > 0 || this.ownerIdle.has(source)) return;
+    const timer = this.timers.setTimeout(() => {
+      this.ownerIdle.delete(source);
+      if (this.load(source) > 0 || this.ownerSources.get(owner) !== source) return;
+      this.ownerSources.delete(owner);
+      void this.pools.get(source)?.close();
+      this.pools.delete(source);
+      void source.close();
+    }, this.browserPerOwner.idleMs);
+    this.ownerIdle.set(source, timer);
   }
 
   private poolOf(source: BrowserSource): WarmPool {
@@ -499,8 +592,11 @@ export class SessionManager {
     if (timer !== undefined) this.timers.clearTimeout(timer);
     this.expiryTimers.delete(session.id);
     this.tombstones.bury(session.id, reason, session.owner);
+    const source = this.sourceOf.get(session);
+    if (source) this.releaseOwnerSource(source);
     if (reason !== 'browser_disconnected') return session.close();
     session.markEnded();
+    await session.removeDownloads();
     return undefined;
   }
 
@@ -510,6 +606,14 @@ export class SessionManager {
       if (session.browser === browser) void this.end(session, 'browser_disconnected');
     }
   }
+}
+
+/** How long an owner's own browser stays up after its last session, for the owner's next one. */
+const OWNER_BROWSER_IDLE_MS = 30_000;
+
+/** The object without its undefined fields, so they do not override defaults. */
+function definedFields<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
 }
 
 /** How long shutdown waits for the sessions' contexts to close before it closes the browser. */

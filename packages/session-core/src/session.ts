@@ -1,17 +1,27 @@
 // One isolated browser session: a BrowserContext, its tabs and current Page, its collectors, and a FIFO queue so calls never interleave.
 import { existsSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, BrowserContext, Dialog, Download, FileChooser, Page } from 'playwright';
+import type { Browser, BrowserContext, CDPSession, Dialog, Download, FileChooser, Page } from 'playwright';
 import { SessionCollectors } from './collectors.js';
 import { resolveSessionOptions, type EffectiveSessionOptions, type SessionOptions } from './context-options.js';
-import { isInside, safeFileName, uniqueName, type DownloadRecord } from './downloads.js';
+import {
+  DEFAULT_DOWNLOAD_LIMITS,
+  DOWNLOAD_CHECK_MS,
+  bytesSoFar,
+  isInside,
+  safeFileName,
+  uniqueName,
+  type DownloadLimits,
+  type DownloadRecord,
+} from './downloads.js';
 import { SessionError, browserError, firstLine, isSessionError, messageOf, type BrowserErrorReason } from './errors.js';
 import type { BrowserName } from './executable.js';
 import { orAfter } from './clock.js';
 import { ControlLease, type ControlRequest } from './control.js';
 import { dispatchPersonInput, type PersonInput } from './person-input.js';
 import { Screencast, cdpOf } from './screencast.js';
+import { DEFAULT_RUNAWAY_LIMITS, RunawayGuard, guardPages, type RunawayLimits, type RunawayTrip } from './runaway.js';
 
 /** A JavaScript dialog the page opened, and how it was answered ('pending' while a held dialog waits for an answer). */
 export interface DialogRecord {
@@ -91,7 +101,7 @@ export interface SessionFiles {
 }
 
 /** Why a running call is told to stop. */
-type StopReason = Extract<BrowserErrorReason, 'cancelled' | 'call_timeout'>;
+type StopReason = Extract<BrowserErrorReason, 'cancelled' | 'call_timeout' | 'runaway_page'>;
 
 /**
  * How long a cancelled or timed-out call may take to let go of the page after being told to stop, before the session
@@ -117,10 +127,20 @@ export interface SessionInit {
   endpoint?: string;
   /** Most tabs open at once (default 10). */
   maxTabs?: number;
-  /** Makes the session's folder, where its downloads and traces are saved; without it downloads are reported as failed. */
+  /** Makes the folder the session's downloads are saved in (removed when it ends unless kept); without it downloads are reported as failed. */
   downloadFolder?: () => Promise<string>;
+  /** Makes the folder its traces are written to (never removed by the session); without it start_trace cannot save. */
+  recordingFolder?: () => Promise<string>;
   /** Where the context records a video of each tab (created with recordVideo), listed when the session closes. */
   videoFolder?: string;
+  /** How much the session may download, and whether its files outlive it (default DEFAULT_DOWNLOAD_LIMITS). */
+  downloadLimits?: DownloadLimits;
+  /** Bounds on events and memory past which the session's pages are stopped (default DEFAULT_RUNAWAY_LIMITS). */
+  runaway?: RunawayLimits;
+  /** Keep the request list (default true): off when no tool reads it. */
+  collectNetwork?: boolean;
+  /** Told when the session's pages are stopped for passing a bound (for a log line). */
+  onRunaway?: (trip: RunawayTrip) => void;
 }
 
 /** How long closing may wait for the videos of a recording session to be written (Playwright finishes them as the context closes). */
@@ -167,6 +187,18 @@ export class Session {
   private readonly downloadNames = new Set<string>();
   private downloadFolder: Promise<string> | undefined;
   private readonly makeDownloadFolder: (() => Promise<string>) | undefined;
+  private recordingFolder: Promise<string> | undefined;
+  private readonly makeRecordingFolder: (() => Promise<string>) | undefined;
+  private readonly downloadLimits: DownloadLimits;
+  /** Downloads started (each counts against maxCount), and bytes of those saved. */
+  private downloadsStarted = 0;
+  private downloadedBytes = 0;
+  /** Downloads in progress, with the bytes each had on disk at the last check. */
+  private readonly downloading = new Map<Download, number>();
+  /** Why a download was cancelled, for its record. */
+  private readonly cancelledDownloads = new WeakMap<Download, string>();
+  private downloadTimer: NodeJS.Timeout | undefined;
+  private checkingDownloads = false;
   /** Lower-case names of the headers the session was given (extraHTTPHeaders): no result shows their values. */
   private readonly givenHeaders = new Set<string>();
   /** What emulate changed, applied to tabs opened later too. */
@@ -182,6 +214,23 @@ export class Session {
   private readonly videoFolder: string | undefined;
   private tracing: { started: number } | undefined;
   private traceCount = 0;
+  /** Counts the pages' events and checks their heaps; stops them past a bound (see onRunaway). */
+  private readonly guard: RunawayGuard;
+  private readonly collectNetwork: boolean;
+  private readonly reportRunaway: ((trip: RunawayTrip) => void) | undefined;
+  /** The page guard's registration (guardPages), started with the listeners; a call waits for it before it loads a page. */
+  private pagesGuarded: Promise<void> = Promise.resolve();
+  /** Measures the tabs' heaps every heapCheckMs once listening. */
+  private heapTimer: NodeJS.Timeout | undefined;
+  /** Each tab's own DevTools session for heap checks (null where the browser has none: Firefox, WebKit). */
+  private readonly heapProbes = new WeakMap<Page, Promise<CDPSession | null>>();
+  private checkingHeaps = false;
+  /** Stops the call running now, if any. */
+  private stopRunning: ((reason: StopReason) => void) | undefined;
+  /** A fresh page being opened (in place of pages given up on); the next call waits for it. */
+  private opening: Promise<Page> | undefined;
+  /** Why the pages were stopped, until a call has said so. */
+  private runaway: RunawayTrip | undefined;
 
   constructor(init: SessionInit) {
     this.id = init.id;
@@ -194,7 +243,12 @@ export class Session {
     this.endpoint = init.endpoint ?? 'local';
     this.maxTabs = init.maxTabs ?? DEFAULT_MAX_TABS;
     this.makeDownloadFolder = init.downloadFolder;
+    this.makeRecordingFolder = init.recordingFolder;
     this.videoFolder = init.videoFolder;
+    this.downloadLimits = init.downloadLimits ?? DEFAULT_DOWNLOAD_LIMITS;
+    this.guard = new RunawayGuard(init.runaway ?? DEFAULT_RUNAWAY_LIMITS, (trip) => this.onRunaway(trip));
+    this.collectNetwork = init.collectNetwork ?? true;
+    this.reportRunaway = init.onRunaway;
     this.context = init.context;
     this.currentPage = init.page;
     const { colorScheme, reducedMotion, geolocation, offline, extraHTTPHeaders } = this.options;
@@ -202,8 +256,8 @@ export class Session {
     this.noteGivenHeaders(extraHTTPHeaders);
     for (const name of init.defaultHeaders ?? []) this.givenHeaders.add(name.toLowerCase());
     // Each kind of event Playwright is asked to report costs a call through its client (together most of what opening a
-    // session costs besides the browser's own work). The new page is blank and only a call can bring
-    // anything to it, so the listeners are attached right after the creation is answered, or by the first call.
+    // session costs besides the browser's own work). The new page is blank and only a call can bring anything to it, so
+    // the listeners (and the page guard's script) are attached right after the creation is answered, or by the first call.
     this.listenSoon = setImmediate(() => this.listen());
   }
 
@@ -231,7 +285,8 @@ export class Session {
   private listen(): SessionCollectors {
     if (this.collected) return this.collected;
     clearImmediate(this.listenSoon);
-    const collectors = new SessionCollectors(this.context);
+    const collectors = new SessionCollectors(this.context, undefined, undefined, { guard: this.guard, network: this.collectNetwork });
+    this.pagesGuarded = guardPages(this.context, this.guard.limits).catch(() => {});
     this.collected = collectors;
     for (const page of this.context.pages()) this.watchPage(page);
     // A link with target=_blank or window.open: follow the newest tab, as a person would, and say so in the next result.
@@ -239,10 +294,18 @@ export class Session {
       this.watchPage(page);
       // A page the session opens itself is not a tab the site opened; whoever opened it decides what follows.
       if (page === this.currentPage || this.openingOwnPage) return;
+      if (!this.guard.count('popups', () => page.url())) {
+        this.abandoned.add(page);
+        void page.close({ runBeforeUnload: false }).catch(() => {});
+        return;
+      }
       this.setCurrentPage(page);
       if (this.events.openedTabs.length < MAX_EVENTS) this.events.openedTabs.push(page.url());
       this.enforceTabLimit(page);
     });
+    this.heapTimer = setInterval(() => void this.checkHeaps(), this.guard.limits.heapCheckMs);
+    this.heapTimer.unref();
+    this.context.once('close', () => clearInterval(this.heapTimer));
     return collectors;
   }
 
@@ -305,9 +368,11 @@ export class Session {
       if (left <= 0) throw waitedForPersonError(options);
       options = { ...options, timeout: left };
     }
-    const page = await this.livePage();
+    // Pages stopped for passing a bound while no call ran: this call says so; the next one runs on a fresh page.
+    const runaway = this.takeRunaway();
+    if (runaway) throw runawayError(runaway);
     const halt = new AbortController();
-    let stop: ((reason: StopReason) => void) | undefined;
+    let stop!: (reason: StopReason) => void;
     const stopped = new Promise<StopReason>((resolve) => {
       stop = (reason) => {
         resolve(reason);
@@ -315,10 +380,19 @@ export class Session {
         halt.abort();
       };
     });
-    const work = fn(page, halt.signal);
-    const onAbort = () => stop?.('cancelled');
+    const onAbort = () => stop('cancelled');
     signal?.addEventListener('abort', onAbort, { once: true });
-    const timer = options.timeout === undefined ? undefined : setTimeout(() => stop?.('call_timeout'), options.timeout);
+    // The limit counts from here, so that waiting for a page (which a browser busy elsewhere may answer late) counts too.
+    const timer = options.timeout === undefined ? undefined : setTimeout(() => stop('call_timeout'), options.timeout);
+    this.stopRunning = stop;
+    let page: Page | undefined;
+    const work = (async () => {
+      // The page's own guard must be in place before the call loads anything.
+      await this.pagesGuarded;
+      page = await this.livePage();
+      if (halt.signal.aborted) throw new Error('stopped before it started');
+      return fn(page, halt.signal);
+    })();
     try {
       const first = await Promise.race([
         work.then(
@@ -327,10 +401,12 @@ export class Session {
         ),
         stopped,
       ]);
-      if (first === undefined) return await work.catch((error: unknown) => Promise.reject(this.crashError(page, error)));
-      // Told to stop: ask the page to stop loading, then give the call a moment to end by itself.
+      if (first === undefined) return await work.catch((error: unknown) => Promise.reject(page ? this.crashError(page, error) : error));
       work.catch(() => {});
-      void stopLoading(page);
+      // Its pages are closing already: nothing to wait for.
+      if (first === 'runaway_page') throw runawayError(this.takeRunaway());
+      // Told to stop: ask the page to stop loading, then give the call a moment to end by itself.
+      if (page) void stopLoading(page);
       const ended = await orAfter(
         work.then(
           () => true,
@@ -339,11 +415,13 @@ export class Session {
         LET_GO_GRACE_MS,
         false,
       );
-      if (!ended) await this.replacePage(page);
+      // The fresh page opens while the answer goes out; the next call waits for it (livePage).
+      if (!ended && page) this.replaceInBackground(page);
       throw stoppedError(first, options, !ended);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
+      if (this.stopRunning === stop) this.stopRunning = undefined;
     }
   }
 
@@ -366,6 +444,7 @@ export class Session {
    */
   async close(): Promise<SessionFiles> {
     clearImmediate(this.listenSoon);
+    clearInterval(this.heapTimer);
     this.markEnded();
     const traces: FileRecord[] = [];
     if (this.tracing) {
@@ -382,7 +461,16 @@ export class Session {
       this.videoFolder === undefined ? CLOSE_TIMEOUT_MS : VIDEO_CLOSE_TIMEOUT_MS,
       undefined,
     );
+    await this.removeDownloads();
     return { videos: await filesIn(this.videoFolder, '.webm'), traces };
+  }
+
+  /** Removes the session's download folder, unless its files are to be kept; for a session that has ended. */
+  async removeDownloads(): Promise<void> {
+    clearInterval(this.downloadTimer);
+    if (this.downloadLimits.keep || this.downloadFolder === undefined) return;
+    const folder = await this.downloadFolder.catch(() => undefined);
+    if (folder !== undefined) await rm(folder, { recursive: true, force: true }).catch(() => {});
   }
 
   /**
@@ -514,12 +602,12 @@ export class Session {
       throw new SessionError('INVALID_PARAMETERS', 'No trace of this session is being recorded; start one first.', { details: { reason: 'no_trace' } });
     }
     this.tracing = undefined;
-    if (!this.makeDownloadFolder) {
+    if (!this.makeRecordingFolder) {
       await this.context.tracing.stop();
       throw browserError('unsupported', 'This session has no folder to write a trace to.');
     }
-    this.downloadFolder ??= this.makeDownloadFolder();
-    const folder = await this.downloadFolder;
+    this.recordingFolder ??= this.makeRecordingFolder();
+    const folder = await this.recordingFolder;
     this.traceCount += 1;
     const target = path.join(folder, `trace-${this.traceCount}.zip`);
     await this.context.tracing.stop({ path: target });
@@ -749,12 +837,17 @@ export class Session {
 
   // Internals ----------------------------------------------------------------------------------------------------
 
+  /** The page calls act on: the current tab, else the newest usable one, else a fresh blank one (waiting for one being opened). */
   private async livePage(): Promise<Page> {
+    if (this.opening) await this.opening.catch(() => {});
     if (this.usable(this.currentPage)) return this.currentPage;
     const open = this.context.pages().filter((page) => this.usable(page));
-    const page = open.at(-1) ?? (await this.openPage());
-    this.setCurrentPage(page);
-    return page;
+    const newest = open.at(-1);
+    if (newest) {
+      this.setCurrentPage(newest);
+      return newest;
+    }
+    return this.freshPage();
   }
 
   /** What a call that failed on a page whose renderer crashed throws: reason page_crashed, not Playwright's words. */
@@ -776,21 +869,87 @@ export class Session {
     }
   }
 
+  /** Opens a fresh blank page and makes it current; one at a time, however many callers ask at once. */
+  private freshPage(): Promise<Page> {
+    this.opening ??= this.openPage()
+      .then((page) => {
+        this.setCurrentPage(page);
+        // The browser answers in order, so whatever stopped pages still had in flight has arrived: count afresh.
+        if (this.guard.tripped) this.guard.reset();
+        return page;
+      })
+      .finally(() => {
+        this.opening = undefined;
+      });
+    return this.opening;
+  }
+
   /**
    * Gives up on a page that does not let go of a call: it is never handed out again, it is closed without waiting (a
-   * page stuck in a script may take long to close), and a fresh page in the same context takes its place.
+   * page stuck in a script may take long to close), and a fresh page in the same context takes its place, opened in
+   * the background (the next call waits for it; if the browser cannot open one now, the next call tries again).
    */
-  private async replacePage(stuck: Page): Promise<void> {
+  private replaceInBackground(stuck: Page): void {
     this.abandoned.add(stuck);
     void stuck.close({ runBeforeUnload: false }).catch(() => {});
-    if (this.currentPage !== stuck) return;
-    const fresh = await orAfter(
-      this.openPage().catch(() => undefined),
-      CLOSE_TIMEOUT_MS,
-      undefined,
-    );
-    // If the browser cannot even open a page now, the next call tries again (livePage).
-    if (fresh) this.setCurrentPage(fresh);
+    if (this.currentPage === stuck) void this.freshPage().catch(() => {});
+  }
+
+  /**
+   * Stops every tab of a session that passed a runaway bound: each is closed without waiting (its renderer and workers
+   * go with it, so the flood ends at its source), the call running now ends at once, and the next call (or this one)
+   * answers BROWSER_ERROR reason runaway_page. Cookies and storage stay; a fresh blank page takes the tabs' place.
+   */
+  private onRunaway(trip: RunawayTrip): void {
+    this.runaway = trip;
+    for (const page of this.context.pages()) {
+      this.abandoned.add(page);
+      void page.close({ runBeforeUnload: false }).catch(() => {});
+    }
+    this.heldDialog = undefined;
+    this.heldChooser = undefined;
+    this.reportRunaway?.(trip);
+    if (this.stopRunning) this.stopRunning('runaway_page');
+    void this.freshPage().catch(() => {});
+  }
+
+  /** The trip not yet reported, once: a call that reports it clears it. */
+  private takeRunaway(): RunawayTrip | undefined {
+    const trip = this.runaway;
+    this.runaway = undefined;
+    return trip;
+  }
+
+  /**
+   * Measures each tab's JavaScript heap (its own DevTools session, made on first use) and stops the session's pages
+   * when one holds more than the bound. A tab that does not answer within the interval (busy in a script) is skipped
+   * this time; a check still running skips the next.
+   */
+  private async checkHeaps(): Promise<void> {
+    if (this.checkingHeaps || this.guard.tripped) return;
+    this.checkingHeaps = true;
+    try {
+      await Promise.all(
+        this.tabs().map(async (page) => {
+          let probe = this.heapProbes.get(page);
+          if (!probe) {
+            probe = this.context.newCDPSession(page).catch(() => null);
+            this.heapProbes.set(page, probe);
+          }
+          const session = await orAfter(probe, this.guard.limits.heapCheckMs, null);
+          if (!session) return;
+          const usage = await orAfter(
+            session.send('Runtime.getHeapUsage').catch(() => undefined),
+            this.guard.limits.heapCheckMs,
+            undefined,
+          );
+          // backingStorageSize (ArrayBuffers) is reported by recent Chromium only.
+          if (usage && !page.isClosed()) this.guard.heap(usage.usedSize + ((usage as { backingStorageSize?: number }).backingStorageSize ?? 0), page.url());
+        }),
+      );
+    } finally {
+      this.checkingHeaps = false;
+    }
   }
 
   /** Makes `page` the tab calls act on, and tells whoever follows the current tab (the screencast). */
@@ -827,6 +986,8 @@ export class Session {
    * An answer set with setDialogAnswer overrides that; in hold mode the dialog stays open until answerPendingDialog.
    */
   private async onDialog(dialog: Dialog): Promise<void> {
+    // A page that loops on dialogs is stopped; the ones it still has open go unanswered and unlisted, closed with it.
+    if (!this.guard.count('dialogs', () => dialog.page()?.url() ?? '')) return void dialog.dismiss().catch(() => {});
     const type = dialog.type();
     const message = dialog.message().slice(0, 2_000);
     if (this.modalMode === 'hold' && this.heldDialogNow() === undefined) {
@@ -844,29 +1005,81 @@ export class Session {
     await (accept ? dialog.accept(promptText) : dialog.dismiss()).catch(() => {});
   }
 
+  /**
+   * Saves a download in the session's folder and lists it in the next result. A download past the session's limits is
+   * cancelled and listed as such: the files it may start (maxCount), and the bytes of its files, those still arriving
+   * included (maxBytes, checked every DOWNLOAD_CHECK_MS while any is in progress, and again when each is saved).
+   */
   private saveDownload(download: Download): void {
+    if (!this.guard.count('downloads', () => download.page().url())) return void download.cancel().catch(() => {});
     const url = download.url();
     const suggestedFilename = download.suggestedFilename();
+    const record = (state: DownloadRecord['state'], fields: Partial<DownloadRecord> = {}) =>
+      this.pushEvent('downloads', { url, suggestedFilename, state, path: '', bytes: 0, ...fields });
+    const { maxCount, maxBytes } = this.downloadLimits;
+    if (this.downloadsStarted >= maxCount) {
+      void download.cancel().catch(() => {});
+      record('cancelled', { failure: `the session already downloaded ${maxCount} files, the most it may` });
+      return;
+    }
+    this.downloadsStarted += 1;
+    this.downloading.set(download, 0);
+    this.downloadTimer ??= setInterval(() => void this.checkDownloads(), DOWNLOAD_CHECK_MS).unref();
+    const tooLarge = `it passed the session's limit of ${maxBytes} bytes of downloads`;
     const saving = (async () => {
+      let target: string | undefined;
       try {
         if (!this.makeDownloadFolder) throw new Error('downloads are not saved by this session');
         this.downloadFolder ??= this.makeDownloadFolder();
         const folder = await this.downloadFolder;
         const name = uniqueName(safeFileName(suggestedFilename), (candidate) => this.downloadNames.has(candidate) || existsSync(path.join(folder, candidate)));
         this.downloadNames.add(name);
-        const target = path.join(folder, name);
+        target = path.join(folder, name);
         if (!isInside(folder, target)) throw new Error('unsafe file name');
         await download.saveAs(target);
         const { size } = await stat(target);
-        this.pushEvent('downloads', { url, suggestedFilename, path: target, bytes: size });
+        // Also where its size could not be watched while it arrived (a browser on another machine).
+        if (this.downloadedBytes + size > maxBytes) {
+          this.cancelledDownloads.set(download, tooLarge);
+          throw new Error(tooLarge);
+        }
+        this.downloadedBytes += size;
+        record('saved', { path: target, bytes: size });
       } catch (error) {
-        const failure = (await download.failure().catch(() => null)) ?? messageOf(error).split('\n', 1)[0] ?? 'failed';
-        this.pushEvent('downloads', { url, suggestedFilename, path: '', bytes: 0, failure });
+        if (target !== undefined) await rm(target, { force: true }).catch(() => {});
+        const cancelled = this.cancelledDownloads.get(download);
+        if (cancelled !== undefined) record('cancelled', { failure: cancelled });
+        else record('failed', { failure: (await download.failure().catch(() => null)) ?? messageOf(error).split('\n', 1)[0] ?? 'failed' });
         await download.delete().catch(() => {});
+      } finally {
+        this.downloading.delete(download);
       }
     })();
     this.savingDownloads.add(saving);
     void saving.finally(() => this.savingDownloads.delete(saving));
+  }
+
+  /** Cancels every download in progress once the session's files, those arriving included, pass maxBytes. */
+  private async checkDownloads(): Promise<void> {
+    if (this.downloading.size === 0) {
+      clearInterval(this.downloadTimer);
+      this.downloadTimer = undefined;
+      return;
+    }
+    if (this.checkingDownloads) return;
+    this.checkingDownloads = true;
+    try {
+      for (const download of this.downloading.keys()) this.downloading.set(download, (await bytesSoFar(download)) ?? 0);
+      let total = this.downloadedBytes;
+      for (const bytes of this.downloading.values()) total += bytes;
+      if (total <= this.downloadLimits.maxBytes) return;
+      for (const download of this.downloading.keys()) {
+        this.cancelledDownloads.set(download, `it passed the session's limit of ${this.downloadLimits.maxBytes} bytes of downloads`);
+        void download.cancel().catch(() => {});
+      }
+    } finally {
+      this.checkingDownloads = false;
+    }
   }
 
   private pushEvent<K extends keyof SessionEvents>(kind: K, event: SessionEvents[K][number]): void {
@@ -966,6 +1179,46 @@ function stoppedError(reason: StopReason, options: RunOptions, pageReplaced: boo
       ...(pageReplaced ? { next: 'load_page' } : {}),
     },
   });
+}
+
+const BOUND_WORDS: Record<RunawayTrip['bound'], string> = {
+  console: 'console messages and page errors',
+  requests: 'requests',
+  dialogs: 'dialogs',
+  popups: 'new tabs',
+  downloads: 'downloads',
+  memory: 'memory',
+};
+
+/** BROWSER_ERROR reason runaway_page: which bound the session's pages passed, and that they were replaced. */
+function runawayError(trip: RunawayTrip | undefined): SessionError {
+  const what =
+    trip === undefined
+      ? 'The page passed a bound on what one session may cost the browser'
+      : trip.bound === 'memory'
+        ? `The page held ${Math.round(trip.observed / 1024 ** 2)} MiB of JavaScript memory, more than the ${Math.round(trip.limit / 1024 ** 2)} MiB one tab may hold`
+        : trip.lateMs !== undefined
+          ? `The page wrote ${BOUND_WORDS[trip.bound]} faster than the browser could pass them on: ${trip.observed} reached the server late within ${(trip.windowMs ?? 0) / 1000} s (the last ${trip.lateMs} ms after the page wrote it)`
+          : `The page produced ${trip.observed} ${BOUND_WORDS[trip.bound]} within ${(trip.windowMs ?? 0) / 1000} s, more than the ${trip.limit} one session may`;
+  return browserError(
+    'runaway_page',
+    `${what}, so the session stopped it: its tabs were closed and it goes on with a fresh blank page in the same context (cookies and storage kept). Loading that page again will stop it again.`,
+    {
+      details: {
+        pageReplaced: true,
+        ...(trip === undefined
+          ? {}
+          : {
+              bound: trip.bound,
+              limit: trip.limit,
+              observed: trip.observed,
+              ...(trip.windowMs === undefined ? {} : { windowMs: trip.windowMs }),
+              ...(trip.lateMs === undefined ? {} : { lateMs: trip.lateMs }),
+              ...(trip.url ? { url: trip.url } : {}),
+            }),
+      },
+    },
+  );
 }
 
 function emptyEvents(): SessionEvents {

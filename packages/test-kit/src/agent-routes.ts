@@ -7,6 +7,7 @@ export const LARGE_BODY_LENGTH = 250_000;
 /**
  * Handles the agent-tool routes; false when `path` is none of them.
  * - `/download?name=N&bytes=K`: an attachment named N (any text, even "../x") of K bytes (default 64), answered after 50 ms.
+ * - `/download/endless`: an attachment that never ends, sent as fast as the browser takes it.
  * - `/api/json?tag=T`: `{"ok":true,"tag":T}`. POST `/api/echo`: the request body back as text/plain.
  * - `/api/binary`: 256 bytes of application/octet-stream. `/api/large`: LARGE_BODY_LENGTH characters of text/plain.
  * - `/api/status/CODE`: an empty JSON answer with that status (200–599).
@@ -14,6 +15,16 @@ export const LARGE_BODY_LENGTH = 250_000;
 export function agentRoutes(): (req: IncomingMessage, res: ServerResponse, url: URL, body: () => Promise<string>) => boolean {
   return (req, res, url, body) => {
     const path = url.pathname;
+    if (path === '/download/endless') {
+      res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Disposition': 'attachment; filename="endless.bin"' });
+      const chunk = Buffer.alloc(1 << 20, 'e');
+      const pour = () => {
+        while (!res.destroyed && res.write(chunk)) {}
+      };
+      res.on('drain', pour);
+      pour();
+      return true;
+    }
     if (path === '/download') {
       const name = url.searchParams.get('name') ?? 'file.txt';
       const bytes = Math.min(10_000_000, Math.max(0, Number(url.searchParams.get('bytes') ?? 64) || 0));

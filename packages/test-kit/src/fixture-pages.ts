@@ -221,10 +221,10 @@ const noise = htmlPage(
 
 // Pages for the agent tools: console, network, downloads, uploads, drag and drop, tabs.
 
-// Logs one line of each level on load; #flood logs ?n= lines (default 5000) in a loop; #boom throws uncaught.
+// Logs one line of each level on load; #flood logs ?n= lines (default 1500: more than a session keeps, fewer than the runaway bound) in a loop; #boom throws uncaught.
 const consolePage = htmlPage(
   'Console',
-  `<button id="flood" onclick="const n = Number(new URLSearchParams(location.search).get('n') || 5000); for (let i = 0; i < n; i++) console.log('line ' + i)">Flood</button>
+  `<button id="flood" onclick="const n = Number(new URLSearchParams(location.search).get('n') || 1500); for (let i = 0; i < n; i++) console.log('line ' + i)">Flood</button>
 <button id="boom" onclick="setTimeout(() => { throw new Error('kaboom') })">Throw</button>
 <script>
   console.debug('debug on load');
@@ -260,7 +260,9 @@ const downloads = htmlPage(
   'Downloads',
   `<a id="csv" href="/download?name=report.csv&bytes=1234">Report</a>
 <a id="evil" href="/download?name=..%2F..%2Fevil.sh&bytes=10">Evil</a>
-<a id="dotfile" href="/download?name=.bashrc&bytes=5">Dotfile</a>`,
+<a id="dotfile" href="/download?name=.bashrc&bytes=5">Dotfile</a>
+<a id="endless" href="/download/endless">Endless</a>
+<button id="eight" onclick="let i = 0; const t = setInterval(() => { const a = document.createElement('a'); a.href = '/download?bytes=10&name=file-' + i + '.txt'; a.download = ''; a.click(); if (++i === 8) clearInterval(t); }, 20)">Eight files</button>`,
 );
 
 // #single takes one file, #multi several; #chooser opens a hidden input's chooser; #names shows what was chosen.

@@ -1,5 +1,5 @@
 // The evaluate tool: runs a caller's JavaScript function in the page (optionally on one element) and returns its result as JSON.
-import { SessionError, browserError, firstLine } from '@sessionwright/session-core';
+import { SessionError, browserError, firstLine, messageOf } from '@sessionwright/session-core';
 import type { Frame, Page, Request } from 'playwright';
 import { z } from 'zod';
 import { frameOf, onElement } from './page-helpers.js';
@@ -10,10 +10,23 @@ import { defineSessionTool } from './session-tool.js';
 
 /** The most characters of JSON a result may take; a longer one comes back as the start of its JSON text. */
 const MAX_RESULT_CHARS = 20_000;
+/**
+ * How much work the page spends writing a result, in values visited plus characters measured: enough to measure a
+ * result many times longer than MAX_RESULT_CHARS exactly, little enough (well under a second) that a function
+ * returning millions of objects cannot keep the page busy. Past it the length is given as a lower bound.
+ */
+const RESULT_WORK = 2_000_000;
+/** Nesting deeper than this is written as "[Too deep]". */
+const MAX_RESULT_DEPTH = 200;
 const DEFAULT_EVALUATE_TIMEOUT = 30_000;
 
-/** What the page sends back: the value, or what was thrown, as plain data so the page's own message survives intact. */
-type PageOutcome = { threw: false; type: string; value: unknown } | { threw: true; name: string; message: string; stack: string };
+/**
+ * What the page sends back, always small: the start of the result's JSON (at most MAX_RESULT_CHARS), how long the
+ * whole JSON is (a lower bound when not `measured` to its end), or what was thrown, cut to a few thousand characters.
+ */
+type PageOutcome =
+  | { threw: false; type: string; json: string; length: number; measured: boolean }
+  | { threw: true; name: string; message: string; stack: string };
 
 const AsyncFunction = (async () => {}).constructor as new (...args: string[]) => unknown;
 
@@ -33,43 +46,110 @@ function checkSyntax(source: string): void {
 }
 
 /**
- * The page-side wrapper, as source text: it evaluates the caller's function (or expression) and calls it with the element.
+ * Writes a value as JSON in the page, so that only its first MAX_RESULT_CHARS characters ever cross to the server:
+ * dates as ISO text, NaN/Infinity and bigints as text, undefined (and functions, symbols) as null in arrays and left
+ * out of objects, DOM nodes as "ref: <Node>", cycles as "[Circular]", nesting past MAX_RESULT_DEPTH as "[Too deep]".
+ * It stops after RESULT_WORK units of work (values visited plus characters measured).
+ */
+const WRITE_JSON = `(value, max, work, maxDepth) => {
+  const parts = [];
+  let kept = 0;
+  let length = 0;
+  let left = work;
+  const out = (text) => {
+    length += text.length;
+    if (kept >= max) return;
+    const piece = text.length <= max - kept ? text : text.slice(0, max - kept);
+    parts.push(piece);
+    kept += piece.length;
+  };
+  const text = (string) => {
+    if (string.length > left) {
+      out(JSON.stringify(string.slice(0, Math.max(0, max - kept))));
+      throw 0;
+    }
+    left -= string.length;
+    out(JSON.stringify(string));
+  };
+  const skipped = (item) => item === undefined || typeof item === 'function' || typeof item === 'symbol';
+  const ancestors = [];
+  const write = (item) => {
+    if (--left < 0) throw 0;
+    if (item === null || typeof item === 'boolean') return out(String(item));
+    if (typeof item === 'number') return Number.isFinite(item) ? out(JSON.stringify(item)) : text(String(item));
+    if (typeof item === 'string') return text(item);
+    if (typeof item === 'bigint') return text(item.toString());
+    if (skipped(item)) return out('null');
+    if (item instanceof Date) return text(Number.isNaN(item.getTime()) ? 'Invalid Date' : item.toISOString());
+    if (typeof Node === 'function' && item instanceof Node) return text('ref: <Node>');
+    if (item instanceof RegExp || item instanceof Error || (typeof URL === 'function' && item instanceof URL)) return text(String(item));
+    if (ancestors.includes(item)) return text('[Circular]');
+    if (ancestors.length >= maxDepth) return text('[Too deep]');
+    ancestors.push(item);
+    if (Array.isArray(item)) {
+      out('[');
+      for (let i = 0; i < item.length; i += 1) {
+        if (i > 0) out(',');
+        write(item[i]);
+      }
+      out(']');
+    } else {
+      out('{');
+      let first = true;
+      for (const key of Object.keys(item)) {
+        const field = item[key];
+        if (skipped(field)) continue;
+        out(first ? '' : ',');
+        first = false;
+        text(key);
+        out(':');
+        write(field);
+      }
+      out('}');
+    }
+    ancestors.pop();
+  };
+  let measured = true;
+  try {
+    write(value);
+  } catch (stopped) {
+    // 0 is thrown when the work runs out; anything else is the page's own error (a getter that threw).
+    if (stopped !== 0) throw stopped;
+    measured = false;
+  }
+  return { json: parts.join(''), length, measured };
+}`;
+
+/**
+ * The page-side wrapper, as source text: it evaluates the caller's function (or expression), calls it with the element,
+ * and writes the result as JSON there (WRITE_JSON), so a huge result never crosses to the server whole.
  * Playwright compiles a function's source text in the page (String(fn)), so a function object whose text is ours makes
  * the caller's code run there through Playwright's own evaluate, which works on pages whose CSP forbids eval.
  */
 function pageFunction(source: string): () => unknown {
   const text = `async (element) => {
+    const failure = (error) => {
+      const isError = error instanceof Error;
+      const said = (part, max) => String(part ?? '').slice(0, max);
+      return { threw: true, name: said(isError ? error.name : typeof error, 200), message: said(isError ? error.message : error, 4000), stack: isError ? said(error.stack, 2000) : '' };
+    };
     let value;
     try {
       value = (${source}
       );
       value = typeof value === 'function' ? await value(element) : await value;
     } catch (error) {
-      const isError = error instanceof Error;
-      return { threw: true, name: isError ? error.name : typeof error, message: isError ? error.message : String(error), stack: isError ? String(error.stack ?? '') : '' };
+      return failure(error);
     }
-    return { threw: false, type: value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value, value };
+    const type = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+    try {
+      return { threw: false, type, ...(${WRITE_JSON})(value, ${MAX_RESULT_CHARS}, ${RESULT_WORK}, ${MAX_RESULT_DEPTH}) };
+    } catch (error) {
+      // A getter of the result threw while it was being read.
+      return failure(error);
+    }
   }`;
   return Object.assign(() => undefined, { toString: () => text });
-}
-
-/** Playwright's deserialised value as plain JSON: dates as ISO text, NaN/Infinity and bigints as text, cycles marked. */
-export function toJsonValue(value: unknown, ancestors: object[] = []): unknown {
-  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
-  if (typeof value === 'number') return Number.isFinite(value) ? value : String(value);
-  if (typeof value === 'bigint') return value.toString();
-  if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return null;
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
-  if (typeof value !== 'object') return String(value);
-  if (ancestors.includes(value)) return '[Circular]';
-  const inner = [...ancestors, value];
-  if (Array.isArray(value)) return value.map((item) => toJsonValue(item, inner));
-  if (value instanceof RegExp || value instanceof URL || value instanceof Error) return String(value);
-  const out: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    if (item !== undefined) out[key] = toJsonValue(item, inner);
-  }
-  return out;
 }
 
 /**
@@ -162,14 +242,13 @@ export const evaluate = defineSessionTool({
         },
       });
     }
-    const value = toJsonValue(outcome.value);
-    const json = JSON.stringify(value);
-    if (json.length <= MAX_RESULT_CHARS) return { result: value, type: outcome.type };
+    if (outcome.measured && outcome.length <= MAX_RESULT_CHARS) return { result: JSON.parse(outcome.json) as unknown, type: outcome.type };
+    const size = outcome.measured ? `is ${outcome.length} characters` : `is more than ${outcome.length} characters (it was not measured to its end)`;
     return {
-      result: json.slice(0, MAX_RESULT_CHARS),
+      result: outcome.json,
       type: outcome.type,
       truncated: true,
-      note: `The result's JSON is ${json.length} characters; result holds its first ${MAX_RESULT_CHARS} as text. Return less (filter, slice, or pick fields) to get it whole.`,
+      note: `The result's JSON ${size}; result holds its first ${outcome.json.length} as text. Return less (filter, slice, or pick fields) to get it whole.`,
     };
   },
 });
@@ -191,7 +270,7 @@ async function runWatchingNavigation<T>(page: Page, work: () => Promise<T>): Pro
   } catch (error) {
     if (navigated && !(error instanceof SessionError)) {
       throw browserError('script_error', 'The page navigated away while the function ran, so it has no result. Take a snapshot to see the new page.', {
-        details: { navigated: true, url: page.url(), browserMessage: firstLine(error instanceof Error ? error.message : String(error)) },
+        details: { navigated: true, url: page.url(), browserMessage: firstLine(messageOf(error)) },
       });
     }
     throw playwrightError(error);

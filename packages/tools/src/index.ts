@@ -45,6 +45,7 @@ export type { ToolVocabulary } from './next-steps.js';
 export { PROFILE_NAMES, playwrightProfile, sessionsProfile, type Profile, type ProfileName } from './profiles.js';
 export { imageSize, type ImageSize } from './image.js';
 export { LIVE_VIEW_RESOURCE_URI } from './live-tools.js';
+export { readsRequestList } from './network-tools.js';
 
 /**
  * Tools of the capability groups (docs/agent-tools.md), each marked with its `capability`; not in allTools.

@@ -199,3 +199,11 @@ export function urlMatcher(filter: string | undefined): (url: string) => boolean
 
 /** The `network` capability group. */
 export const networkTools: readonly AnyTool[] = [networkRequests, networkRequest];
+
+/**
+ * Whether any of these tools reads a session's request list (network_requests, network_request, and the playwright
+ * profile's browser_network_request(s)): without one, sessions need not collect it (session-core's collectNetwork).
+ */
+export function readsRequestList(tools: readonly { name: string }[]): boolean {
+  return tools.some((tool) => /(^|_)network_requests?$/.test(tool.name));
+}

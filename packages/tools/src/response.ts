@@ -52,7 +52,16 @@ export const sessionResultFields = {
   openedTabs: z.array(z.string()).optional().describe('URLs of tabs the page opened since the last call; the session now acts on the newest.'),
   closedTabs: z.array(z.string()).optional().describe('URLs of background tabs the tab limit closed.'),
   downloads: z
-    .array(z.object({ url: z.string(), suggestedFilename: z.string(), path: z.string(), bytes: z.number(), failure: z.string().optional() }))
+    .array(
+      z.object({
+        url: z.string(),
+        suggestedFilename: z.string(),
+        state: z.enum(['saved', 'failed', 'cancelled']).describe("cancelled: it passed the session's download limits (see failure)."),
+        path: z.string(),
+        bytes: z.number(),
+        failure: z.string().optional(),
+      }),
+    )
     .optional()
     .describe("Files downloaded during the call, saved in the session's folder of the output directory."),
 };

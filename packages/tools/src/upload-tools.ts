@@ -1,5 +1,6 @@
 // upload_file: sets files on a file input (or the chooser an element opens), from allowed directories or inline content.
-import { realpath, readFile, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open, realpath, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { SessionError, isInside } from '@sessionwright/session-core';
 import type { FileChooser } from 'playwright';
@@ -133,8 +134,11 @@ function inlineFile(file: { name: string; mimeType?: string | undefined; content
 }
 
 /**
- * The file at `raw` if it lies inside one of the allowed directories once every symlink and `..` is resolved
- * (relative paths are taken from the first directory); INVALID_PARAMETERS otherwise, saying which directories are allowed.
+ * The file at `raw` (relative paths are taken from the first directory), opened once and read from what was opened:
+ * the opened file's own path, every symlink and `..` resolved, must lie inside one of the allowed directories. So a
+ * symlink or directory swapped in between a check and the read cannot lead outside: what is checked is what is read.
+ * A missing file and a file outside the directories get the same INVALID_PARAMETERS, so an answer never tells what
+ * exists outside them.
  */
 export async function readAllowedFile(raw: string, roots: AllowedRoots, index = 0): Promise<UploadPayload> {
   if (roots.directories.length === 0) {
@@ -147,33 +151,45 @@ export async function readAllowedFile(raw: string, roots: AllowedRoots, index = 
   const base = roots.directories[0] as string;
   const wanted = path.resolve(base, raw);
   const where = `${roots.directories.join(', ')} (${SOURCE_WORDS[roots.source]})`;
-  let real: string;
-  try {
-    real = await realpath(wanted);
-  } catch {
-    throw new SessionError('INVALID_PARAMETERS', `No file at ${raw}. Paths are read inside ${where}.`, {
-      details: { reason: 'not found', path: raw, file: index },
-    });
-  }
-  const allowed = await Promise.all(roots.directories.map((directory) => realpath(directory).catch(() => path.resolve(directory))));
-  if (!allowed.some((directory) => isInside(directory, real))) {
-    throw new SessionError(
+  const notAllowed = () =>
+    new SessionError(
       'INVALID_PARAMETERS',
-      `${raw} is outside the directories files may be uploaded from: ${where}. Send it inline as {name, contentBase64} instead.`,
-      {
-        details: { reason: 'outside allowed directories', path: raw, file: index, allowed: roots.directories },
-      },
+      `There is no file at ${raw} inside the directories files may be uploaded from: ${where}. Give a path inside them, or send the file inline as {name, contentBase64}.`,
+      { details: { reason: 'not found in allowed directories', path: raw, file: index, allowed: roots.directories } },
     );
+  // Non-blocking, so that opening a FIFO does not wait for a writer; only a regular file is read.
+  const handle = await open(wanted, constants.O_RDONLY | constants.O_NONBLOCK).catch(() => undefined);
+  if (!handle) throw notAllowed();
+  try {
+    const real = await openedPath(handle, wanted);
+    const allowed = await Promise.all(roots.directories.map((directory) => realpath(directory).catch(() => path.resolve(directory))));
+    if (real === undefined || !allowed.some((directory) => isInside(directory, real))) throw notAllowed();
+    const info = await handle.stat();
+    if (!info.isFile()) throw new SessionError('INVALID_PARAMETERS', `${raw} is not a file.`, { details: { reason: 'not a file', path: raw, file: index } });
+    if (info.size > MAX_UPLOAD_BYTES) {
+      throw new SessionError('INVALID_PARAMETERS', `${raw} is larger than 20 MB, the most one call uploads.`, {
+        details: { reason: 'too large', path: raw, file: index, limit: MAX_UPLOAD_BYTES },
+      });
+    }
+    const name = path.basename(real);
+    return { name, mimeType: mimeTypeOf(name), buffer: await handle.readFile() };
+  } finally {
+    await handle.close().catch(() => {});
   }
-  const info = await stat(real);
-  if (!info.isFile()) throw new SessionError('INVALID_PARAMETERS', `${raw} is not a file.`, { details: { reason: 'not a file', path: raw, file: index } });
-  if (info.size > MAX_UPLOAD_BYTES) {
-    throw new SessionError('INVALID_PARAMETERS', `${raw} is larger than 20 MB, the most one call uploads.`, {
-      details: { reason: 'too large', path: raw, file: index, limit: MAX_UPLOAD_BYTES },
-    });
-  }
-  const name = path.basename(real);
-  return { name, mimeType: mimeTypeOf(name), buffer: await readFile(real) };
+}
+
+/**
+ * The real path of the file `handle` has open: on Linux the kernel's own record of it (/proc/self/fd); elsewhere the
+ * path's real path now, accepted only if it is the same file (device and inode) as the one open, which it is not when
+ * something was swapped in between. Undefined when that cannot be told.
+ */
+async function openedPath(handle: FileHandle, wanted: string): Promise<string | undefined> {
+  const viaProc = await realpath(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+  if (viaProc !== undefined && path.isAbsolute(viaProc) && !viaProc.startsWith('/proc/')) return viaProc;
+  const real = await realpath(wanted).catch(() => undefined);
+  if (real === undefined) return undefined;
+  const [opened, named] = await Promise.all([handle.stat(), stat(real).catch(() => undefined)]);
+  return named !== undefined && named.dev === opened.dev && named.ino === opened.ino ? real : undefined;
 }
 
 const SOURCE_WORDS: Record<AllowedRoots['source'], string> = {

@@ -89,13 +89,18 @@ describe('upload paths', () => {
       ),
     );
     expect(reasons).toEqual([
-      'not found',
+      'not found in allowed directories',
       'not a file',
-      'outside allowed directories',
-      'outside allowed directories',
-      'outside allowed directories',
-      'outside allowed directories',
+      'not found in allowed directories',
+      'not found in allowed directories',
+      'not found in allowed directories',
+      'not found in allowed directories',
     ]);
+    // A file outside and a file that does not exist get the same answer, word for word: nothing tells what exists outside.
+    const outside = await rejectionOf(readAllowedFile(path.join(dir, 'outside.txt'), roots()));
+    const missing = await rejectionOf(readAllowedFile(path.join(dir, 'missing.txt'), roots()));
+    expect(outside.message.replace('outside.txt', 'X')).toBe(missing.message.replace('missing.txt', 'X'));
+    expect({ ...outside.details, path: 'X' }).toEqual({ ...missing.details, path: 'X' });
     const none = await rejectionOf(readAllowedFile('inner/ok.csv', { directories: [], source: 'none' }));
     expect(none.details?.reason).toBe('no allowed directory');
     expect(none.message).toMatch(/contentBase64/);

@@ -4,7 +4,6 @@ import fc from 'fast-check';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { toJsonValue } from '../src/evaluate-tools.js';
 import { imageSize, scaleImage } from '../src/image.js';
 import { normalizeKey } from '../src/key-names.js';
 import { MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, fitImage } from '../src/screenshot-tools.js';
@@ -141,37 +140,5 @@ describe('images', () => {
     expect(shrunk.data.length).toBeLessThanOrEqual(MAX_IMAGE_BYTES);
     expect(shrunk.original).toEqual({ width: 800, height: 600 });
     expect(Math.abs(shrunk.width / shrunk.height - 800 / 600)).toBeLessThan(0.02);
-  });
-});
-
-describe('toJsonValue', () => {
-  it('turns what Playwright returns into plain JSON', () => {
-    const cyclic: Record<string, unknown> = { a: 1 };
-    cyclic.self = cyclic;
-    const shared = { s: 1 };
-    expect(
-      toJsonValue({
-        date: new Date(0),
-        bad: new Date(Number.NaN),
-        numbers: [1, Number.NaN, Number.POSITIVE_INFINITY, -0],
-        big: 12n,
-        gone: undefined,
-        list: [undefined, () => 1],
-        cyclic,
-        twice: [shared, shared],
-        pattern: /x+/g,
-      }),
-    ).toEqual({
-      date: '1970-01-01T00:00:00.000Z',
-      bad: 'Invalid Date',
-      numbers: [1, 'NaN', 'Infinity', -0],
-      big: '12',
-      list: [null, null],
-      cyclic: { a: 1, self: '[Circular]' },
-      // A value seen twice but not inside itself is not a cycle.
-      twice: [{ s: 1 }, { s: 1 }],
-      pattern: '/x+/g',
-    });
-    expect(toJsonValue(undefined)).toBeNull();
   });
 });

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
 import type { BrowserContext, Locator, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserHost, SessionError } from '@sessionwright/session-core';
+import { BrowserHost, SessionError, messageOf } from '@sessionwright/session-core';
 import { describeTarget, locate, type ElementAction, type ElementTarget } from '../src/element.js';
 import { elementError, navigationError, playwrightError } from '../src/playwright-errors.js';
 
@@ -44,6 +44,31 @@ async function mapped(target: ElementTarget, action: ElementAction, perform: (lo
 
 const click = (locator: Locator) => locator.click({ timeout: 500 });
 const fill = (locator: Locator) => locator.fill('text', { timeout: 500 });
+describe('browser messages', () => {
+  it("leave out the terminal's colour codes and Playwright's call log, from a real Playwright failure", async () => {
+    const thrown = await page.goto(server.urlFor('/hang'), { timeout: 300 }).then(
+      () => new Error('the navigation unexpectedly succeeded'),
+      (error: unknown) => error,
+    );
+    // What Playwright wrote: its call log, its lines dimmed for a terminal.
+    const raw = thrown instanceof Error ? thrown.message : String(thrown);
+    expect(raw).toContain('Call log:');
+    const dimmed = `${raw}\n\u001b[2m  - waiting for the page\u001b[22m`;
+    for (const error of [
+      playwrightError(thrown),
+      playwrightError(new Error(dimmed)),
+      playwrightError(new Error('\u001b[31mred\u001b[39m failure\nCall log:\n  - more')),
+    ]) {
+      const said = JSON.stringify(error.toJSON());
+      expect(said).not.toContain('\\u001b');
+      expect(said).not.toContain('Call log');
+      expect(said).not.toMatch(/\[2m|\[22m/);
+    }
+    expect(playwrightError(new Error('\u001b[31mred\u001b[39m failure\nCall log:\n  - more')).details?.browserMessage).toBe('red failure');
+    expect(messageOf(new Error(dimmed))).toBe(messageOf(thrown));
+  });
+});
+
 describe('elementError against a real page', () => {
   describe('on the buttons page', () => {
     beforeAll(async () => {
