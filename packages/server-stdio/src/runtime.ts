@@ -152,7 +152,11 @@ export function createServer(
     if (closed > 0) stderr.info(`a connection ended; closed its ${closed} session${closed === 1 ? '' : 's'}`);
   };
 
-  const toolOptions = { allowFileUrls: options.allowFileUrls, fileRoots: options.fileRoot ?? [] };
+  const toolOptions = {
+    allowFileUrls: options.allowFileUrls,
+    fileRoots: options.fileRoot ?? [],
+    ...(options.outputDir === undefined ? {} : { outputDir: options.outputDir }),
+  };
   // The profile is one of the packaged ones, so the build's listing describes its tools.
   const listed = (tool: AnyTool) => builtToolEntry(profile.name, tool.name);
   /** Each identity's implicit session (playwright profile), for the 2026-07-28 requests that have no connection to own one. */
