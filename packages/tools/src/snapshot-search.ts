@@ -85,7 +85,8 @@ const REF_MARK = / ?\[ref=([^\]]+)\]/;
 function parseLine(raw: string): Line {
   const indent = raw.length - raw.trimStart().length;
   const ref = REF_MARK.exec(raw)?.[1];
-  const text = raw.trim().replace(/^- /, '').replace(REF_MARK, '');
+  // The colon that opens a line's children says nothing once the line stands alone.
+  const text = raw.trim().replace(/^- /, '').replace(REF_MARK, '').replace(/:$/, '');
   // role, then an optional quoted name: `button "Send"`, `heading "Title" [level=1]`, `text: Hello`.
   const head = /^([^\s:"[]+)(?: ("(?:[^"\\]|\\.)*"))?/.exec(text);
   const role = head?.[1] ?? text;
