@@ -236,7 +236,7 @@ function playwrightToolsSection(tools) {
 const TOOL_GROUPS = [
   ['Sessions', ['create_session', 'close_session', 'list_sessions']],
   ['Navigating', ['navigate', 'go_back', 'go_forward', 'reload', 'tabs']],
-  ['Reading the page', ['snapshot', 'screenshot', 'console_messages', 'evaluate', 'wait_for']],
+  ['Reading the page', ['snapshot', 'find', 'screenshot', 'console_messages', 'evaluate', 'wait_for']],
   ['Acting on it', ['click', 'type', 'press_key', 'hover', 'select_option', 'check', 'uncheck', 'drag', 'fill_form', 'upload_file', 'handle_dialog']],
   ['Settings', ['emulate']],
 ];
