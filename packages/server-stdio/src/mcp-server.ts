@@ -65,7 +65,7 @@ export interface McpServerDeps {
  * the model the name, description and input schema on every turn, so the input schema carries what a model acts on
  * (types, choices, what is required, no other arguments, the length limits) and leaves out what the tool checks itself
  * and says in its error when a value is wrong: the `$schema` key (MCP already says JSON Schema 2020-12), numeric
- * ranges, a `minLength` or `minItems` of 1. The tool's notes are for people (docs/tools.md). Output schemas stay whole.
+ * ranges, patterns and formats (a description shows the form: "e.g. e12"), a `minLength` or `minItems` of 1. The tool's notes are for people (docs/tools.md). Output schemas stay whole.
  */
 export function describeTool(tool: AnyTool): Tool {
   return {
@@ -84,7 +84,8 @@ function modelFacing(schema: z.ZodType): Record<string, unknown> {
     z.toJSONSchema(schema, {
       io: 'input',
       override: ({ jsonSchema, path }) => {
-        for (const key of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum'] as const) delete jsonSchema[key];
+        for (const key of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'pattern', 'format', 'contentEncoding'] as const)
+          delete jsonSchema[key];
         if (jsonSchema.minLength === 1) delete jsonSchema.minLength;
         if (jsonSchema.minItems === 1) delete jsonSchema.minItems;
         if (path.length > 0) {

@@ -23,11 +23,7 @@ const fileSchema = z.union([
   z.strictObject({
     name: z.string().min(1).max(255),
     mimeType: z.string().min(1).max(200).optional(),
-    // Checked with zod's base64 pattern, which a schema need not show a model on every turn.
-    contentBase64: z
-      .string()
-      .max(40_000_000)
-      .refine((text) => z.regexes.base64.test(text), 'Invalid base64-encoded string'),
+    contentBase64: z.base64().max(40_000_000),
   }),
 ]);
 
