@@ -20,7 +20,7 @@ export const createSession = defineTool({
   input: z.strictObject({
     ...sessionOptionsShape,
     // Shown to the model as any object: it passes on what export_storage_state gave, and a wrong one is refused with
-    // the path of the wrong value. The full shape would cost every turn more than the rest of the tool.
+    // the path of the wrong value. Its full shape would cost every turn about as much as the rest of the tool.
     storageState: z
       .looseObject({})
       .pipe(sessionOptionsShape.storageState.unwrap())
@@ -71,7 +71,8 @@ export const listSessions = defineTool({
   description: 'Lists your open sessions and the page each is on.',
   notes:
     'Your sessions are those created on this connection; on a server that knows clients by token, all of your sessions, from any connection. ' +
-    'Each entry has the URL and title its page is on, its device or viewport, when it expires and which browser endpoint it runs on.',
+    'Each entry has the URL and title its page is on, its device or viewport, when it expires and which browser endpoint it runs on. ' +
+    'Use it to recover a sessionId or to see how many of maxSessions are in use.',
   input: z.strictObject({}),
   output: z.object({
     sessions: z.array(
