@@ -1,13 +1,21 @@
 #!/usr/bin/env node
-// Prints what tools/list costs a model: the characters of its JSON result (as the server sends it), in total and per tool.
+// Prints what a tool list costs a model on every turn: the characters of each tool's {name, description, inputSchema} as JSON (what clients hand the model), per tool and in all.
 //
-// Usage (after pnpm build): node scripts/tools-cost.mjs [caps…]   e.g. node scripts/tools-cost.mjs all
+// Usage (after pnpm build): node scripts/tools-cost.mjs [--profile playwright] [caps…]   e.g. node scripts/tools-cost.mjs all
+// `pnpm bench` (section toollist) measures the same against @playwright/mcp in one run; BENCHMARKS.md has the figures.
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const load = (file) => import(pathToFileURL(path.join(root, file)).href);
-const [{ describeTool }, tools] = await Promise.all([load('packages/server-stdio/dist/index.js'), load('packages/tools/dist/index.js')]);
-const listed = (tools.toolsFor ? tools.toolsFor(process.argv.slice(2)) : tools.allTools).map(describeTool);
-for (const tool of listed) process.stdout.write(`${String(JSON.stringify(tool).length).padStart(7)}  ${tool.name}\n`);
-process.stdout.write(`${String(JSON.stringify({ tools: listed }).length).padStart(7)}  total (${listed.length} tools)\n`);
+const [{ describeTool }, tools, { toolListCost }] = await Promise.all([
+  load('packages/server-stdio/dist/index.js'),
+  load('packages/tools/dist/index.js'),
+  load('packages/test-kit/dist/index.js'),
+]);
+const args = process.argv.slice(2);
+const playwright = args[0] === '--profile' && args[1] === 'playwright';
+const listed = (playwright ? tools.playwrightProfile().tools : tools.toolsFor(args)).map(describeTool);
+for (const tool of listed) process.stdout.write(`${String(toolListCost([tool]).chars).padStart(7)}  ${tool.name}\n`);
+const cost = toolListCost(listed);
+process.stdout.write(`${String(cost.chars).padStart(7)}  in all (${cost.tools} tools, ${cost.perTool.toFixed(0)} per tool)\n`);

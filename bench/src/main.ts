@@ -17,8 +17,9 @@ import { runSoak, type SoakResult } from './soak.js';
 import { runSpawn } from './spawn.js';
 import { removeScratch } from './systems.js';
 import { runTokens } from './tokens.js';
+import { runToolList } from './toollist.js';
 
-const SECTIONS = ['micro', 'options', 'spawn', 'parallel', 'scale', 'burst', 'tokens'];
+const SECTIONS = ['micro', 'options', 'spawn', 'parallel', 'scale', 'burst', 'tokens', 'toollist'];
 /** Sections a full run leaves out: the soak takes half an hour and writes its own file (results/soak.json), which every render includes. */
 const SEPARATE_SECTIONS = ['soak'];
 /**
@@ -125,6 +126,10 @@ async function main(): Promise<void> {
     if (sections.has('tokens')) {
       ctx.log('tokens: snapshot sizes');
       results.tokens = await runTokens(ctx);
+    }
+    if (sections.has('toollist')) {
+      ctx.log('toollist: what each tool list costs a model');
+      results.toollist = await runToolList(ctx);
     }
   } finally {
     await fixture.close();

@@ -57,3 +57,18 @@ export const benchPages: Record<string, string> = { 'bench-app': app, 'bench-art
 
 /** Pages whose snapshot sizes are compared: the bench pages and test-kit's built-ins. */
 export const tokenPages = ['bench-app', 'bench-article', 'home', 'form', 'buttons', 'list', 'choices', 'big'];
+
+/**
+ * What an agent looks for on each token page, to find the element it acts on next (find, browser_find): the sizes of
+ * those answers are compared with the snapshot's.
+ */
+export const findQueries: Record<string, string> = {
+  'bench-app': 'Increment',
+  'bench-article': 'Troubleshoot',
+  home: 'Form',
+  form: 'Email',
+  buttons: 'Double-click',
+  list: 'Cherry',
+  choices: 'Newsletter',
+  big: 'Link 150',
+};

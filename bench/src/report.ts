@@ -9,6 +9,7 @@ import type { ScaleResult } from './scale.js';
 import type { SoakResult } from './soak.js';
 import { summarize } from './stats.js';
 import type { TokenResult } from './tokens.js';
+import type { ToolListName, ToolListResult } from './toollist.js';
 
 export interface BenchResults {
   environment: Environment;
@@ -20,6 +21,7 @@ export interface BenchResults {
   parallel?: ParallelRun[];
   scale?: ScaleResult;
   tokens?: TokenResult;
+  toollist?: ToolListResult;
   burst?: BurstResult;
   /** From its own run (`--sections soak`, bench/results/soak.json). */
   soak?: SoakResult;
@@ -134,6 +136,16 @@ export function targets(results: BenchResults): Target[] {
       (v) => `${v} chars`,
     );
   }
+  const l = results.toollist;
+  const listed = (name: ToolListName) => l?.lists.find((entry) => entry.list === name);
+  const theirList = listed('pw');
+  if (theirList) {
+    const chars = (v: number) => `${v.toFixed(0)} chars`;
+    const ours = listed('sw');
+    const profile = listed('swPlaywright');
+    if (ours) add('tool list a model is sent, default profile, per tool vs @playwright/mcp per tool', ours.perTool, theirList.perTool, 1.0, chars);
+    if (profile) add("tool list, --profile playwright, all of it vs @playwright/mcp's default list", profile.chars, theirList.chars, 1.15, chars);
+  }
   return list;
 }
 
@@ -211,6 +223,7 @@ export function renderMarkdown(results: BenchResults, analysis: string): string 
   if (results.burst) renderBurst(results.burst, line);
   if (results.soak) renderSoak(results.soak, line);
   if (results.tokens) renderTokens(results.tokens, line);
+  if (results.toollist) renderToolList(results.toollist, line);
 
   line('## Running it, and how far to trust a figure');
   line();
@@ -408,5 +421,44 @@ function renderTokens(tokens: TokenResult, line: Line): void {
   row(['sessionwright `snapshot`', ...tokens.pages.map((page) => `${page.sessionwright}${page.truncated ? ' (cut)' : ''}`), `${ours}`]);
   row(['@playwright/mcp `browser_snapshot`', ...tokens.pages.map((page) => `${page.playwrightMcp}`), `${theirs}`]);
   row(['ratio', ...tokens.pages.map((page) => ratio(page.ratio)), ratio(ours / theirs)]);
+  const found = tokens.pages.filter((page) => page.find !== undefined);
+  if (found.length > 0) {
+    line();
+    line(
+      `Looking for one element instead (\`find {text}\`, \`browser_find {text}\`; the text looked for on each page: ${found.map((page) => `${page.page} "${page.find?.text}"`).join(', ')}), characters of the answer, and of our snapshot for comparison:`,
+    );
+    line();
+    row(['', ...found.map((page) => page.page)]);
+    row(['---', ...found.map(() => '---')]);
+    row(['sessionwright `find`', ...found.map((page) => `${page.find?.sessionwright} (${page.find?.matches} found)`)]);
+    row(['@playwright/mcp `browser_find`', ...found.map((page) => `${page.find?.playwrightMcp}`)]);
+    row(['`find` ÷ `snapshot`', ...found.map((page) => percent((page.find?.sessionwright ?? Number.NaN) / page.sessionwright))]);
+  }
+  line();
+}
+
+function percent(value: number): string {
+  return Number.isFinite(value) ? `${(value * 100).toFixed(value < 0.1 ? 1 : 0)} %` : '–';
+}
+
+function renderToolList(result: ToolListResult, line: Line): void {
+  line('## What the tool list costs');
+  line();
+  line(
+    "A client hands the model every tool's name, description and input schema on every turn: characters of that JSON, each list as the installed servers answered `tools/list` in this run. The last column compares with @playwright/mcp's default list: per tool for the default lists, the whole list for the playwright profile.",
+  );
+  line();
+  line('| server | flags | tools | characters | per tool | vs @playwright/mcp default |');
+  line('|---|---|---|---|---|---|');
+  const theirs = result.lists.find((entry) => entry.list === 'pw');
+  const server = (list: ToolListName) => (list.startsWith('pw') ? '@playwright/mcp' : 'sessionwright');
+  const flags = (list: string[]) => (list.length === 0 ? 'none' : `\`${list.join(' ')}\``);
+  for (const entry of result.lists) {
+    const whole = entry.list.startsWith('swPlaywright');
+    const versus =
+      !theirs || entry.list === 'pw' ? '' : whole ? `${ratio(entry.chars / theirs.chars)} (whole list)` : `${ratio(entry.perTool / theirs.perTool)} (per tool)`;
+    line(`| ${server(entry.list)} | ${flags(entry.flags)} | ${entry.tools} | ${entry.chars} | ${entry.perTool.toFixed(0)} | ${versus} |`);
+  }
+  for (const entry of result.notServed) line(`| ${server(entry.list)} | ${flags(entry.flags)} | not served: ${entry.reason.replaceAll('|', '\\|')} | | | |`);
   line();
 }

@@ -1,5 +1,6 @@
-// Snapshot size: the text a model reads from sessionwright's `snapshot` vs @playwright/mcp's `browser_snapshot`, same pages.
+// Snapshot size: the text a model reads from sessionwright's `snapshot` vs @playwright/mcp's `browser_snapshot`, same pages; and what `find` answers instead when the agent looks for one element.
 import type { BenchContext } from './context.js';
+import { findQueries } from './pages.js';
 import { connectStdio, jsonOf, playwrightMcpArgs, sessionwrightArgs, timedCall } from './systems.js';
 
 export interface TokenPage {
@@ -10,6 +11,8 @@ export interface TokenPage {
   ratio: number;
   /** sessionwright cut the snapshot at its default maxChars (so the two texts hold different amounts of the page). */
   truncated: boolean;
+  /** What an agent looks for on the page, and the characters of the answers to it: sessionwright's find, @playwright/mcp's browser_find. */
+  find?: { text: string; sessionwright: number; playwrightMcp: number; matches: number };
 }
 
 export interface TokenResult {
@@ -37,7 +40,21 @@ export async function runTokens(ctx: BenchContext): Promise<TokenResult> {
         const truncated = jsonOf(snapshot).truncated === true;
         await timedCall(pw.client, 'browser_navigate', { url });
         const theirs = (await timedCall(pw.client, 'browser_snapshot', {})).text;
-        pages.push({ page, sessionwright: ours.length, playwrightMcp: theirs.length, ratio: ours.length / theirs.length, truncated });
+        const text = findQueries[page];
+        let find: TokenPage['find'];
+        if (text !== undefined) {
+          const found = await timedCall(sw.client, 'find', { sessionId, text });
+          const theirFind = await timedCall(pw.client, 'browser_find', { text });
+          find = { text, sessionwright: found.text.length, playwrightMcp: theirFind.text.length, matches: Number(jsonOf(found).total) };
+        }
+        pages.push({
+          page,
+          sessionwright: ours.length,
+          playwrightMcp: theirs.length,
+          ratio: ours.length / theirs.length,
+          truncated,
+          ...(find ? { find } : {}),
+        });
         if (page === 'bench-app') examples = { page, sessionwright: ours, playwrightMcp: theirs };
       } catch (error) {
         ctx.error('tokens', error);

@@ -76,17 +76,54 @@ export interface McpServerDeps {
   parked?: { calls: ParkedCalls; owner: string };
 }
 
-/** The tools/list entry of a tool: JSON Schemas made from its zod schemas, annotations from its kind. */
+/**
+ * The tools/list entry of a tool: JSON Schemas made from its zod schemas, annotations from its kind. A client sends
+ * the model the name, description and input schema on every turn, so the input schema carries what a model acts on
+ * (types, choices, what is required, no other arguments, the length limits) and leaves out what the tool checks itself
+ * and says in its error when a value is wrong: the `$schema` key (MCP already says JSON Schema 2020-12), numeric
+ * ranges, patterns and formats (a description shows the form: "e.g. e12"), a `minLength` or `minItems` of 1. The tool's notes are for people (docs/tools.md). Output schemas stay whole.
+ */
 export function describeTool(tool: AnyTool): Tool {
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: z.toJSONSchema(tool.input, { io: 'input' }) as Tool['inputSchema'],
-    outputSchema: z.toJSONSchema(tool.output, { io: 'output' }) as Tool['outputSchema'],
+    inputSchema: modelFacing(tool.input) as Tool['inputSchema'],
+    outputSchema: withoutDialect(z.toJSONSchema(tool.output, { io: 'output' })) as Tool['outputSchema'],
     annotations: { title: tool.title, ...annotationsFor(tool.kind) },
     ...(tool.meta === undefined ? {} : { _meta: appToolMeta(tool.meta) }),
   };
+}
+
+/** An input schema as a model reads it (see describeTool); the tool still checks every argument with its zod schema. */
+function modelFacing(schema: z.ZodType): Record<string, unknown> {
+  return withoutDialect(
+    z.toJSONSchema(schema, {
+      io: 'input',
+      override: ({ jsonSchema, path }) => {
+        for (const key of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'pattern', 'format', 'contentEncoding'] as const)
+          delete jsonSchema[key];
+        if (jsonSchema.minLength === 1) delete jsonSchema.minLength;
+        if (jsonSchema.minItems === 1) delete jsonSchema.minItems;
+        if (path.length > 0) {
+          // The arguments object says that no other keys are taken; an object inside it lists its keys and leaves the
+          // rest to the tool, which refuses unknown keys at any depth. One that takes any keys (storageState) says so
+          // by saying nothing.
+          if (jsonSchema.additionalProperties === false || isEmptyObject(jsonSchema.additionalProperties)) delete jsonSchema.additionalProperties;
+          if (isEmptyObject(jsonSchema.properties)) delete jsonSchema.properties;
+        }
+      },
+    }),
+  );
+}
+
+function withoutDialect(schema: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _dialect, ...rest } = schema;
+  return rest;
+}
+
+function isEmptyObject(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
 }
 
 /** One MCP connection (or, in the 2026-07-28 era over HTTP, one request): its protocol server and its log channel. */

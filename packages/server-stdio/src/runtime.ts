@@ -184,6 +184,7 @@ export function createServer(
     fileRoots: options.fileRoot ?? [],
     defaultTimeouts: setup.timeouts,
     ...(setup.consoleLevel === undefined ? {} : { consoleLevel: setup.consoleLevel }),
+    ...(options.outputDir === undefined ? {} : { outputDir: options.outputDir }),
   };
   // The profile is one of the packaged ones, so the build's listing describes its tools.
   const listed = (tool: AnyTool) => builtToolEntry(profile.name, tool.name);

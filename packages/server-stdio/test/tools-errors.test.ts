@@ -265,18 +265,22 @@ const ERROR_CASES: ErrorCase[] = [
   },
   ...(
     [
-      ['#hidden', 'hidden'],
-      ['#disabled', 'disabled'],
-      ['#covered', 'covered by <div#overlay>'],
+      ['#hidden', 'hidden', /Make it visible first/],
+      ['#disabled', 'disabled', /Wait until it is enabled/],
+      ['#covered', 'covered by <div#overlay>', /Close or scroll away what covers it/],
     ] as const
   ).map(
-    ([selector, reason]): ErrorCase => ({
+    ([selector, reason, next]): ErrorCase => ({
       tool: 'click',
       code: 'ELEMENT_NOT_CLICKABLE',
       when: `the element is ${reason.split(' ')[0]}`,
       page: '/pages/buttons',
       args: (c) => ({ sessionId: c.sid, selector, timeout: 500 }),
-      check: (json) => expect(json.details).toMatchObject({ selector, reason }),
+      check: (json) => {
+        expect(json.details).toMatchObject({ selector, reason });
+        // What to do next is in the error, not in the tool's description.
+        expect(json.message).toMatch(next);
+      },
     }),
   ),
   {
@@ -319,13 +323,13 @@ const ERROR_CASES: ErrorCase[] = [
   ...sessionCases('type', () => ({ selector: 'body', text: 'x' })),
   ...(
     [
-      ['#not-editable', /not an editable field/],
-      ['#disabled', /disabled/],
-      ['#readonly', /readonly/],
-      ['#submit', /not an editable field/],
+      ['#not-editable', /not an editable field/, /Name a text field/],
+      ['#disabled', /disabled/, /Wait until it is enabled/],
+      ['#readonly', /readonly/, /Name a text field/],
+      ['#submit', /not an editable field/, /Name a text field/],
     ] as const
   ).map(
-    ([selector, reason]): ErrorCase => ({
+    ([selector, reason, next]): ErrorCase => ({
       tool: 'type',
       code: 'ELEMENT_NOT_EDITABLE',
       when: `the element is ${selector.slice(1)}`,
@@ -334,6 +338,7 @@ const ERROR_CASES: ErrorCase[] = [
       check: (json) => {
         expect(json.details.selector).toBe(selector);
         expect(json.details.reason).toMatch(reason);
+        expect(json.message).toMatch(next);
       },
     }),
   ),
@@ -343,7 +348,10 @@ const ERROR_CASES: ErrorCase[] = [
     when: 'the field is hidden',
     page: '/pages/form',
     args: (c) => ({ sessionId: c.sid, selector: '#hidden-field', text: 'x', timeout: 500 }),
-    check: (json) => expect(json.details).toMatchObject({ selector: '#hidden-field', reason: 'hidden' }),
+    check: (json) => {
+      expect(json.details).toMatchObject({ selector: '#hidden-field', reason: 'hidden' });
+      expect(json.message).toMatch(/Make it visible first/);
+    },
   },
   {
     tool: 'type',

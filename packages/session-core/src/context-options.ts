@@ -53,14 +53,14 @@ const notBlank = (text: string) => text.trim() !== '';
 const nonBlankString = (max: number) => z.string().min(1).max(max).refine(notBlank, 'Must not be blank.');
 
 const viewportSchema = z.strictObject({
-  width: z.number().int().min(1).max(10_000).describe('CSS pixels.'),
-  height: z.number().int().min(1).max(10_000).describe('CSS pixels.'),
+  width: z.number().int().min(1).max(10_000),
+  height: z.number().int().min(1).max(10_000),
 });
 
 const geolocationSchema = z.strictObject({
-  latitude: z.number().min(-90).max(90).describe('Degrees, -90 to 90.'),
-  longitude: z.number().min(-180).max(180).describe('Degrees, -180 to 180.'),
-  accuracy: z.number().min(0).optional().describe('Metres (default 0).'),
+  latitude: z.number().min(-90).max(90),
+  longitude: z.number().min(-180).max(180),
+  accuracy: z.number().min(0).optional(),
 });
 
 const colorSchemeSchema = z.enum(['light', 'dark', 'no-preference']);
@@ -127,50 +127,38 @@ const extraHTTPHeadersSchema = z.record(z.string().max(LIMIT.headerName), z.stri
 
 /** A session's options, every one optional: with none, the session may come ready-made from the warm pool. */
 export const sessionOptionsShape = {
-  device: nonBlankString(LIMIT.name)
-    .optional()
-    .describe(
-      'A Playwright device name, e.g. "iPhone 15", "Pixel 7", "iPad Mini", "Desktop Chrome": sets viewport, user agent, scale factor, mobile and touch. The options below override it.',
-    ),
-  viewport: viewportSchema.optional().describe('Page size in CSS pixels, e.g. {"width": 1440, "height": 900}.'),
-  userAgent: nonBlankString(LIMIT.text).optional().describe('The User-Agent header and navigator.userAgent.'),
-  locale: nonBlankString(LIMIT.name).optional().describe('A BCP 47 language tag, e.g. "de-DE": navigator.language, Accept-Language, number and date formats.'),
-  timezoneId: nonBlankString(LIMIT.name).optional().describe('An IANA time zone, e.g. "Europe/Berlin", "America/New_York".'),
-  geolocation: geolocationSchema
-    .optional()
-    .describe('Where navigator.geolocation says the device is; also grant "geolocation" in permissions so pages may read it.'),
-  permissions: z
-    .array(z.string().max(LIMIT.name))
-    .max(LIMIT.permissions)
-    .optional()
-    .describe('Browser permissions granted to every page, e.g. ["geolocation", "notifications", "clipboard-read"].'),
-  colorScheme: colorSchemeSchema.optional().describe('What prefers-color-scheme matches.'),
-  reducedMotion: reducedMotionSchema.optional().describe('What prefers-reduced-motion matches.'),
-  extraHTTPHeaders: extraHTTPHeadersSchema.optional().describe('Headers sent with every request of this session, e.g. {"X-Team": "qa"}.'),
+  device: nonBlankString(LIMIT.name).optional().describe('e.g. "iPhone 15".'),
+  viewport: viewportSchema.optional().describe('CSS pixels.'),
+  userAgent: nonBlankString(LIMIT.text).optional().describe('User-Agent.'),
+  locale: nonBlankString(LIMIT.name).optional().describe('e.g. "de-DE".'),
+  timezoneId: nonBlankString(LIMIT.name).optional().describe('e.g. "Europe/Berlin".'),
+  geolocation: geolocationSchema.optional().describe('Grant the permission too.'),
+  permissions: z.array(z.string().max(LIMIT.name)).max(LIMIT.permissions).optional().describe('e.g. ["notifications"].'),
+  colorScheme: colorSchemeSchema.optional().describe('prefers-color-scheme.'),
+  reducedMotion: reducedMotionSchema.optional().describe('prefers-reduced-motion.'),
+  extraHTTPHeaders: extraHTTPHeadersSchema.optional().describe('Sent with every request.'),
   httpCredentials: z
     .strictObject({
-      username: z.string().max(LIMIT.credential).describe('User name.'),
-      password: z.string().max(LIMIT.credential).describe('Password; never echoed.'),
+      username: z.string().max(LIMIT.credential),
+      password: z.string().max(LIMIT.credential),
     })
     .optional()
-    .describe('Answers HTTP basic/digest authentication challenges.'),
-  offline: z.boolean().optional().describe('Start with the network cut off (default false).'),
-  javaScriptEnabled: z.boolean().optional().describe('false runs pages without JavaScript (default true).'),
-  ignoreHTTPSErrors: z.boolean().optional().describe('Accept invalid or self-signed TLS certificates (default false).'),
+    .describe('HTTP auth.'),
+  offline: z.boolean().optional().describe('Start offline.'),
+  javaScriptEnabled: z.boolean().optional().describe('Default true.'),
+  ignoreHTTPSErrors: z.boolean().optional().describe('Accept bad certificates.'),
   proxy: z
     .strictObject({
-      server: nonBlankString(LIMIT.text).describe('http://host:port, https://host:port or socks5://host:port.'),
-      bypass: z.string().max(LIMIT.text).optional().describe('Comma-separated hosts that skip the proxy, e.g. ".internal.example, localhost".'),
-      username: z.string().max(LIMIT.credential).optional().describe('Proxy user name (http/https proxies only); never echoed.'),
-      password: z.string().max(LIMIT.credential).optional().describe('Proxy password; never echoed.'),
+      server: nonBlankString(LIMIT.text),
+      bypass: z.string().max(LIMIT.text).optional(),
+      username: z.string().max(LIMIT.credential).optional(),
+      password: z.string().max(LIMIT.credential).optional(),
     })
     .optional()
-    .describe("This session's traffic, and only this session's, goes through this proxy."),
-  storageState: storageStateSchema
-    .optional()
-    .describe('A state from export_storage_state: the session starts with those cookies and localStorage, e.g. signed in.'),
-  blockResources: blockResourcesSchema.optional().describe('Resource types this session never loads, e.g. ["image", "font", "media"]: faster crawling.'),
-  recordVideo: z.boolean().optional().describe('Record a .webm video of each tab; the files are listed when the session closes.'),
+    .describe("This session's proxy."),
+  storageState: storageStateSchema.optional().describe('From export_storage_state.'),
+  blockResources: blockResourcesSchema.optional().describe('Never loaded.'),
+  recordVideo: z.boolean().optional().describe('Record each tab as .webm, listed when the session closes.'),
 };
 
 export const sessionOptionsSchema = z.strictObject(sessionOptionsShape);

@@ -5,37 +5,23 @@ import { sessionOutput } from './response.js';
 import { sessionIdSchema } from './schemas.js';
 import { defineSessionTool } from './session-tool.js';
 
-export const cursorSchema = z
-  .number()
-  .int()
-  .min(0)
-  .optional()
-  .describe('The cursor of an earlier answer: only what came after it is returned (default: everything still kept).');
+export const cursorSchema = z.number().int().min(0).optional().describe('Cursor from an earlier answer.');
 
-export const limitSchema = z
-  .number()
-  .int()
-  .min(1)
-  .max(COLLECTOR_CAPACITY)
-  .optional()
-  .describe('At most this many entries (default 100); call again with the cursor for more.');
+export const limitSchema = z.number().int().min(1).max(COLLECTOR_CAPACITY).optional().describe('Default 100.');
 
 export const DEFAULT_LIMIT = 100;
 
 export const consoleMessages = defineSessionTool({
   name: 'console_messages',
   title: 'Read console messages',
-  description:
-    'Returns what the session\'s pages logged to the console (every tab), oldest first, with uncaught page errors as type "error". ' +
-    'Use it to find out why a page misbehaves (a failed script, a rejected fetch). level is the lowest level included (default "info"; "error" for errors only). ' +
+  description: "Returns the console messages and page errors of the session's pages.",
+  notes:
+    'Every tab of the session, oldest first, with uncaught page errors as type "error". Use it to find out why a page misbehaves (a failed script, a rejected fetch). level is the lowest level included (default "info"; "error" for errors only). ' +
     'Pass the returned cursor as since next time to get only new messages. The session keeps the last 1000; dropped counts those that fell out before you read them. ' +
     'Errors: INVALID_PARAMETERS, SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({
     sessionId: sessionIdSchema,
-    level: z
-      .enum(['error', 'warning', 'info', 'debug'])
-      .optional()
-      .describe('The lowest level to include: "error", "warning", "info" (default) or "debug" (everything).'),
+    level: z.enum(['error', 'warning', 'info', 'debug']).optional().describe('Lowest level (default info).'),
     since: cursorSchema,
     limit: limitSchema,
   }),

@@ -38,6 +38,8 @@ export interface ToolOptions {
   defaultTimeouts?: { element?: number; navigation?: number };
   /** The lowest level console_messages includes when a call names none (default info). */
   consoleLevel?: ConsoleLevel;
+  /** `--output-dir`, when given: the only place a tool writes a file its caller asked for (browser_find's filename). */
+  outputDir?: string;
 }
 
 /** The directories upload_file may read from, and where that list came from (said in its errors). */
@@ -142,8 +144,13 @@ export type ToolCapability = 'network' | 'storage' | 'pdf' | 'live' | 'devtools'
 export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Output extends z.ZodObject = z.ZodObject> {
   name: string;
   title: string;
-  /** Written for a model: what it does, when to use it, what to call next, what its errors mean. */
+  /**
+   * Written for a model, which is sent it on every turn: what the tool does and when to use it, in a sentence or two.
+   * What its errors mean is said by the errors themselves, and at length in `notes`.
+   */
   description: string;
+  /** Written for people (docs/tools.md): how the tool behaves in detail, its arguments' fine points, what each error means and what to do about it. */
+  notes?: string;
   input: Input;
   output: Output;
   kind: ToolKind;

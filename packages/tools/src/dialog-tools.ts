@@ -7,17 +7,18 @@ import { defineSessionTool } from './session-tool.js';
 export const handleDialog = defineSessionTool({
   name: 'handle_dialog',
   title: 'Answer dialogs',
-  description:
-    'Sets how the session answers the next JavaScript dialog (alert, confirm, prompt, beforeunload): accept (OK, with promptText for a prompt) or dismiss (Cancel). ' +
+  description: 'Sets how the next dialog is answered; call it before the action that opens one.',
+  notes:
+    "Answers the next dialog (alert, confirm, prompt, beforeunload) with accept (OK, with promptText for a prompt; default the prompt's own value) or dismiss (Cancel). " +
     'Call it BEFORE the action that opens the dialog, e.g. handle_dialog {accept: true} then click the "Delete" button whose confirm() you want to confirm. ' +
     'With persist: true every dialog from now on is answered that way, until the next handle_dialog. ' +
     'Without it, dialogs never block anyway: alerts and beforeunload are accepted, confirm and prompt dismissed. Every result lists the dialogs that came in dialogs (type, message, how answered). ' +
     'If no dialog comes, nothing happens and the setting waits for the next one. Errors: INVALID_PARAMETERS, SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({
     sessionId: sessionIdSchema,
-    accept: z.boolean().describe('true: press OK (accept); false: press Cancel (dismiss).'),
-    promptText: z.string().max(10_000).optional().describe("For a prompt() accepted: the text to answer with (default: the prompt's own default value)."),
-    persist: z.boolean().optional().describe('Answer every dialog this way from now on, not just the next one (default false).'),
+    accept: z.boolean().describe('true: OK; false: Cancel.'),
+    promptText: z.string().max(10_000).optional().describe('For a prompt.'),
+    persist: z.boolean().optional().describe('Not just the next dialog.'),
   }),
   output: sessionOutput({ success: z.literal(true), message: z.string() }),
   kind: 'action',

@@ -8,7 +8,8 @@ import { sessionOptionsShape } from './session-options-schema.js';
 export const emulate = defineSessionTool({
   name: 'emulate',
   title: 'Change device settings',
-  description:
+  description: "Changes the session's viewport, color scheme, location, network or headers.",
+  notes:
     "Changes this session's settings from now on, for every tab: viewport (page size), colorScheme (prefers-color-scheme), reducedMotion, geolocation (also grants the page permission to read it), " +
     'offline (cut the network, or restore it), extraHTTPHeaders (sent with every request; replaces the earlier set). Give any of them; the result is the effective settings (header values hidden). ' +
     "Use it to check a responsive layout, dark mode, or a page's offline behaviour without a new session; to start as another device, create_session with device instead. " +
@@ -19,7 +20,7 @@ export const emulate = defineSessionTool({
     colorScheme: sessionOptionsShape.colorScheme,
     reducedMotion: sessionOptionsShape.reducedMotion,
     geolocation: sessionOptionsShape.geolocation,
-    offline: z.boolean().optional().describe('true cuts the session off the network; false restores it.'),
+    offline: z.boolean().optional().describe('false: back online.'),
     extraHTTPHeaders: sessionOptionsShape.extraHTTPHeaders,
   }),
   output: sessionOutput({

@@ -186,28 +186,19 @@ async function settleWithin<T>(page: Page, work: Promise<T>, timeout: number): P
 export const evaluate = defineSessionTool({
   name: 'evaluate',
   title: 'Evaluate JavaScript',
-  description:
-    'Runs a JavaScript function in the page and returns its result as JSON: "() => document.title", "() => [...document.querySelectorAll(\'h2\')].map(h => h.textContent)", ' +
+  description: 'Runs a JavaScript function in the page and returns its result.',
+  notes:
+    'Examples: "() => document.title", "() => [...document.querySelectorAll(\'h2\')].map(h => h.textContent)", ' +
     'or, with a selector or ref, a function that gets that element: "(el) => el.getAttribute(\'href\')". Async functions are awaited; a plain expression is evaluated and its value returned. ' +
-    'Use it to read data a snapshot does not show (attributes, computed values, many items at once). Results: dates become ISO text, DOM nodes "ref: <Node>", ' +
+    'Use it to read data a snapshot does not show (attributes, computed values, many items at once); timeout is never longer than the server\'s call ceiling. Results: dates become ISO text, DOM nodes "ref: <Node>", ' +
     `undefined null (type says which); a result longer than ${MAX_RESULT_CHARS} characters of JSON comes back as the start of its JSON text with truncated: true. ` +
     'Errors: BROWSER_ERROR reason script_error when the function throws in the page (details.pageMessage holds its message) or the page navigates away under it, ' +
     'reason call_timeout when it runs longer than timeout (a function that does not stop, such as an endless loop, costs the session its page: it is replaced by a fresh one, cookies and storage kept), INVALID_PARAMETERS when it does not parse, ' +
     'ELEMENT_NOT_FOUND / ELEMENT_AMBIGUOUS for the element (for a ref, take a new snapshot), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: optionalTargetInput({
     sessionId: sessionIdSchema,
-    function: z
-      .string()
-      .min(1)
-      .max(100_000)
-      .describe('JavaScript function source, e.g. "() => document.title", or "(el) => el.textContent" when a selector or ref names the element it gets.'),
-    timeout: z
-      .number()
-      .int()
-      .min(1)
-      .max(300_000)
-      .optional()
-      .describe(`How long the function may run, in ms (default ${DEFAULT_EVALUATE_TIMEOUT}; never longer than the server's call ceiling).`),
+    function: z.string().min(1).max(100_000).describe('e.g. "() => document.title".'),
+    timeout: z.number().int().min(1).max(300_000).optional().describe(`Ms (default ${DEFAULT_EVALUATE_TIMEOUT}).`),
   }),
   output: sessionOutput({
     result: z.unknown().describe("The function's return value as JSON; when truncated, the first characters of its JSON text."),

@@ -7,42 +7,38 @@ import { checkSelectable, readSelect } from './input-tools.js';
 import { actAndSettle, onElement } from './page-helpers.js';
 import { playwrightError } from './playwright-errors.js';
 import { sessionOutput } from './response.js';
-import { DEFAULT_ELEMENT_TIMEOUT, elementTimeoutSchema, includeSnapshotSchema, refSchema, selectorSchema, sessionIdSchema } from './schemas.js';
+import { DEFAULT_ELEMENT_TIMEOUT, elementTimeoutSchema, includeSnapshotSchema, refText, selectorText, sessionIdSchema } from './schemas.js';
 import { defineSessionTool } from './session-tool.js';
 
 const SETTLE_TIMEOUT = 30_000;
 
 /** `{selector}` or `{ref}`: one element, as a part of a larger argument. */
-function elementSchema<Shape extends z.ZodRawShape>(shape: Shape, description: string) {
+function elementSchema<Shape extends z.ZodRawShape>(shape: Shape) {
   return z
-    .strictObject({ selector: selectorSchema.optional(), ref: refSchema.optional(), ...shape })
+    .strictObject({ selector: selectorText.optional(), ref: refText.optional(), ...shape })
     .refine((value: { selector?: unknown; ref?: unknown }) => (value.selector === undefined) !== (value.ref === undefined), {
       message: 'give exactly one of "selector" or "ref"',
-    })
-    .describe(description);
+    });
 }
 
-const fieldValueSchema = z
-  .union([z.string().max(100_000), z.array(z.string().max(10_000)).max(1_000), z.boolean()])
-  .describe(
-    'Text for a text field, an option (value or label) of a select, a list of options for a multi-select, or true/false for a checkbox or radio button.',
-  );
+const fieldValueSchema = z.union([z.string().max(100_000), z.array(z.string().max(10_000)).max(1_000), z.boolean()]);
 
 export const fillForm = defineSessionTool({
   name: 'fill_form',
   title: 'Fill form fields',
-  description:
-    "Fills several form fields in one call, in order: each is named by a selector or a ref from snapshot and gets a value — a string for a text field (its content is replaced) or a select (an option's value or label), " +
+  description: 'Fills several form fields in one call.',
+  notes:
+    "Fills the fields in order: each is named by a selector or a ref from snapshot and gets a value — a string for a text field (its content is replaced) or a select (an option's value or label), " +
     "a list of strings for a multi-select, true/false for a checkbox or radio button. Returns each field's value afterwards. It does not submit: click the submit button next. " +
     "A field that fails stops the call with that field's own error code and details.field (its index); the fields before it stay filled. " +
     'Errors: ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, ELEMENT_NOT_EDITABLE (disabled or readonly, or a value of the wrong kind for the field), ELEMENT_NOT_CLICKABLE (hidden), INVALID_PARAMETERS (an option that does not exist), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({
     sessionId: sessionIdSchema,
     fields: z
-      .array(elementSchema({ value: fieldValueSchema }, 'One field: selector or ref, and its value.'))
+      .array(elementSchema({ value: fieldValueSchema }))
       .min(1)
       .max(200)
-      .describe('The fields to fill, in order.'),
+      .describe('Each {selector or ref, value}.'),
     timeout: elementTimeoutSchema,
     includeSnapshot: includeSnapshotSchema,
   }),
@@ -142,19 +138,20 @@ async function fillField(page: Page, target: ElementTarget, value: string | stri
   });
 }
 
-const dragEnd = (what: string) => elementSchema({}, `The element to drag ${what}: {selector} or {ref}.`);
+const dragEnd = () => elementSchema({}).describe('{selector} or {ref}.');
 
 export const drag = defineSessionTool({
   name: 'drag',
   title: 'Drag and drop',
-  description:
-    'Drags one element onto another with the mouse: presses on the centre of from, moves to the centre of to, releases. Works for HTML5 drag and drop (sortable lists, drop zones, kanban cards) and for mouse-driven sliders (drag the handle onto a point of the track). ' +
+  description: 'Drags one element onto another with the mouse.',
+  notes:
+    'Presses on the centre of from, moves to the centre of to, releases. Works for HTML5 drag and drop (sortable lists, drop zones, kanban cards) and for mouse-driven sliders (drag the handle onto a point of the track). ' +
     'Each end is {selector} or {ref} from snapshot. Next: snapshot to see the result. ' +
     'Errors: ELEMENT_NOT_FOUND (either end; for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, ELEMENT_NOT_CLICKABLE (hidden or covered), SESSION_NOT_FOUND / SESSION_EXPIRED. details.end says which end failed.',
   input: z.strictObject({
     sessionId: sessionIdSchema,
-    from: dragEnd('from'),
-    to: dragEnd('onto'),
+    from: dragEnd(),
+    to: dragEnd(),
     timeout: elementTimeoutSchema,
     includeSnapshot: includeSnapshotSchema,
   }),

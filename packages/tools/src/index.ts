@@ -8,6 +8,7 @@ import { networkTools } from './network-tools.js';
 import { savePdf } from './pdf-tools.js';
 import { uploadFile } from './upload-tools.js';
 import { evaluate } from './evaluate-tools.js';
+import { find } from './find-tools.js';
 import { check, click, hover, pressKey, selectOption, type, uncheck } from './input-tools.js';
 import { goBack, goForward, navigate, reload } from './navigation-tools.js';
 import { screenshot } from './screenshot-tools.js';
@@ -63,6 +64,7 @@ export const allTools: readonly AnyTool[] = [
   goForward,
   reload,
   snapshot,
+  find,
   screenshot,
   click,
   type,

@@ -5,7 +5,15 @@ import { z } from 'zod';
 import { normalizeKey } from './key-names.js';
 import { actAndSettle, onElement } from './page-helpers.js';
 import { sessionOutput, type ToolResponse } from './response.js';
-import { DEFAULT_ELEMENT_TIMEOUT, elementTimeoutSchema, includeSnapshotSchema, optionalTargetInput, sessionIdSchema, targetInput } from './schemas.js';
+import {
+  DEFAULT_ELEMENT_TIMEOUT,
+  elementTimeoutSchema,
+  forceSchema,
+  includeSnapshotSchema,
+  optionalTargetInput,
+  sessionIdSchema,
+  targetInput,
+} from './schemas.js';
 import { defineSessionTool } from './session-tool.js';
 
 const ELEMENT_ERRORS = ['ELEMENT_NOT_FOUND', 'ELEMENT_AMBIGUOUS', 'INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'] as const;
@@ -13,7 +21,7 @@ const ELEMENT_ERRORS = ['ELEMENT_NOT_FOUND', 'ELEMENT_AMBIGUOUS', 'INVALID_PARAM
 /** How long an action waits for a navigation it started to load. */
 const SETTLE_TIMEOUT = 30_000;
 
-/** Said in every action's description: what the session does about dialogs and new tabs. */
+/** Said in every action's notes: what the session does about dialogs and new tabs. */
 const NEVER_BLOCKED =
   'Dialogs never block: alerts and beforeunload are accepted, confirm and prompt dismissed, and the result lists them in dialogs. ' +
   'A link or script that opens a new tab switches the session to that tab (the result lists it in openedTabs, and url/title describe it).';
@@ -21,22 +29,24 @@ const NEVER_BLOCKED =
 export const click = defineSessionTool({
   name: 'click',
   title: 'Click element',
-  description:
-    'Clicks one element, named by a selector or by a ref from snapshot. If the click starts a navigation, waits for the new page to load and returns its URL and title. ' +
+  description: 'Clicks an element; a navigation it starts is waited for.',
+  notes:
+    'If the click starts a navigation, waits for the new page to load and returns its URL and title. ' +
+    'clickCount 2 is a double click; button "right" opens a context menu; modifiers are keys held during the click (["ControlOrMeta"] opens a link in a new tab). ' +
     `${NEVER_BLOCKED} ` +
     'Next: snapshot to see the result (or pass includeSnapshot: true to get it in this result). Errors: ELEMENT_NOT_FOUND (nothing matches; for a ref, take a new snapshot), ELEMENT_AMBIGUOUS (several match; make the selector unique), ' +
     'ELEMENT_NOT_CLICKABLE (hidden, disabled or covered; details.reason says which — force: true skips the checks), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: targetInput({
     sessionId: sessionIdSchema,
     timeout: elementTimeoutSchema,
-    force: z.boolean().optional().describe('Click even if the element is covered or not visible (skips actionability checks). Default false.'),
-    clickCount: z.number().int().min(1).max(3).optional().describe('1 for a click (default), 2 for a double click, 3 for a triple click.'),
-    button: z.enum(['left', 'right', 'middle']).optional().describe('Mouse button (default "left"; "right" opens a context menu).'),
+    force: forceSchema,
+    clickCount: z.number().int().min(1).max(3).optional().describe('2: double click.'),
+    button: z.enum(['left', 'right', 'middle']).optional().describe('Default left.'),
     modifiers: z
       .array(z.enum(['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift']))
       .max(5)
       .optional()
-      .describe('Keys held down during the click, e.g. ["Shift"] to extend a selection or ["ControlOrMeta"] to open a link in a new tab.'),
+      .describe('Keys held.'),
     includeSnapshot: includeSnapshotSchema,
   }),
   output: sessionOutput({ success: z.literal(true), message: z.string() }, { snapshot: true }),
@@ -55,25 +65,18 @@ export const click = defineSessionTool({
 export const type = defineSessionTool({
   name: 'type',
   title: 'Type text',
-  description:
-    'Types text into one input, textarea or contenteditable element, named by a selector or a ref from snapshot. ' +
+  description: "Types text into a field; answers the field's value.",
+  notes:
+    'Types into an input, textarea or contenteditable element. ' +
     'By default the text is added at the caret (at the end if the field was not focused); clear: true empties the field first; submit: true presses Enter afterwards. ' +
-    "Returns the field's value. Errors: ELEMENT_NOT_EDITABLE (not a text field, or disabled/readonly), ELEMENT_NOT_CLICKABLE (a hidden field), ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, SESSION_NOT_FOUND / SESSION_EXPIRED.",
+    "delay types one key at a time, for pages that react to each key; the whole call still ends at the server's call ceiling. Returns the field's value. Errors: ELEMENT_NOT_EDITABLE (not a text field, or disabled/readonly), ELEMENT_NOT_CLICKABLE (a hidden field), ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, SESSION_NOT_FOUND / SESSION_EXPIRED.",
   input: targetInput({
     sessionId: sessionIdSchema,
-    text: z.string().max(100_000).describe('The text to type.'),
-    delay: z
-      .number()
-      .int()
-      .min(0)
-      .max(1_000)
-      .optional()
-      .describe(
-        "Milliseconds between keystrokes, for pages that react to each key (default 0: inserted at once). The whole call still ends at the server's call ceiling.",
-      ),
+    text: z.string().max(100_000).describe('Text to type.'),
+    delay: z.number().int().min(0).max(1_000).optional().describe('Ms between keys.'),
     timeout: elementTimeoutSchema,
-    clear: z.boolean().optional().describe('Empty the field before typing (default false: add at the caret).'),
-    submit: z.boolean().optional().describe('Press Enter after typing, e.g. to submit a form or a search (default false).'),
+    clear: z.boolean().optional().describe('Empty the field first.'),
+    submit: z.boolean().optional().describe('Press Enter after.'),
     includeSnapshot: includeSnapshotSchema,
   }),
   output: sessionOutput(
@@ -101,13 +104,13 @@ export const type = defineSessionTool({
 export const hover = defineSessionTool({
   name: 'hover',
   title: 'Hover over element',
-  description:
-    'Moves the mouse over one element (named by a selector or a ref from snapshot), e.g. to open a menu or show a tooltip that appears on hover. ' +
+  description: 'Moves the mouse over an element, e.g. to open a menu.',
+  notes:
     'Next: snapshot to see what appeared. Errors: ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, ELEMENT_NOT_CLICKABLE (hidden or covered; force: true skips the checks), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: targetInput({
     sessionId: sessionIdSchema,
     timeout: elementTimeoutSchema,
-    force: z.boolean().optional().describe('Hover even if the element is covered or not visible (skips actionability checks). Default false.'),
+    force: forceSchema,
   }),
   output: sessionOutput({ success: z.literal(true), message: z.string() }),
   kind: 'action',
@@ -122,14 +125,15 @@ export const hover = defineSessionTool({
 export const pressKey = defineSessionTool({
   name: 'press_key',
   title: 'Press key',
-  description:
-    'Presses one key or a chord, e.g. Enter, Escape, Tab, ArrowDown, PageDown, Backspace, a single character, or Control+A / Shift+Tab (Playwright key names; ctrl, esc, up are understood too). ' +
+  description: 'Presses a key or chord, e.g. Enter or Control+A.',
+  notes:
+    'Keys are Playwright key names: Enter, Escape, Tab, ArrowDown, PageDown, Backspace, a single character, or chords such as Control+A / Shift+Tab; ctrl, esc, up are understood too. ' +
     'With a selector or ref the element is focused first; without one the key goes to whatever has focus. If the key starts a navigation (Enter in a form), waits for the new page to load. ' +
     `To enter text use type instead. ${NEVER_BLOCKED} ` +
     'Errors: INVALID_PARAMETERS (unknown key name; nothing was pressed), ELEMENT_NOT_FOUND / ELEMENT_AMBIGUOUS / ELEMENT_NOT_CLICKABLE for the element, SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: optionalTargetInput({
     sessionId: sessionIdSchema,
-    key: z.string().min(1).max(100).describe('A key name or chord: "Enter", "Escape", "ArrowDown", "a", "Control+A", "Shift+Tab", "ControlOrMeta+C".'),
+    key: z.string().min(1).max(100).describe('Playwright key name.'),
     timeout: elementTimeoutSchema,
     includeSnapshot: includeSnapshotSchema,
   }),
@@ -180,17 +184,14 @@ export async function readSelect(locator: Locator, timeout: number): Promise<Sel
 export const selectOption = defineSessionTool({
   name: 'select_option',
   title: 'Select option',
-  description:
-    'Chooses options in a <select> element (named by a selector or a ref from snapshot; in the snapshot it is a combobox or listbox). Each value matches an option by its value or by its visible label. ' +
+  description: 'Selects options of a <select> by value or label.',
+  notes:
+    'In the snapshot a <select> is a combobox or listbox. Each value matches an option by its value or by its visible label; options not listed are deselected. ' +
     'Give one value for an ordinary select, several for a multiple select. Returns what is selected afterwards. For a custom dropdown that is not a <select>, click it and then click the option. ' +
     'Errors: INVALID_PARAMETERS (a value matches no option; details.options lists them), ELEMENT_NOT_EDITABLE (not a <select>, or disabled), ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: targetInput({
     sessionId: sessionIdSchema,
-    values: z
-      .array(z.string().max(10_000))
-      .min(1)
-      .max(1_000)
-      .describe('Options to select, each by value or by label, e.g. ["Green"]. Options not listed are deselected.'),
+    values: z.array(z.string().max(10_000)).min(1).max(1_000).describe('Values or labels.'),
     timeout: elementTimeoutSchema,
     includeSnapshot: includeSnapshotSchema,
   }),
@@ -257,15 +258,16 @@ function checkTool(name: 'check' | 'uncheck', checked: boolean) {
   return defineSessionTool({
     name,
     title: checked ? 'Check checkbox' : 'Uncheck checkbox',
-    description: checked
-      ? 'Makes sure a checkbox or radio button (named by a selector or a ref from snapshot) is checked: clicks it only if it is not checked yet, so calling it twice is safe. ' +
+    description: checked ? 'Makes sure a checkbox or radio button is checked.' : 'Makes sure a checkbox is unchecked.',
+    notes: checked
+      ? 'Clicks it only if it is not checked yet, so calling it twice is safe. ' +
         'Errors: ELEMENT_NOT_EDITABLE (not a checkbox or radio button; use click), ELEMENT_NOT_CLICKABLE (hidden, disabled or covered), ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, SESSION_NOT_FOUND / SESSION_EXPIRED.'
-      : 'Makes sure a checkbox (named by a selector or a ref from snapshot) is not checked: clicks it only if it is checked. A radio button cannot be unchecked: check another option of its group. ' +
+      : 'Clicks it only if it is checked. A radio button cannot be unchecked: check another option of its group. ' +
         'Errors: ELEMENT_NOT_EDITABLE (not a checkbox, or a radio button), ELEMENT_NOT_CLICKABLE (hidden, disabled or covered), ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, SESSION_NOT_FOUND / SESSION_EXPIRED.',
     input: targetInput({
       sessionId: sessionIdSchema,
       timeout: elementTimeoutSchema,
-      force: z.boolean().optional().describe('Act even if the element is covered or not visible (skips actionability checks). Default false.'),
+      force: forceSchema,
     }),
     output: sessionOutput({ success: z.literal(true), message: z.string(), checked: z.boolean().describe('Whether the element is checked now.') }),
     kind: 'action',

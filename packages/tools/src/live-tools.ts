@@ -22,8 +22,11 @@ const linkFields = {
 export const liveView = defineBesideTool({
   name: 'live_view',
   title: 'Live view of a session',
-  description:
-    "Answers a link where a person watches the session's current tab live and can take control (your calls wait until they give it back). Give it to the user who wants to see or help.",
+  description: "A link where a person watches the session's current tab live and can take control.",
+  notes:
+    'Give the link to the user who wants to see or help. While the person has control your calls on the session wait until they give it back (each still ends at its time limit). ' +
+    'The link works for an hour at most, and never past its session; only the session\'s owner can get one. See docs/live-view.md. ' +
+    'Errors: SESSION_NOT_FOUND / SESSION_EXPIRED; BROWSER_ERROR reason unsupported on a server without live views.',
   input: z.strictObject({ sessionId: sessionIdSchema }),
   output: z.object(linkFields),
   kind: 'read',
@@ -49,8 +52,11 @@ const OUTCOME_MESSAGES: Record<RequestOutcome, string> = {
 export const requestHuman = defineBesideTool({
   name: 'request_human',
   title: 'Ask a person to act on a session',
-  description:
-    'Hands the session to the user (a CAPTCHA, a sign-in, a consent wall) with a live-view link, and answers when they give control back. Your calls on the session wait meanwhile.',
+  description: 'Hands the session to the user (a CAPTCHA, a sign-in) and answers when they give control back.',
+  notes:
+    'The person gets a live-view link and control at once; your calls on the session wait meanwhile. With a client that can open links for its user (URL elicitation) the call waits for the hand-back, ' +
+    'reporting progress; without one it answers at once with outcome show_link: show the user liveUrl yourself. Control comes back at timeout if nobody has the page open. ' +
+    'Errors: SESSION_NOT_FOUND / SESSION_EXPIRED; INVALID_PARAMETERS (reason control_taken) while someone else has control; BROWSER_ERROR reason cancelled when the call is cancelled.',
   input: z.strictObject({
     sessionId: sessionIdSchema,
     message: z.string().min(1).max(2_000).describe('What the person should do, shown beside the live view.'),

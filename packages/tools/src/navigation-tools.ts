@@ -11,20 +11,9 @@ import { defineSessionTool } from './session-tool.js';
 
 const DEFAULT_NAVIGATION_TIMEOUT = 30_000;
 
-const waitUntilSchema = z
-  .enum(['load', 'domcontentloaded', 'networkidle', 'commit'])
-  .optional()
-  .describe(
-    'When to consider the page loaded: "load" (default), "domcontentloaded" (faster), "networkidle" (no requests for 500 ms), or "commit" (response received).',
-  );
+const waitUntilSchema = z.enum(['load', 'domcontentloaded', 'networkidle', 'commit']).optional().describe('Default "load".');
 
-const navigationTimeoutSchema = z
-  .number()
-  .int()
-  .min(0)
-  .max(300_000)
-  .optional()
-  .describe('Maximum time for the page to load, in ms (default 30000; 0 means no limit).');
+const navigationTimeoutSchema = z.number().int().min(0).max(300_000).optional().describe('Ms (default 30000).');
 
 /** Allowed URL schemes; file: only when the server was started with --allow-file-urls. */
 export function checkUrl(raw: string, options: ToolOptions): string {
@@ -51,15 +40,17 @@ export function checkUrl(raw: string, options: ToolOptions): string {
 export const navigate = defineSessionTool({
   name: 'navigate',
   title: 'Navigate to URL',
-  description:
-    "Loads a URL in the session's page and waits until it has loaded. Returns the final URL (after redirects), the title and the HTTP status. " +
+  description: 'Opens a URL and waits for it to load.',
+  notes:
     'An HTTP error page (404, 500) is a success with that status. Next: snapshot to read the page (or pass includeSnapshot: true to get it in this result), then click/type to act on it. ' +
+    'waitUntil says when the page counts as loaded: "load" (default), "domcontentloaded" (sooner), "networkidle" (no requests for 500 ms) or "commit" (the response arrived); ' +
+    'timeout 0 waits without a limit of its own (the call still ends at the call ceiling). ' +
     'A page that asks before being left (beforeunload) is left anyway, and the result lists that dialog in dialogs. ' +
     'Errors: NAVIGATION_FAILED (unreachable host, refused connection, TLS error, timeout; details.reason says which), ' +
-    'INVALID_PARAMETERS (not an absolute http(s), data: or about:blank URL), SESSION_NOT_FOUND / SESSION_EXPIRED (create a new session).',
+    'INVALID_PARAMETERS (not an absolute http(s), data: or about:blank URL; file: URLs only with --allow-file-urls), SESSION_NOT_FOUND / SESSION_EXPIRED (create a new session).',
   input: z.strictObject({
     sessionId: sessionIdSchema,
-    url: z.string().min(1).max(100_000).describe('The absolute URL to open, e.g. https://example.com/ (http, https, data: and about:blank).'),
+    url: z.string().min(1).max(100_000).describe('Absolute URL.'),
     waitUntil: waitUntilSchema,
     timeout: navigationTimeoutSchema,
     includeSnapshot: includeSnapshotSchema,
@@ -153,17 +144,15 @@ async function moveInHistory(page: Page, move: HistoryMove, options: { waitUntil
 function historyTool(move: HistoryMove) {
   const names = { back: ['go_back', 'Go back'], forward: ['go_forward', 'Go forward'], reload: ['reload', 'Reload page'] } as const;
   const [name, title] = names[move];
-  const what =
-    move === 'reload'
-      ? "Reloads the current page and waits until it has loaded, like the browser's reload button. Refs from older snapshots are stale afterwards. "
-      : `Goes ${move} one page in the session's history, like the browser's ${move} button, and waits until it has loaded. ` +
-        `With nothing to go ${move} to it succeeds without changing the page, says so in message, and status is null. Refs from older snapshots are stale afterwards. `;
+  const what = move === 'reload' ? 'Reloads the page and waits for it to load.' : `Goes ${move} one page in history and waits for it to load.`;
+  const nothing = move === 'reload' ? '' : `With nothing to go ${move} to it succeeds without changing the page, says so in message, and status is null. `;
   return defineSessionTool({
     name,
     title,
-    description:
-      what +
-      'Returns the URL, title and HTTP status. Next: snapshot. Errors: NAVIGATION_FAILED (the page could not be loaded, or did not load in time), SESSION_NOT_FOUND / SESSION_EXPIRED.',
+    description: what,
+    notes:
+      `${nothing}Refs from older snapshots are stale afterwards. Returns the URL, title and HTTP status. Next: snapshot. waitUntil and timeout are as for navigate. ` +
+      'Errors: NAVIGATION_FAILED (the page could not be loaded, or did not load in time), SESSION_NOT_FOUND / SESSION_EXPIRED.',
     input: z.strictObject({ sessionId: sessionIdSchema, waitUntil: waitUntilSchema, timeout: navigationTimeoutSchema }),
     output: historyOutput,
     kind: 'action',

@@ -14,27 +14,19 @@ export const MAX_BODY_CHARS = 100_000;
 export const networkRequests = defineSessionTool({
   name: 'network_requests',
   title: 'List network requests',
-  description:
-    "Lists the HTTP requests the session's pages made (every tab), oldest first: id, method, url, resource type, status (null while pending or when it failed), failure and duration. " +
-    'Images, fonts, stylesheets and media are left out unless includeStatic is true. filter keeps URLs containing a substring, or matching /regex/flags. ' +
+  description: "Lists the requests the session's pages made, to see which API calls failed.",
+  notes:
+    'Every tab of the session, oldest first: id, method, url, resource type, status (null while pending or when it failed), failure and duration. ' +
+    'resourceTypes keeps only those types (document, xhr, fetch, script, stylesheet, image, font, media, websocket, other, …). Images, fonts, stylesheets and media are left out unless includeStatic is true. filter keeps URLs containing a substring, or matching /regex/flags. ' +
     'Use it to see which API calls a page made and which failed; then network_request {id} for headers and bodies. Pass the returned cursor as since to get only newer requests. ' +
     'The session keeps the last 1000 requests; dropped counts those that fell out before you read them. Errors: INVALID_PARAMETERS (a bad /regex/), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({
     sessionId: sessionIdSchema,
-    filter: z
-      .string()
-      .min(1)
-      .max(1_000)
-      .optional()
-      .describe('Keep URLs that contain this text, or match it as a regular expression when written /like this/i.'),
-    resourceTypes: z
-      .array(z.string().min(1))
-      .max(20)
-      .optional()
-      .describe('Keep only these resource types: document, xhr, fetch, script, stylesheet, image, font, media, websocket, other, …'),
+    filter: z.string().min(1).max(1_000).optional().describe('URL substring, or /regex/flags.'),
+    resourceTypes: z.array(z.string().min(1).max(50)).max(20).optional().describe('e.g. ["fetch", "xhr"].'),
     since: cursorSchema,
     limit: limitSchema,
-    includeStatic: z.boolean().optional().describe('Also list images, fonts, stylesheets and media (default false).'),
+    includeStatic: z.boolean().optional().describe('Also images, fonts, stylesheets, media.'),
   }),
   output: sessionOutput({
     requests: z.array(
@@ -80,12 +72,13 @@ export const networkRequests = defineSessionTool({
 export const networkRequest = defineSessionTool({
   name: 'network_request',
   title: 'Show one network request',
-  description:
-    'Shows one request from network_requests in full: method, url, status, request and response headers, and the bodies (text cut at 100000 characters with truncated: true; binary bodies as a note). ' +
+  description: 'Shows one request from network_requests in full: headers and bodies.',
+  notes:
+    'Method, url, status, request and response headers, and the bodies (text cut at 100000 characters with truncated: true; binary bodies as a note). ' +
     "Credentials in Authorization headers and the values of the session's own extraHTTPHeaders are hidden. Errors: INVALID_PARAMETERS (no request has that id in this session, or it fell out of the 1000-request ring: list again), SESSION_NOT_FOUND / SESSION_EXPIRED.",
   input: z.strictObject({
     sessionId: sessionIdSchema,
-    id: z.string().min(1).max(50).describe('A request id from network_requests, e.g. "r12".'),
+    id: z.string().min(1).max(50).describe('From network_requests, e.g. "r12".'),
   }),
   output: sessionOutput({
     id: z.string(),

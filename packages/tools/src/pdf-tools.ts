@@ -25,20 +25,21 @@ export function pdfPageCount(pdf: Buffer): number {
 export const savePdf = defineSessionTool({
   name: 'save_pdf',
   title: 'Save page as PDF',
-  description:
-    "Prints the session's current page to a PDF (as for print media) and returns it as an embedded resource after the JSON (mime type application/pdf), with its size and page count. " +
+  description: 'Prints the page to a PDF, returned after the JSON.',
+  notes:
+    'The PDF (as for print media) comes as an embedded resource after the JSON (mime type application/pdf), with its size and page count. ' +
     'Use it to keep a receipt, an invoice or a report as the site prints it. Chromium only. ' +
     'Errors: INVALID_PARAMETERS (pageRanges not like "1-3, 5", or beyond the last page), BROWSER_ERROR with details.reason "unsupported" (the server runs Firefox or WebKit), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({
     sessionId: sessionIdSchema,
-    landscape: z.boolean().optional().describe('Landscape orientation (default false: portrait).'),
-    printBackground: z.boolean().optional().describe('Print background colours and images (default false).'),
+    landscape: z.boolean().optional().describe('Default portrait.'),
+    printBackground: z.boolean().optional().describe('Print backgrounds.'),
     pageRanges: z
       .string()
       .max(200)
       .regex(/^\s*\d+(\s*-\s*\d+)?(\s*,\s*\d+(\s*-\s*\d+)?)*\s*$/, 'page ranges look like "1-3, 5"')
       .optional()
-      .describe('Pages to include, e.g. "1-3, 5" (default: all).'),
+      .describe('e.g. "1-3, 5" (default all).'),
   }),
   output: sessionOutput({
     bytes: z.number().describe('Size of the PDF.'),

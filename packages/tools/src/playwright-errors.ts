@@ -57,9 +57,13 @@ export async function elementError(
   }
   if (action === 'edit' && !state.editable) {
     const reason = !state.enabled ? 'disabled' : state.visible ? 'not an editable field (or readonly)' : 'hidden';
-    return new SessionError('ELEMENT_NOT_EDITABLE', `The element ${state.matches[0] ?? what} cannot be typed into: it is ${reason}.`, {
-      details: { ...base, reason, element: state.matches[0] },
-    });
+    return new SessionError(
+      'ELEMENT_NOT_EDITABLE',
+      `The element ${state.matches[0] ?? what} cannot be typed into: it is ${reason}. ${EDIT_ADVICE[reason] ?? ''}`.trimEnd(),
+      {
+        details: { ...base, reason, element: state.matches[0] },
+      },
+    );
   }
   const reason = !state.visible
     ? 'hidden'
@@ -69,14 +73,15 @@ export async function elementError(
         ? `covered by ${state.coveredBy}`
         : undefined;
   if (reason && action !== 'read') {
-    return new SessionError('ELEMENT_NOT_CLICKABLE', `The element ${state.matches[0] ?? what} cannot be used: it is ${reason}.`, {
+    const advice = state.coveredBy ? 'Close or scroll away what covers it first (a dialog, a banner), then try again.' : (USE_ADVICE[reason] ?? '');
+    return new SessionError('ELEMENT_NOT_CLICKABLE', `The element ${state.matches[0] ?? what} cannot be used: it is ${reason}. ${advice}`.trimEnd(), {
       details: { ...base, reason, element: state.matches[0], browserMessage },
     });
   }
   if (isTimeoutError(error)) {
     return new SessionError(
       'ELEMENT_NOT_CLICKABLE',
-      `The element ${state.matches[0] ?? what} did not become ready for ${action} within ${context.timeout ?? 'the'} ms (it may be moving or re-rendering).`,
+      `The element ${state.matches[0] ?? what} did not become ready for ${action} within ${context.timeout ?? 'the'} ms (it may be moving or re-rendering). Try again once the page has settled, or with a longer timeout.`,
       {
         details: { ...base, reason: 'not stable', element: state.matches[0], browserMessage },
       },
@@ -84,6 +89,20 @@ export async function elementError(
   }
   return playwrightError(error);
 }
+
+/**
+ * What to do about an element that exists but refuses an action, said in its error: the tool descriptions a model
+ * reads leave this to the error, since it matters only when it happens.
+ */
+const USE_ADVICE: Partial<Record<string, string>> = {
+  hidden: 'Make it visible first (open the menu, tab or section it is in), or wait until it shows; a snapshot shows what the page offers.',
+  disabled: 'Wait until it is enabled (a form may need other fields filled in first); a snapshot shows what the page offers.',
+};
+
+const EDIT_ADVICE: Partial<Record<string, string>> = {
+  ...USE_ADVICE,
+  'not an editable field (or readonly)': 'Name a text field (a textbox in the snapshot) instead.',
+};
 
 /** Whether the page still runs script (false once it crashed or closed); bounded, so a wedged page cannot hang an error report. */
 async function pageAnswers(page: Page): Promise<boolean> {

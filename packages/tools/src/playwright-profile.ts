@@ -6,21 +6,25 @@ import { defineTool } from './define-tool.js';
 import { handleDialog } from './dialog-tools.js';
 import { emulate } from './emulate-tools.js';
 import { evaluate } from './evaluate-tools.js';
+import { ONE_QUERY_MESSAGE, find, findOutput, findQueryFields, oneQuery } from './find-tools.js';
 import { drag, fillForm } from './form-tools.js';
 import { click, hover, pressKey, selectOption, type } from './input-tools.js';
 import { FILE_UPLOAD_TOOL, HANDLE_DIALOG_TOOL } from './modal-state.js';
 import { goBack, navigate } from './navigation-tools.js';
 import { networkRequests } from './network-tools.js';
+import { outputPath, writeOutputFile } from './output-files.js';
 import { adapt, elementCount, elementFields, optionalSessionIdSchema, playwrightOutput, playwrightSessionTool, toTarget } from './profile-adapter.js';
 import { sessionOutput } from './response.js';
+import { MAX_SELECTOR, refText } from './schemas.js';
 import type { OwnFields } from './session-tool.js';
 import { screenshot } from './screenshot-tools.js';
+import { renderMatches, type LineMatcher, type SnapshotSearch } from './snapshot-search.js';
 import { snapshot } from './snapshot-tools.js';
 import { tabs } from './tab-tools.js';
 import { readUploads, uploadFile } from './upload-tools.js';
 import { waitFor } from './wait-tools.js';
 
-/** An input that names exactly one element (ref, target or selector), plus the tool's own fields and the optional sessionId. */
+/** An input that names exactly one element (ref or target), plus the tool's own fields and the optional sessionId. */
 function elementInput<Shape extends z.ZodRawShape>(shape: Shape) {
   return z.strictObject({ ...shape, ...elementFields, sessionId: optionalSessionIdSchema }).refine((args) => elementCount(args) === 1, {
     message: 'name the element with one of "ref" (from browser_snapshot) or "target" (a ref or a selector)',
@@ -28,18 +32,21 @@ function elementInput<Shape extends z.ZodRawShape>(shape: Shape) {
   });
 }
 
-/** An input that may narrow to one element: at most one of ref, target or selector. */
+/** An input that may narrow to one element: at most one of ref or target. */
 function optionalElementInput<Shape extends z.ZodRawShape>(shape: Shape) {
   return z.strictObject({ ...shape, ...elementFields, sessionId: optionalSessionIdSchema }).refine((args) => elementCount(args) <= 1, {
-    message: 'give at most one of "ref", "target" or "selector"',
+    message: 'give at most one of "ref" or "target"',
     path: ['ref'],
   });
 }
 
-/** Said by every tool that acts on a page: which session it acts on. */
+/** `filename` of the tools that return what @playwright/mcp would write to a file. */
+const ignoredFilenameSchema = z.string().max(1_000).optional().describe('Accepted, ignored: the result is returned.');
+
+/** Said in the notes of every tool that acts on a page: which session it acts on. */
 const SESSION_NOTE = "Acts on this connection's own browser page (opened on the first call) unless sessionId names a session from create_session.";
 
-/** Said by the tools whose result carries the page: the snapshot comes with it, as from browser_snapshot. */
+/** Said in the notes of the tools whose result carries the page: the snapshot comes with it, as from browser_snapshot. */
 const SNAPSHOT_NOTE = "The result JSON carries url, title and the page's snapshot after the action (refs for the next call).";
 
 const ELEMENT_ERRORS_NOTE =
@@ -48,11 +55,12 @@ const ELEMENT_ERRORS_NOTE =
 export const browserNavigate = adapt({
   name: 'browser_navigate',
   title: 'Navigate to a URL',
-  description:
+  description: 'Opens a URL in the page.',
+  notes:
     `Opens a URL in the browser page and waits until it has loaded. ${SNAPSHOT_NOTE} ${SESSION_NOTE} ` +
     'An HTTP error page (404, 500) is a success with that status. Errors: NAVIGATION_FAILED (unreachable host, refused connection, timeout), INVALID_PARAMETERS (not an absolute http(s), data: or about:blank URL).',
   input: z.strictObject({
-    url: z.string().min(1).max(100_000).describe('The absolute URL to open, e.g. https://example.com/.'),
+    url: z.string().min(1).max(100_000).describe('Absolute URL.'),
     sessionId: optionalSessionIdSchema,
   }),
   base: navigate,
@@ -63,7 +71,8 @@ export const browserNavigate = adapt({
 export const browserNavigateBack = adapt({
   name: 'browser_navigate_back',
   title: 'Go back',
-  description: `Goes back to the previous page in the history and waits until it has loaded; with no earlier page it says so and the page stays. ${SNAPSHOT_NOTE} ${SESSION_NOTE}`,
+  description: 'Goes back to the previous page.',
+  notes: `Goes back to the previous page in the history and waits until it has loaded; with no earlier page it says so and the page stays. ${SNAPSHOT_NOTE} ${SESSION_NOTE}`,
   input: z.strictObject({ sessionId: optionalSessionIdSchema }),
   base: goBack,
   snapshot: true,
@@ -73,18 +82,15 @@ export const browserNavigateBack = adapt({
 export const browserSnapshot = adapt({
   name: 'browser_snapshot',
   title: 'Page snapshot',
-  description:
+  description: "Captures the page's accessibility snapshot, with refs to act on; better than a screenshot.",
+  notes:
     'Captures the page\'s accessibility snapshot: an outline of roles, names and text in which every element you can act on carries a ref, e.g. `button "Send" [ref=e12]`. ' +
     'Better than a screenshot for acting on the page: pass a ref to browser_click, browser_type, browser_hover, browser_select_option. ' +
     'The result is JSON: {url, title, snapshot}. Name an element (ref or target) for only that part; depth limits how deep it goes. ' +
     `Refs belong to the current document: after a navigation take a new snapshot. ${SESSION_NOTE}`,
   input: optionalElementInput({
-    depth: z.number().int().min(1).max(1_000).optional().describe('How many levels deep to go. Default: all levels.'),
-    filename: z
-      .string()
-      .max(1_000)
-      .optional()
-      .describe('Accepted for compatibility and ignored: the snapshot is always returned in the result, never written to a file.'),
+    depth: z.number().int().min(1).max(1_000).optional().describe('Default all.'),
+    filename: ignoredFilenameSchema,
   }),
   base: snapshot,
   toBase: ({ depth, ...element }) => ({ ...toTarget(element), depth }),
@@ -93,18 +99,19 @@ export const browserSnapshot = adapt({
 export const browserClick = adapt({
   name: 'browser_click',
   title: 'Click',
-  description:
+  description: 'Clicks an element.',
+  notes:
     `Clicks an element named by its ref from browser_snapshot (or a target: a ref or a Playwright selector). If the click starts a navigation, waits for the new page to load. ${SNAPSHOT_NOTE} ` +
     'A click that opens a JavaScript dialog or a file chooser returns at once with modalState saying so: answer it with browser_handle_dialog or browser_file_upload. ' +
     `${SESSION_NOTE} ${ELEMENT_ERRORS_NOTE}, ELEMENT_NOT_CLICKABLE (hidden, disabled or covered by another element).`,
   input: elementInput({
-    doubleClick: z.boolean().optional().describe('Double-click instead of a single click.'),
-    button: z.enum(['left', 'right', 'middle']).optional().describe('Mouse button, default left.'),
+    doubleClick: z.boolean().optional().describe('Double-click.'),
+    button: z.enum(['left', 'right', 'middle']).optional().describe('Default left.'),
     modifiers: z
       .array(z.enum(['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift']))
       .max(5)
       .optional()
-      .describe('Modifier keys held during the click.'),
+      .describe('Keys held.'),
   }),
   base: click,
   snapshot: true,
@@ -117,14 +124,15 @@ const SLOW_TYPING_DELAY_MS = 20;
 export const browserType = adapt({
   name: 'browser_type',
   title: 'Type text',
-  description:
+  description: 'Types text into an editable element, replacing its text.',
+  notes:
     'Types text into an editable element (input, textarea, contenteditable) named by its ref from browser_snapshot or a target, replacing what it held. ' +
     `submit: true presses Enter afterwards; slowly: true types one key at a time, for pages that react to each key. ${SNAPSHOT_NOTE} ${SESSION_NOTE} ` +
     `${ELEMENT_ERRORS_NOTE}, ELEMENT_NOT_EDITABLE (not a text field, or disabled/readonly).`,
   input: elementInput({
-    text: z.string().max(100_000).describe('The text to type.'),
-    submit: z.boolean().optional().describe('Press Enter after typing.'),
-    slowly: z.boolean().optional().describe('Type one character at a time (for pages with key handlers). By default the text is entered at once.'),
+    text: z.string().max(100_000).describe('Text to type.'),
+    submit: z.boolean().optional().describe('Press Enter after.'),
+    slowly: z.boolean().optional().describe('Type key by key.'),
   }),
   base: type,
   snapshot: true,
@@ -134,11 +142,12 @@ export const browserType = adapt({
 export const browserPressKey = adapt({
   name: 'browser_press_key',
   title: 'Press a key',
-  description:
+  description: 'Presses a key, e.g. Enter or ArrowLeft.',
+  notes:
     'Presses a key or chord on the keyboard, sent to whatever has focus: "Enter", "ArrowLeft", "Escape", "a", "Control+A". If it starts a navigation, waits for the new page to load. ' +
     `${SNAPSHOT_NOTE} ${SESSION_NOTE} Errors: INVALID_PARAMETERS for an unknown key name.`,
   input: z.strictObject({
-    key: z.string().min(1).max(100).describe('Name of the key to press or a character to generate, such as "ArrowLeft" or "a".'),
+    key: z.string().min(1).max(100).describe('Key name or character.'),
     sessionId: optionalSessionIdSchema,
   }),
   base: pressKey,
@@ -149,7 +158,8 @@ export const browserPressKey = adapt({
 export const browserHover = adapt({
   name: 'browser_hover',
   title: 'Hover mouse',
-  description: `Moves the mouse over an element named by its ref from browser_snapshot or a target, e.g. to open a menu. ${SNAPSHOT_NOTE} ${SESSION_NOTE} ${ELEMENT_ERRORS_NOTE}, ELEMENT_NOT_CLICKABLE.`,
+  description: 'Hovers the mouse over an element.',
+  notes: `Moves the mouse over an element named by its ref from browser_snapshot or a target, e.g. to open a menu. ${SNAPSHOT_NOTE} ${SESSION_NOTE} ${ELEMENT_ERRORS_NOTE}, ELEMENT_NOT_CLICKABLE.`,
   input: elementInput({}),
   base: hover,
   snapshot: true,
@@ -159,11 +169,12 @@ export const browserHover = adapt({
 export const browserSelectOption = adapt({
   name: 'browser_select_option',
   title: 'Select option',
-  description:
+  description: 'Selects options in a dropdown.',
+  notes:
     'Selects options in a <select> dropdown named by its ref from browser_snapshot or a target; each value matches an option by value or visible label. ' +
     `${SNAPSHOT_NOTE} ${SESSION_NOTE} ${ELEMENT_ERRORS_NOTE}, ELEMENT_NOT_EDITABLE (not a <select>), INVALID_PARAMETERS (a value matches no option; details.options lists them).`,
   input: elementInput({
-    values: z.array(z.string().max(10_000)).min(1).max(1_000).describe('Values to select: one, or several for a multiple select.'),
+    values: z.array(z.string().max(10_000)).min(1).max(1_000).describe('Values or labels.'),
   }),
   base: selectOption,
   snapshot: true,
@@ -173,11 +184,12 @@ export const browserSelectOption = adapt({
 export const browserEvaluate = adapt({
   name: 'browser_evaluate',
   title: 'Evaluate JavaScript',
-  description:
+  description: 'Evaluates a JavaScript function on the page or an element.',
+  notes:
     'Runs a JavaScript function in the page and returns its result as JSON (key result): "() => document.title", or with an element (ref or target) "(element) => element.textContent". ' +
     `${SESSION_NOTE} Errors: BROWSER_ERROR when the function throws (details.pageMessage), INVALID_PARAMETERS when it does not parse, ELEMENT_NOT_FOUND / ELEMENT_AMBIGUOUS for the element.`,
   input: optionalElementInput({
-    function: z.string().min(1).max(100_000).describe('() => { /* code */ } or (element) => { /* code */ } when an element is given.'),
+    function: z.string().min(1).max(100_000).describe('() => … or (element) => …'),
   }),
   base: evaluate,
   toBase: ({ function: source, ...element }) => ({ ...toTarget(element), function: source }),
@@ -186,17 +198,14 @@ export const browserEvaluate = adapt({
 export const browserTakeScreenshot = adapt({
   name: 'browser_take_screenshot',
   title: 'Take a screenshot',
-  description:
+  description: 'Takes a screenshot; to act on the page use browser_snapshot.',
+  notes:
     'Takes a screenshot of the viewport, the full page (fullPage: true) or one element (ref or target). content[0] is JSON {url, title, width, height, bytes, format}; the image follows as content[1]. ' +
     `Large captures are scaled down. To act on the page use browser_snapshot, not a screenshot. ${SESSION_NOTE}`,
   input: optionalElementInput({
-    type: z.enum(['png', 'jpeg']).optional().describe('Image format, default png.'),
-    fullPage: z.boolean().optional().describe('Capture the whole scrollable page instead of the viewport. Not with an element.'),
-    filename: z
-      .string()
-      .max(1_000)
-      .optional()
-      .describe('Accepted for compatibility and ignored: the image is returned in the result, never written to a file.'),
+    type: z.enum(['png', 'jpeg']).optional().describe('Default png.'),
+    fullPage: z.boolean().optional().describe('Whole page.'),
+    filename: ignoredFilenameSchema,
   }),
   base: screenshot,
   toBase: ({ type: format, fullPage, filename: _ignored, ...element }) => ({ ...toTarget(element), format, fullPage }),
@@ -210,15 +219,16 @@ const waitOutput = sessionOutput({ success: z.literal(true), message: z.string()
 export const browserWaitFor = playwrightSessionTool({
   name: 'browser_wait_for',
   title: 'Wait for',
-  description:
+  description: 'Waits for text to appear or disappear, or for time to pass.',
+  notes:
     `Waits for text to appear (text), for text to disappear (textGone), or for a number of seconds to pass (time, at most ${MAX_TIME_WAIT_S}). ` +
     `Give at least one; with time and a text, the time passes first. ${SESSION_NOTE} ` +
     'Errors: WAIT_TIMEOUT when the text did not appear or go within 10 s (take a browser_snapshot to see the page).',
   input: z
     .strictObject({
-      time: z.number().min(0).max(3_600).optional().describe(`The time to wait, in seconds (at most ${MAX_TIME_WAIT_S} are waited).`),
-      text: z.string().min(1).max(1_000).optional().describe('The text to wait for.'),
-      textGone: z.string().min(1).max(1_000).optional().describe('The text to wait for to disappear.'),
+      time: z.number().min(0).max(3_600).optional().describe(`Seconds (at most ${MAX_TIME_WAIT_S}).`),
+      text: z.string().min(1).max(1_000).optional().describe('Text to appear.'),
+      textGone: z.string().min(1).max(1_000).optional().describe('Text to vanish.'),
       sessionId: optionalSessionIdSchema,
     })
     .refine((args) => args.time !== undefined || args.text !== undefined || args.textGone !== undefined, {
@@ -257,7 +267,8 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 export const browserClose = defineTool({
   name: 'browser_close',
   title: 'Close browser',
-  description:
+  description: 'Closes the page.',
+  notes:
     "Closes this connection's browser page and its session (cookies and storage are gone); the next browser_* call opens a new blank page. With sessionId, closes that session instead. " +
     'Closing when nothing is open succeeds.',
   input: z.strictObject({ sessionId: optionalSessionIdSchema }),
@@ -283,17 +294,18 @@ export const browserClose = defineTool({
 export const browserDrag = adapt({
   name: 'browser_drag',
   title: 'Drag mouse',
-  description:
+  description: 'Drags one element onto another.',
+  notes:
     'Drags one element onto another with the mouse (HTML5 drag and drop, sortable lists, sliders): the start element by startRef (from browser_snapshot) or startTarget (a ref or a selector), the drop target by endRef or endTarget. ' +
     `${SNAPSHOT_NOTE} ${SESSION_NOTE} ${ELEMENT_ERRORS_NOTE}, ELEMENT_NOT_CLICKABLE (hidden or covered); details.end says which end failed.`,
   input: z
     .strictObject({
-      startElement: elementFields.element.describe('A human-readable description of the element to drag.'),
-      startRef: elementFields.ref.describe('The ref of the element to drag, from the latest browser_snapshot.'),
-      startTarget: elementFields.target.describe('The element to drag: a ref, or else a Playwright selector.'),
-      endElement: elementFields.element.describe('A human-readable description of the element to drop onto.'),
-      endRef: elementFields.ref.describe('The ref of the element to drop onto, from the latest browser_snapshot.'),
-      endTarget: elementFields.target.describe('The element to drop onto: a ref, or else a Playwright selector.'),
+      startElement: elementFields.element.describe('What is dragged, for the log.'),
+      startRef: elementFields.ref.describe('Same as startTarget (a ref).'),
+      startTarget: elementFields.target.describe('Ref or selector to drag.'),
+      endElement: elementFields.element.describe('What it is dropped on, for the log.'),
+      endRef: elementFields.ref.describe('Same as endTarget (a ref).'),
+      endTarget: elementFields.target.describe('Ref or selector to drop on.'),
       sessionId: optionalSessionIdSchema,
     })
     .refine((args) => (args.startRef === undefined) !== (args.startTarget === undefined), {
@@ -318,14 +330,11 @@ const BOOLEAN_FIELDS: ReadonlySet<string> = new Set(['checkbox', 'radio']);
 
 const formFieldSchema = z
   .strictObject({
-    name: z.string().max(1_000).describe('A human-readable name of the field, e.g. "Email".'),
-    type: z.enum(FIELD_TYPES).describe('The kind of field: textbox, checkbox, radio, combobox (a <select>) or slider.'),
-    ref: elementFields.ref,
-    target: elementFields.target,
-    value: z
-      .string()
-      .max(100_000)
-      .describe('The value: text for a textbox or slider, "true" or "false" for a checkbox or radio button, the option\'s label (or value) for a combobox.'),
+    name: z.string().max(1_000),
+    type: z.enum(FIELD_TYPES),
+    ref: refText.optional(),
+    target: z.string().min(1).max(MAX_SELECTOR).optional(),
+    value: z.string().max(100_000),
   })
   .refine((field) => (field.ref === undefined) !== (field.target === undefined), {
     message: 'name the field with one of "ref" (from browser_snapshot) or "target" (a ref or a selector)',
@@ -339,12 +348,13 @@ const formFieldSchema = z
 export const browserFillForm = adapt({
   name: 'browser_fill_form',
   title: 'Fill form',
-  description:
+  description: 'Fills several form fields.',
+  notes:
     'Fills several form fields in one call, in order: each names its field by ref (from browser_snapshot) or target, its type (textbox, checkbox, radio, combobox, slider) and its value ' +
     '("true"/"false" for a checkbox or radio button, the option for a combobox). It does not submit: click the submit button next. A field that fails stops the call; details.field is its index. ' +
     `${SNAPSHOT_NOTE} ${SESSION_NOTE} ${ELEMENT_ERRORS_NOTE}, ELEMENT_NOT_EDITABLE (disabled, readonly, or not that kind of field), INVALID_PARAMETERS (an option that does not exist).`,
   input: z.strictObject({
-    fields: z.array(formFieldSchema).min(1).max(200).describe('The fields to fill, in order.'),
+    fields: z.array(formFieldSchema).min(1).max(200).describe('Each {name, type, ref or target, value}.'),
     sessionId: optionalSessionIdSchema,
   }),
   base: fillForm,
@@ -357,13 +367,14 @@ export const browserFillForm = adapt({
 export const browserHandleDialog = adapt({
   name: HANDLE_DIALOG_TOOL,
   title: 'Handle a dialog',
-  description:
+  description: 'Answers the dialog the page holds open.',
+  notes:
     'Answers the JavaScript dialog (alert, confirm, prompt, beforeunload) the page holds open: accept: true presses OK (with promptText for a prompt), accept: false presses Cancel. ' +
     'An action whose page opened a dialog returns at once with modalState saying so; until it is answered, other calls refuse to run. ' +
     `${SNAPSHOT_NOTE} ${SESSION_NOTE} Errors: INVALID_PARAMETERS when no dialog is open (details.reason "no_dialog").`,
   input: z.strictObject({
-    accept: z.boolean().describe('true: accept the dialog (OK); false: dismiss it (Cancel).'),
-    promptText: z.string().max(10_000).optional().describe('For a prompt: the text to answer with.'),
+    accept: z.boolean().describe('true: OK; false: Cancel.'),
+    promptText: z.string().max(10_000).optional().describe('For a prompt.'),
     sessionId: optionalSessionIdSchema,
   }),
   base: handleDialog,
@@ -389,16 +400,13 @@ const uploadOutput = sessionOutput(
 export const browserFileUpload = playwrightSessionTool({
   name: FILE_UPLOAD_TOOL,
   title: 'Upload files',
-  description:
+  description: 'Gives files to the file chooser the page holds open, or cancels it.',
+  notes:
     'Answers the file chooser the page holds open (after a click on an "Upload" button or a file input, whose result carries modalState): paths are the files to give it, ' +
     "which must lie inside an allowed directory (--file-root, else the client's MCP roots, else over stdio the working directory). Without paths the chooser is cancelled. " +
     `${SNAPSHOT_NOTE} ${SESSION_NOTE} Errors: INVALID_PARAMETERS (no file chooser open, a missing file, a path outside the allowed directories, over 20 MB, several files for a single-file chooser).`,
   input: z.strictObject({
-    paths: z
-      .array(z.string().min(1).max(4_096))
-      .max(100)
-      .optional()
-      .describe('Absolute paths of the files to upload, one or several. Leave it out to cancel the file chooser.'),
+    paths: z.array(z.string().min(1).max(4_096)).max(100).optional().describe('Absolute paths; none cancels.'),
     sessionId: optionalSessionIdSchema,
   }),
   output: playwrightOutput(uploadOutput),
@@ -434,22 +442,16 @@ export const browserFileUpload = playwrightSessionTool({
 export const browserConsoleMessages = adapt({
   name: 'browser_console_messages',
   title: 'Get console messages',
-  description:
+  description: "Returns the page's console messages.",
+  notes:
     'Returns the console messages of the page (every tab of the session), uncaught exceptions included as errors, oldest first: level is the lowest level to include ' +
     '("error", "warning", "info" by default, or "debug" for everything); onlyErrors: true is level "error". ' +
     `${SESSION_NOTE}`,
   input: z
     .strictObject({
-      level: z
-        .enum(['error', 'warning', 'info', 'debug'])
-        .optional()
-        .describe('The lowest level to include; each level includes the more severe ones. Default "info".'),
-      onlyErrors: z.boolean().optional().describe('Only errors (the same as level "error").'),
-      filename: z
-        .string()
-        .max(1_000)
-        .optional()
-        .describe('Accepted for compatibility and ignored: the messages are returned in the result, never written to a file.'),
+      level: z.enum(['error', 'warning', 'info', 'debug']).optional().describe('Lowest level (default info).'),
+      onlyErrors: z.boolean().optional().describe('Same as level error.'),
+      filename: ignoredFilenameSchema,
       sessionId: optionalSessionIdSchema,
     })
     .refine((args) => args.level === undefined || args.onlyErrors === undefined, { message: 'give "level" or "onlyErrors", not both', path: ['onlyErrors'] }),
@@ -460,12 +462,13 @@ export const browserConsoleMessages = adapt({
 export const browserNetworkRequests = adapt({
   name: 'browser_network_requests',
   title: 'List network requests',
-  description:
+  description: "Lists the page's network requests.",
+  notes:
     'Lists the requests the page (every tab of the session) made, oldest first: method, url, resource type, status (null while pending or when it failed) and failure. ' +
     `Images, fonts, stylesheets and media are left out unless includeStatic: true. ${SESSION_NOTE}`,
   input: z.strictObject({
-    includeStatic: z.boolean().optional().describe('Also list images, fonts, stylesheets and media (default false).'),
-    filename: z.string().max(1_000).optional().describe('Accepted for compatibility and ignored: the list is returned in the result, never written to a file.'),
+    includeStatic: z.boolean().optional().describe('Also images, fonts, stylesheets, media.'),
+    filename: ignoredFilenameSchema,
     sessionId: optionalSessionIdSchema,
   }),
   base: networkRequests,
@@ -475,12 +478,13 @@ export const browserNetworkRequests = adapt({
 export const browserTabs = adapt({
   name: 'browser_tabs',
   title: 'Manage tabs',
-  description:
+  description: 'Lists, opens, selects or closes tabs.',
+  notes:
     'Lists, opens, selects or closes the browser tabs: action "list"; "new" opens a blank tab and acts on it (then browser_navigate); "select" with index acts on that tab; "close" closes the tab at index (default the current one). ' +
     `The result lists the tabs (index, url, title, current). After new, select and close it carries the current tab's snapshot. ${SESSION_NOTE} Errors: INVALID_PARAMETERS (no tab at that index, select without index).`,
   input: z.strictObject({
-    action: z.enum(['list', 'new', 'select', 'close']).describe('"list", "new", "select" (needs index) or "close" (index, default the current tab).'),
-    index: z.number().int().min(0).max(10_000).optional().describe("For select and close: the tab's index from the list."),
+    action: z.enum(['list', 'new', 'select', 'close']).describe('select needs index.'),
+    index: z.number().int().min(0).max(10_000).optional().describe('For select, close.'),
     sessionId: optionalSessionIdSchema,
   }),
   base: tabs,
@@ -491,12 +495,47 @@ export const browserTabs = adapt({
 export const browserResize = adapt({
   name: 'browser_resize',
   title: 'Resize browser window',
-  description: `Resizes the page's viewport to width × height CSS pixels (for every tab of the session, and those opened later). ${SESSION_NOTE} Errors: INVALID_PARAMETERS (a size out of range).`,
+  description: "Resizes the page's viewport.",
+  notes: `Resizes the page's viewport to width × height CSS pixels (for every tab of the session, and those opened later). ${SESSION_NOTE} Errors: INVALID_PARAMETERS (a size out of range).`,
   input: z.strictObject({
-    width: z.number().int().describe('Width in CSS pixels.'),
-    height: z.number().int().describe('Height in CSS pixels.'),
+    width: z.number().int().describe('CSS pixels.'),
+    height: z.number().int().describe('CSS pixels.'),
     sessionId: optionalSessionIdSchema,
   }),
   base: emulate,
   toBase: ({ width, height }) => ({ viewport: { width, height } }),
+});
+
+/**
+ * find's work with @playwright/mcp's arguments; `filename` writes the matches to that file under --output-dir instead
+ * of answering them (refused when the server has no --output-dir, or the name leads out of it).
+ */
+export const browserFind = playwrightSessionTool({
+  name: 'browser_find',
+  title: 'Find in page snapshot',
+  description: 'Finds text in the page snapshot: only the matching lines, with their refs.',
+  notes:
+    'Cheaper than browser_snapshot for locating one element: each matching line comes with the ref to act on and its path from the root (main > form "Sign in"). ' +
+    'text matches in any case; regex is a JavaScript regular expression, /pattern/flags for flags. ' +
+    `With filename the matches are written to that file inside --output-dir (never outside it) and the result says where. ${SESSION_NOTE} ` +
+    'Errors: INVALID_PARAMETERS (neither or both of text and regex, a regex that does not compile or runs too long, a filename without --output-dir or outside it).',
+  input: z
+    .strictObject({
+      ...findQueryFields,
+      filename: z.string().min(1).max(1_000).optional().describe('Write to this file in --output-dir instead.'),
+      sessionId: optionalSessionIdSchema,
+    })
+    .refine(oneQuery, { message: ONE_QUERY_MESSAGE, path: ['text'] }),
+  output: playwrightOutput(findOutput.extend({ file: z.string().optional().describe('With filename: the file the matches were written to.') })),
+  kind: 'read',
+  errors: find.errors,
+  async prepare({ text, regex, filename }, ctx) {
+    const matcher = (await find.work.prepare?.({ text, regex }, ctx)) as LineMatcher;
+    return { matcher, file: filename === undefined ? undefined : outputPath(ctx.options, filename) };
+  },
+  async handler({ matcher, file }, page, response, ctx) {
+    const found = (await find.work.handler(matcher, page, response, ctx)) as SnapshotSearch;
+    if (file === undefined) return { ...found };
+    return { total: found.total, file: await writeOutputFile(ctx.options, file, renderMatches(found)) };
+  },
 });

@@ -4,54 +4,31 @@ import type { ToolKind } from './define-tool.js';
 import { modalResultFields, type ModalPolicy } from './modal-state.js';
 import { pageResultFields, snapshotResultFields } from './response.js';
 import { invalidArguments } from './run-tool.js';
-import { refSchema, sessionIdSchema } from './schemas.js';
+import { MAX_SELECTOR, REF_PATTERN, refText, sessionIdSchema } from './schemas.js';
 import { defineBesideTool, defineSessionTool, type BesideTool, type CallScope, type SessionTool, type SessionToolSpec } from './session-tool.js';
 
 /** The optional sessionId of every adapted tool: without it, the call acts on the connection's own session. */
-export const optionalSessionIdSchema = sessionIdSchema
-  .optional()
-  .describe("A sessionId from create_session, to act on that session. Leave it out to use this connection's own browser page (created on first use).");
+export const optionalSessionIdSchema = sessionIdSchema.optional().describe('From create_session (default: own page).');
 
-/** A ref as snapshots print it: e12, or f3e12 inside a frame. */
-const REF_PATTERN = /^(f\d+)?e\d+$/;
-
-/** The fields that name one element, in both spellings @playwright/mcp clients use (and its selector field). */
+/** The fields that name one element, in both spellings @playwright/mcp clients use: `ref` (older) and `target`. */
 export const elementFields = {
-  element: z
-    .string()
-    .max(10_000)
-    .optional()
-    .describe('A human-readable description of the element (for the log and for permission prompts); the element itself is named by ref or target.'),
-  ref: refSchema.optional().describe('The element\'s ref from the latest browser_snapshot, e.g. "e12".'),
-  target: z
-    .string()
-    .min(1)
-    .max(10_000)
-    .optional()
-    .describe(
-      'The element: a ref from the latest browser_snapshot ("e12"), or else a Playwright selector ("#login", "text=Sign in", "role=button[name=Send]").',
-    ),
-  selector: z
-    .string()
-    .min(1)
-    .max(10_000)
-    .optional()
-    .describe('A Playwright selector for the element, when there is no ref (same as a target that is not a ref).'),
+  element: z.string().max(MAX_SELECTOR).optional().describe('Element description, for the log.'),
+  ref: refText.optional().describe('Same as target (a ref).'),
+  target: z.string().min(1).max(MAX_SELECTOR).optional().describe('Ref from browser_snapshot, or a selector.'),
 };
 
-type ElementArgs = { ref?: string | undefined; target?: string | undefined; selector?: string | undefined };
+type ElementArgs = { ref?: string | undefined; target?: string | undefined };
 
-/** How many of ref, target and selector name the element. */
+/** How many of ref and target name the element. */
 export function elementCount(args: object): number {
   const named = args as ElementArgs;
-  return [named.ref, named.target, named.selector].filter((value) => value !== undefined).length;
+  return [named.ref, named.target].filter((value) => value !== undefined).length;
 }
 
-/** The default tools' `{selector}` or `{ref}` from ref, target or selector; a target that looks like a ref is one. */
+/** The default tools' `{selector}` or `{ref}` from ref or target; a target that looks like a ref is one. */
 export function toTarget(args: ElementArgs): { selector?: string; ref?: string } {
   if (args.ref !== undefined) return { ref: args.ref };
   if (args.target !== undefined) return REF_PATTERN.test(args.target) ? { ref: args.target } : { selector: args.target };
-  if (args.selector !== undefined) return { selector: args.selector };
   return {};
 }
 
@@ -94,6 +71,7 @@ export interface AdapterSpec<Input extends z.ZodObject> {
   name: string;
   title: string;
   description: string;
+  notes?: string;
   /** The adapter's own input; a `sessionId` field in it is taken out before `toBase`. */
   input: Input;
   /** The default tool whose work this is. */
@@ -124,6 +102,7 @@ export function adapt<Input extends z.ZodObject>(spec: AdapterSpec<Input>): Sess
     name: spec.name,
     title: spec.title,
     description: spec.description,
+    ...(spec.notes === undefined ? {} : { notes: spec.notes }),
     input: spec.input,
     output: spec.output ?? playwrightOutput(base.output as z.ZodObject, { snapshot: spec.snapshot !== undefined && spec.snapshot !== false }),
     kind,

@@ -1,35 +1,38 @@
 // Schema fragments shared by many tools, so the same field reads the same everywhere.
 import { z } from 'zod';
 
-export const sessionIdSchema = z.string().min(1).describe('The sessionId returned by create_session.');
+// Every field is sent to the model on every turn (tools/list), so each shared field says what it is in a few words,
+// once, here; its fine points are in the tools' notes (docs/tools.md) and in the errors a wrong value gets.
 
-export const selectorSchema = z
-  .string()
-  .min(1)
-  .max(10_000)
-  .describe(
-    'A Playwright selector: CSS by default ("#login", "button.primary"), XPath when it starts with // or xpath=, or text=, role=, data-testid=. It must match exactly one element.',
-  );
+/** The longest sessionId accepted: ids are UUIDs, and anything longer is no session's. */
+const MAX_SESSION_ID = 100;
+/** The longest ref accepted: refs are short (e12, f3e120). */
+const MAX_REF = 32;
+/** The longest selector accepted. */
+export const MAX_SELECTOR = 10_000;
 
-export const refSchema = z
-  .string()
-  .regex(/^(f\d+)?e\d+$/, 'a ref looks like e12 or f1e12')
-  .describe('An element ref from the latest snapshot, e.g. "e12" or "f1e3" (inside a frame). Use instead of selector.');
+export const sessionIdSchema = z.string().min(1).max(MAX_SESSION_ID).describe('From create_session.');
 
-export const elementTimeoutSchema = z
-  .number()
-  .int()
-  .min(1)
-  .max(120_000)
-  .optional()
-  .describe('How long to wait for the element to be ready, in ms (default 5000).');
+/** A selector field without a description, for nested objects (a form field, a drag end). */
+export const selectorText = z.string().min(1).max(MAX_SELECTOR);
+
+export const selectorSchema = selectorText.describe('Playwright selector.');
+
+/** A ref as snapshots print it: e12, or f3e12 inside a frame. */
+export const REF_PATTERN = /^(f\d+)?e\d+$/;
+
+/** A ref field without a description, for nested objects. */
+export const refText = z.string().max(MAX_REF).regex(REF_PATTERN, 'a ref looks like e12 or f1e12');
+
+export const refSchema = refText.describe('Snapshot ref, e.g. e12.');
+
+export const elementTimeoutSchema = z.number().int().min(1).max(120_000).optional().describe('Ms (default 5000).');
 
 export const DEFAULT_ELEMENT_TIMEOUT = 5_000;
 
-export const includeSnapshotSchema = z
-  .boolean()
-  .optional()
-  .describe("Also return the page's snapshot (as the snapshot tool gives it) in this result, saving a separate snapshot call. Default false.");
+export const forceSchema = z.boolean().optional().describe('Skip actionability checks.');
+
+export const includeSnapshotSchema = z.boolean().optional().describe('Add the snapshot.');
 
 /** `selector` or `ref`: exactly one of the two is checked when the tool runs (see requireTarget). */
 export const targetFields = {

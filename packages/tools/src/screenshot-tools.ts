@@ -86,17 +86,19 @@ async function capture(
 export const screenshot = defineSessionTool({
   name: 'screenshot',
   title: 'Take screenshot',
-  description:
-    'Captures what the page looks like: the visible viewport (default), the whole scrollable page (fullPage: true), or one element (selector or ref from snapshot). ' +
+  description: 'An image of the viewport, the whole page or one element.',
+  notes:
+    'Captures the visible viewport (default), the whole scrollable page (fullPage: true), or one element (selector or ref from snapshot). ' +
     'content[0] is JSON {url, title, width, height, bytes, format}; the image follows as content[1]. ' +
     `Images are capped for the model: a capture whose longest side exceeds ${MAX_IMAGE_SIDE} px, or that is over ${MAX_IMAGE_BYTES} bytes, is scaled down (scaled: true, with the original size and a note); ` +
     'for small detail on a long page, screenshot one element instead. Use snapshot to find refs and read text; use screenshot to check layout, images and visual state. ' +
+    'format "jpeg" is smaller for photos; quality applies to it only, and fullPage not with an element. ' +
     'Errors: ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, ELEMENT_NOT_CLICKABLE (the element is hidden), INVALID_PARAMETERS (quality without jpeg, fullPage with an element), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: optionalTargetInput({
     sessionId: sessionIdSchema,
-    fullPage: z.boolean().optional().describe('Capture the whole scrollable page instead of the viewport (default false). Not with selector or ref.'),
-    format: z.enum(['png', 'jpeg']).optional().describe('Image format: "png" (default, exact) or "jpeg" (smaller for photos).'),
-    quality: z.number().int().min(0).max(100).optional().describe(`JPEG quality 0–100 (default ${DEFAULT_JPEG_QUALITY}); only with format "jpeg".`),
+    fullPage: z.boolean().optional().describe('Whole page.'),
+    format: z.enum(['png', 'jpeg']).optional().describe('Default png.'),
+    quality: z.number().int().min(0).max(100).optional().describe(`For jpeg (default ${DEFAULT_JPEG_QUALITY}).`),
   })
     .refine((args) => !(args.fullPage && (args.selector !== undefined || args.ref !== undefined)), {
       message: 'fullPage captures the whole page; leave it out when naming an element',

@@ -9,15 +9,25 @@ import { fileSchema } from './trace-tools.js';
 export const createSession = defineTool({
   name: 'create_session',
   title: 'Create browser session',
-  description:
-    'Opens a new isolated browser session (its own cookies, storage and cache) and returns its sessionId. ' +
-    'Call this first, then pass the sessionId to navigate, click, type and the other tools. ' +
-    'Sessions run in parallel; each expires after a period without use (expiresAt), and close_session frees it early. ' +
-    'Every argument is optional: give some to make this session a different device, place or person from the others ' +
-    '(device, viewport, locale, timezoneId, proxy, storageState to start signed in, blockResources to skip images…); the result echoes them as options, without passwords. ' +
+  description: 'Opens an isolated browser session, optionally as another device, place or person.',
+  notes:
+    'Call this first, then pass the sessionId to navigate, click, type and the other tools. Sessions are isolated from each other (cookies, storage, cache) and run in parallel; ' +
+    'each expires after a period without use (expiresAt, moved forward by every call), and close_session frees it early. ' +
+    'Every argument is optional: give some to make this session a different device, place or person from the others (device, viewport, locale, timezoneId, proxy, ' +
+    'storageState to start signed in, blockResources to skip images…; each is described in docs/session-options.md); the result echoes them as options, without passwords or header values. ' +
     'Errors: INVALID_PARAMETERS for an unknown device (close names are suggested), time zone, locale, permission or malformed proxy URL; ' +
-    'MAX_SESSIONS_REACHED when all sessions of the server, or all your client may hold, are in use (details.scope says which; close one first); BROWSER_ERROR when the browser cannot start (details.reason launch_failed) or no session could be opened within the call time limit (call_timeout; nothing is left open, try again).',
-  input: z.strictObject(sessionOptionsShape),
+    'MAX_SESSIONS_REACHED when all sessions of the server, or all your client may hold, are in use (details.scope says which; close one first); ' +
+    'BROWSER_ERROR when the browser cannot start (details.reason launch_failed) or no session could be opened within the call time limit (call_timeout; nothing is left open, try again).',
+  input: z.strictObject({
+    ...sessionOptionsShape,
+    // Shown to the model as any object: it passes on what export_storage_state gave, and a wrong one is refused with
+    // the path of the wrong value. Its full shape would cost every turn about as much as the rest of the tool.
+    storageState: z
+      .looseObject({})
+      .pipe(sessionOptionsShape.storageState.unwrap())
+      .optional()
+      .describe(sessionOptionsShape.storageState.description ?? ''),
+  }),
   output: z.object({
     sessionId: z.string().describe('Pass this to every other tool.'),
     createdAt: z.number().describe('When the session was created (ms since epoch).'),
@@ -44,9 +54,8 @@ export const createSession = defineTool({
 export const closeSession = defineTool({
   name: 'close_session',
   title: 'Close browser session',
-  description:
-    'Closes a session and its page, freeing its slot. Use it when a task is done. The sessionId cannot be used afterwards. ' +
-    'Errors: SESSION_NOT_FOUND (unknown or already closed), SESSION_EXPIRED (it had already expired).',
+  description: 'Closes a session when its task is done.',
+  notes: 'The sessionId cannot be used afterwards. Errors: SESSION_NOT_FOUND (unknown or already closed), SESSION_EXPIRED (it had already expired).',
   input: z.strictObject({ sessionId: sessionIdSchema }),
   output: z.object({
     success: z.literal(true),
@@ -72,8 +81,10 @@ export const closeSession = defineTool({
 export const listSessions = defineTool({
   name: 'list_sessions',
   title: 'List browser sessions',
-  description:
-    'Lists your open sessions (those created on this connection; on a server that knows clients by token, all of your sessions, from any connection), with the URL and title each is on, its device or viewport, when it expires and which browser endpoint it runs on. ' +
+  description: 'Lists your open sessions and the page each is on.',
+  notes:
+    'Your sessions are those created on this connection; on a server that knows clients by token, all of your sessions, from any connection. ' +
+    'Each entry has the URL and title its page is on, its device or viewport, when it expires and which browser endpoint it runs on. ' +
     'Use it to recover a sessionId or to see how many of maxSessions are in use.',
   input: z.strictObject({}),
   output: z.object({

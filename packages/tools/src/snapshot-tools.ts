@@ -8,28 +8,17 @@ import { defineSessionTool } from './session-tool.js';
 export const snapshot = defineSessionTool({
   name: 'snapshot',
   title: 'Page snapshot',
-  description:
-    'Returns the page\'s accessibility snapshot: a YAML-like outline of roles, names, text and states, in which every element you can act on carries a ref, e.g. `button "Send" [ref=e12]` ' +
-    '(elements inside iframes have a frame prefix, e.g. f2e5). Use it first to understand a page, then pass a ref to click, type, hover, select_option, press_key, wait_for or evaluate. ' +
+  description: 'Reads the page as an accessibility tree, with a ref on each element to act on.',
+  notes:
+    'A YAML-like outline of roles, names, text and states, e.g. `button "Send" [ref=e12]` (elements inside iframes have a frame prefix, e.g. f2e5). ' +
+    'Use it first to understand a page, then pass a ref to click, type, hover, select_option, press_key, wait_for or evaluate; to locate one element on a long page, find is cheaper. ' +
     'Refs belong to the current document: after a navigation or a big page change, take a new snapshot (an old ref gives ELEMENT_NOT_FOUND). ' +
-    `Name an element (selector or ref) to get only that part; depth limits how deep the outline goes. Long snapshots are cut at maxChars (default ${DEFAULT_SNAPSHOT_MAX_CHARS}) with truncated: true and a note saying what was cut and which ref to ask for next. ` +
+    `Name an element (selector or ref) to get only that part; depth limits how deep the outline goes (1: the element and its children). Long snapshots are cut at maxChars (default ${DEFAULT_SNAPSHOT_MAX_CHARS}, at a line boundary) with truncated: true and a note saying what was cut and which ref to ask for next. ` +
     'Errors: ELEMENT_NOT_FOUND / ELEMENT_AMBIGUOUS for a selector or ref that does not name exactly one element, SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: optionalTargetInput({
     sessionId: sessionIdSchema,
-    depth: z
-      .number()
-      .int()
-      .min(1)
-      .max(1_000)
-      .optional()
-      .describe('How many levels deep to go (1: only the top element and its children). Default: all levels.'),
-    maxChars: z
-      .number()
-      .int()
-      .min(1_000)
-      .max(MAX_SNAPSHOT_MAX_CHARS)
-      .optional()
-      .describe(`Cut the snapshot after this many characters, at a line boundary (default ${DEFAULT_SNAPSHOT_MAX_CHARS}).`),
+    depth: z.number().int().min(1).max(1_000).optional().describe('Default all.'),
+    maxChars: z.number().int().min(1_000).max(MAX_SNAPSHOT_MAX_CHARS).optional().describe(`Default ${DEFAULT_SNAPSHOT_MAX_CHARS}.`),
   }),
   output: sessionOutput({
     snapshot: z.string().describe('The snapshot text; elements you can act on carry [ref=…].'),

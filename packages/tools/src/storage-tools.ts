@@ -23,8 +23,9 @@ const cookieSchema = z.looseObject({
 export const exportStorageState = defineSessionTool({
   name: 'export_storage_state',
   title: 'Export storage state',
-  description:
-    "Returns the session's storage state: its cookies and each origin's localStorage, as Playwright saves it. " +
+  description: "Returns the session's cookies and localStorage, for create_session's storageState.",
+  notes:
+    "The state is Playwright's: its cookies and each origin's localStorage. " +
     'Use it after signing in on a site, then pass the storageState to create_session to start other sessions already signed in ' +
     '(for several accounts, sign each session in once and keep its state). The result holds live credentials: treat it as a secret. ' +
     'Errors: SESSION_NOT_FOUND / SESSION_EXPIRED (create a new session).',
@@ -40,35 +41,34 @@ export const exportStorageState = defineSessionTool({
   },
 });
 
+/** A cookie to set; its limits are a storage state's (docs/session-options.md). */
 const cookieInputSchema = z.strictObject({
-  name: z.string().min(1).describe('Cookie name.'),
-  value: z.string().describe('Cookie value.'),
-  url: z.string().optional().describe('A URL the cookie is for, e.g. "https://example.com/"; give this, or domain and path.'),
-  domain: z.string().optional().describe('Domain, e.g. "example.com" (".example.com" for subdomains too); with path, instead of url.'),
-  path: z.string().optional().describe('Path, e.g. "/"; with domain.'),
-  expires: z.number().optional().describe('Unix time in seconds; leave out for a session cookie.'),
-  httpOnly: z.boolean().optional().describe('Hidden from page scripts (default false).'),
-  secure: z.boolean().optional().describe('Sent over https only (default false).'),
-  sameSite: z.enum(['Strict', 'Lax', 'None']).optional().describe('Cross-site rule (default "Lax").'),
+  name: z.string().min(1).max(4_096),
+  value: z.string().max(4_096),
+  url: z.string().max(2_048).optional().describe('Or domain and path.'),
+  domain: z.string().max(2_048).optional(),
+  path: z.string().max(2_048).optional(),
+  expires: z.number().optional().describe('Unix seconds.'),
+  httpOnly: z.boolean().optional(),
+  secure: z.boolean().optional(),
+  sameSite: z.enum(['Strict', 'Lax', 'None']).optional(),
 });
 
 export const cookies = defineSessionTool({
   name: 'cookies',
   title: 'List, set or clear cookies',
-  description:
-    'Reads or changes the session\'s cookies (this session\'s only). action "list" returns them (urls narrows to the cookies those URLs would send); ' +
+  description: "Lists, sets or clears the session's cookies.",
+  notes:
+    'action "list" returns them (urls narrows to the cookies those URLs would send); ' +
     '"set" adds or replaces the given cookies (each with a url, or a domain and path); "clear" removes all cookies, or with urls only those the URLs would send. ' +
+    'A cookie to set names a url, or a domain (".example.com" for subdomains too) and path; expires is Unix time in seconds (leave it out for a session cookie); sameSite defaults to "Lax". ' +
     'The result is the cookie list after the action. Use export_storage_state to copy a whole sign-in (cookies and localStorage) to another session. ' +
     'Errors: INVALID_PARAMETERS (set without cookies, a cookie with neither url nor domain and path, a URL that is not http/https), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({
     sessionId: sessionIdSchema,
-    action: z.enum(['list', 'set', 'clear']).describe('"list", "set" (needs cookies) or "clear".'),
-    urls: z
-      .array(z.string().min(1))
-      .max(100)
-      .optional()
-      .describe('Absolute http(s) URLs: list and clear act only on the cookies these URLs would send; the result is filtered the same way.'),
-    cookies: z.array(cookieInputSchema).min(1).max(200).optional().describe('For "set": the cookies to add or replace.'),
+    action: z.enum(['list', 'set', 'clear']).describe('set needs cookies.'),
+    urls: z.array(z.string().min(1).max(2_048)).max(100).optional().describe('Only the cookies these URLs would send.'),
+    cookies: z.array(cookieInputSchema).min(1).max(200).optional().describe('For set.'),
   }),
   output: sessionOutput({
     cookies: z.array(cookieSchema).describe('The cookies after the action (filtered by urls when given).'),

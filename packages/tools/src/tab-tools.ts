@@ -17,8 +17,9 @@ const tabSchema = z.object({
 export const tabs = defineSessionTool({
   name: 'tabs',
   title: 'List, open, select or close tabs',
-  description:
-    'Manages the session\'s tabs. action "list" shows them; "new" opens a tab (at url if given) and makes it current; "select" makes tab index current; ' +
+  description: "Lists, opens, selects or closes the session's tabs.",
+  notes:
+    'action "list" shows them; "new" opens a tab (at url if given) and makes it current; "select" makes tab index current; ' +
     '"close" closes tab index (default: the current one; the newest remaining tab becomes current, and closing the last tab leaves one blank tab). ' +
     'Every other tool acts on the current tab. A page that opens a tab (target=_blank, window.open) switches the session to it by itself. ' +
     'A session keeps at most --max-tabs tabs: past that, the oldest background tab is closed and the result lists it in closedTabs. ' +
@@ -26,11 +27,9 @@ export const tabs = defineSessionTool({
     'NAVIGATION_FAILED (the new tab could not load url; the tab stays open), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({
     sessionId: sessionIdSchema,
-    action: z
-      .enum(['list', 'new', 'select', 'close'])
-      .describe('"list", "new" (optionally with url), "select" (needs index) or "close" (index, default the current tab).'),
-    index: z.number().int().min(0).optional().describe("For select and close: the tab's index from the list."),
-    url: z.string().min(1).max(100_000).optional().describe('For new: the absolute URL to open in the new tab (default about:blank).'),
+    action: z.enum(['list', 'new', 'select', 'close']).describe('select needs index.'),
+    index: z.number().int().min(0).optional().describe('For select, close.'),
+    url: z.string().min(1).max(100_000).optional().describe('For new.'),
   }),
   output: sessionOutput({
     tabs: z.array(tabSchema).describe('The tabs after the action, oldest first.'),

@@ -9,7 +9,10 @@ export const fileSchema = z.object({ path: z.string().describe('Absolute path of
 export const startTrace = defineSessionTool({
   name: 'start_trace',
   title: 'Start a trace',
-  description: 'Starts recording a Playwright trace of the session: each action with DOM snapshots, screenshots and network. stop_trace writes it.',
+  description: 'Starts recording a Playwright trace of the session; stop_trace writes it.',
+  notes:
+    'The trace holds each action with DOM snapshots and screenshots around it, and the network. Closing the session also writes it. ' +
+    'Errors: INVALID_PARAMETERS (reason trace_running) when one is already being recorded, SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({ sessionId: sessionIdSchema }),
   output: sessionOutput({ tracing: z.literal(true), message: z.string() }),
   kind: 'action',
@@ -24,7 +27,10 @@ export const startTrace = defineSessionTool({
 export const stopTrace = defineSessionTool({
   name: 'stop_trace',
   title: 'Stop the trace',
-  description: "Stops the session's trace and writes trace.zip in its folder of --output-dir; `npx playwright show-trace <path>` opens it.",
+  description: "Stops the session's trace and writes it as a .zip file; `npx playwright show-trace <path>` opens it.",
+  notes:
+    "The file is trace-N.zip in the session's folder of --output-dir (a temporary folder removed at exit without it), and outlives the session. " +
+    'Errors: INVALID_PARAMETERS (reason no_trace) when none is being recorded, SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({ sessionId: sessionIdSchema }),
   output: sessionOutput({ trace: fileSchema, message: z.string() }),
   kind: 'action',

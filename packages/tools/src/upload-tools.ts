@@ -19,16 +19,12 @@ export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 
 const fileSchema = z.union([
   z.strictObject({
-    path: z
-      .string()
-      .min(1)
-      .max(4_096)
-      .describe("A file on the server machine, inside an allowed directory (--file-root, the client's roots, or the working directory)."),
+    path: z.string().min(1).max(4_096),
   }),
   z.strictObject({
-    name: z.string().min(1).max(255).describe('The file name the page sees, e.g. "invoice.pdf".'),
-    mimeType: z.string().min(1).max(200).optional().describe('Its type, e.g. "application/pdf" (default: from the name\'s extension).'),
-    contentBase64: z.base64().max(40_000_000).describe("The file's content, base64-encoded (up to 20 MB in all)."),
+    name: z.string().min(1).max(255),
+    mimeType: z.string().min(1).max(200).optional(),
+    contentBase64: z.base64().max(40_000_000),
   }),
 ]);
 
@@ -41,7 +37,8 @@ export interface UploadPayload {
 export const uploadFile = defineSessionTool({
   name: 'upload_file',
   title: 'Upload files',
-  description:
+  description: 'Gives files to a file input, or to the file chooser an element opens.',
+  notes:
     'Puts files into a file input (<input type=file>, even a hidden one), or into the file chooser that clicking an element opens (an "Upload" button), named by a selector or a ref from snapshot. ' +
     "Each file is a path on the server machine ({path}), which must lie inside an allowed directory (--file-root, else the client's MCP roots, else over stdio the working directory), " +
     'or inline content ({name, mimeType?, contentBase64}) — the way for a remote client. Up to 20 MB per call. Next: submit the form (click its button). ' +
@@ -49,7 +46,7 @@ export const uploadFile = defineSessionTool({
     'ELEMENT_NOT_EDITABLE (not a file input and clicking it opened no file chooser), ELEMENT_NOT_CLICKABLE (a chooser button that is hidden or covered), ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: targetInput({
     sessionId: sessionIdSchema,
-    files: z.array(fileSchema).min(1).max(100).describe('The files: each {path} or {name, mimeType?, contentBase64}.'),
+    files: z.array(fileSchema).min(1).max(100).describe('Each {path} or {name, contentBase64}.'),
     timeout: elementTimeoutSchema,
   }),
   output: sessionOutput({

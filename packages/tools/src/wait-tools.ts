@@ -66,8 +66,9 @@ async function waitForCondition(
 export const waitFor = defineSessionTool({
   name: 'wait_for',
   title: 'Wait for condition',
-  description:
-    'Waits until a condition is true, then returns how long it took. Give exactly one condition: text (visible text containing this, case-insensitive, appears), ' +
+  description: 'Waits until text appears or vanishes, or an element reaches a state.',
+  notes:
+    'Returns how long it took. Give exactly one condition: text (visible text containing this, case-insensitive, appears), ' +
     'textGone (no visible text contains this any more), or an element (selector or ref) with state: "visible" (default), "hidden", "attached" (in the DOM) or "detached" (removed). ' +
     'Use it after an action whose effect comes later (a search result, a spinner going away, a slow page). Text is looked for in the main page, not inside iframes. ' +
     `A condition that is already true returns at once. Errors: WAIT_TIMEOUT (not true within timeout, default ${DEFAULT_WAIT_TIMEOUT} ms; take a snapshot to see the page), ` +
@@ -75,15 +76,12 @@ export const waitFor = defineSessionTool({
   input: z
     .strictObject({
       sessionId: sessionIdSchema,
-      text: z.string().min(1).max(1_000).optional().describe('Wait until visible text containing this appears on the page (case-insensitive).'),
-      textGone: z.string().min(1).max(1_000).optional().describe('Wait until no visible text on the page contains this any more.'),
+      text: z.string().min(1).max(1_000).optional().describe('Text to appear.'),
+      textGone: z.string().min(1).max(1_000).optional().describe('Text to vanish.'),
       selector: selectorSchema.optional(),
       ref: refSchema.optional(),
-      state: z
-        .enum(['visible', 'hidden', 'attached', 'detached'])
-        .optional()
-        .describe('With selector or ref: the state to wait for (default "visible"). "hidden" and "detached" are also true for an element that is not there.'),
-      timeout: z.number().int().min(1).max(300_000).optional().describe(`How long to wait at most, in ms (default ${DEFAULT_WAIT_TIMEOUT}).`),
+      state: z.enum(['visible', 'hidden', 'attached', 'detached']).optional().describe('Default visible.'),
+      timeout: z.number().int().min(1).max(300_000).optional().describe(`Ms (default ${DEFAULT_WAIT_TIMEOUT}).`),
     })
     .refine(
       (args) =>

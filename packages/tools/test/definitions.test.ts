@@ -1,18 +1,29 @@
 // The tool definitions as data: what every tool must say to a model, checked for the whole list at once.
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { allTools, everyTool, toolsFor } from '../src/index.js';
+import { allTools, everyTool, playwrightProfile, toolsFor } from '../src/index.js';
 
 /** Codes any tool may answer without explaining them: bad arguments, and the browser failing (with details.reason). */
 const GENERIC = new Set(['INVALID_PARAMETERS', 'BROWSER_ERROR']);
-/** Codes any tool that takes a sessionId may answer without explaining them: their messages say what to do. */
-const SESSION_CODES = new Set(['SESSION_NOT_FOUND', 'SESSION_EXPIRED']);
+
+/** The longest description a model is sent: a sentence or two; the rest is in the tool's notes. */
+const MAX_DESCRIPTION = 120;
+
+const profileTools = [...everyTool, ...playwrightProfile().tools.filter((tool) => !everyTool.includes(tool))];
 
 describe.each(everyTool.map((tool) => [tool.name, tool] as const))('%s', (_name, tool) => {
-  it('explains in its description every specific error code it can answer', () => {
-    const takesSession = 'sessionId' in (tool.input as z.ZodObject).shape;
-    const unexplained = tool.errors.filter((code) => !GENERIC.has(code) && !(takesSession && SESSION_CODES.has(code)) && !tool.description.includes(code));
+  it('explains in its notes (docs/tools.md) every specific error code it can answer', () => {
+    const unexplained = tool.errors.filter((code) => !GENERIC.has(code) && !tool.notes?.includes(code));
     expect(unexplained).toEqual([]);
+  });
+});
+
+// The playwright profile's page lists each tool's codes beside its notes (docs/tools.md).
+describe.each(profileTools.map((tool) => [tool.name, tool] as const))('%s', (_name, tool) => {
+  it('says in a sentence or two what it does, and more in its notes', () => {
+    expect(tool.description.length).toBeLessThanOrEqual(MAX_DESCRIPTION);
+    expect(tool.description.split(/[.!?](?:\s|$)/).filter((sentence) => sentence.trim() !== '').length).toBeLessThanOrEqual(2);
+    expect(tool.notes?.length ?? 0).toBeGreaterThan(tool.description.length);
   });
 
   it('describes every input field, and rejects unknown ones', () => {
