@@ -406,7 +406,7 @@ export class Session {
       // Its pages are closing already: nothing to wait for.
       if (first === 'runaway_page') throw runawayError(this.takeRunaway());
       // Told to stop: ask the page to stop loading, then give the call a moment to end by itself.
-      if (page) void stopLoading(page);
+      const stopSent = page ? stopLoading(page) : Promise.resolve();
       const ended = await orAfter(
         work.then(
           () => true,
@@ -415,6 +415,8 @@ export class Session {
         LET_GO_GRACE_MS,
         false,
       );
+      // The stop reaches the page before the call lets go, so it cannot land on the next call's navigation.
+      if (ended) await orAfter(stopSent, LET_GO_GRACE_MS, undefined);
       // The fresh page opens while the answer goes out; the next call waits for it (livePage).
       if (!ended && page) this.replaceInBackground(page);
       throw stoppedError(first, options, !ended);

@@ -141,6 +141,28 @@ describe('cancelling a call', () => {
     await manager.close(session.id);
   });
 
+  it("lets the next call's navigation finish: the stop a cancelled call sends lands before the session moves on", async () => {
+    const session = await preparedSession();
+    for (let round = 0; round < 8; round++) {
+      const controller = new AbortController();
+      // A call that ends as soon as it is told to stop, so the session is free before the page's stop is delivered.
+      const waiting = manager.run(
+        session.id,
+        (_page, stop) => new Promise((_resolve, reject) => stop.addEventListener('abort', () => reject(new Error('stopped')))),
+        {
+          signal: controller.signal,
+        },
+      );
+      // Queued behind it, the navigation starts the moment the cancelled call lets go.
+      const loading = manager.run(session.id, async (page) => (await page.goto(server.urlFor('/wait/150')))?.status());
+      controller.abort();
+      expect((await rejectionOf(waiting)).details).toMatchObject({ reason: 'cancelled', pageReplaced: false });
+      const loaded = await loading;
+      expect(loaded).toBe(200);
+    }
+    await manager.close(session.id);
+  });
+
   it('ends every stopped call with a reason from the closed set', async () => {
     const session = await createWithin();
     const controller = new AbortController();
