@@ -89,7 +89,12 @@ describe('the browser started early', () => {
     () =>
       inSandbox(async (box) => {
         const first = await startCli([], { env: box.env });
-        await first.close();
+        try {
+          // The record is written when the browser is up, which a loaded machine may take long for.
+          await openAndNavigate(first.client);
+        } finally {
+          await first.close();
+        }
         const recordFile = path.join(box.launchDir, box.records()[0]!);
         const record = JSON.parse(readFileSync(recordFile, 'utf8')) as { command: string; args: string[] };
         // As if the settings had changed since (a new Playwright, another switch): the early browser is not what is asked for.
