@@ -64,7 +64,8 @@ async function videoSeconds(file: string): Promise<number> {
 const RED = 'background-color: rgb(255, 0, 0)';
 
 async function buttonCenter(client: StdioConnection, name: string, args: Record<string, unknown>): Promise<{ x: number; y: number }> {
-  const fn = "() => { const r = document.getElementById('go').getBoundingClientRect(); return { x: Math.round(r.x + r.width / 2), y: Math.round(r.y + r.height / 2) }; }";
+  const fn =
+    "() => { const r = document.getElementById('go').getBoundingClientRect(); return { x: Math.round(r.x + r.width / 2), y: Math.round(r.y + r.height / 2) }; }";
   return expectSuccess(await call(client.client, name, { ...args, function: fn })).result as { x: number; y: number };
 }
 
@@ -84,13 +85,23 @@ async function isRed(client: StdioConnection, name: string, args: Record<string,
 describe('video (default profile)', () => {
   it('records the tab into a file under --output-dir, with a chapter card and action callouts in the page', async () => {
     const sessionId = await openSession();
-    const started = expectSuccess(await call(sessions.client, 'video', { sessionId, action: 'start', filename: 'clips/first.webm', size: { width: 640, height: 400 }, fps: 10 }));
+    const started = expectSuccess(
+      await call(sessions.client, 'video', { sessionId, action: 'start', filename: 'clips/first.webm', size: { width: 640, height: 400 }, fps: 10 }),
+    );
     expect(started.file).toBe(path.join(sessionsDir, 'clips', 'first.webm'));
     expectError(await call(sessions.client, 'video', { sessionId, action: 'start' }), 'INVALID_PARAMETERS', sessionId);
 
     expectSuccess(await call(sessions.client, 'video', { sessionId, action: 'chapter', title: 'Part one', description: 'The button', duration: 1_500 }));
     expect((await pageState(sessions, { sessionId })).overlay).toBe(true);
-    expectSuccess(await call(sessions.client, 'video', { sessionId, action: 'show_actions', position: 'top-left', duration: 300, style: { highlight: 'outline: 2px solid red' } }));
+    expectSuccess(
+      await call(sessions.client, 'video', {
+        sessionId,
+        action: 'show_actions',
+        position: 'top-left',
+        duration: 300,
+        style: { highlight: 'outline: 2px solid red' },
+      }),
+    );
     expectSuccess(await call(sessions.client, 'click', { sessionId, selector: '#go' }));
     expect((await pageState(sessions, { sessionId })).out).toBe('clicked');
     expectSuccess(await call(sessions.client, 'video', { sessionId, action: 'hide_actions' }));
@@ -113,7 +124,8 @@ describe('video (default profile)', () => {
     const long = expectSuccess(await call(sessions.client, 'video', { sessionId, action: 'start' })).file as string;
     expect(path.basename(long)).toBe('video-2.webm');
     // The page changes for about two seconds (twenty repaints, each one a frame) before the recording stops.
-    const repaint = "() => new Promise((resolve) => { let n = 0; const timer = setInterval(() => { document.getElementById('out').textContent = 'frame ' + ++n; if (n === 20) { clearInterval(timer); resolve(n); } }, 100); })";
+    const repaint =
+      "() => new Promise((resolve) => { let n = 0; const timer = setInterval(() => { document.getElementById('out').textContent = 'frame ' + ++n; if (n === 20) { clearInterval(timer); resolve(n); } }, 100); })";
     expect(expectSuccess(await call(sessions.client, 'evaluate', { sessionId, function: repaint })).result).toBe(20);
     expectSuccess(await call(sessions.client, 'click', { sessionId, selector: '#go' }));
     // Closing the session stops the video and lists it.
@@ -124,7 +136,9 @@ describe('video (default profile)', () => {
 
   it('refuses a filename outside --output-dir or through a link, a field the action does not take, and a chapter without a title', async () => {
     const sessionId = await openSession();
-    expect(expectError(await call(sessions.client, 'video', { sessionId, action: 'start', filename: '../escape.webm' }), 'INVALID_PARAMETERS').message).toContain('output directory');
+    expect(
+      expectError(await call(sessions.client, 'video', { sessionId, action: 'start', filename: '../escape.webm' }), 'INVALID_PARAMETERS').message,
+    ).toContain('output directory');
     expectError(await call(sessions.client, 'video', { sessionId, action: 'start', filename: '/tmp/escape.webm' }), 'INVALID_PARAMETERS');
     symlinkSync(outsideDir, path.join(sessionsDir, 'out-link'));
     expectError(await call(sessions.client, 'video', { sessionId, action: 'start', filename: 'out-link/escape.webm' }), 'INVALID_PARAMETERS', sessionId);
@@ -190,11 +204,20 @@ describe('the devtools cap in the playwright profile', () => {
 
   it('browser_start_video … browser_stop_video write a video under --output-dir; chapters and callouts show in the page', async () => {
     await navigate();
-    const started = expectSuccess(await call(playwright.client, 'browser_start_video', { filename: 'pw.webm', size: { width: 320, height: 240 }, fps: 10, cursor: true }));
+    const started = expectSuccess(
+      await call(playwright.client, 'browser_start_video', { filename: 'pw.webm', size: { width: 320, height: 240 }, fps: 10, cursor: true }),
+    );
     expect(started).toMatchObject({ file: path.join(playwrightDir, 'pw.webm'), title: 'Devtools', url: fixture.urlFor('/pages/devtools') });
     expectSuccess(await call(playwright.client, 'browser_video_chapter', { title: 'Intro', description: 'Start', duration: 1_000 }));
     expect((await pageState(playwright, {}, 'browser_evaluate')).overlay).toBe(true);
-    expectSuccess(await call(playwright.client, 'browser_video_show_actions', { duration: 200, position: 'bottom', cursor: 'none', style: { point: 'width: 8px', title: 'font-size: 12px' } }));
+    expectSuccess(
+      await call(playwright.client, 'browser_video_show_actions', {
+        duration: 200,
+        position: 'bottom',
+        cursor: 'none',
+        style: { point: 'width: 8px', title: 'font-size: 12px' },
+      }),
+    );
     expectSuccess(await call(playwright.client, 'browser_click', { target: '#go' }));
     expect((await pageState(playwright, {}, 'browser_evaluate')).out).toBe('clicked');
     expectSuccess(await call(playwright.client, 'browser_video_hide_actions'));
@@ -235,7 +258,9 @@ describe('the devtools cap in the playwright profile', () => {
 
   it('browser_resume refuses when nothing is paused; browser_annotate is unsupported here', async () => {
     await navigate();
-    expect(expectError(await call(playwright.client, 'browser_resume', { step: true, location: 'example.spec.ts:42' }), 'INVALID_PARAMETERS').details.reason).toBe('not_paused');
+    expect(
+      expectError(await call(playwright.client, 'browser_resume', { step: true, location: 'example.spec.ts:42' }), 'INVALID_PARAMETERS').details.reason,
+    ).toBe('not_paused');
     expect(expectError(await call(playwright.client, 'browser_annotate'), 'BROWSER_ERROR').details.reason).toBe('unsupported');
     // The page is untouched and usable.
     expect((await pageState(playwright, {}, 'browser_evaluate')).out).toBe('');

@@ -461,7 +461,13 @@ export class Session {
       );
       if (saved) traces.push(saved);
     }
-    const ownVideos = this.pageVideo ? await orAfter(this.stopVideo().catch(() => []), VIDEO_CLOSE_TIMEOUT_MS, []) : [];
+    const ownVideos = this.pageVideo
+      ? await orAfter(
+          this.stopVideo().catch(() => []),
+          VIDEO_CLOSE_TIMEOUT_MS,
+          [],
+        )
+      : [];
     // The collectors' listeners go with the context; removing them first would cost a message per event.
     await orAfter(
       this.context.close().catch(() => {}),
@@ -640,7 +646,9 @@ export class Session {
    */
   async startVideo(file: string | undefined, settings: VideoSettings = {}): Promise<string> {
     if (this.pageVideo) {
-      throw new SessionError('INVALID_PARAMETERS', 'A video of this session is already being recorded; stop it first.', { details: { reason: 'video_running' } });
+      throw new SessionError('INVALID_PARAMETERS', 'A video of this session is already being recorded; stop it first.', {
+        details: { reason: 'video_running' },
+      });
     }
     // A remote browser encodes where it runs; only a browser here needs an ffmpeg here.
     if (this.endpoint === 'local') await ensureFfmpeg();
@@ -659,7 +667,8 @@ export class Session {
   /** Stops the video and answers its files (one per tab). INVALID_PARAMETERS (details.reason `no_video`) when none is being recorded. */
   async stopVideo(): Promise<FileRecord[]> {
     const video = this.pageVideo;
-    if (!video) throw new SessionError('INVALID_PARAMETERS', 'No video of this session is being recorded; start one first.', { details: { reason: 'no_video' } });
+    if (!video)
+      throw new SessionError('INVALID_PARAMETERS', 'No video of this session is being recorded; start one first.', { details: { reason: 'no_video' } });
     this.pageVideo = undefined;
     return video.stop();
   }
@@ -670,7 +679,9 @@ export class Session {
    */
   async startRecordingActions(): Promise<void> {
     if (this.actionRecording) {
-      throw new SessionError('INVALID_PARAMETERS', 'Actions are already being recorded; stop the recording first.', { details: { reason: 'recording_running' } });
+      throw new SessionError('INVALID_PARAMETERS', 'Actions are already being recorded; stop the recording first.', {
+        details: { reason: 'recording_running' },
+      });
     }
     if (!canRecordActions(this.context)) throw browserError('unsupported', 'This Playwright version cannot record actions.');
     const recording = new ActionRecording(this.context);
@@ -686,7 +697,8 @@ export class Session {
   /** Stops the recording and answers each recorded action's code. INVALID_PARAMETERS (details.reason `no_recording`) when none runs. */
   async stopRecordingActions(): Promise<string[]> {
     const recording = this.actionRecording;
-    if (!recording) throw new SessionError('INVALID_PARAMETERS', 'No actions are being recorded; start a recording first.', { details: { reason: 'no_recording' } });
+    if (!recording)
+      throw new SessionError('INVALID_PARAMETERS', 'No actions are being recorded; start a recording first.', { details: { reason: 'no_recording' } });
     this.actionRecording = undefined;
     return recording.stop();
   }

@@ -29,12 +29,18 @@ export const highlight = defineSessionTool({
   defaultTimeout: 'element',
   prepare(args) {
     if (args.hide === true && args.style !== undefined) {
-      throw new SessionError('INVALID_PARAMETERS', 'style is for drawing a box; leave it out with hide: true.', { details: { reason: 'unexpected_field', fields: ['style'] } });
+      throw new SessionError('INVALID_PARAMETERS', 'style is for drawing a box; leave it out with hide: true.', {
+        details: { reason: 'unexpected_field', fields: ['style'] },
+      });
     }
     if (args.hide !== true && args.selector === undefined && args.ref === undefined) {
-      throw new SessionError('INVALID_PARAMETERS', 'Name the element to highlight with selector or ref (from snapshot), or pass hide: true to remove every box.', {
-        details: { reason: 'missing_field', fields: ['selector', 'ref'] },
-      });
+      throw new SessionError(
+        'INVALID_PARAMETERS',
+        'Name the element to highlight with selector or ref (from snapshot), or pass hide: true to remove every box.',
+        {
+          details: { reason: 'missing_field', fields: ['selector', 'ref'] },
+        },
+      );
     }
     return args;
   },

@@ -55,7 +55,19 @@ export { readsRequestList } from './network-tools.js';
  * Tools of the capability groups (docs/agent-tools.md), each marked with its `capability`; not in allTools.
  * A server adds the groups `--caps` asks for.
  */
-export const capabilityTools: readonly AnyTool[] = [...networkTools, ...storageTools, savePdf, liveView, requestHuman, startTrace, stopTrace, video, highlight, recordActions, resume];
+export const capabilityTools: readonly AnyTool[] = [
+  ...networkTools,
+  ...storageTools,
+  savePdf,
+  liveView,
+  requestHuman,
+  startTrace,
+  stopTrace,
+  video,
+  highlight,
+  recordActions,
+  resume,
+];
 
 /** Every tool of the default profile, in the order clients list them: lifecycle, navigation, reading, input, waiting, evaluate. */
 export const allTools: readonly AnyTool[] = [

@@ -63,7 +63,9 @@ export async function checkedOutputFile(options: ToolOptions, target: string): P
   }
   const file = path.join(realFolder, path.basename(target));
   if ((await lstat(file).catch(() => undefined))?.isSymbolicLink()) {
-    throw new SessionError('INVALID_PARAMETERS', `${file} is a link; give another filename.`, { details: { reason: 'outside the output directory', outputDir: root } });
+    throw new SessionError('INVALID_PARAMETERS', `${file} is a link; give another filename.`, {
+      details: { reason: 'outside the output directory', outputDir: root },
+    });
   }
   return file;
 }

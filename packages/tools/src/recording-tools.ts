@@ -12,7 +12,7 @@ export const recordActions = defineSessionTool({
   title: 'Record actions as code',
   description: "Writes down the actions done on the session's pages as Playwright code, e.g. a flow a person shows in the live view.",
   notes:
-    'start begins recording every click, fill, press and navigation on the session\'s tabs, whoever does them (a person with control in live_view, or your own calls); stop ends it and answers each action as a line of TypeScript for Playwright Test. ' +
+    "start begins recording every click, fill, press and navigation on the session's tabs, whoever does them (a person with control in live_view, or your own calls); stop ends it and answers each action as a line of TypeScript for Playwright Test. " +
     'Errors: INVALID_PARAMETERS (reason recording_running, no_recording), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({ sessionId: sessionIdSchema, action: z.enum(['start', 'stop']).describe('start or stop.') }),
   output: sessionOutput({
@@ -30,7 +30,12 @@ export const recordActions = defineSessionTool({
       return { recording: true, message: 'Recording the actions on this session; record_actions with action "stop" answers them as code.' };
     }
     const actions = await response.session.stopRecordingActions();
-    return { recording: false, actions, message: actions.length === 0 ? 'Stopped; no action was done meanwhile.' : `Stopped; ${actions.length} action${actions.length === 1 ? '' : 's'} recorded.` };
+    return {
+      recording: false,
+      actions,
+      message:
+        actions.length === 0 ? 'Stopped; no action was done meanwhile.' : `Stopped; ${actions.length} action${actions.length === 1 ? '' : 's'} recorded.`,
+    };
   },
 });
 
@@ -72,12 +77,20 @@ const resumeOutput = z.object({
  * session's queue: the paused script holds the queue, so waiting in it would wait for itself. Answers when the script
  * pauses again or its call ends.
  */
-async function resumeScript(args: { step?: boolean | undefined; location?: string | undefined }, session: Session, ctx: ToolContext): Promise<z.infer<typeof resumeOutput>> {
+async function resumeScript(
+  args: { step?: boolean | undefined; location?: string | undefined },
+  session: Session,
+  ctx: ToolContext,
+): Promise<z.infer<typeof resumeOutput>> {
   const debug = session.context.debugger;
   if (debug.pausedDetails() === null) {
-    throw new SessionError('INVALID_PARAMETERS', 'Nothing is paused in this session: resume continues a script that the debugger stopped (debugger.requestPause() or a breakpoint in run code).', {
-      details: { reason: 'not_paused' },
-    });
+    throw new SessionError(
+      'INVALID_PARAMETERS',
+      'Nothing is paused in this session: resume continues a script that the debugger stopped (debugger.requestPause() or a breakpoint in run code).',
+      {
+        details: { reason: 'not_paused' },
+      },
+    );
   }
   const place = args.location === undefined ? undefined : LOCATION.exec(args.location);
   const stop = new AbortController();
@@ -101,7 +114,14 @@ async function resumeScript(args: { step?: boolean | undefined; location?: strin
     const paused = await Promise.race([pausedAgain, ended]);
     const details = debug.pausedDetails();
     const page = session.page;
-    const header = { url: page.url(), title: await orAfter(page.title().catch(() => ''), 1_000, '') };
+    const header = {
+      url: page.url(),
+      title: await orAfter(
+        page.title().catch(() => ''),
+        1_000,
+        '',
+      ),
+    };
     if (paused && details !== null) {
       return { paused: true, pausedAt: { ...details.location, title: details.title }, message: `Paused again before: ${details.title}.`, ...header };
     }
@@ -122,7 +142,7 @@ export const resume = defineBesideTool({
   title: 'Resume a paused script',
   description: 'Resumes a script the debugger paused; step pauses again before the next action, location runs to file:line.',
   notes:
-    'It works beside the session\'s queue (the paused script holds it) and answers when the script pauses again (paused, pausedAt) or its call ends. ' +
+    "It works beside the session's queue (the paused script holds it) and answers when the script pauses again (paused, pausedAt) or its call ends. " +
     'Errors: INVALID_PARAMETERS (reason not_paused) when nothing is paused, SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({ sessionId: sessionIdSchema, ...resumeFields }),
   output: resumeOutput,
@@ -148,7 +168,7 @@ export const browserAnnotate = playwrightSessionTool({
   name: 'browser_annotate',
   title: 'Annotate the current page',
   description: 'Not available here: use live_view to show the page to a person instead.',
-  notes: 'Answers BROWSER_ERROR reason unsupported: annotating needs a window on the server\'s own screen. live_view gives a person the page in their browser.',
+  notes: "Answers BROWSER_ERROR reason unsupported: annotating needs a window on the server's own screen. live_view gives a person the page in their browser.",
   input: noInput,
   output: playwrightOutput(z.object({ message: z.string() })),
   kind: 'read',
@@ -156,7 +176,10 @@ export const browserAnnotate = playwrightSessionTool({
   errors: ['BROWSER_ERROR', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED'],
   // Refused before any session is touched or made.
   prepare(): never {
-    throw browserError('unsupported', "Annotating needs Playwright's dashboard window on the server's own screen, which this server does not open; use live_view to show the page to a person.");
+    throw browserError(
+      'unsupported',
+      "Annotating needs Playwright's dashboard window on the server's own screen, which this server does not open; use live_view to show the page to a person.",
+    );
   },
   async handler() {
     return { message: '' };

@@ -73,7 +73,7 @@ export const video = defineSessionTool({
   title: 'Record a video',
   description: "Records a .webm video of the session's tabs (start, stop) and draws chapter cards or action callouts into it.",
   notes:
-    'start records every tab, those opened later too (each its own file, -1, -2… added to the name), into filename under --output-dir, or video-N.webm in the session\'s folder; ' +
+    "start records every tab, those opened later too (each its own file, -1, -2… added to the name), into filename under --output-dir, or video-N.webm in the session's folder; " +
     'cursor draws a pointer travelling to each action point. stop saves the files and lists them; closing the session also does. ' +
     'chapter shows a full-page card (title, description) for duration ms (2000); show_actions names each later action in a callout on the current tab (position, duration 500, style: CSS of the point marker, the target box and the title; cursor: false hides the pointer), hide_actions ends that. ' +
     'Errors: INVALID_PARAMETERS (reason video_running, no_video, unexpected_field, missing_field; a filename outside --output-dir), BROWSER_ERROR reason unsupported (no ffmpeg), SESSION_NOT_FOUND / SESSION_EXPIRED.',
@@ -102,7 +102,10 @@ export const video = defineSessionTool({
       }
       case 'stop': {
         const videos = await response.session.stopVideo();
-        const message = videos.length === 0 ? 'Stopped; no tab painted a frame, so no video was written.' : `Saved ${videos.length} video file${videos.length === 1 ? '' : 's'}.`;
+        const message =
+          videos.length === 0
+            ? 'Stopped; no tab painted a frame, so no video was written.'
+            : `Saved ${videos.length} video file${videos.length === 1 ? '' : 's'}.`;
         return { action, videos, message };
       }
       case 'chapter': {
@@ -147,7 +150,14 @@ export const playwrightVideoTools = [
     base: video,
     toBase: (args) => ({ action: 'start', ...args }),
   }),
-  adapt({ name: 'browser_stop_video', title: 'Stop video', description: 'Stops the video and saves its files.', input: noInput, base: video, toBase: () => ({ action: 'stop' }) }),
+  adapt({
+    name: 'browser_stop_video',
+    title: 'Stop video',
+    description: 'Stops the video and saves its files.',
+    input: noInput,
+    base: video,
+    toBase: () => ({ action: 'stop' }),
+  }),
   adapt({
     name: 'browser_video_chapter',
     title: 'Video chapter',
