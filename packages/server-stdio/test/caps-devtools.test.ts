@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { StdioConnection } from '@sessionwright/test-kit';
 import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, expectError, expectSuccess, run, startCli } from './helpers.js';
+import { call, connectInProcess, expectError, expectSuccess, run, startCli, type InProcessConnection } from './helpers.js';
 
 const PAGE = `<!doctype html><title>Devtools</title>
 <h1>Devtools</h1>
@@ -264,5 +264,87 @@ describe('the devtools cap in the playwright profile', () => {
     expect(expectError(await call(playwright.client, 'browser_annotate'), 'BROWSER_ERROR').details.reason).toBe('unsupported');
     // The page is untouched and usable.
     expect((await pageState(playwright, {}, 'browser_evaluate')).out).toBe('');
+  });
+});
+
+describe('resume and record_actions with a paused script and a person (in process, where the test reaches the session)', () => {
+  let conn: InProcessConnection;
+  beforeAll(async () => {
+    conn = await connectInProcess(['--headless', '--caps', 'devtools,live', '--call-timeout', '20000']);
+  });
+  afterAll(async () => {
+    await conn?.close();
+  });
+
+  async function openInProcess(): Promise<string> {
+    const sessionId = expectSuccess(await call(conn.client, 'create_session')).sessionId as string;
+    expectSuccess(await call(conn.client, 'navigate', { sessionId, url: fixture.urlFor('/pages/devtools') }));
+    return sessionId;
+  }
+
+  it('resume steps from one paused action to the next, then lets the call run to its end', async () => {
+    const sessionId = await openInProcess();
+    const debug = conn.server.manager.get(sessionId).context.debugger;
+    // The debugger stops before the next action: the form fill below, which then holds the session's queue.
+    await debug.requestPause();
+    const filling = call(conn.client, 'fill_form', {
+      sessionId,
+      fields: [
+        { selector: '#name', value: 'Ada' },
+        { selector: '#name', value: 'Bo' },
+      ],
+    });
+    await expect.poll(() => debug.pausedDetails() !== null).toBe(true);
+    const first = debug.pausedDetails();
+
+    const stepped = expectSuccess(await call(conn.client, 'resume', { sessionId, step: true }));
+    expect(stepped).toMatchObject({ paused: true, title: 'Devtools' });
+    expect(stepped.pausedAt).toMatchObject({ file: expect.any(String) });
+    expect(debug.pausedDetails()).not.toEqual(first);
+    const ran = expectSuccess(await call(conn.client, 'resume', { sessionId }));
+    expect(ran.paused).toBe(false);
+    expectSuccess(await filling);
+    expect(expectSuccess(await call(conn.client, 'evaluate', { sessionId, function: "() => document.getElementById('name').value" })).result).toBe('Bo');
+    expectError(await call(conn.client, 'resume', { sessionId }), 'INVALID_PARAMETERS', sessionId);
+    expectSuccess(await call(conn.client, 'close_session', { sessionId }));
+  });
+
+  it("record_actions writes down a person's click in the live view", async () => {
+    const sessionId = await openInProcess();
+    const fn =
+      "() => { const r = document.getElementById('go').getBoundingClientRect(); return { x: (r.x + r.width / 2) / innerWidth, y: (r.y + r.height / 2) / innerHeight }; }";
+    // Where the button is, as fractions of the view (what a person's pointer sends).
+    const center = expectSuccess(await call(conn.client, 'evaluate', { sessionId, function: fn })).result as { x: number; y: number };
+    expectSuccess(await call(conn.client, 'record_actions', { sessionId, action: 'start' }));
+    const { url } = expectSuccess(await call(conn.client, 'live_view', { sessionId })) as { url: string };
+    const origin = new URL(url).origin;
+    const events = await fetch(`${url}events`);
+    const reader = events.body?.getReader();
+    let seen = '';
+    while (!/"viewer":"[^"]+"/.test(seen)) seen += new TextDecoder().decode((await reader?.read())?.value);
+    const viewer = /"viewer":"([^"]+)"/.exec(seen)?.[1] ?? '';
+    const post = (route: string, body: unknown) =>
+      fetch(`${url}${route}`, {
+        method: 'POST',
+        headers: { Origin: origin, 'Content-Type': 'application/json', 'X-Live-Viewer': viewer },
+        body: JSON.stringify(body),
+      });
+    expect((await post('control', { action: 'take' })).status).toBe(200);
+    await conn.server.manager.get(sessionId).control?.acquired;
+    const click = [
+      { kind: 'mouse', type: 'move', x: center.x, y: center.y },
+      { kind: 'mouse', type: 'down', x: center.x, y: center.y, button: 'left', clickCount: 1 },
+      { kind: 'mouse', type: 'up', x: center.x, y: center.y, button: 'left', clickCount: 1 },
+    ];
+    expect((await post('input', { events: click })).status).toBe(200);
+    expect((await post('control', { action: 'give_back' })).status).toBe(200);
+    await reader?.cancel();
+    // The person's click reached the page, and the recording has it as code.
+    expect(expectSuccess(await call(conn.client, 'evaluate', { sessionId, function: "() => document.getElementById('out').textContent" })).result).toBe(
+      'clicked',
+    );
+    const stopped = expectSuccess(await call(conn.client, 'record_actions', { sessionId, action: 'stop' }));
+    expect((stopped.actions as string[]).join('\n')).toContain("getByRole('button', { name: 'Go' }).click()");
+    expectSuccess(await call(conn.client, 'close_session', { sessionId }));
   });
 });

@@ -67,7 +67,7 @@ const LOCATION = /^(.+?)(?::(\d+))?$/;
 
 const resumeOutput = z.object({
   paused: z.boolean().describe('Paused again (step, location) rather than run to its end.'),
-  pausedAt: z.object({ file: z.string(), line: z.number().optional(), title: z.string().optional() }).optional(),
+  pausedAt: z.object({ file: z.string(), line: z.number().optional(), column: z.number().optional(), title: z.string() }).optional(),
   message: z.string(),
   ...pageResultFields,
 });
@@ -123,7 +123,9 @@ async function resumeScript(
       ),
     };
     if (paused && details !== null) {
-      return { paused: true, pausedAt: { ...details.location, title: details.title }, message: `Paused again before: ${details.title}.`, ...header };
+      const { file, line, column } = details.location;
+      const pausedAt = { file, title: details.title, ...(line === undefined ? {} : { line }), ...(column === undefined ? {} : { column }) };
+      return { paused: true, pausedAt, message: `Paused again before: ${details.title}.`, ...header };
     }
     return { paused: false, message: 'The script ran on to the end of its call.', ...header };
   } finally {
