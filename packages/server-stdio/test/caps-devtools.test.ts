@@ -1,4 +1,4 @@
-// The devtools cap over stdio in both profiles: videos ffprobe reads, chapter cards and highlights the page holds, actions written down as code, resume and annotate refused as they must be.
+// The devtools cap in both profiles over stdio (videos ffprobe reads, chapter cards, highlights seen in screenshots, actions written down as code, annotate refused), and in process where the test reaches the session (a paused script resumed, a person in the live view recorded and watched while a video records).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -132,6 +132,17 @@ describe('video (default profile)', () => {
     const closed = expectSuccess(await call(sessions.client, 'close_session', { sessionId }));
     expect(JSON.stringify(closed)).toContain(long);
     expect(await videoSeconds(long)).toBeGreaterThan(await videoSeconds(short));
+  });
+
+  it('records a tab the page opens into a file of its own', async () => {
+    const sessionId = expectSuccess(await call(sessions.client, 'create_session')).sessionId as string;
+    expectSuccess(await call(sessions.client, 'navigate', { sessionId, url: fixture.urlFor('/pages/popup') }));
+    const file = expectSuccess(await call(sessions.client, 'video', { sessionId, action: 'start', filename: 'popup/tabs.webm' })).file as string;
+    expect(expectSuccess(await call(sessions.client, 'click', { sessionId, selector: '#newtab' })).openedTabs).toHaveLength(1);
+    const stopped = expectSuccess(await call(sessions.client, 'video', { sessionId, action: 'stop' }));
+    expect((stopped.videos as { path: string }[]).map((video) => video.path).sort()).toEqual([path.join(sessionsDir, 'popup', 'tabs-1.webm'), file].sort());
+    for (const video of stopped.videos as { path: string }[]) expect(await videoSeconds(video.path)).toBeGreaterThan(0);
+    expectSuccess(await call(sessions.client, 'close_session', { sessionId }));
   });
 
   it('refuses a filename outside --output-dir or through a link, a field the action does not take, and a chapter without a title', async () => {
@@ -307,6 +318,36 @@ describe('resume and record_actions with a paused script and a person (in proces
     expect(expectSuccess(await call(conn.client, 'evaluate', { sessionId, function: "() => document.getElementById('name').value" })).result).toBe('Bo');
     expectError(await call(conn.client, 'resume', { sessionId }), 'INVALID_PARAMETERS', sessionId);
     expectSuccess(await call(conn.client, 'close_session', { sessionId }));
+  });
+
+  it('records a video while a person watches the live view, and the view keeps getting frames', async () => {
+    const sessionId = await openInProcess();
+    try {
+      const { url } = expectSuccess(await call(conn.client, 'live_view', { sessionId })) as { url: string };
+      const events = await fetch(`${url}events`);
+      const reader = events.body?.getReader();
+      let frames = 0;
+      const reading = (async () => {
+        for (;;) {
+          const chunk = await reader?.read();
+          if (!chunk || chunk.done) return;
+          frames += new TextDecoder().decode(chunk.value).split('event: frame').length - 1;
+        }
+      })();
+      await expect.poll(() => frames).toBeGreaterThan(0);
+      const file = expectSuccess(await call(conn.client, 'video', { sessionId, action: 'start' })).file as string;
+      const before = frames;
+      const repaint =
+        "() => new Promise((resolve) => { let n = 0; const timer = setInterval(() => { document.getElementById('out').textContent = 'frame ' + ++n; if (n === 10) { clearInterval(timer); resolve(n); } }, 100); })";
+      expectSuccess(await call(conn.client, 'evaluate', { sessionId, function: repaint }));
+      await expect.poll(() => frames).toBeGreaterThan(before);
+      expectSuccess(await call(conn.client, 'video', { sessionId, action: 'stop' }));
+      expect(await videoSeconds(file)).toBeGreaterThan(0);
+      await reader?.cancel();
+      await reading;
+    } finally {
+      expectSuccess(await call(conn.client, 'close_session', { sessionId }));
+    }
   });
 
   it("record_actions writes down a person's click in the live view", async () => {
