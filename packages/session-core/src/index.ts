@@ -71,6 +71,7 @@ export {
   type SessionEvents,
   type SessionFiles,
 } from './session.js';
+export type { VideoSettings } from './page-video.js';
 export type { ControlLease } from './control.js';
 export type { PersonInput } from './person-input.js';
 export { COLLECTOR_CAPACITY, atLeast, type ConsoleEntry, type ConsoleLevel, type RequestEntry } from './collectors.js';

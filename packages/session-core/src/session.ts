@@ -21,6 +21,9 @@ import { orAfter } from './clock.js';
 import { ControlLease, type ControlRequest } from './control.js';
 import { dispatchPersonInput, type PersonInput } from './person-input.js';
 import { Screencast, cdpOf } from './screencast.js';
+import { PageVideo, type VideoSettings } from './page-video.js';
+import { ActionRecording, canRecordActions } from './action-recording.js';
+import { ensureFfmpeg } from './video.js';
 import { DEFAULT_RUNAWAY_LIMITS, RunawayGuard, guardPages, type RunawayLimits, type RunawayTrip } from './runaway.js';
 
 /** A JavaScript dialog the page opened, and how it was answered ('pending' while a held dialog waits for an answer). */
@@ -214,6 +217,9 @@ export class Session {
   private readonly videoFolder: string | undefined;
   private tracing: { started: number } | undefined;
   private traceCount = 0;
+  private pageVideo: PageVideo | undefined;
+  private videoCount = 0;
+  private actionRecording: ActionRecording | undefined;
   /** Counts the pages' events and checks their heaps; stops them past a bound (see onRunaway). */
   private readonly guard: RunawayGuard;
   private readonly collectNetwork: boolean;
@@ -457,6 +463,13 @@ export class Session {
       );
       if (saved) traces.push(saved);
     }
+    const ownVideos = this.pageVideo
+      ? await orAfter(
+          this.stopVideo().catch(() => []),
+          VIDEO_CLOSE_TIMEOUT_MS,
+          [],
+        )
+      : [];
     // The collectors' listeners go with the context; removing them first would cost a message per event.
     await orAfter(
       this.context.close().catch(() => {}),
@@ -464,7 +477,7 @@ export class Session {
       undefined,
     );
     await this.removeDownloads();
-    return { videos: await filesIn(this.videoFolder, '.webm'), traces };
+    return { videos: [...(await filesIn(this.videoFolder, '.webm')), ...ownVideos], traces };
   }
 
   /** Removes the session's download folder, unless its files are to be kept; for a session that has ended. */
@@ -608,12 +621,88 @@ export class Session {
       await this.context.tracing.stop();
       throw browserError('unsupported', 'This session has no folder to write a trace to.');
     }
-    this.recordingFolder ??= this.makeRecordingFolder();
-    const folder = await this.recordingFolder;
+    const folder = await this.ownFolder();
     this.traceCount += 1;
     const target = path.join(folder, `trace-${this.traceCount}.zip`);
     await this.context.tracing.stop({ path: target });
     return { path: target, bytes: (await stat(target)).size };
+  }
+
+  /** The session's folder of the output directory, made on first use. */
+  private ownFolder(): Promise<string> {
+    if (!this.makeRecordingFolder) return Promise.reject(browserError('unsupported', 'This session has no folder to write files to.'));
+    this.recordingFolder ??= this.makeRecordingFolder();
+    return this.recordingFolder;
+  }
+
+  // Video and action recordings ----------------------------------------------------------------------------------
+
+  /** Whether a video is being recorded (startVideo). */
+  get recordingVideo(): boolean {
+    return this.pageVideo !== undefined;
+  }
+
+  /**
+   * Starts a video of every tab (those opened later too) into `file`, by default video-N.webm in the session's folder;
+   * answers the file. INVALID_PARAMETERS (details.reason `video_running`) while one is being recorded.
+   */
+  async startVideo(file: string | undefined, settings: VideoSettings = {}): Promise<string> {
+    if (this.pageVideo) {
+      throw new SessionError('INVALID_PARAMETERS', 'A video of this session is already being recorded; stop it first.', {
+        details: { reason: 'video_running' },
+      });
+    }
+    // A remote browser encodes where it runs; only a browser here needs an ffmpeg here.
+    if (this.endpoint === 'local') await ensureFfmpeg();
+    const target = file ?? path.join(await this.ownFolder(), `video-${++this.videoCount}.webm`);
+    const video = new PageVideo(this.context, target, settings);
+    this.pageVideo = video;
+    try {
+      await video.start(this.tabs());
+    } catch (error) {
+      this.pageVideo = undefined;
+      throw error;
+    }
+    return target;
+  }
+
+  /** Stops the video and answers its files (one per tab). INVALID_PARAMETERS (details.reason `no_video`) when none is being recorded. */
+  async stopVideo(): Promise<FileRecord[]> {
+    const video = this.pageVideo;
+    if (!video)
+      throw new SessionError('INVALID_PARAMETERS', 'No video of this session is being recorded; start one first.', { details: { reason: 'no_video' } });
+    this.pageVideo = undefined;
+    return video.stop();
+  }
+
+  /**
+   * Starts writing down the actions done on the session's pages (a person's in the live view, or the tools') as
+   * Playwright test code. INVALID_PARAMETERS (details.reason `recording_running`) while a recording runs.
+   */
+  async startRecordingActions(): Promise<void> {
+    if (this.actionRecording) {
+      throw new SessionError('INVALID_PARAMETERS', 'Actions are already being recorded; stop the recording first.', {
+        details: { reason: 'recording_running' },
+      });
+    }
+    if (!canRecordActions(this.context)) throw browserError('unsupported', 'This Playwright version cannot record actions.');
+    const recording = new ActionRecording(this.context);
+    this.actionRecording = recording;
+    try {
+      await recording.start();
+    } catch (error) {
+      this.actionRecording = undefined;
+      throw error;
+    }
+  }
+
+  /** Stops the recording and answers each recorded action's code. INVALID_PARAMETERS (details.reason `no_recording`) when none runs. */
+  async stopRecordingActions(): Promise<string[]> {
+    const recording = this.actionRecording;
+    if (!recording)
+      throw new SessionError('INVALID_PARAMETERS', 'No actions are being recorded; start a recording first.', { details: { reason: 'no_recording' } });
+    this.actionRecording = undefined;
+    return recording.stop();
   }
 
   // Tabs ---------------------------------------------------------------------------------------------------------

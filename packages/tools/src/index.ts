@@ -19,6 +19,9 @@ import { tabs } from './tab-tools.js';
 import { waitFor } from './wait-tools.js';
 import { liveView, requestHuman } from './live-tools.js';
 import { startTrace, stopTrace } from './trace-tools.js';
+import { video } from './video-tools.js';
+import { highlight } from './highlight-tools.js';
+import { recordActions, resume } from './recording-tools.js';
 
 export {
   annotationsFor,
@@ -52,7 +55,19 @@ export { readsRequestList } from './network-tools.js';
  * Tools of the capability groups (docs/agent-tools.md), each marked with its `capability`; not in allTools.
  * A server adds the groups `--caps` asks for.
  */
-export const capabilityTools: readonly AnyTool[] = [...networkTools, ...storageTools, savePdf, liveView, requestHuman, startTrace, stopTrace];
+export const capabilityTools: readonly AnyTool[] = [
+  ...networkTools,
+  ...storageTools,
+  savePdf,
+  liveView,
+  requestHuman,
+  startTrace,
+  stopTrace,
+  video,
+  highlight,
+  recordActions,
+  resume,
+];
 
 /** Every tool of the default profile, in the order clients list them: lifecycle, navigation, reading, input, waiting, evaluate. */
 export const allTools: readonly AnyTool[] = [

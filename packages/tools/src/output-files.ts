@@ -1,6 +1,6 @@
 // Files a tool writes for its caller (browser_find's filename): only inside --output-dir, never outside it.
 import { constants } from 'node:fs';
-import { mkdir, open, realpath } from 'node:fs/promises';
+import { lstat, mkdir, open, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { SessionError, isInside } from '@sessionwright/session-core';
 import type { ToolOptions } from './define-tool.js';
@@ -30,16 +30,7 @@ export function outputPath(options: ToolOptions, filename: string): string {
  * really lead, and the file is opened without following a link, so no symlink in the output directory leads outside it.
  */
 export async function writeOutputFile(options: ToolOptions, target: string, content: string): Promise<string> {
-  const root = await realpath(path.resolve(options.outputDir ?? '.'));
-  const folder = path.dirname(target);
-  await mkdir(folder, { recursive: true });
-  const realFolder = await realpath(folder);
-  if (realFolder !== root && !isInside(root, realFolder)) {
-    throw new SessionError('INVALID_PARAMETERS', `filename leads outside the output directory ${root} through a link; give a plain name such as "find.md".`, {
-      details: { reason: 'outside the output directory', outputDir: root },
-    });
-  }
-  const file = path.join(realFolder, path.basename(target));
+  const file = await checkedOutputFile(options, target);
   let handle: Awaited<ReturnType<typeof open>>;
   try {
     handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
@@ -52,6 +43,29 @@ export async function writeOutputFile(options: ToolOptions, target: string, cont
     await handle.writeFile(content, 'utf8');
   } finally {
     await handle.close();
+  }
+  return file;
+}
+
+/**
+ * `target` (from outputPath) with its folders made and checked again where they really lead, for a file written by
+ * someone else (Playwright writes a video): no symlink in the output directory, nor one in the file's place, leads it outside.
+ */
+export async function checkedOutputFile(options: ToolOptions, target: string): Promise<string> {
+  const root = await realpath(path.resolve(options.outputDir ?? '.'));
+  const folder = path.dirname(target);
+  await mkdir(folder, { recursive: true });
+  const realFolder = await realpath(folder);
+  if (realFolder !== root && !isInside(root, realFolder)) {
+    throw new SessionError('INVALID_PARAMETERS', `filename leads outside the output directory ${root} through a link; give a plain name such as "find.md".`, {
+      details: { reason: 'outside the output directory', outputDir: root },
+    });
+  }
+  const file = path.join(realFolder, path.basename(target));
+  if ((await lstat(file).catch(() => undefined))?.isSymbolicLink()) {
+    throw new SessionError('INVALID_PARAMETERS', `${file} is a link; give another filename.`, {
+      details: { reason: 'outside the output directory', outputDir: root },
+    });
   }
   return file;
 }

@@ -29,6 +29,9 @@ import { closeSession, createSession, listSessions } from './session-tools.js';
 import { liveView, requestHuman } from './live-tools.js';
 import { adapt, besideInProfile, optionalSessionIdSchema } from './profile-adapter.js';
 import { startTrace, stopTrace } from './trace-tools.js';
+import { playwrightVideoTools } from './video-tools.js';
+import { playwrightHighlightTools } from './highlight-tools.js';
+import { browserAnnotate, browserResume, playwrightRecordingTools } from './recording-tools.js';
 
 export const PROFILE_NAMES = ['sessions', 'playwright'] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
@@ -101,6 +104,11 @@ export const playwrightCapabilityTools: readonly AnyTool[] = [
     base: stopTrace,
     toBase: () => ({}),
   }),
+  ...playwrightVideoTools,
+  ...playwrightRecordingTools,
+  browserResume,
+  ...playwrightHighlightTools,
+  browserAnnotate,
   besideInProfile(liveView),
   besideInProfile(requestHuman),
 ];
