@@ -65,7 +65,16 @@ describe('storage and testing caps (default profile)', () => {
 
   it("gets, sets and deletes cookies as the page sees them; the open page's host by default; another session untouched", async () => {
     const [a, b] = await Promise.all([sessionOn('/pages/home'), sessionOn('/pages/home')]);
-    const set = expectSuccess(await tool('cookies', { sessionId: a, action: 'set', cookies: [{ name: 'theme', value: 'dark' }, { name: 'lang', value: 'de', path: '/pages' }] }));
+    const set = expectSuccess(
+      await tool('cookies', {
+        sessionId: a,
+        action: 'set',
+        cookies: [
+          { name: 'theme', value: 'dark' },
+          { name: 'lang', value: 'de', path: '/pages' },
+        ],
+      }),
+    );
     expect(set.cookies).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ name: 'theme', value: 'dark', domain: '127.0.0.1', path: '/' }),
@@ -77,7 +86,9 @@ describe('storage and testing caps (default profile)', () => {
 
     const got = expectSuccess(await tool('cookies', { sessionId: a, action: 'get', name: 'theme' }));
     expect(got.cookies).toEqual([expect.objectContaining({ name: 'theme', value: 'dark' })]);
-    expect(expectSuccess(await tool('cookies', { sessionId: a, action: 'list', path: '/pages' })).cookies.map((c: { name: string }) => c.name)).toEqual(['lang']);
+    expect(expectSuccess(await tool('cookies', { sessionId: a, action: 'list', path: '/pages' })).cookies.map((c: { name: string }) => c.name)).toEqual([
+      'lang',
+    ]);
     expect(expectSuccess(await tool('cookies', { sessionId: a, action: 'list', domain: 'example.org' })).cookies).toEqual([]);
     expect(expectSuccess(await tool('cookies', { sessionId: a, action: 'list', domain: '127.0' })).cookies).toHaveLength(2);
 
@@ -94,13 +105,21 @@ describe('storage and testing caps (default profile)', () => {
   it('reads and writes the open page’s localStorage and sessionStorage; another session sees none of it', async () => {
     const [a, b] = await Promise.all([sessionOn('/pages/home'), sessionOn('/pages/home')]);
     const origin = new URL(fixture.url).origin;
-    expect(expectSuccess(await tool('web_storage', { sessionId: a, area: 'local', action: 'set', key: 'token', value: 'abc' }))).toMatchObject({ origin, count: 1 });
+    expect(expectSuccess(await tool('web_storage', { sessionId: a, area: 'local', action: 'set', key: 'token', value: 'abc' }))).toMatchObject({
+      origin,
+      count: 1,
+    });
     expectSuccess(await tool('web_storage', { sessionId: a, area: 'session', action: 'set', key: 'step', value: '2' }));
     expect(await inPage(a, "[localStorage.getItem('token'), sessionStorage.getItem('step'), localStorage.getItem('step')]")).toEqual(['abc', '2', null]);
 
     await inPage(a, "localStorage.setItem('fromPage', 'yes')");
     const listed = expectSuccess(await tool('web_storage', { sessionId: a, area: 'local', action: 'list' }));
-    expect(listed.items).toEqual(expect.arrayContaining([{ name: 'token', value: 'abc' }, { name: 'fromPage', value: 'yes' }]));
+    expect(listed.items).toEqual(
+      expect.arrayContaining([
+        { name: 'token', value: 'abc' },
+        { name: 'fromPage', value: 'yes' },
+      ]),
+    );
     expect(expectSuccess(await tool('web_storage', { sessionId: a, area: 'local', action: 'get', key: 'fromPage' })).value).toBe('yes');
     expect(expectSuccess(await tool('web_storage', { sessionId: a, area: 'local', action: 'get', key: 'missing' })).value).toBeNull();
 
@@ -116,7 +135,9 @@ describe('storage and testing caps (default profile)', () => {
     expectError(await tool('web_storage', { sessionId: a, area: 'local', action: 'set', key: 'k' }), 'INVALID_PARAMETERS', a);
     expectError(await tool('web_storage', { sessionId: a, area: 'local', action: 'get' }), 'INVALID_PARAMETERS', a);
     const blank = expectSuccess(await tool('create_session')).sessionId;
-    expect(expectError(await tool('web_storage', { sessionId: blank, area: 'local', action: 'list' }), 'INVALID_PARAMETERS', blank).message).toMatch(/navigate/);
+    expect(expectError(await tool('web_storage', { sessionId: blank, area: 'local', action: 'list' }), 'INVALID_PARAMETERS', blank).message).toMatch(
+      /navigate/,
+    );
     // The failures left the sessions usable.
     expect(expectSuccess(await tool('web_storage', { sessionId: a, area: 'local', action: 'list' })).items).toEqual([{ name: 'fromPage', value: 'yes' }]);
   });
@@ -167,7 +188,7 @@ describe('storage and testing caps (default profile)', () => {
     await writeFile(path.join(outputDir, 'huge.json'), Buffer.alloc(10 * 1024 * 1024 + 1, 0x20));
     const refusals = [
       expectError(await tool('load_storage_state', { sessionId, filename: foreign }), 'INVALID_PARAMETERS', sessionId),
-      expectError(await tool('load_storage_state', { sessionId, filename: '../' + path.basename(outside) + '/state.json' }), 'INVALID_PARAMETERS', sessionId),
+      expectError(await tool('load_storage_state', { sessionId, filename: `../${path.basename(outside)}/state.json` }), 'INVALID_PARAMETERS', sessionId),
       expectError(await tool('load_storage_state', { sessionId, filename: 'notjson.json' }), 'INVALID_PARAMETERS', sessionId),
       expectError(await tool('load_storage_state', { sessionId, filename: 'notstate.json' }), 'INVALID_PARAMETERS', sessionId),
       expectError(await tool('load_storage_state', { sessionId, filename: 'huge.json' }), 'INVALID_PARAMETERS', sessionId),
@@ -324,7 +345,9 @@ describe('storage and testing caps (playwright profile)', () => {
     expectSuccess(await tool('browser_verify_value', { type: 'checkbox', element: 'agree', target: '#agree', value: 'true' }));
 
     expect(expectError(await tool('browser_verify_text_visible', { text: 'Not on this page' }), 'WAIT_TIMEOUT').message).toMatch(/Not on this page/);
-    expect(expectError(await tool('browser_verify_value', { type: 'textbox', element: 'name', target: '#name', value: 'Bob' }), 'WAIT_TIMEOUT').details.actual).toBe('"Ada"');
+    expect(
+      expectError(await tool('browser_verify_value', { type: 'textbox', element: 'name', target: '#name', value: 'Bob' }), 'WAIT_TIMEOUT').details.actual,
+    ).toBe('"Ada"');
     expectError(await tool('browser_verify_element_visible', { role: 'button' }), 'INVALID_PARAMETERS');
 
     const buttonRef = /button "Submit order" \[ref=((?:f\d+)?e\d+)\]/.exec(snapshot)?.[1];

@@ -5,9 +5,8 @@ import { adapt, optionalSessionIdSchema, toTarget } from './profile-adapter.js';
 import { MAX_SELECTOR } from './schemas.js';
 import { generateLocator, verify } from './testing-tools.js';
 
-const NOTE =
-  "Acts on this connection's own browser page unless sessionId names a session from create_session. " +
-  'A check that does not hold within 5 s is an error (WAIT_TIMEOUT) saying what the page had.';
+const SESSION_NOTE = "Acts on this connection's own browser page unless sessionId names a session from create_session.";
+const NOTE = `${SESSION_NOTE} A check that does not hold within the action timeout (5 s by default) is an error (WAIT_TIMEOUT) saying what the page had.`;
 
 const elementSchema = z.string().max(MAX_SELECTOR).describe('Element description, for the log.');
 const targetSchema = z.string().min(1).max(MAX_SELECTOR).describe('Ref from browser_snapshot, or a selector.');
@@ -68,7 +67,7 @@ export const playwrightTestingTools: readonly AnyTool[] = [
     name: 'browser_generate_locator',
     title: 'Create locator for element',
     description: 'Answers the Playwright locator code for an element, for use in tests.',
-    notes: "Turns a ref or a selector into the locator a test would use, e.g. getByRole('button', { name: 'Submit' }). " + NOTE.split('. ')[0] + '.',
+    notes: `Turns a ref or a selector into the locator a test would use, e.g. getByRole('button', { name: 'Submit' }). ${SESSION_NOTE}`,
     input: z.strictObject({ element: elementSchema.optional(), target: targetSchema, sessionId: optionalSessionIdSchema }),
     base: generateLocator,
     toBase: ({ target }) => toTarget({ target }),

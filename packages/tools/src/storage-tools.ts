@@ -117,9 +117,13 @@ async function readStateFile(filename: string, ctx: ToolContext): Promise<unknow
     );
   }
   if (payload.buffer.length > MAX_STATE_FILE_BYTES) {
-    throw new SessionError('INVALID_PARAMETERS', `${filename} is larger than ${MAX_STATE_FILE_BYTES / 1024 / 1024} MB, the most a storage state file may have.`, {
-      details: { reason: 'too large', limit: MAX_STATE_FILE_BYTES },
-    });
+    throw new SessionError(
+      'INVALID_PARAMETERS',
+      `${filename} is larger than ${MAX_STATE_FILE_BYTES / 1024 / 1024} MB, the most a storage state file may have.`,
+      {
+        details: { reason: 'too large', limit: MAX_STATE_FILE_BYTES },
+      },
+    );
   }
   try {
     return JSON.parse(payload.buffer.toString('utf8'));
@@ -159,7 +163,7 @@ export const cookies = defineSessionTool({
   notes:
     'action "list" returns them, narrowed by the filters given: urls (the cookies those URLs would send), name, domain (cookies whose domain contains it) and path (whose path starts with it); ' +
     '"get" is list for one name; "set" adds or replaces the given cookies; "delete" removes the cookies of that name (within the other filters); "clear" removes every cookie the filters match, all without filters. ' +
-    "A cookie to set names a url, or a domain (\".example.com\" for subdomains too) and path (default \"/\"); with neither it is the open page's host. " +
+    'A cookie to set names a url, or a domain (".example.com" for subdomains too) and path (default "/"); with neither it is the open page\'s host. ' +
     'expires is Unix time in seconds (leave it out for a session cookie); sameSite defaults to "Lax". ' +
     'The result is the cookie list after the action, filtered the same way. Use export_storage_state to copy a whole sign-in (cookies and localStorage) to another session. ' +
     'Errors: INVALID_PARAMETERS (get or delete without name, set without cookies, a cookie with url and domain, a cookie without either on a page that has no host, a URL that is not http/https), SESSION_NOT_FOUND / SESSION_EXPIRED.',
@@ -196,7 +200,8 @@ export const cookies = defineSessionTool({
   },
   async handler({ action, filter, toSet }, page) {
     const context = page.context();
-    if (action === 'set') await context.addCookies(toSet.map((cookie) => (cookie.url !== undefined || cookie.domain !== undefined ? cookie : onPageHost(cookie, page.url()))));
+    if (action === 'set')
+      await context.addCookies(toSet.map((cookie) => (cookie.url !== undefined || cookie.domain !== undefined ? cookie : onPageHost(cookie, page.url()))));
     if (action === 'delete' || action === 'clear') await clearCookies(context, filter);
     // Spread: Playwright's Cookie interface has no index signature, a copy does.
     return { cookies: (await matchingCookies(context, filter)).map((cookie) => ({ ...cookie })) };
@@ -212,7 +217,9 @@ function onPageHost<Cookie extends object>(cookie: Cookie, pageUrl: string): Coo
     url = undefined;
   }
   if (url === undefined || url.hostname === '' || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
-    throw invalid(`The open page (${pageUrl.slice(0, 200)}) has no host to set the cookie for: give the cookie a url or a domain, or navigate to the site first.`);
+    throw invalid(
+      `The open page (${pageUrl.slice(0, 200)}) has no host to set the cookie for: give the cookie a url or a domain, or navigate to the site first.`,
+    );
   }
   return { ...cookie, domain: url.hostname };
 }
