@@ -194,6 +194,11 @@ describe('storage and testing caps (default profile)', () => {
       expectError(await tool('load_storage_state', { sessionId, filename: 'huge.json' }), 'INVALID_PARAMETERS', sessionId),
       expectError(await tool('load_storage_state', { sessionId, filename: 'missing.json' }), 'INVALID_PARAMETERS', sessionId),
       expectError(await tool('load_storage_state', { sessionId }), 'INVALID_PARAMETERS', sessionId),
+      expectError(
+        await tool('load_storage_state', { sessionId, storageState: { cookies: [{ name: FILE_SECRET, value: 1 }] } }),
+        'INVALID_PARAMETERS',
+        sessionId,
+      ),
     ];
     expect(refusals[4].details.reason).toBe('too large');
     expect(JSON.stringify(refusals)).not.toContain(FILE_SECRET);

@@ -7,7 +7,7 @@ import { outputPath, writeOutputFile } from './output-files.js';
 import { sessionOutput } from './response.js';
 import { sessionIdSchema } from './schemas.js';
 import { defineSessionTool } from './session-tool.js';
-import { exportedStorageStateSchema, sessionOptionsShape } from './session-options-schema.js';
+import { exportedStorageStateSchema } from './session-options-schema.js';
 import { readAllowedFile, type UploadPayload } from './upload-tools.js';
 import { webStorage } from './web-storage-tools.js';
 
@@ -69,7 +69,8 @@ export const loadStorageState = defineSessionTool({
   input: z
     .strictObject({
       sessionId: sessionIdSchema,
-      storageState: sessionOptionsShape.storageState.describe('From export_storage_state.'),
+      // Its shape is checked in prepare, as create_session checks it: the model reads one line, not the whole schema.
+      storageState: z.looseObject({}).optional().describe('From export_storage_state.'),
       filename: z.string().min(1).max(4_096).optional().describe('Or a JSON file export_storage_state wrote.'),
     })
     .refine((args) => (args.storageState === undefined) !== (args.filename === undefined), {
