@@ -109,6 +109,7 @@ async function readStateFile(filename: string, ctx: ToolContext): Promise<unknow
   } catch (error) {
     if (!isSessionError(error)) throw error;
     const reason = (error.details as { reason?: string } | undefined)?.reason;
+    if (reason === 'too large') throw tooLarge(filename);
     throw new SessionError(
       'INVALID_PARAMETERS',
       reason === 'no allowed directory'
@@ -117,15 +118,7 @@ async function readStateFile(filename: string, ctx: ToolContext): Promise<unknow
       { details: { reason: reason ?? 'not readable', allowed: directories } },
     );
   }
-  if (payload.buffer.length > MAX_STATE_FILE_BYTES) {
-    throw new SessionError(
-      'INVALID_PARAMETERS',
-      `${filename} is larger than ${MAX_STATE_FILE_BYTES / 1024 / 1024} MB, the most a storage state file may have.`,
-      {
-        details: { reason: 'too large', limit: MAX_STATE_FILE_BYTES },
-      },
-    );
-  }
+  if (payload.buffer.length > MAX_STATE_FILE_BYTES) throw tooLarge(filename);
   try {
     return JSON.parse(payload.buffer.toString('utf8'));
   } catch {
@@ -134,6 +127,16 @@ async function readStateFile(filename: string, ctx: ToolContext): Promise<unknow
       details: { reason: 'not a storage state' },
     });
   }
+}
+
+function tooLarge(filename: string): SessionError {
+  return new SessionError(
+    'INVALID_PARAMETERS',
+    `${filename} is larger than ${MAX_STATE_FILE_BYTES / 1024 / 1024} MB, the most a storage state file may have.`,
+    {
+      details: { reason: 'too large', limit: MAX_STATE_FILE_BYTES },
+    },
+  );
 }
 
 /** A cookie to set; its limits are a storage state's (docs/session-options.md). */
