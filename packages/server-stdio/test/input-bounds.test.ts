@@ -7,9 +7,10 @@ type Schema = Record<string, unknown>;
 /**
  * Values a tool's schema shows as "any object", with the reason they are bounded all the same. create_session's
  * storageState is what export_storage_state gave (a model passes it on whole): the tool checks it against
- * session-core's storage-state schema, every string and list of which has a limit (session-options.test.ts).
+ * session-core's storage-state schema, every string and list of which has a limit (session-options.test.ts);
+ * load_storage_state's is checked against the same schema.
  */
-const OPEN_VALUES = new Set(['create_session.storageState']);
+const OPEN_VALUES = new Set(['create_session.storageState', 'load_storage_state.storageState']);
 
 /** The places under `schema` that take a string or a list of any length, or any value at all, as paths. */
 function unbounded(schema: Schema, at: string): string[] {

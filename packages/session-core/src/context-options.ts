@@ -492,6 +492,11 @@ function checkSessionOptions(input: unknown, browserName: BrowserName): CheckedO
   };
 }
 
+/** A storage state given to a running session (a file or an object): checked and completed as create_session's is. */
+export function checkStorageState(input: unknown): StorageState {
+  return checkSessionOptions({ storageState: input }, 'chromium').storageState ?? { cookies: [], origins: [] };
+}
+
 /** The first problem the schema found, as INVALID_PARAMETERS with `details.option`; never quoting a value it refused. */
 function schemaProblem(error: z.ZodError, known: readonly string[] = SESSION_OPTION_NAMES): SessionError {
   const issues = [...error.issues].sort(

@@ -12,6 +12,7 @@ export {
 } from './browser-source.js';
 export { orAfter, type Clock, type TimerHandle, type Timers } from './clock.js';
 export {
+  checkStorageState,
   deviceNames,
   effectiveOptionsSchema,
   isStaticResource,

@@ -16,6 +16,7 @@ import { closeSession, createSession, listSessions } from './session-tools.js';
 import { snapshot } from './snapshot-tools.js';
 import { storageTools } from './storage-tools.js';
 import { tabs } from './tab-tools.js';
+import { testingTools } from './testing-tools.js';
 import { waitFor } from './wait-tools.js';
 import { liveView, requestHuman } from './live-tools.js';
 import { startTrace, stopTrace } from './trace-tools.js';
@@ -58,6 +59,7 @@ export { readsRequestList } from './network-tools.js';
 export const capabilityTools: readonly AnyTool[] = [
   ...networkTools,
   ...storageTools,
+  ...testingTools,
   savePdf,
   liveView,
   requestHuman,
@@ -100,7 +102,7 @@ export const allTools: readonly AnyTool[] = [
 ];
 
 /** The capability groups `--caps` may name (docs/agent-tools.md); `all` names every one. */
-export const CAPABILITIES: readonly ToolCapability[] = ['network', 'storage', 'pdf', 'live', 'devtools'];
+export const CAPABILITIES: readonly ToolCapability[] = ['network', 'storage', 'pdf', 'live', 'devtools', 'testing'];
 
 /** Every tool of the default profile, the capability groups included: what the README documents. */
 export const everyTool: readonly AnyTool[] = [...allTools, ...capabilityTools];

@@ -32,6 +32,8 @@ import { startTrace, stopTrace } from './trace-tools.js';
 import { playwrightVideoTools } from './video-tools.js';
 import { playwrightHighlightTools } from './highlight-tools.js';
 import { browserAnnotate, browserResume, playwrightRecordingTools } from './recording-tools.js';
+import { playwrightStorageTools } from './playwright-storage.js';
+import { playwrightTestingTools } from './playwright-testing.js';
 
 export const PROFILE_NAMES = ['sessions', 'playwright'] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
@@ -111,6 +113,8 @@ export const playwrightCapabilityTools: readonly AnyTool[] = [
   browserAnnotate,
   besideInProfile(liveView),
   besideInProfile(requestHuman),
+  ...playwrightStorageTools,
+  ...playwrightTestingTools,
 ];
 
 /** The playwright profile, with the capability groups `caps` names (`all`: every one). */

@@ -51,7 +51,14 @@ describe('capabilities', () => {
     const names = (caps: string[]) => toolsFor(caps).map((tool) => tool.name);
     expect(names([])).toEqual(allTools.map((tool) => tool.name));
     expect(names(['network']).slice(allTools.length)).toEqual(['network_requests', 'network_request']);
-    expect(names(['pdf', 'storage']).slice(allTools.length).sort()).toEqual(['cookies', 'export_storage_state', 'save_pdf']);
+    expect(names(['pdf', 'storage']).slice(allTools.length).sort()).toEqual([
+      'cookies',
+      'export_storage_state',
+      'load_storage_state',
+      'save_pdf',
+      'web_storage',
+    ]);
+    expect(names(['testing']).slice(allTools.length)).toEqual(['verify', 'generate_locator']);
     expect(names(['all'])).toHaveLength(everyTool.length);
     expect(new Set(names(['all'])).size).toBe(everyTool.length);
   });
