@@ -102,7 +102,8 @@ export function adapt<Input extends z.ZodObject>(spec: AdapterSpec<Input>): Sess
     name: spec.name,
     title: spec.title,
     description: spec.description,
-    ...(spec.notes === undefined ? {} : { notes: spec.notes }),
+    // An adapter says what its base tool says unless it has more to say.
+    ...((spec.notes ?? base.notes) === undefined ? {} : { notes: spec.notes ?? base.notes }),
     input: spec.input,
     output: spec.output ?? playwrightOutput(base.output as z.ZodObject, { snapshot: spec.snapshot !== undefined && spec.snapshot !== false }),
     kind,

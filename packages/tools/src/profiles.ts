@@ -93,7 +93,7 @@ export const playwrightCapabilityTools: readonly AnyTool[] = [
   adapt({
     name: 'browser_start_tracing',
     title: 'Start tracing',
-    description: 'Starts recording a Playwright trace of the page: each action with DOM snapshots, screenshots and network. browser_stop_tracing writes it.',
+    description: 'Starts recording a Playwright trace of the page; browser_stop_tracing writes it.',
     input: z.strictObject({ sessionId: optionalSessionIdSchema }),
     base: startTrace,
     toBase: () => ({}),
@@ -101,7 +101,7 @@ export const playwrightCapabilityTools: readonly AnyTool[] = [
   adapt({
     name: 'browser_stop_tracing',
     title: 'Stop tracing',
-    description: 'Stops the trace and writes trace.zip under --output-dir; `npx playwright show-trace <path>` opens it.',
+    description: 'Stops the trace and writes it as a .zip file; `npx playwright show-trace <path>` opens it.',
     input: z.strictObject({ sessionId: optionalSessionIdSchema }),
     base: stopTrace,
     toBase: () => ({}),

@@ -164,7 +164,7 @@ export const playwrightVideoTools = [
     description: 'Shows a full-page chapter card in the video.',
     input: z.strictObject({
       title: titleSchema.describe('Chapter title.'),
-      description: descriptionSchema.optional(),
+      description: descriptionSchema.optional().describe('Text under the title.'),
       duration: durationSchema.optional().describe('Ms the card shows (2000).'),
       sessionId: optionalSessionIdSchema,
     }),
@@ -177,8 +177,8 @@ export const playwrightVideoTools = [
     description: 'Names each following action in a callout on the page, for a video or the live view.',
     input: z.strictObject({
       duration: durationSchema.optional().describe('Ms each callout shows (500).'),
-      position: z.enum(POSITIONS).optional(),
-      cursor: z.enum(['none', 'pointer']).optional(),
+      position: z.enum(POSITIONS).optional().describe('Callout place.'),
+      cursor: z.enum(['none', 'pointer']).optional().describe('none hides the pointer.'),
       style: styleSchema.optional().describe('CSS of point, highlight, title.'),
       sessionId: optionalSessionIdSchema,
     }),

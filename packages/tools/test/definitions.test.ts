@@ -9,7 +9,7 @@ const GENERIC = new Set(['INVALID_PARAMETERS', 'BROWSER_ERROR']);
 /** The longest description a model is sent: a sentence or two; the rest is in the tool's notes. */
 const MAX_DESCRIPTION = 120;
 
-const profileTools = [...everyTool, ...playwrightProfile().tools.filter((tool) => !everyTool.includes(tool))];
+const profileTools = [...everyTool, ...playwrightProfile(['all']).tools.filter((tool) => !everyTool.includes(tool))];
 
 describe.each(everyTool.map((tool) => [tool.name, tool] as const))('%s', (_name, tool) => {
   it('explains in its notes (docs/tools.md) every specific error code it can answer', () => {
