@@ -5,6 +5,8 @@ import { handleDialog } from './dialog-tools.js';
 import { emulate } from './emulate-tools.js';
 import { drag, fillForm } from './form-tools.js';
 import { networkTools } from './network-tools.js';
+import { mouse } from './mouse-tools.js';
+import { route } from './route-tools.js';
 import { savePdf } from './pdf-tools.js';
 import { uploadFile } from './upload-tools.js';
 import { evaluate } from './evaluate-tools.js';
@@ -52,7 +54,7 @@ export { readsRequestList } from './network-tools.js';
  * Tools of the capability groups (docs/agent-tools.md), each marked with its `capability`; not in allTools.
  * A server adds the groups `--caps` asks for.
  */
-export const capabilityTools: readonly AnyTool[] = [...networkTools, ...storageTools, savePdf, liveView, requestHuman, startTrace, stopTrace];
+export const capabilityTools: readonly AnyTool[] = [...networkTools, route, ...storageTools, savePdf, liveView, requestHuman, startTrace, stopTrace, mouse];
 
 /** Every tool of the default profile, in the order clients list them: lifecycle, navigation, reading, input, waiting, evaluate. */
 export const allTools: readonly AnyTool[] = [
@@ -85,7 +87,7 @@ export const allTools: readonly AnyTool[] = [
 ];
 
 /** The capability groups `--caps` may name (docs/agent-tools.md); `all` names every one. */
-export const CAPABILITIES: readonly ToolCapability[] = ['network', 'storage', 'pdf', 'live', 'devtools'];
+export const CAPABILITIES: readonly ToolCapability[] = ['network', 'storage', 'pdf', 'live', 'devtools', 'vision'];
 
 /** Every tool of the default profile, the capability groups included: what the README documents. */
 export const everyTool: readonly AnyTool[] = [...allTools, ...capabilityTools];

@@ -29,6 +29,8 @@ import { closeSession, createSession, listSessions } from './session-tools.js';
 import { liveView, requestHuman } from './live-tools.js';
 import { adapt, besideInProfile, optionalSessionIdSchema } from './profile-adapter.js';
 import { startTrace, stopTrace } from './trace-tools.js';
+import { playwrightMouseTools } from './mouse-tools.js';
+import { playwrightNetworkTools } from './route-tools.js';
 
 export const PROFILE_NAMES = ['sessions', 'playwright'] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
@@ -103,6 +105,8 @@ export const playwrightCapabilityTools: readonly AnyTool[] = [
   }),
   besideInProfile(liveView),
   besideInProfile(requestHuman),
+  ...playwrightMouseTools,
+  ...playwrightNetworkTools,
 ];
 
 /** The playwright profile, with the capability groups `caps` names (`all`: every one). */
