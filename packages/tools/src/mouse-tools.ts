@@ -1,9 +1,9 @@
 // The `vision` capability: the mouse by page coordinates (move, click, drag, press, release, wheel), for pages a snapshot cannot name (canvas, maps); `mouse` in the default profile, @playwright/mcp's browser_mouse_* over it.
 import { SessionError } from '@sessionwright/session-core';
-import type { Page } from 'playwright';
+import type { Frame, Page, Request, Response } from 'playwright';
 import { z } from 'zod';
 import type { AnyTool } from './define-tool.js';
-import { actAndSettle } from './page-helpers.js';
+import { actAndSettle, frameOf } from './page-helpers.js';
 import { adapt, optionalSessionIdSchema } from './profile-adapter.js';
 import { sessionOutput } from './response.js';
 import { includeSnapshotSchema, sessionIdSchema } from './schemas.js';
@@ -104,6 +104,62 @@ async function checkInViewport(page: Page, points: readonly Point[]): Promise<vo
   }
 }
 
+/**
+ * Page-side: marks the document when it starts a navigation. The Navigation API's navigate event fires in the task that
+ * handles the input, so the mark is set before the input is acknowledged; where there is no Navigation API the mark
+ * stays unset and the step waits for nothing more than actAndSettle does.
+ */
+const WATCH_NAVIGATION = `(() => {
+  const mark = Symbol.for('sessionwright.navigating');
+  const watching = Symbol.for('sessionwright.watchingNavigation');
+  window[mark] = false;
+  if (window[watching] || typeof navigation === 'undefined') return;
+  window[watching] = true;
+  navigation.addEventListener('navigate', (event) => { if (!event.hashChange && !event.destination.sameDocument) window[mark] = true; });
+})()`;
+const NAVIGATION_MARKED = `window[Symbol.for('sessionwright.navigating')] === true`;
+
+/**
+ * Runs mouse input and, when the page says the input started a navigation, waits until that navigation commits (or
+ * ends without a new page: a download, a 204, a failure), so actAndSettle then waits for the new page to load. Mouse
+ * input returns once the page has handled the event, before the navigation it started has even reached the network.
+ */
+async function inputThatMayNavigate(page: Page, input: () => Promise<void>): Promise<void> {
+  await page.evaluate(WATCH_NAVIGATION).catch(() => {});
+  let ended: () => void = () => {};
+  const end = new Promise<void>((resolve) => {
+    ended = resolve;
+  });
+  const mainFrameNavigation = (request: Request) => request.isNavigationRequest() && frameOf(request) === page.mainFrame();
+  const onNavigated = (frame: Frame) => {
+    if (frame === page.mainFrame()) ended();
+  };
+  const onFailed = (request: Request) => {
+    if (mainFrameNavigation(request)) ended();
+  };
+  const onResponse = (response: Response) => {
+    if (mainFrameNavigation(response.request()) && (response.status() === 204 || response.status() === 205)) ended();
+  };
+  const onDownload = () => ended();
+  page.on('framenavigated', onNavigated);
+  page.on('requestfailed', onFailed);
+  page.on('response', onResponse);
+  page.on('download', onDownload);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await input();
+    // A document that went away while being asked has navigated.
+    const marked = await page.evaluate(NAVIGATION_MARKED).catch(() => true);
+    if (marked === true) await Promise.race([end, new Promise<void>((resolve) => (timer = setTimeout(resolve, SETTLE_TIMEOUT)))]);
+  } finally {
+    clearTimeout(timer);
+    page.off('framenavigated', onNavigated);
+    page.off('requestfailed', onFailed);
+    page.off('response', onResponse);
+    page.off('download', onDownload);
+  }
+}
+
 /** Does one mouse step on the page; a click, drag, press or release that starts a navigation waits for it to load. Answers what happened. */
 export async function runMouseStep(page: Page, step: MouseStep): Promise<string> {
   const points = [step.at, step.to].filter((point): point is Point => point !== undefined);
@@ -111,7 +167,7 @@ export async function runMouseStep(page: Page, step: MouseStep): Promise<string>
   const { mouse } = page;
   const button = step.button ?? 'left';
   const at = step.at ? ` at (${step.at.x}, ${step.at.y})` : '';
-  const settle = (act: () => Promise<void>) => actAndSettle(page, SETTLE_TIMEOUT, act);
+  const settle = (act: () => Promise<void>) => actAndSettle(page, SETTLE_TIMEOUT, () => inputThatMayNavigate(page, act));
   switch (step.action) {
     case 'move':
       await mouse.move(step.at?.x ?? 0, step.at?.y ?? 0);

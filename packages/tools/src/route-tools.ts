@@ -22,7 +22,7 @@ const headerName = z
   .string()
   .min(1)
   .max(MAX_HEADER_NAME)
-  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, 'a header name is letters, digits and !#$%&\'*+.^_`|~-');
+  .regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "a header name is letters, digits and !#$%&'*+.^_`|~-");
 
 /** One route as the session holds it; the handler is what Playwright calls, kept to remove exactly this route. */
 interface RouteEntry {
@@ -191,7 +191,11 @@ export const route = defineSessionTool({
     }
     if (action === 'remove') {
       const removed = await removeRoutes(context, pattern);
-      return { message: `Removed ${removed} route${removed === 1 ? '' : 's'}${pattern === undefined ? '' : ` for ${pattern}`}.`, removed, routes: listRoutes(context) };
+      return {
+        message: `Removed ${removed} route${removed === 1 ? '' : 's'}${pattern === undefined ? '' : ` for ${pattern}`}.`,
+        removed,
+        routes: listRoutes(context),
+      };
     }
     const routes = listRoutes(context);
     return { message: routes.length === 0 ? 'No routes.' : `${routes.length} route${routes.length === 1 ? '' : 's'}.`, routes };
@@ -233,8 +237,16 @@ export const playwrightNetworkTools: readonly AnyTool[] = [
       status: z.number().optional().describe('Status (default 200).'),
       body: z.string().max(MAX_ROUTE_BODY).optional().describe('Response body.'),
       contentType: z.string().max(200).optional().describe('Content-Type.'),
-      headers: z.array(z.string().max(MAX_HEADER_NAME + MAX_HEADER_VALUE + 2)).max(MAX_HEADERS).optional().describe('"Name: Value" lines.'),
-      removeHeaders: z.string().max(MAX_HEADERS * (MAX_HEADER_NAME + 1)).optional().describe('Request headers to drop, comma-separated.'),
+      headers: z
+        .array(z.string().max(MAX_HEADER_NAME + MAX_HEADER_VALUE + 2))
+        .max(MAX_HEADERS)
+        .optional()
+        .describe('"Name: Value" lines.'),
+      removeHeaders: z
+        .string()
+        .max(MAX_HEADERS * (MAX_HEADER_NAME + 1))
+        .optional()
+        .describe('Request headers to drop, comma-separated.'),
       sessionId: optionalSessionIdSchema,
     }),
     base: route,
