@@ -214,7 +214,7 @@ export const mouse = defineSessionTool({
     'Errors: INVALID_PARAMETERS (a field the action needs is missing or it does not take one, or a point is outside the viewport: details.viewport gives its size), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({
     sessionId: sessionIdSchema,
-    action: z.enum(MOUSE_ACTIONS),
+    action: z.enum(MOUSE_ACTIONS).describe('What to do.'),
     x: pixels.optional().describe('From the viewport left.'),
     y: pixels.optional().describe('From the viewport top.'),
     toX: pixels.optional().describe('drag: end x.'),

@@ -150,7 +150,7 @@ export const route = defineSessionTool({
     'Errors: INVALID_PARAMETERS (pattern missing for add, too many routes, or fields remove/list do not take), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({
     sessionId: sessionIdSchema,
-    action: z.enum(['add', 'remove', 'list']),
+    action: z.enum(['add', 'remove', 'list']).describe('What to do.'),
     pattern: z.string().min(1).max(MAX_PATTERN).optional().describe('URL glob, e.g. **/api/*.'),
     status: z.number().int().min(100).max(599).optional().describe('Mock: status (default 200).'),
     body: z.string().max(MAX_ROUTE_BODY).optional().describe('Mock: response body.'),
