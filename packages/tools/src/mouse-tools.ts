@@ -308,11 +308,11 @@ export const playwrightMouseTools: readonly AnyTool[] = [
     title: 'Scroll mouse wheel',
     description: 'Turns the mouse wheel where the mouse is, to scroll.',
     input: z.strictObject({
-      deltaX: z.number().optional().describe('Right (+) or left; default 0.'),
-      deltaY: z.number().optional().describe('Down (+) or up; default 0.'),
+      deltaX: z.number().describe('Right (+) or left.'),
+      deltaY: z.number().describe('Down (+) or up.'),
       sessionId: optionalSessionIdSchema,
     }),
     base: mouse,
-    toBase: ({ deltaX, deltaY }) => ({ action: 'wheel', deltaX: deltaX ?? 0, deltaY: deltaY ?? 0 }),
+    toBase: ({ deltaX, deltaY }) => ({ action: 'wheel', deltaX, deltaY }),
   }),
 ];
