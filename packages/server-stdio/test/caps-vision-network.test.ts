@@ -6,8 +6,9 @@ import { call, expectError, expectSuccess, startCli } from './helpers.js';
 const MOUSE_PAGE = `<!doctype html><html><head><title>Mouse pad</title><style>
 body { margin: 0 } #pad { position: absolute; left: 0; top: 0; width: 400px; height: 300px; background: #eee }
 #go { position: absolute; left: 450px; top: 50px; width: 100px; height: 40px; display: block; background: #ccf }
+#ask { position: absolute; left: 450px; top: 150px; width: 100px; height: 40px }
 #tall { position: absolute; top: 0; left: 600px; width: 10px; height: 3000px }
-</style></head><body><div id="pad"></div><a id="go" href="/pages/home">go</a><div id="tall"></div><script>
+</style></head><body><div id="pad"></div><a id="go" href="/pages/home">go</a><button id="ask" onclick="document.title = confirm('sure?') ? 'yes' : 'no'">ask</button><div id="tall"></div><script>
 window.seen = [];
 for (const type of ['mousemove', 'mousedown', 'mouseup', 'click', 'dblclick', 'contextmenu']) {
   document.getElementById('pad').addEventListener(type, (e) => { if (type === 'contextmenu') e.preventDefault(); seen.push({ type, x: e.clientX, y: e.clientY, button: e.button }); });
@@ -192,6 +193,23 @@ describe.each([sessionsFace, playwrightFace])('$name', (face) => {
     const clicked = await ok(face.click(sessionId, 500, 70));
     expect(clicked).toMatchObject({ url: fx.urlFor('/pages/home'), title: 'Home' });
     if (face === playwrightFace) expect(clicked.snapshot).toContain('Fixture home');
+  });
+
+  it('a click by coordinates that opens a dialog: answered at once by default, held for browser_handle_dialog in the playwright profile', async () => {
+    const sessionId = await sessionOn('mouse');
+    const clicked = await ok(face.click(sessionId, 500, 170));
+    if (face === sessionsFace) {
+      expect(clicked.dialogs).toEqual([{ type: 'confirm', message: 'sure?', action: 'dismissed' }]);
+      expect(await evaluate(sessionId, '() => document.title')).toBe('no');
+      return;
+    }
+    expect(clicked.modalState).toMatchObject({ type: 'dialog', dialogType: 'confirm', dialogMessage: 'sure?' });
+    const answered = expectSuccess(await call(server.client, 'browser_handle_dialog', { sessionId, accept: true }));
+    expect(answered.modalState).toBeUndefined();
+    expect(await evaluate(sessionId, '() => document.title')).toBe('yes');
+    // The session goes on: the next click by coordinates reaches the page.
+    await ok(face.click(sessionId, 5, 5));
+    expect(((await evaluate(sessionId, seenOnce('click'))) as Seen[]).find((event) => event.type === 'click')).toMatchObject({ x: 5, y: 5 });
   });
 
   it('refuses a point outside the viewport clearly, and the session stays usable', async () => {
