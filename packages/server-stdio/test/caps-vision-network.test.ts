@@ -1,6 +1,6 @@
 // The `vision` and `network` caps over stdio, in both profiles: what a page saw of the mouse by coordinates, and what it got from routed, mocked and offline requests.
 import { startFixtureServer, type FixtureServer, type StdioConnection } from '@sessionwright/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError, expectSuccess, startCli } from './helpers.js';
 
 const MOUSE_PAGE = `<!doctype html><html><head><title>Mouse pad</title><style>
@@ -93,12 +93,17 @@ describe.each([sessionsFace, playwrightFace])('$name', (face) => {
   afterAll(async () => {
     await server?.close();
   });
+  const opened: string[] = [];
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((sessionId) => call(server.client, 'close_session', { sessionId })));
+  });
   const run = async ([name, args]: [string, Record<string, unknown>]) => call(server.client, name, args);
   const ok = async (step: [string, Record<string, unknown>]) => expectSuccess(await run(step));
   const evaluate = async (sessionId: string, source: string) => (await ok(face.evaluate(sessionId, source))).result;
 
   async function sessionOn(page: string): Promise<string> {
     const { sessionId } = expectSuccess(await call(server.client, 'create_session', {}));
+    opened.push(sessionId);
     await ok(face.navigate(sessionId, fx.urlFor(`/pages/${page}`)));
     return sessionId;
   }
