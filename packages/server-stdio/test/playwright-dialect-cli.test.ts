@@ -108,9 +108,7 @@ describe('command lines written for @playwright/mcp', () => {
     expect(
       await evaluate(server, "() => [innerWidth, navigator.userAgent, window.__initMarker, document.getElementById('cookies').textContent]", sessionId),
     ).toEqual([500, 'desk-agent/3', 'init-ran', 'sid=signed-in-4b2']);
-    expect(unmeantLines(server)).toEqual([
-      'sessionwright: caps vision, pdf, devtools, network, storage, testing, config: accepted; the playwright profile serves no tools for them yet',
-    ]);
+    expect(unmeantLines(server)).toEqual(['sessionwright: caps pdf, storage, testing, config: accepted; the playwright profile serves no tools for them yet']);
   });
 
   it('--device on the command line over PLAYWRIGHT_MCP_MOBILE and PLAYWRIGHT_MCP_USER_AGENT; PLAYWRIGHT_MCP_TIMEOUT_ACTION bounds element actions', async () => {

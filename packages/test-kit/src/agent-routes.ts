@@ -10,7 +10,7 @@ export const LARGE_BODY_LENGTH = 250_000;
  * - `/download/endless`: an attachment that never ends, sent as fast as the browser takes it.
  * - `/api/json?tag=T`: `{"ok":true,"tag":T}`. POST `/api/echo`: the request body back as text/plain.
  * - `/api/binary`: 256 bytes of application/octet-stream. `/api/large`: LARGE_BODY_LENGTH characters of text/plain.
- * - `/api/status/CODE`: an empty JSON answer with that status (200–599).
+ * - `/api/status/CODE`: an empty JSON answer with that status (200–599). `/api/headers`: the request's headers as JSON.
  */
 export function agentRoutes(): (req: IncomingMessage, res: ServerResponse, url: URL, body: () => Promise<string>) => boolean {
   return (req, res, url, body) => {
@@ -37,6 +37,10 @@ export function agentRoutes(): (req: IncomingMessage, res: ServerResponse, url: 
         res.end(Buffer.alloc(bytes, 'x'));
       }, 50);
       res.on('close', () => clearTimeout(timer));
+      return true;
+    }
+    if (path === '/api/headers') {
+      send(res, 200, JSON.stringify(req.headers), 'application/json');
       return true;
     }
     if (path === '/api/json') {

@@ -139,7 +139,7 @@ export function annotationsFor(kind: ToolKind): ToolAnnotations {
 }
 
 /** An optional group of tools served only when `--caps` asks for it (docs/agent-tools.md); without one a tool is in the default list. */
-export type ToolCapability = 'network' | 'storage' | 'pdf' | 'live' | 'devtools' | 'testing';
+export type ToolCapability = 'network' | 'storage' | 'pdf' | 'live' | 'devtools' | 'testing' | 'vision';
 
 export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Output extends z.ZodObject = z.ZodObject> {
   name: string;

@@ -5,6 +5,8 @@ import { handleDialog } from './dialog-tools.js';
 import { emulate } from './emulate-tools.js';
 import { drag, fillForm } from './form-tools.js';
 import { networkTools } from './network-tools.js';
+import { mouse } from './mouse-tools.js';
+import { route } from './route-tools.js';
 import { savePdf } from './pdf-tools.js';
 import { uploadFile } from './upload-tools.js';
 import { evaluate } from './evaluate-tools.js';
@@ -58,6 +60,7 @@ export { readsRequestList } from './network-tools.js';
  */
 export const capabilityTools: readonly AnyTool[] = [
   ...networkTools,
+  route,
   ...storageTools,
   ...testingTools,
   savePdf,
@@ -69,6 +72,7 @@ export const capabilityTools: readonly AnyTool[] = [
   highlight,
   recordActions,
   resume,
+  mouse,
 ];
 
 /** Every tool of the default profile, in the order clients list them: lifecycle, navigation, reading, input, waiting, evaluate. */
@@ -102,7 +106,7 @@ export const allTools: readonly AnyTool[] = [
 ];
 
 /** The capability groups `--caps` may name (docs/agent-tools.md); `all` names every one. */
-export const CAPABILITIES: readonly ToolCapability[] = ['network', 'storage', 'pdf', 'live', 'devtools', 'testing'];
+export const CAPABILITIES: readonly ToolCapability[] = ['network', 'storage', 'pdf', 'live', 'devtools', 'testing', 'vision'];
 
 /** Every tool of the default profile, the capability groups included: what the README documents. */
 export const everyTool: readonly AnyTool[] = [...allTools, ...capabilityTools];

@@ -34,6 +34,8 @@ import { playwrightHighlightTools } from './highlight-tools.js';
 import { browserAnnotate, browserResume, playwrightRecordingTools } from './recording-tools.js';
 import { playwrightStorageTools } from './playwright-storage.js';
 import { playwrightTestingTools } from './playwright-testing.js';
+import { playwrightMouseTools } from './mouse-tools.js';
+import { playwrightNetworkTools } from './route-tools.js';
 
 export const PROFILE_NAMES = ['sessions', 'playwright'] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
@@ -115,6 +117,8 @@ export const playwrightCapabilityTools: readonly AnyTool[] = [
   besideInProfile(requestHuman),
   ...playwrightStorageTools,
   ...playwrightTestingTools,
+  ...playwrightMouseTools,
+  ...playwrightNetworkTools,
 ];
 
 /** The playwright profile, with the capability groups `caps` names (`all`: every one). */

@@ -50,7 +50,8 @@ describe('capabilities', () => {
   it('adds exactly the groups asked for, and every group for all', () => {
     const names = (caps: string[]) => toolsFor(caps).map((tool) => tool.name);
     expect(names([])).toEqual(allTools.map((tool) => tool.name));
-    expect(names(['network']).slice(allTools.length)).toEqual(['network_requests', 'network_request']);
+    expect(names(['network']).slice(allTools.length)).toEqual(['network_requests', 'network_request', 'route']);
+    expect(names(['vision']).slice(allTools.length)).toEqual(['mouse']);
     expect(names(['pdf', 'storage']).slice(allTools.length).sort()).toEqual([
       'cookies',
       'export_storage_state',
