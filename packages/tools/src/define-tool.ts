@@ -40,6 +40,8 @@ export interface ToolOptions {
   consoleLevel?: ConsoleLevel;
   /** `--output-dir`, when given: the only place a tool writes a file its caller asked for (browser_find's filename). */
   outputDir?: string;
+  /** The settings in effect, each `{value, source}`, secrets masked (get_config answers it). */
+  config?: Readonly<Record<string, unknown>>;
 }
 
 /** The directories upload_file may read from, and where that list came from (said in its errors). */
@@ -139,7 +141,7 @@ export function annotationsFor(kind: ToolKind): ToolAnnotations {
 }
 
 /** An optional group of tools served only when `--caps` asks for it (docs/agent-tools.md); without one a tool is in the default list. */
-export type ToolCapability = 'network' | 'storage' | 'pdf' | 'live' | 'devtools';
+export type ToolCapability = 'network' | 'storage' | 'pdf' | 'live' | 'devtools' | 'config' | 'unsafe';
 
 export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Output extends z.ZodObject = z.ZodObject> {
   name: string;

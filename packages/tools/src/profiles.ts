@@ -29,6 +29,9 @@ import { closeSession, createSession, listSessions } from './session-tools.js';
 import { liveView, requestHuman } from './live-tools.js';
 import { adapt, besideInProfile, optionalSessionIdSchema } from './profile-adapter.js';
 import { startTrace, stopTrace } from './trace-tools.js';
+import { browserGetConfig } from './config-tools.js';
+import { browserPdfSave } from './pdf-tools.js';
+import { browserRunCodeUnsafe } from './run-code-tools.js';
 
 export const PROFILE_NAMES = ['sessions', 'playwright'] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
@@ -75,6 +78,7 @@ export const playwrightTools: readonly AnyTool[] = [
   browserTabs,
   browserResize,
   browserClose,
+  browserRunCodeUnsafe,
   createSession,
   closeSession,
   listSessions,
@@ -103,6 +107,8 @@ export const playwrightCapabilityTools: readonly AnyTool[] = [
   }),
   besideInProfile(liveView),
   besideInProfile(requestHuman),
+  browserGetConfig,
+  browserPdfSave,
 ];
 
 /** The playwright profile, with the capability groups `caps` names (`all`: every one). */
