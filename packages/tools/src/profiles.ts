@@ -19,7 +19,6 @@ import {
   browserResize,
   browserSelectOption,
   browserSnapshot,
-  browserTabs,
   browserTakeScreenshot,
   browserType,
   browserWaitFor,
@@ -32,6 +31,7 @@ import { startTrace, stopTrace } from './trace-tools.js';
 import { browserGetConfig } from './config-tools.js';
 import { browserPdfSave } from './pdf-tools.js';
 import { browserRunCodeUnsafe } from './run-code-tools.js';
+import { browserTabs } from './playwright-tabs.js';
 
 export const PROFILE_NAMES = ['sessions', 'playwright'] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
