@@ -4,7 +4,7 @@ import { mkdtemp, readFile, readdir, realpath, rm, writeFile } from 'node:fs/pro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startFixtureServer, type FixtureServer, type StdioConnection } from '@sessionwright/test-kit';
+import { startFixtureServer, waitFor, waitForOutput, type FixtureServer, type StdioConnection } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_PATH, call, expectError, expectSuccess, startCli } from './helpers.js';
 import { connectStreamable, startHttpCli, type HttpCli } from './http-helpers.js';
@@ -68,6 +68,14 @@ describe('browser_run_code_unsafe over stdio (playwright profile)', () => {
     expect(long.truncated).toBe(true);
     expect(long.result.length).toBeLessThanOrEqual(20_000);
     expect(expectSuccess(await tool('browser_run_code_unsafe', { code: 'async (page) => page.url()' })).result).toBe(fixture.urlFor('/pages/home'));
+  });
+
+  it('outlives code that leaves a rejected promise or a throwing callback behind', async () => {
+    const code = "async () => { Promise.reject(new Error('stray rejection')); setTimeout(() => { throw new Error('late throw'); }, 10); return 1; }";
+    expect(expectSuccess(await tool('browser_run_code_unsafe', { code })).result).toBe(1);
+    await waitForOutput(server.stderrText, /late throw/);
+    expect(server.stderrText()).toMatch(/stray rejection/);
+    expect(expectSuccess(await tool('browser_run_code_unsafe', { code: 'async () => 2' })).result).toBe(2);
   });
 });
 
@@ -180,9 +188,11 @@ describe('unsafe code over HTTP', () => {
   let without: HttpCli;
   let withFlag: HttpCli;
   beforeAll(async () => {
+    const oneIdentity = path.join(dir, 'one-identity');
+    await writeFile(oneIdentity, `carol ${TOKEN}\n`);
     [without, withFlag] = await Promise.all([
       startHttpCli(['--profile', 'playwright']),
-      startHttpCli(['--profile', 'playwright', '--caps', 'config', '--allow-unsafe-code', '--auth-token', TOKEN]),
+      startHttpCli(['--profile', 'playwright', '--caps', 'config', '--allow-unsafe-code', '--auth-tokens-file', oneIdentity]),
     ]);
   });
   afterAll(async () => Promise.all([without?.stop(), withFlag?.stop()]));
@@ -210,6 +220,26 @@ describe('unsafe code over HTTP', () => {
       expect(config).not.toContain(TOKEN);
     } finally {
       await client.close();
+    }
+  });
+
+  it("closes a connection's isolated contexts with it", async () => {
+    const auth = { Authorization: `Bearer ${TOKEN}` };
+    const [{ client: first, transport }, { client: watcher }] = await Promise.all([
+      connectStreamable(withFlag.base, auth),
+      connectStreamable(withFlag.base, auth),
+    ]);
+    const sessions = async () => expectSuccess(await call(watcher as unknown as Client, 'list_sessions')).sessions.length as number;
+    try {
+      const before = await sessions();
+      expectSuccess(await call(first as unknown as Client, 'browser_navigate', { url: fixture.urlFor('/pages/home') }));
+      expectSuccess(await call(first as unknown as Client, 'browser_tabs', { action: 'new', isolatedContext: 'other' }));
+      // One identity: its sessions are listed across its connections.
+      expect(await sessions()).toBe(before + 2);
+      await transport.terminateSession();
+      await waitFor(async () => (await sessions()) === before, { timeout: 10_000 });
+    } finally {
+      await Promise.all([first.close(), watcher.close()]);
     }
   });
 

@@ -1,6 +1,6 @@
 // run_code_unsafe: runs the caller's Playwright code in the server process with the session's page (group `unsafe`; over HTTP only with --allow-unsafe-code).
 import vm from 'node:vm';
-import { SessionError, browserError, firstLine, messageOf } from '@sessionwright/session-core';
+import { SessionError, browserError, firstLine, messageOf, type Logger } from '@sessionwright/session-core';
 import { z } from 'zod';
 import type { AnyTool } from './define-tool.js';
 import { boundedResult } from './evaluate-tools.js';
@@ -15,13 +15,9 @@ import { readAllowedFile } from './upload-tools.js';
  * (over stdio, stdout is the protocol), nor `process` or `require`.
  */
 const CODE_GLOBALS = [
-  'setTimeout',
   'clearTimeout',
-  'setInterval',
   'clearInterval',
-  'setImmediate',
   'clearImmediate',
-  'queueMicrotask',
   'structuredClone',
   'URL',
   'URLSearchParams',
@@ -40,6 +36,37 @@ const CODE_GLOBALS = [
   'atob',
   'btoa',
 ] as const;
+
+/** The functions that call the code back later; given to it wrapped, so that a callback that throws is logged, not fatal. */
+const CALLBACK_GLOBALS = ['setTimeout', 'setInterval', 'setImmediate', 'queueMicrotask'] as const;
+
+/**
+ * What the code leaves behind must not end the server: a callback that throws is caught where it is called back, and,
+ * once any code has run, a promise rejected with no handler is logged (Node would otherwise exit on it).
+ */
+function guarded(logger: Logger): Record<string, unknown> {
+  if (!rejectionsLogged) {
+    rejectionsLogged = true;
+    process.on('unhandledRejection', (reason) => logger.warn(`a promise was rejected with no handler (run_code_unsafe): ${firstLine(thrownMessage(reason))}`));
+  }
+  const safely =
+    (callback: unknown) =>
+    (...args: unknown[]) => {
+      try {
+        return typeof callback === 'function' ? (callback as (...rest: unknown[]) => unknown)(...args) : undefined;
+      } catch (error) {
+        logger.warn(`a callback of run_code_unsafe's code threw: ${firstLine(thrownMessage(error))}`);
+        return undefined;
+      }
+    };
+  const wrapped: Record<string, unknown> = {};
+  for (const name of CALLBACK_GLOBALS) {
+    const schedule = globalThis[name] as (callback: unknown, ...rest: unknown[]) => unknown;
+    wrapped[name] = (callback: unknown, ...rest: unknown[]) => schedule(safely(callback), ...rest);
+  }
+  return wrapped;
+}
+let rejectionsLogged = false;
 
 const CODE_EXAMPLE = "async (page) => { await page.getByRole('button', { name: 'Send' }).click(); return page.title(); }";
 
@@ -68,7 +95,7 @@ export const runCodeUnsafe = defineSessionTool({
   notes:
     `code is a function that gets the Playwright page: ${CODE_EXAMPLE}. It runs in the server process (not the page), with the timers, URL, fetch, Buffer and crypto of Node but no console, process or require; ` +
     "its result comes back as JSON, bounded as evaluate's is. filename loads the code from a file instead (code is then ignored), read only inside the directories upload_file reads from. " +
-    'The call ends at the call ceiling; code that never yields (an endless synchronous loop) holds the whole server. ' +
+    'The call ends at the call ceiling; code that never yields (an endless synchronous loop) holds the whole server. A callback or promise it leaves failing is logged on stderr. ' +
     'Served over stdio, where the client already runs the process; over HTTP only when the server was started with --allow-unsafe-code (otherwise the tool is not listed). ' +
     'Errors: INVALID_PARAMETERS (neither code nor filename, code that does not parse or is not a function, a file outside the allowed directories), ' +
     'BROWSER_ERROR with details.reason "script_error" when the code throws (details.codeMessage), SESSION_NOT_FOUND / SESSION_EXPIRED.',
@@ -88,8 +115,8 @@ export const runCodeUnsafe = defineSessionTool({
     const file = await readAllowedFile(filename, ctx.roots ? await ctx.roots() : { directories: [], source: 'none' });
     return compile(file.buffer.toString('utf8'));
   },
-  async handler(script, page) {
-    const sandbox: Record<string, unknown> = { page };
+  async handler(script, page, _response, ctx) {
+    const sandbox: Record<string, unknown> = { page, ...guarded(ctx.logger) };
     for (const name of CODE_GLOBALS) sandbox[name] = (globalThis as Record<string, unknown>)[name];
     const fn: unknown = script.runInContext(vm.createContext(sandbox));
     if (typeof fn !== 'function') {
