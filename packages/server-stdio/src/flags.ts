@@ -305,6 +305,14 @@ export const FLAGS = [
     description: 'Listen on a non-loopback address without a token (only behind a firewall or an authenticating proxy)',
   },
   {
+    name: 'allow-unsafe-code',
+    kind: 'boolean',
+    default: false,
+    httpOnly: true,
+    description:
+      'Serve run_code_unsafe (browser_run_code_unsafe) over HTTP: clients run code in this process. Refused with more than one identity; over stdio it is always served',
+  },
+  {
     name: 'close-sessions-on-disconnect',
     kind: 'boolean',
     default: false,

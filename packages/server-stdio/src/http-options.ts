@@ -22,7 +22,13 @@ export const AUTH_TOKEN_ENV = envVarName('auth-token');
 export function checkListening(http: HttpOptions): void {
   if (http.authTokensFile !== undefined) {
     if (http.authToken !== undefined) throw new UsageError('--auth-tokens-file and --auth-token cannot be used together: put every token in the file');
-    readIdentities(http.authTokensFile);
+    const identities = readIdentities(http.authTokensFile);
+    // Code run in this process can read every identity's sessions and tokens: only one tenant may be given that.
+    if (http.allowUnsafeCode && identities.length > 1) {
+      throw new UsageError(
+        `--allow-unsafe-code with ${identities.length} identities in --auth-tokens-file: code one client runs in this process could reach the others' sessions; serve unsafe code to one identity only`,
+      );
+    }
     return;
   }
   if (!isLoopback(http.host) && http.authToken === undefined && !http.allowUnauthenticated) {

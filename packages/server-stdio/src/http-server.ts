@@ -20,10 +20,12 @@ import { MAX_MESSAGE_BYTES } from './limits.js';
 import { DEFAULT_JSON_LIMITS, readJsonBody } from './bounded-read.js';
 
 /**
- * `allowUnauthenticated` is left out: it only lifts a check made before the server starts (checkListening).
+ * `allowUnauthenticated` is left out: it only lifts a check made before the server starts (checkListening); so is
+ * `allowUnsafeCode`, which the runtime's tool list reads.
  * `authTokensFile` and `maxConnections` may be left out by a custom server (no identities; DEFAULT_MAX_CONNECTIONS).
  */
-export interface HttpServerOptions extends Omit<HttpOptions, 'allowUnauthenticated' | 'authTokensFile' | 'maxConnections' | 'maxConnectionsPerClient'> {
+export interface HttpServerOptions
+  extends Omit<HttpOptions, 'allowUnauthenticated' | 'allowUnsafeCode' | 'authTokensFile' | 'maxConnections' | 'maxConnectionsPerClient'> {
   authTokensFile?: string | undefined;
   maxConnections?: number | undefined;
   /** Default: a quarter of maxConnections, at least one. */

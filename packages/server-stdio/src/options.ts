@@ -28,6 +28,8 @@ export type ServerOptions = GeneralFlagValues & {
   http: HttpOptions | undefined;
   /** The settings beyond the table (the playwright profile's flags set them: playwright-dialect.ts). */
   setup: BrowserSetup;
+  /** Each setting's value and source, secrets masked, as --print-config prints them (get_config answers it); set by parseArgs. */
+  readOut?: Record<string, unknown>;
 };
 
 /**
@@ -141,8 +143,9 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
 
 /** The command the resolved settings make: checked before printing or reporting, so --print-config and --version say what a run would get, or refuse as it would. */
 function command(line: CommandLine, config: ResolvedConfig, setup: BrowserSetup = NO_SETUP): CliCommand {
-  const options = { ...toServerOptions(new Map([...config.values].map(([key, { value }]) => [key, value])), config), setup };
-  if (line.printConfig) return { kind: 'print-config', text: printConfig(config, setup), warnings: config.warnings };
+  const readOut = configReadOut(config, setup);
+  const options = { ...toServerOptions(new Map([...config.values].map(([key, { value }]) => [key, value])), config), setup, readOut };
+  if (line.printConfig) return { kind: 'print-config', text: JSON.stringify(readOut, null, 2), warnings: config.warnings };
   // --version --verbose reports the browser the other flags would pick, so they are parsed (and checked) too.
   if (line.version) return { kind: 'version', verbose: options.verbose, options, warnings: config.warnings };
   return { kind: 'run', options, warnings: config.warnings };
@@ -198,8 +201,8 @@ export function checkCombinations(options: Pick<GeneralFlagValues, 'profile' | '
   );
 }
 
-/** --print-config's JSON: each setting's value (null when unset) and its source, secrets masked. */
-function printConfig(config: ResolvedConfig, setup: BrowserSetup): string {
+/** --print-config's JSON and get_config's answer: each setting's value (null when unset) and its source, secrets masked. */
+function configReadOut(config: ResolvedConfig, setup: BrowserSetup): Record<string, unknown> {
   const secret = new Set(FLAG_DEFINITIONS.filter((flag) => flag.secret).map((flag) => camelCase(flag.name)));
   const entries: Record<string, { value: unknown; source: string; via?: string }> = {
     config: config.configFile === undefined ? { value: null, source: 'default' } : { value: config.configFile.path, source: config.configFile.source },
@@ -208,7 +211,7 @@ function printConfig(config: ResolvedConfig, setup: BrowserSetup): string {
     entries[key] = { value: value === undefined ? null : secret.has(key) ? '***' : value, source, ...(via === undefined ? {} : { via }) };
   }
   if (setup !== NO_SETUP) entries.setup = { value: printableSetup(setup), source: 'playwright profile' };
-  return JSON.stringify(entries, null, 2);
+  return entries;
 }
 
 /** The setup without its secrets: header values, proxy and HTTP credentials, storage state values and page scripts are masked or counted. */

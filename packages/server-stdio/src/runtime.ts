@@ -19,6 +19,7 @@ import {
   readsRequestList,
   sessionsProfile,
   toolsFor,
+  UNSAFE_CODE_TOOLS,
   type AnyTool,
   type Profile,
   type ToolOptions,
@@ -143,7 +144,7 @@ export function createServer(
   };
   const grace = setTimeout(startBrowser, BROWSER_START_GRACE_MS);
   grace.unref();
-  const profile = options.profile === 'playwright' ? playwrightProfile(options.caps) : sessionsProfile(toolsFor(options.caps));
+  const profile = servedOverTransport(options.profile === 'playwright' ? playwrightProfile(options.caps) : sessionsProfile(toolsFor(options.caps)), options);
   const manager = new SessionManager({
     host: sources,
     sessionTimeout: options.sessionTimeout,
@@ -185,6 +186,7 @@ export function createServer(
     defaultTimeouts: setup.timeouts,
     ...(setup.consoleLevel === undefined ? {} : { consoleLevel: setup.consoleLevel }),
     ...(options.outputDir === undefined ? {} : { outputDir: options.outputDir }),
+    ...(options.readOut === undefined ? {} : { config: options.readOut }),
   };
   // The profile is one of the packaged ones, so the build's listing describes its tools.
   const listed = (tool: AnyTool) => builtToolEntry(profile.name, tool.name);
@@ -269,6 +271,15 @@ export function createServer(
       return closing;
     },
   };
+}
+
+/**
+ * The profile as this transport serves it: over HTTP the tools that run a client's code in this process only with
+ * --allow-unsafe-code; over stdio the client already runs the process, so they are served.
+ */
+function servedOverTransport(profile: Profile, options: ServerOptions): Profile {
+  if (options.http === undefined || options.http.allowUnsafeCode) return profile;
+  return { ...profile, tools: profile.tools.filter((tool) => !UNSAFE_CODE_TOOLS.has(tool.name)) };
 }
 
 /** --browser-endpoint and --cdp-endpoint as sources, labelled uniquely (two endpoints on one host:port differ only by a secret). */

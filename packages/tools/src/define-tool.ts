@@ -40,6 +40,8 @@ export interface ToolOptions {
   consoleLevel?: ConsoleLevel;
   /** `--output-dir`, when given: the only place a tool writes a file its caller asked for (browser_find's filename). */
   outputDir?: string;
+  /** The settings in effect, each `{value, source}`, secrets masked (get_config answers it). */
+  config?: Readonly<Record<string, unknown>>;
 }
 
 /** The directories upload_file may read from, and where that list came from (said in its errors). */
@@ -75,15 +77,24 @@ export interface ToolContext {
   roots?(): Promise<AllowedRoots>;
 }
 
-/** One connection's implicit session: created on first use, closed with the connection (see ImplicitSession). */
+/**
+ * One connection's implicit sessions: its own, and one per named isolated context; each created on first use, closed
+ * with the connection (see ImplicitSession). Calls without a sessionId act on the context in use.
+ */
 export interface ImplicitSessionAccess {
-  /** Its id, once it exists and has not been closed through this handle. */
+  /** The id of the context in use, once it exists and has not been closed through this handle. */
   readonly current: string | undefined;
-  /** The id of the connection's session, creating one when there is none (or the last one ended). */
+  /** The id of the context in use, creating its session when there is none (or the last one ended). */
   resolve(): Promise<string>;
-  /** Says that `sessionId` has ended, so the next resolve() creates a new session if it was the implicit one. */
+  /** The session of the named isolated context, creating it on first use (`created`: by this call). */
+  isolated(name: string): Promise<{ id: string; created: boolean }>;
+  /** Makes the named isolated context (undefined: the connection's own session) the one calls without a sessionId act on. */
+  use(name: string | undefined): void;
+  /** The contexts whose sessions exist: the connection's own first (name undefined), then the named ones as first used. */
+  contexts(): { name: string | undefined; id: string }[];
+  /** Says that `sessionId` has ended, so the next resolve() creates a new session if it was the one in use (a named context falls back to the own one). */
   forget(sessionId: string): void;
-  /** Closes the session if there is one; true when one was closed. */
+  /** Closes every one of the connection's implicit sessions; true when one was closed. */
   close(): Promise<boolean>;
 }
 
@@ -139,7 +150,7 @@ export function annotationsFor(kind: ToolKind): ToolAnnotations {
 }
 
 /** An optional group of tools served only when `--caps` asks for it (docs/agent-tools.md); without one a tool is in the default list. */
-export type ToolCapability = 'network' | 'storage' | 'pdf' | 'live' | 'devtools' | 'testing' | 'vision';
+export type ToolCapability = 'network' | 'storage' | 'pdf' | 'live' | 'devtools' | 'testing' | 'vision' | 'config' | 'unsafe';
 
 export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Output extends z.ZodObject = z.ZodObject> {
   name: string;

@@ -9,7 +9,7 @@ import { DEFAULT_ELEMENT_TIMEOUT, optionalTargetInput, sessionIdSchema } from '.
 import { defineSessionTool } from './session-tool.js';
 
 /** The most characters of JSON a result may take; a longer one comes back as the start of its JSON text. */
-const MAX_RESULT_CHARS = 20_000;
+export const MAX_RESULT_CHARS = 20_000;
 /**
  * How much work the page spends writing a result, in values visited plus characters measured: enough to measure a
  * result many times longer than MAX_RESULT_CHARS exactly, little enough (well under a second) that a function
@@ -233,16 +233,34 @@ export const evaluate = defineSessionTool({
         },
       });
     }
-    if (outcome.measured && outcome.length <= MAX_RESULT_CHARS) return { result: JSON.parse(outcome.json) as unknown, type: outcome.type };
-    const size = outcome.measured ? `is ${outcome.length} characters` : `is more than ${outcome.length} characters (it was not measured to its end)`;
-    return {
-      result: outcome.json,
-      type: outcome.type,
-      truncated: true,
-      note: `The result's JSON ${size}; result holds its first ${outcome.json.length} as text. Return less (filter, slice, or pick fields) to get it whole.`,
-    };
+    return resultFields(outcome);
   },
 });
+
+/** evaluate's result fields from what the writer made: the value, or the start of its JSON text when it was too long. */
+function resultFields(outcome: Extract<PageOutcome, { threw: false }>): { result: unknown; type: string; truncated?: true; note?: string } {
+  if (outcome.measured && outcome.length <= MAX_RESULT_CHARS) return { result: JSON.parse(outcome.json) as unknown, type: outcome.type };
+  const size = outcome.measured ? `is ${outcome.length} characters` : `is more than ${outcome.length} characters (it was not measured to its end)`;
+  return {
+    result: outcome.json,
+    type: outcome.type,
+    truncated: true,
+    note: `The result's JSON ${size}; result holds its first ${outcome.json.length} as text. Return less (filter, slice, or pick fields) to get it whole.`,
+  };
+}
+
+type JsonWriter = (value: unknown, max: number, work: number, maxDepth: number) => { json: string; length: number; measured: boolean };
+
+/** The page's JSON writer compiled in this process (it is our own source text), for values made here. */
+let writerHere: JsonWriter | undefined;
+
+/** A value made in this process (run_code_unsafe's), as evaluate's result fields: bounded exactly as a page's result is. */
+export function boundedResult(value: unknown): { result: unknown; type: string; truncated?: true; note?: string } {
+  // Compiles WRITE_JSON, a constant of this file, never a caller's text.
+  writerHere ??= new Function(`return (${WRITE_JSON});`)() as JsonWriter;
+  const type = value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+  return resultFields({ threw: false, type, ...writerHere(value, MAX_RESULT_CHARS, RESULT_WORK, MAX_RESULT_DEPTH) });
+}
 
 /** A function the page was running when it navigated has no result; say that rather than Playwright's "execution context was destroyed". */
 async function runWatchingNavigation<T>(page: Page, work: () => Promise<T>): Promise<T> {

@@ -8,6 +8,8 @@ import { networkTools } from './network-tools.js';
 import { mouse } from './mouse-tools.js';
 import { route } from './route-tools.js';
 import { savePdf } from './pdf-tools.js';
+import { getConfig } from './config-tools.js';
+import { runCodeUnsafe } from './run-code-tools.js';
 import { uploadFile } from './upload-tools.js';
 import { evaluate } from './evaluate-tools.js';
 import { find } from './find-tools.js';
@@ -53,6 +55,7 @@ export { PROFILE_NAMES, playwrightProfile, sessionsProfile, type Profile, type P
 export { imageSize, type ImageSize } from './image.js';
 export { LIVE_VIEW_RESOURCE_URI } from './live-tools.js';
 export { readsRequestList } from './network-tools.js';
+export { UNSAFE_CODE_TOOLS } from './run-code-tools.js';
 
 /**
  * Tools of the capability groups (docs/agent-tools.md), each marked with its `capability`; not in allTools.
@@ -73,6 +76,8 @@ export const capabilityTools: readonly AnyTool[] = [
   recordActions,
   resume,
   mouse,
+  getConfig,
+  runCodeUnsafe,
 ];
 
 /** Every tool of the default profile, in the order clients list them: lifecycle, navigation, reading, input, waiting, evaluate. */
@@ -106,7 +111,7 @@ export const allTools: readonly AnyTool[] = [
 ];
 
 /** The capability groups `--caps` may name (docs/agent-tools.md); `all` names every one. */
-export const CAPABILITIES: readonly ToolCapability[] = ['network', 'storage', 'pdf', 'live', 'devtools', 'testing', 'vision'];
+export const CAPABILITIES: readonly ToolCapability[] = ['network', 'storage', 'pdf', 'live', 'devtools', 'testing', 'vision', 'config', 'unsafe'];
 
 /** Every tool of the default profile, the capability groups included: what the README documents. */
 export const everyTool: readonly AnyTool[] = [...allTools, ...capabilityTools];

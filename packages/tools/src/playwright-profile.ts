@@ -20,7 +20,6 @@ import type { OwnFields } from './session-tool.js';
 import { screenshot } from './screenshot-tools.js';
 import { renderMatches, type LineMatcher, type SnapshotSearch } from './snapshot-search.js';
 import { snapshot } from './snapshot-tools.js';
-import { tabs } from './tab-tools.js';
 import { readUploads, uploadFile } from './upload-tools.js';
 import { waitFor } from './wait-tools.js';
 
@@ -269,7 +268,7 @@ export const browserClose = defineTool({
   title: 'Close browser',
   description: 'Closes the page.',
   notes:
-    "Closes this connection's browser page and its session (cookies and storage are gone); the next browser_* call opens a new blank page. With sessionId, closes that session instead. " +
+    "Closes this connection's browser page and its session, and its isolated contexts (cookies and storage are gone); the next browser_* call opens a new blank page. With sessionId, closes that session instead. " +
     'Closing when nothing is open succeeds.',
   input: z.strictObject({ sessionId: optionalSessionIdSchema }),
   output: z.object({
@@ -473,23 +472,6 @@ export const browserNetworkRequests = adapt({
   }),
   base: networkRequests,
   toBase: ({ includeStatic }) => ({ includeStatic }),
-});
-
-export const browserTabs = adapt({
-  name: 'browser_tabs',
-  title: 'Manage tabs',
-  description: 'Lists, opens, selects or closes tabs.',
-  notes:
-    'Lists, opens, selects or closes the browser tabs: action "list"; "new" opens a blank tab and acts on it (then browser_navigate); "select" with index acts on that tab; "close" closes the tab at index (default the current one). ' +
-    `The result lists the tabs (index, url, title, current). After new, select and close it carries the current tab's snapshot. ${SESSION_NOTE} Errors: INVALID_PARAMETERS (no tab at that index, select without index).`,
-  input: z.strictObject({
-    action: z.enum(['list', 'new', 'select', 'close']).describe('select needs index.'),
-    index: z.number().int().min(0).max(10_000).optional().describe('For select, close.'),
-    sessionId: optionalSessionIdSchema,
-  }),
-  base: tabs,
-  snapshot: ({ action }) => action !== 'list',
-  toBase: ({ action, index }) => ({ action, index }),
 });
 
 export const browserResize = adapt({

@@ -19,7 +19,6 @@ import {
   browserResize,
   browserSelectOption,
   browserSnapshot,
-  browserTabs,
   browserTakeScreenshot,
   browserType,
   browserWaitFor,
@@ -36,6 +35,10 @@ import { playwrightStorageTools } from './playwright-storage.js';
 import { playwrightTestingTools } from './playwright-testing.js';
 import { playwrightMouseTools } from './mouse-tools.js';
 import { playwrightNetworkTools } from './route-tools.js';
+import { browserGetConfig } from './config-tools.js';
+import { browserPdfSave } from './pdf-tools.js';
+import { browserRunCodeUnsafe } from './run-code-tools.js';
+import { browserTabs } from './playwright-tabs.js';
 
 export const PROFILE_NAMES = ['sessions', 'playwright'] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
@@ -82,6 +85,7 @@ export const playwrightTools: readonly AnyTool[] = [
   browserTabs,
   browserResize,
   browserClose,
+  browserRunCodeUnsafe,
   createSession,
   closeSession,
   listSessions,
@@ -119,6 +123,8 @@ export const playwrightCapabilityTools: readonly AnyTool[] = [
   ...playwrightTestingTools,
   ...playwrightMouseTools,
   ...playwrightNetworkTools,
+  browserGetConfig,
+  browserPdfSave,
 ];
 
 /** The playwright profile, with the capability groups `caps` names (`all`: every one). */

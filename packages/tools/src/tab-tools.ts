@@ -7,7 +7,7 @@ import { sessionOutput } from './response.js';
 import { sessionIdSchema } from './schemas.js';
 import { defineSessionTool } from './session-tool.js';
 
-const tabSchema = z.object({
+export const tabSchema = z.object({
   index: z.number().describe('Position of the tab, oldest first; pass it to select or close.'),
   url: z.string(),
   title: z.string(),
