@@ -64,6 +64,7 @@ export {
   type DialogRecord,
   type EffectiveEmulation,
   type EmulationSettings,
+  type MediaOverrides,
   type FileRecord,
   type ModalMode,
   type ModalState,

@@ -1,4 +1,4 @@
-// Files a tool writes for its caller (browser_find's filename): only inside --output-dir, never outside it.
+// Files a tool writes for its caller (the playwright profile's filename arguments): only inside --output-dir, never outside it.
 import { constants } from 'node:fs';
 import { mkdir, open, realpath } from 'node:fs/promises';
 import path from 'node:path';
@@ -29,7 +29,7 @@ export function outputPath(options: ToolOptions, filename: string): string {
  * Writes `content` to `target` (from outputPath): the folders on the way are made, then checked again where they
  * really lead, and the file is opened without following a link, so no symlink in the output directory leads outside it.
  */
-export async function writeOutputFile(options: ToolOptions, target: string, content: string): Promise<string> {
+export async function writeOutputFile(options: ToolOptions, target: string, content: string | Uint8Array): Promise<string> {
   const root = await realpath(path.resolve(options.outputDir ?? '.'));
   const folder = path.dirname(target);
   await mkdir(folder, { recursive: true });
@@ -49,7 +49,7 @@ export async function writeOutputFile(options: ToolOptions, target: string, cont
     });
   }
   try {
-    await handle.writeFile(content, 'utf8');
+    await (typeof content === 'string' ? handle.writeFile(content, 'utf8') : handle.writeFile(content));
   } finally {
     await handle.close();
   }

@@ -24,6 +24,7 @@ import {
   browserType,
   browserWaitFor,
 } from './playwright-profile.js';
+import { browserDrop, browserEmulateMedia, browserNetworkRequest } from './playwright-core-tools.js';
 import { SESSIONS_VOCABULARY, type ToolVocabulary } from './next-steps.js';
 import { closeSession, createSession, listSessions } from './session-tools.js';
 import { liveView, requestHuman } from './live-tools.js';
@@ -66,14 +67,17 @@ export const playwrightTools: readonly AnyTool[] = [
   browserDrag,
   browserFillForm,
   browserFileUpload,
+  browserDrop,
   browserHandleDialog,
   browserEvaluate,
   browserWaitFor,
   browserTakeScreenshot,
   browserConsoleMessages,
   browserNetworkRequests,
+  browserNetworkRequest,
   browserTabs,
   browserResize,
+  browserEmulateMedia,
   browserClose,
   createSession,
   closeSession,
