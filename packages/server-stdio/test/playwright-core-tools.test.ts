@@ -146,8 +146,16 @@ describe('drops', () => {
 
   it('upload_file with drop drops files, data, or data alone in the default profile', async () => {
     const sessionId = await sessionOn('dropzone');
-    const out = async () => JSON.parse(expectSuccess(await own('evaluate', { sessionId, function: "() => document.getElementById('out').textContent" })).result);
-    const withFile = expectSuccess(await own('upload_file', { sessionId, selector: '#zone', files: [{ name: 'inline.txt', contentBase64: Buffer.from('inline body').toString('base64') }], drop: {} }));
+    const out = async () =>
+      JSON.parse(expectSuccess(await own('evaluate', { sessionId, function: "() => document.getElementById('out').textContent" })).result);
+    const withFile = expectSuccess(
+      await own('upload_file', {
+        sessionId,
+        selector: '#zone',
+        files: [{ name: 'inline.txt', contentBase64: Buffer.from('inline body').toString('base64') }],
+        drop: {},
+      }),
+    );
     expect(withFile.files).toEqual([{ name: 'inline.txt', bytes: 11 }]);
     expect(await out()).toEqual({ files: ['inline.txt:inline body'], text: '', uri: '' });
     expectSuccess(await own('upload_file', { sessionId, selector: '#zone', drop: { 'text/uri-list': 'https://example.org/' } }));
@@ -227,7 +235,10 @@ describe('snapshot boxes, device pixels, console since the last page load', () =
     expectSuccess(await own('navigate', { sessionId, url: fixture.urlFor('/pages/logs-second') }));
     const everything = expectSuccess(await own('console_messages', { sessionId }));
     expect(texts(everything)).toEqual(['from the first page', 'from the second page', 'after pushState']);
-    expect(texts(expectSuccess(await own('console_messages', { sessionId, since: everything.loadCursor })))).toEqual(['from the second page', 'after pushState']);
+    expect(texts(expectSuccess(await own('console_messages', { sessionId, since: everything.loadCursor })))).toEqual([
+      'from the second page',
+      'after pushState',
+    ]);
     await own('close_session', { sessionId });
   });
 });
