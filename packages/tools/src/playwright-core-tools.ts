@@ -5,12 +5,9 @@ import { emulate } from './emulate-tools.js';
 import { isSessionError, SessionError } from '@sessionwright/session-core';
 import { FILENAME_NOTE, filenameSchema, savingToFile } from './file-results.js';
 import { networkRequest, networkRequests } from './network-tools.js';
-import { adapt, elementCount, elementFields, optionalSessionIdSchema, toTarget } from './profile-adapter.js';
+import { SESSION_NOTE, adapt, elementCount, elementFields, optionalSessionIdSchema, toTarget } from './profile-adapter.js';
 import type { SessionTool } from './session-tool.js';
 import { uploadFile } from './upload-tools.js';
-
-/** Said in the notes of every tool that acts on a page: which session it acts on. */
-const SESSION_NOTE = "Acts on this connection's own browser page (opened on the first call) unless sessionId names a session from create_session.";
 
 /**
  * What null restores, as @playwright/mcp's null clears an override: the value the browser has when nothing is emulated

@@ -15,7 +15,16 @@ import { goBack, navigate } from './navigation-tools.js';
 import { networkRequests } from './network-tools.js';
 import { numbered } from './playwright-core-tools.js';
 import { outputPath, writeOutputFile } from './output-files.js';
-import { adapt, elementCount, elementFields, optionalSessionIdSchema, playwrightOutput, playwrightSessionTool, toTarget } from './profile-adapter.js';
+import {
+  SESSION_NOTE,
+  adapt,
+  elementCount,
+  elementFields,
+  optionalSessionIdSchema,
+  playwrightOutput,
+  playwrightSessionTool,
+  toTarget,
+} from './profile-adapter.js';
 import { sessionOutput } from './response.js';
 import { MAX_SELECTOR, refText } from './schemas.js';
 import { MAX_SNAPSHOT_MAX_CHARS } from './page-snapshot.js';
@@ -42,9 +51,6 @@ function optionalElementInput<Shape extends z.ZodRawShape>(shape: Shape) {
     path: ['ref'],
   });
 }
-
-/** Said in the notes of every tool that acts on a page: which session it acts on. */
-const SESSION_NOTE = "Acts on this connection's own browser page (opened on the first call) unless sessionId names a session from create_session.";
 
 /** Said in the notes of the tools whose result carries the page: the snapshot comes with it, as from browser_snapshot. */
 const SNAPSHOT_NOTE = "The result JSON carries url, title and the page's snapshot after the action (refs for the next call).";
