@@ -177,7 +177,14 @@ describe('requests by number', () => {
     expect(all.find((request) => request.url.endsWith('/pages/network'))).toBeDefined();
 
     const full = expectSuccess(await pw('browser_network_request', { index }));
-    expect(full).toMatchObject({ index, method: 'POST', requestBody: 'greeting=hello+there', status: 200 });
+    expect(full).toMatchObject({
+      index,
+      method: 'POST',
+      requestUrl: fixture.urlFor('/submit'),
+      requestBody: 'greeting=hello+there',
+      status: 200,
+      title: 'Network',
+    });
     expect(full.responseBody).toContain('hello there');
     const body = expectSuccess(await pw('browser_network_request', { index, part: 'request-body' }));
     expect(body.requestBody).toBe('greeting=hello+there');
