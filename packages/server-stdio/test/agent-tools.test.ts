@@ -238,7 +238,13 @@ describe('network_requests and network_request', () => {
     const { requests } = await ok('network_requests', { sessionId });
     const idOf = (part: string) => requests.find((request: { url: string }) => request.url.includes(part)).id;
     const json = await ok('network_request', { sessionId, id: idOf('/api/json') });
-    expect(json).toMatchObject({ method: 'GET', status: 200, responseBody: '{"ok":true,"tag":"first"}' });
+    expect(json).toMatchObject({
+      method: 'GET',
+      status: 200,
+      responseBody: '{"ok":true,"tag":"first"}',
+      requestUrl: expect.stringContaining('/api/json?tag=first'),
+    });
+    expect(json.url).toContain('/pages/network');
     expect(json.responseHeaders['content-type']).toBe('application/json');
     expect(json.requestHeaders).toEqual(expect.any(Object));
     const echo = await ok('network_request', { sessionId, id: idOf('/api/echo') });

@@ -110,7 +110,7 @@ describe('--profile playwright over stdio, as an @playwright/mcp client uses it'
     const waited = expectSuccess(await tool('browser_wait_for', { text: 'Name', time: 0.1 }));
     expect(waited.waitedMs).toBeGreaterThanOrEqual(100);
 
-    const shot = await tool('browser_take_screenshot', { type: 'jpeg', filename: 'page.jpeg' });
+    const shot = await tool('browser_take_screenshot', { type: 'jpeg' });
     expect(expectSuccess(shot)).toMatchObject({ format: 'jpeg', url: fixture.urlFor('/pages/form'), title: 'Form' });
     expect(shot.result.content[1]).toMatchObject({ type: 'image', mimeType: 'image/jpeg' });
     const element = await tool('browser_take_screenshot', { element: 'Send button', target: '#submit' });
@@ -356,7 +356,7 @@ describe('--profile playwright in process: dialogs and file choosers held open, 
     const requests = expectSuccess(await tool('browser_network_requests')).requests.map((request: { url: string }) => request.url);
     expect(requests).toContain(fixture.urlFor('/api/json?tag=first'));
     expect(requests.some((url: string) => url.includes('/image.png'))).toBe(false);
-    const everything = expectSuccess(await tool('browser_network_requests', { includeStatic: true, filename: 'ignored.txt' })).requests;
+    const everything = expectSuccess(await tool('browser_network_requests', { static: true })).requests;
     expect(everything.some((request: { url: string }) => request.url.includes('/image.png'))).toBe(true);
     expectError(await tool('browser_network_requests', { includeStatic: 'yes' }), 'INVALID_PARAMETERS');
   });

@@ -1,5 +1,5 @@
 // Per-session collectors: console messages, page errors and network requests kept in bounded rings, read by cursor.
-import type { BrowserContext, ConsoleMessage, Request, Response, WebError } from 'playwright';
+import type { BrowserContext, ConsoleMessage, Page, Request, Response, WebError } from 'playwright';
 import { RUNAWAY_MARKER, type RunawayGuard } from './runaway.js';
 
 /**
@@ -143,6 +143,8 @@ export class SessionCollectors {
   /** The live Playwright objects behind the entries still in the ring, for network_request's lazy details. */
   private readonly live = new Map<string, Request>();
   private readonly byRequest = new WeakMap<Request, RequestEntry>();
+  /** Per tab: the newest console entry when its main frame last started loading a new document. */
+  private readonly navigations = new WeakMap<Page, number>();
   private readonly detach: () => void;
   /** Disposed, or the context closed: either way no listener is left to remove. */
   private stopped = false;
@@ -177,6 +179,7 @@ export class SessionCollectors {
     };
     const onRequest = (request: Request) => {
       if (guard && !guard.count('requests', () => cut(request.url(), MAX_URL))) return;
+      if (request.isNavigationRequest()) this.markNavigation(request);
       if (!network) return;
       const entry: RequestEntry = {
         id: `r${this.nextRequest++}`,
@@ -224,6 +227,24 @@ export class SessionCollectors {
     const request = this.live.get(id);
     const entry = request && this.byRequest.get(request);
     return request && entry ? { entry, request } : undefined;
+  }
+
+  /**
+   * The console cursor at which `page` last started loading a new document (0 before its first): what came after it
+   * is what the page logged since its last navigation, as @playwright/mcp's console list shows by default. A
+   * same-document navigation (history.pushState) is not one.
+   */
+  consoleSinceNavigation(page: Page): number {
+    return this.navigations.get(page) ?? 0;
+  }
+
+  private markNavigation(request: Request): void {
+    try {
+      const frame = request.frame();
+      if (frame.parentFrame() === null) this.navigations.set(frame.page(), this.console.last);
+    } catch {
+      // A new tab's first request comes before its frame exists: nothing was logged in that tab yet.
+    }
   }
 
   /** Whether `id` was ever issued in this session (it may have fallen out of the ring since). */

@@ -132,11 +132,11 @@ export const sessionOptionsShape = {
   userAgent: nonBlankString(LIMIT.text).optional().describe('User-Agent.'),
   locale: nonBlankString(LIMIT.name).optional().describe('e.g. "de-DE".'),
   timezoneId: nonBlankString(LIMIT.name).optional().describe('e.g. "Europe/Berlin".'),
-  geolocation: geolocationSchema.optional().describe('Grant the permission too.'),
+  geolocation: geolocationSchema.optional().describe('Grants permission.'),
   permissions: z.array(z.string().max(LIMIT.name)).max(LIMIT.permissions).optional().describe('e.g. ["notifications"].'),
   colorScheme: colorSchemeSchema.optional().describe('prefers-color-scheme.'),
   reducedMotion: reducedMotionSchema.optional().describe('prefers-reduced-motion.'),
-  extraHTTPHeaders: extraHTTPHeadersSchema.optional().describe('Sent with every request.'),
+  extraHTTPHeaders: extraHTTPHeadersSchema.optional().describe('Sent with each request.'),
   httpCredentials: z
     .strictObject({
       username: z.string().max(LIMIT.credential),
@@ -158,7 +158,7 @@ export const sessionOptionsShape = {
     .describe("This session's proxy."),
   storageState: storageStateSchema.optional().describe('From export_storage_state.'),
   blockResources: blockResourcesSchema.optional().describe('Never loaded.'),
-  recordVideo: z.boolean().optional().describe('Record each tab as .webm, listed when the session closes.'),
+  recordVideo: z.boolean().optional().describe('Record each tab as .webm.'),
 };
 
 export const sessionOptionsSchema = z.strictObject(sessionOptionsShape);

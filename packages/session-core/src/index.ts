@@ -65,6 +65,7 @@ export {
   type DialogRecord,
   type EffectiveEmulation,
   type EmulationSettings,
+  type MediaOverrides,
   type FileRecord,
   type ModalMode,
   type ModalState,

@@ -72,11 +72,21 @@ export interface DialogAnswer {
   persist?: boolean;
 }
 
+/** The CSS media features only emulate changes (Playwright's page.emulateMedia), beside the session options. */
+export interface MediaOverrides {
+  forcedColors?: 'active' | 'none';
+  contrast?: 'more' | 'no-preference';
+  /** The CSS media type: `print` renders as for printing. */
+  media?: 'screen' | 'print';
+}
+
 /** What the session's emulate call can change after creation. */
-export type EmulationSettings = Pick<SessionOptions, 'viewport' | 'colorScheme' | 'reducedMotion' | 'geolocation' | 'offline' | 'extraHTTPHeaders'>;
-export type EffectiveEmulation = Pick<EffectiveSessionOptions, 'colorScheme' | 'reducedMotion' | 'geolocation' | 'offline' | 'extraHTTPHeaders'> & {
-  viewport: { width: number; height: number } | null;
-};
+export type EmulationSettings = Pick<SessionOptions, 'viewport' | 'colorScheme' | 'reducedMotion' | 'geolocation' | 'offline' | 'extraHTTPHeaders'> &
+  MediaOverrides;
+export type EffectiveEmulation = Pick<EffectiveSessionOptions, 'colorScheme' | 'reducedMotion' | 'geolocation' | 'offline' | 'extraHTTPHeaders'> &
+  MediaOverrides & {
+    viewport: { width: number; height: number } | null;
+  };
 
 /** How a call may be ended from outside: the caller gives up (signal), or its time runs out (timeout). */
 export interface RunOptions {
@@ -205,7 +215,7 @@ export class Session {
   /** Lower-case names of the headers the session was given (extraHTTPHeaders): no result shows their values. */
   private readonly givenHeaders = new Set<string>();
   /** What emulate changed, applied to tabs opened later too. */
-  private emulation: { viewport?: { width: number; height: number }; media?: Pick<SessionOptions, 'colorScheme' | 'reducedMotion'> } = {};
+  private emulation: { viewport?: { width: number; height: number }; media?: Pick<SessionOptions, 'colorScheme' | 'reducedMotion'> & MediaOverrides } = {};
   private effectiveEmulation: Omit<EffectiveEmulation, 'viewport'>;
   private readonly pageListeners = new Set<(page: Page) => void>();
   private readonly endListeners = new Set<() => void>();
@@ -884,12 +894,12 @@ export class Session {
    * checked before anything changes. Answers the effective settings, header values hidden.
    */
   async emulate(settings: EmulationSettings): Promise<EffectiveEmulation> {
-    const checked = resolveSessionOptions(defined(settings), this.browser.browserType().name() as BrowserName);
+    const { forcedColors, contrast, media: mediaType, ...options } = settings;
+    const checked = resolveSessionOptions(defined(options), this.browser.browserType().name() as BrowserName);
     const { viewport, colorScheme, reducedMotion, geolocation, offline, extraHTTPHeaders } = settings;
     if (viewport !== undefined) this.emulation.viewport = viewport;
-    if (colorScheme !== undefined || reducedMotion !== undefined) {
-      this.emulation.media = { ...this.emulation.media, ...defined({ colorScheme, reducedMotion }) };
-    }
+    const media = defined({ colorScheme, reducedMotion, forcedColors, contrast, media: mediaType });
+    if (Object.keys(media).length > 0) this.emulation.media = { ...this.emulation.media, ...media };
     for (const page of this.tabs()) await this.applyEmulation(page);
     if (geolocation !== undefined) {
       await this.context.setGeolocation(geolocation);
@@ -899,7 +909,7 @@ export class Session {
     this.noteGivenHeaders(extraHTTPHeaders);
     if (extraHTTPHeaders !== undefined) await this.context.setExtraHTTPHeaders(extraHTTPHeaders);
     const { viewport: _viewport, ...echo } = checked.echo;
-    this.effectiveEmulation = { ...this.effectiveEmulation, ...echo };
+    this.effectiveEmulation = { ...this.effectiveEmulation, ...echo, ...defined({ forcedColors, contrast, media: mediaType }) };
     return this.emulationState();
   }
 

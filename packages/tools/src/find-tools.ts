@@ -9,7 +9,7 @@ import { MAX_FIND_MATCHES, compileQuery, searchSnapshot, type SnapshotQuery } fr
 /** The query fields, shared with the playwright profile's browser_find. */
 export const findQueryFields = {
   text: z.string().min(1).max(1_000).optional().describe('Text to find, any case.'),
-  regex: z.string().min(1).max(1_000).optional().describe('Or a pattern: /sign ?in/i.'),
+  regex: z.string().min(1).max(1_000).optional().describe('Or /regex/flags.'),
 };
 
 /** Exactly one of text or regex. */

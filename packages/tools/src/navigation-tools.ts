@@ -144,7 +144,7 @@ async function moveInHistory(page: Page, move: HistoryMove, options: { waitUntil
 function historyTool(move: HistoryMove) {
   const names = { back: ['go_back', 'Go back'], forward: ['go_forward', 'Go forward'], reload: ['reload', 'Reload page'] } as const;
   const [name, title] = names[move];
-  const what = move === 'reload' ? 'Reloads the page and waits for it to load.' : `Goes ${move} one page in history and waits for it to load.`;
+  const what = move === 'reload' ? 'Reloads the page and waits for it to load.' : `Goes ${move} one page and waits for it to load.`;
   const nothing = move === 'reload' ? '' : `With nothing to go ${move} to it succeeds without changing the page, says so in message, and status is null. `;
   return defineSessionTool({
     name,

@@ -74,7 +74,7 @@ export const networkRequest = defineSessionTool({
   title: 'Show one network request',
   description: 'Shows one request from network_requests in full: headers and bodies.',
   notes:
-    'Method, url, status, request and response headers, and the bodies (text cut at 100000 characters with truncated: true; binary bodies as a note). ' +
+    'Method, the URL requested (requestUrl), status, request and response headers, and the bodies (text cut at 100000 characters with truncated: true; binary bodies as a note). ' +
     "Credentials in Authorization headers and the values of the session's own extraHTTPHeaders are hidden. Errors: INVALID_PARAMETERS (no request has that id in this session, or it fell out of the 1000-request ring: list again), SESSION_NOT_FOUND / SESSION_EXPIRED.",
   input: z.strictObject({
     sessionId: sessionIdSchema,
@@ -83,7 +83,7 @@ export const networkRequest = defineSessionTool({
   output: sessionOutput({
     id: z.string(),
     method: z.string(),
-    url: z.string(),
+    requestUrl: z.string().describe('The URL requested (url is the page the session is on, as in every result).'),
     status: z.number().nullable(),
     failure: z.string().optional(),
     requestHeaders: z.record(z.string(), z.string()),
@@ -146,7 +146,7 @@ async function describeRequest(entry: RequestEntry, request: Request, session: S
   return {
     id: entry.id,
     method: entry.method,
-    url: entry.url,
+    requestUrl: entry.url,
     status: entry.status,
     ...(entry.failure === undefined ? {} : { failure: entry.failure }),
     requestHeaders,

@@ -67,9 +67,14 @@ function indentOf(line: string): number {
 /** The page's (or one element's) AI-mode aria snapshot, capped. */
 export async function readSnapshot(
   page: Page,
-  options: { target?: ElementTarget; depth?: number | undefined; maxChars?: number | undefined } = {},
+  options: { target?: ElementTarget; depth?: number | undefined; maxChars?: number | undefined; boxes?: boolean | undefined } = {},
 ): Promise<CappedSnapshot> {
-  const snapshotOptions = { mode: 'ai' as const, timeout: SNAPSHOT_TIMEOUT, ...(options.depth === undefined ? {} : { depth: options.depth }) };
+  const snapshotOptions = {
+    mode: 'ai' as const,
+    timeout: SNAPSHOT_TIMEOUT,
+    ...(options.depth === undefined ? {} : { depth: options.depth }),
+    ...(options.boxes ? { boxes: true } : {}),
+  };
   const target = options.target;
   let text: string;
   if (target && (target.selector !== undefined || target.ref !== undefined)) {
@@ -93,7 +98,7 @@ export async function readSnapshot(
   return capSnapshot(text, options.maxChars ?? DEFAULT_SNAPSHOT_MAX_CHARS);
 }
 
-export type SnapshotOptions = { mode: 'ai'; timeout: number; depth?: number };
+export type SnapshotOptions = { mode: 'ai'; timeout: number; depth?: number; boxes?: boolean };
 
 /** The whole page's snapshot: the quick way where it gives Playwright's answer, else Playwright's public call. */
 export async function wholePage(page: Page, options: SnapshotOptions): Promise<string> {
@@ -130,7 +135,7 @@ interface InjectedHandle {
 }
 interface InjectedScript {
   document: Document;
-  ariaSnapshot?: (root: Element, options: { mode: 'ai'; depth?: number }) => string;
+  ariaSnapshot?: (root: Element, options: { mode: 'ai'; depth?: number; boxes?: boolean }) => string;
   _lastAriaSnapshotForQuery?: { iframeRefs?: unknown };
 }
 
@@ -143,7 +148,7 @@ interface InjectedScript {
  * into them), and whenever the quick way fails (no body yet, a navigation destroyed the context): the public call
  * then waits, retries and words the error as Playwright does.
  */
-export async function quickSnapshot(page: Page, options: { depth?: number }): Promise<string | undefined> {
+export async function quickSnapshot(page: Page, options: { depth?: number; boxes?: boolean }): Promise<string | undefined> {
   if (page.frames().length !== 1) return undefined;
   const frame = serverSide(page.mainFrame()) as Partial<ServerFrame> | undefined;
   if (typeof frame?.context !== 'function') return undefined;
@@ -158,7 +163,7 @@ export async function quickSnapshot(page: Page, options: { depth?: number }): Pr
         const iframes = injected._lastAriaSnapshotForQuery?.iframeRefs;
         return Array.isArray(iframes) && iframes.length === 0 ? yaml : null;
       },
-      { mode: 'ai' as const, ...(options.depth === undefined ? {} : { depth: options.depth }) },
+      { mode: 'ai' as const, ...(options.depth === undefined ? {} : { depth: options.depth }), ...(options.boxes ? { boxes: true } : {}) },
     );
     return typeof text === 'string' ? text : undefined;
   } catch {

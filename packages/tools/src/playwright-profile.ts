@@ -1,25 +1,37 @@
 // The playwright profile's tools: @playwright/mcp's names and argument shapes, each naming a default tool's work (or, for two, work of their own) in the profile's call scope.
-import { SessionError } from '@sessionwright/session-core';
+import { COLLECTOR_CAPACITY, SessionError } from '@sessionwright/session-core';
 import { z } from 'zod';
 import { consoleMessages } from './console-tools.js';
 import { defineTool } from './define-tool.js';
 import { handleDialog } from './dialog-tools.js';
 import { emulate } from './emulate-tools.js';
 import { evaluate } from './evaluate-tools.js';
+import { FILENAME_NOTE, filenameSchema, savingToFile } from './file-results.js';
 import { ONE_QUERY_MESSAGE, find, findOutput, findQueryFields, oneQuery } from './find-tools.js';
 import { drag, fillForm } from './form-tools.js';
 import { click, hover, pressKey, selectOption, type } from './input-tools.js';
 import { FILE_UPLOAD_TOOL, HANDLE_DIALOG_TOOL } from './modal-state.js';
 import { goBack, navigate } from './navigation-tools.js';
 import { networkRequests } from './network-tools.js';
+import { numbered } from './playwright-core-tools.js';
 import { outputPath, writeOutputFile } from './output-files.js';
-import { adapt, elementCount, elementFields, optionalSessionIdSchema, playwrightOutput, playwrightSessionTool, toTarget } from './profile-adapter.js';
+import {
+  SESSION_NOTE,
+  adapt,
+  elementCount,
+  elementFields,
+  optionalSessionIdSchema,
+  playwrightOutput,
+  playwrightSessionTool,
+  toTarget,
+} from './profile-adapter.js';
 import { sessionOutput } from './response.js';
 import { MAX_SELECTOR, refText } from './schemas.js';
+import { MAX_SNAPSHOT_MAX_CHARS } from './page-snapshot.js';
 import type { OwnFields } from './session-tool.js';
-import { screenshot } from './screenshot-tools.js';
+import { scaleSchema, screenshot } from './screenshot-tools.js';
 import { renderMatches, type LineMatcher, type SnapshotSearch } from './snapshot-search.js';
-import { snapshot } from './snapshot-tools.js';
+import { boxesSchema, snapshot } from './snapshot-tools.js';
 import { readUploads, uploadFile } from './upload-tools.js';
 import { waitFor } from './wait-tools.js';
 
@@ -38,12 +50,6 @@ function optionalElementInput<Shape extends z.ZodRawShape>(shape: Shape) {
     path: ['ref'],
   });
 }
-
-/** `filename` of the tools that return what @playwright/mcp would write to a file. */
-const ignoredFilenameSchema = z.string().max(1_000).optional().describe('Accepted, ignored: the result is returned.');
-
-/** Said in the notes of every tool that acts on a page: which session it acts on. */
-const SESSION_NOTE = "Acts on this connection's own browser page (opened on the first call) unless sessionId names a session from create_session.";
 
 /** Said in the notes of the tools whose result carries the page: the snapshot comes with it, as from browser_snapshot. */
 const SNAPSHOT_NOTE = "The result JSON carries url, title and the page's snapshot after the action (refs for the next call).";
@@ -78,22 +84,35 @@ export const browserNavigateBack = adapt({
   toBase: () => ({}),
 });
 
-export const browserSnapshot = adapt({
-  name: 'browser_snapshot',
-  title: 'Page snapshot',
-  description: "Captures the page's accessibility snapshot, with refs to act on; better than a screenshot.",
-  notes:
-    'Captures the page\'s accessibility snapshot: an outline of roles, names and text in which every element you can act on carries a ref, e.g. `button "Send" [ref=e12]`. ' +
-    'Better than a screenshot for acting on the page: pass a ref to browser_click, browser_type, browser_hover, browser_select_option. ' +
-    'The result is JSON: {url, title, snapshot}. Name an element (ref or target) for only that part; depth limits how deep it goes. ' +
-    `Refs belong to the current document: after a navigation take a new snapshot. ${SESSION_NOTE}`,
-  input: optionalElementInput({
-    depth: z.number().int().min(1).max(1_000).optional().describe('Default all.'),
-    filename: ignoredFilenameSchema,
+export const browserSnapshot = savingToFile(
+  adapt({
+    name: 'browser_snapshot',
+    title: 'Page snapshot',
+    description: "Captures the page's accessibility snapshot, with refs to act on; better than a screenshot.",
+    notes:
+      'Captures the page\'s accessibility snapshot: an outline of roles, names and text in which every element you can act on carries a ref, e.g. `button "Send" [ref=e12]`. ' +
+      'Better than a screenshot for acting on the page: pass a ref to browser_click, browser_type, browser_hover, browser_select_option. ' +
+      'The result is JSON: {url, title, snapshot}. Name an element (ref or target) for only that part; depth limits how deep it goes; boxes: true adds [box=x,y,width,height] (CSS pixels, viewport-relative) to each element. ' +
+      `Refs belong to the current document: after a navigation take a new snapshot. ${FILENAME_NOTE} ${SESSION_NOTE}`,
+    input: optionalElementInput({
+      depth: z.number().int().min(1).max(1_000).optional().describe('Default all.'),
+      boxes: boxesSchema,
+      filename: filenameSchema,
+    }),
+    base: snapshot,
+    // A file takes the whole snapshot; an answer is capped for the model.
+    toBase: ({ depth, boxes, filename, ...element }) => ({
+      ...toTarget(element),
+      depth,
+      boxes,
+      maxChars: filename === undefined ? undefined : MAX_SNAPSHOT_MAX_CHARS,
+    }),
   }),
-  base: snapshot,
-  toBase: ({ depth, ...element }) => ({ ...toTarget(element), depth }),
-});
+  {
+    content: (data) => (typeof data.snapshot === 'string' ? data.snapshot : undefined),
+    omit: ['snapshot'],
+  },
+);
 
 export const browserClick = adapt({
   name: 'browser_click',
@@ -180,35 +199,58 @@ export const browserSelectOption = adapt({
   toBase: ({ values, ...element }) => ({ ...toTarget(element), values }),
 });
 
-export const browserEvaluate = adapt({
-  name: 'browser_evaluate',
-  title: 'Evaluate JavaScript',
-  description: 'Evaluates a JavaScript function on the page or an element.',
-  notes:
-    'Runs a JavaScript function in the page and returns its result as JSON (key result): "() => document.title", or with an element (ref or target) "(element) => element.textContent". ' +
-    `${SESSION_NOTE} Errors: BROWSER_ERROR when the function throws (details.pageMessage), INVALID_PARAMETERS when it does not parse, ELEMENT_NOT_FOUND / ELEMENT_AMBIGUOUS for the element.`,
-  input: optionalElementInput({
-    function: z.string().min(1).max(100_000).describe('() => … or (element) => …'),
+export const browserEvaluate = savingToFile(
+  adapt({
+    name: 'browser_evaluate',
+    title: 'Evaluate JavaScript',
+    description: 'Evaluates a JavaScript function on the page or an element.',
+    notes:
+      'Runs a JavaScript function in the page and returns its result as JSON (key result): "() => document.title", or with an element (ref or target) "(element) => element.textContent". ' +
+      `${FILENAME_NOTE} ${SESSION_NOTE} Errors: BROWSER_ERROR when the function throws (details.pageMessage), INVALID_PARAMETERS when it does not parse, ELEMENT_NOT_FOUND / ELEMENT_AMBIGUOUS for the element.`,
+    input: optionalElementInput({
+      function: z.string().min(1).max(100_000).describe('() => … or (element) => …'),
+      filename: filenameSchema,
+    }),
+    base: evaluate,
+    toBase: ({ function: source, filename: _file, ...element }) => ({ ...toTarget(element), function: source }),
   }),
-  base: evaluate,
-  toBase: ({ function: source, ...element }) => ({ ...toTarget(element), function: source }),
-});
+  {
+    content: (data) => ('type' in data ? `${JSON.stringify(data.result, null, 2) ?? 'undefined'}\n` : undefined),
+    omit: ['result'],
+  },
+);
 
-export const browserTakeScreenshot = adapt({
-  name: 'browser_take_screenshot',
-  title: 'Take a screenshot',
-  description: 'Takes a screenshot; to act on the page use browser_snapshot.',
-  notes:
-    'Takes a screenshot of the viewport, the full page (fullPage: true) or one element (ref or target). content[0] is JSON {url, title, width, height, bytes, format}; the image follows as content[1]. ' +
-    `Large captures are scaled down. To act on the page use browser_snapshot, not a screenshot. ${SESSION_NOTE}`,
-  input: optionalElementInput({
-    type: z.enum(['png', 'jpeg']).optional().describe('Default png.'),
-    fullPage: z.boolean().optional().describe('Whole page.'),
-    filename: ignoredFilenameSchema,
+export const browserTakeScreenshot = savingToFile(
+  adapt({
+    name: 'browser_take_screenshot',
+    title: 'Take a screenshot',
+    description: 'Takes a screenshot; to act on the page use browser_snapshot.',
+    notes:
+      'Takes a screenshot of the viewport, the full page (fullPage: true) or one element (ref or target). content[0] is JSON {url, title, width, height, bytes, format}; the image follows as content[1]. ' +
+      'scale "device" captures device pixels (sharper on a high-density device), "css" (default) one pixel per CSS pixel. ' +
+      `Large captures are scaled down. To act on the page use browser_snapshot, not a screenshot. With filename the image is written to that file inside --output-dir (never outside it; refused without --output-dir) instead of returned, and the answer says where (file). ${SESSION_NOTE}`,
+    input: optionalElementInput({
+      type: z.enum(['png', 'jpeg']).optional().describe('Default png.'),
+      fullPage: z.boolean().optional().describe('Whole page.'),
+      scale: scaleSchema,
+      filename: filenameSchema,
+    }),
+    base: screenshot,
+    toBase: ({ type: format, fullPage, scale, filename, ...element }) => ({
+      ...toTarget(element),
+      format: format ?? (filename && /\.jpe?g$/i.test(filename) ? 'jpeg' : undefined),
+      fullPage,
+      scale,
+    }),
   }),
-  base: screenshot,
-  toBase: ({ type: format, fullPage, filename: _ignored, ...element }) => ({ ...toTarget(element), format, fullPage }),
-});
+  {
+    content: (_data, attachments) => {
+      const image = attachments.find((attachment) => attachment.type === 'image');
+      return image === undefined ? undefined : Buffer.from(image.data, 'base64');
+    },
+    omit: [],
+  },
+);
 
 /** The longest a time wait may take, in seconds, as in @playwright/mcp. */
 const MAX_TIME_WAIT_S = 30;
@@ -438,41 +480,96 @@ export const browserFileUpload = playwrightSessionTool({
   },
 });
 
-export const browserConsoleMessages = adapt({
-  name: 'browser_console_messages',
-  title: 'Get console messages',
-  description: "Returns the page's console messages.",
-  notes:
-    'Returns the console messages of the page (every tab of the session), uncaught exceptions included as errors, oldest first: level is the lowest level to include ' +
-    '("error", "warning", "info" by default, or "debug" for everything); onlyErrors: true is level "error". ' +
-    `${SESSION_NOTE}`,
-  input: z
-    .strictObject({
-      level: z.enum(['error', 'warning', 'info', 'debug']).optional().describe('Lowest level (default info).'),
-      onlyErrors: z.boolean().optional().describe('Same as level error.'),
-      filename: ignoredFilenameSchema,
-      sessionId: optionalSessionIdSchema,
-    })
-    .refine((args) => args.level === undefined || args.onlyErrors === undefined, { message: 'give "level" or "onlyErrors", not both', path: ['onlyErrors'] }),
-  base: consoleMessages,
-  toBase: ({ level, onlyErrors }) => ({ level: onlyErrors ? 'error' : level }),
-});
+const consoleOutput = consoleMessages.output as z.ZodObject;
 
-export const browserNetworkRequests = adapt({
-  name: 'browser_network_requests',
-  title: 'List network requests',
-  description: "Lists the page's network requests.",
-  notes:
-    'Lists the requests the page (every tab of the session) made, oldest first: method, url, resource type, status (null while pending or when it failed) and failure. ' +
-    `Images, fonts, stylesheets and media are left out unless includeStatic: true. ${SESSION_NOTE}`,
-  input: z.strictObject({
-    includeStatic: z.boolean().optional().describe('Also images, fonts, stylesheets, media.'),
-    filename: ignoredFilenameSchema,
-    sessionId: optionalSessionIdSchema,
+/**
+ * console_messages' work with @playwright/mcp's arguments: by default only what came since the current tab last loaded
+ * a page (the cursor the default tool answers as loadCursor), everything kept with all: true.
+ */
+export const browserConsoleMessages = savingToFile(
+  playwrightSessionTool({
+    name: 'browser_console_messages',
+    title: 'Get console messages',
+    description: "Returns the page's console messages.",
+    notes:
+      'Returns the console messages of the page (every tab of the session), uncaught exceptions included as errors, oldest first: level is the lowest level to include ' +
+      '("error", "warning", "info" by default, or "debug" for everything); onlyErrors: true is level "error". ' +
+      `Only what came since the current tab last loaded a page, unless all: true (everything since the session began). ${FILENAME_NOTE} ${SESSION_NOTE}`,
+    input: z
+      .strictObject({
+        level: z.enum(['error', 'warning', 'info', 'debug']).optional().describe('Lowest level (default info).'),
+        onlyErrors: z.boolean().optional().describe('Same as level error.'),
+        all: z.boolean().optional().describe('Since the session began, not the last page load.'),
+        filename: filenameSchema,
+        sessionId: optionalSessionIdSchema,
+      })
+      .refine((args) => args.level === undefined || args.onlyErrors === undefined, { message: 'give "level" or "onlyErrors", not both', path: ['onlyErrors'] }),
+    output: playwrightOutput(consoleOutput),
+    kind: 'read',
+    errors: consoleMessages.errors,
+    async handler({ level, onlyErrors, all, filename }, page, response, ctx) {
+      const since = all === true ? undefined : response.session.collectors.consoleSinceNavigation(page);
+      // A file takes every message kept; an answer the default number.
+      const limit = filename === undefined ? undefined : COLLECTOR_CAPACITY;
+      return consoleMessages.work.handler({ level: onlyErrors ? 'error' : level, since, limit }, page, response, ctx);
+    },
   }),
-  base: networkRequests,
-  toBase: ({ includeStatic }) => ({ includeStatic }),
-});
+  {
+    content: (data) => (Array.isArray(data.messages) ? consoleLog(data.messages as ConsoleLine[]) : undefined),
+    omit: ['messages'],
+  },
+);
+
+type ConsoleLine = { type: string; text: string; url?: string; line?: number };
+
+/** Console messages as a log file: one line each, `[type] text (url:line)`. */
+function consoleLog(messages: readonly ConsoleLine[]): string {
+  return messages.map(({ type, text, url, line }) => `[${type}] ${text}${url ? ` (${url}${line === undefined ? '' : `:${line}`})` : ''}\n`).join('');
+}
+
+export const browserNetworkRequests = savingToFile(
+  numbered(
+    adapt({
+      name: 'browser_network_requests',
+      title: 'List network requests',
+      description: "Lists the page's network requests, numbered for browser_network_request.",
+      notes:
+        'Lists the requests the page (every tab of the session) made, oldest first: index (for browser_network_request), method, url, resource type, status (null while pending or when it failed) and failure. ' +
+        'Numbers stay the same for the whole session. filter keeps URLs matching a regular expression ("/api/.*user"). ' +
+        `Images, fonts, stylesheets and media are left out unless static: true (includeStatic is the same). ${FILENAME_NOTE} ${SESSION_NOTE} Errors: INVALID_PARAMETERS (a filter that is not a regular expression).`,
+      input: z.strictObject({
+        static: z.boolean().optional().describe('Also images, fonts, stylesheets, media.'),
+        includeStatic: z.boolean().optional().describe('Same as static.'),
+        filter: z.string().min(1).max(1_000).optional().describe('URL regexp, e.g. "/api/.*user".'),
+        filename: filenameSchema,
+        sessionId: optionalSessionIdSchema,
+      }),
+      base: networkRequests,
+      // @playwright/mcp's filter is a regular expression's source; ours reads one written /…/.
+      toBase: ({ static: withStatic, includeStatic, filter, filename }) => ({
+        includeStatic: withStatic ?? includeStatic,
+        filter: filter === undefined ? undefined : `/${filter}/`,
+        limit: filename === undefined ? undefined : COLLECTOR_CAPACITY,
+      }),
+    }),
+  ),
+  {
+    content: (data) => (Array.isArray(data.requests) ? requestLog(data.requests as RequestLine[]) : undefined),
+    omit: ['requests'],
+  },
+);
+
+type RequestLine = { index: number; method: string; url: string; status: number | null; failure?: string };
+
+/** The request list as a log file: `12. [GET] url => [200]`, as @playwright/mcp numbers it. */
+function requestLog(requests: readonly RequestLine[]): string {
+  return requests
+    .map(
+      ({ index, method, url, status, failure }) =>
+        `${index}. [${method}] ${url}${status === null ? (failure ? ` => [FAILED] ${failure}` : '') : ` => [${status}]`}\n`,
+    )
+    .join('');
+}
 
 export const browserResize = adapt({
   name: 'browser_resize',

@@ -7,6 +7,9 @@ import { invalidArguments } from './run-tool.js';
 import { MAX_SELECTOR, REF_PATTERN, refText, sessionIdSchema } from './schemas.js';
 import { defineBesideTool, defineSessionTool, type BesideTool, type CallScope, type SessionTool, type SessionToolSpec } from './session-tool.js';
 
+/** Said in the notes of every playwright-profile tool that acts on a page: which session it acts on. */
+export const SESSION_NOTE = "Acts on this connection's own browser page (opened on the first call) unless sessionId names a session from create_session.";
+
 /** The optional sessionId of every adapted tool: without it, the call acts on the connection's own session. */
 export const optionalSessionIdSchema = sessionIdSchema.optional().describe('From create_session (default: own page).');
 

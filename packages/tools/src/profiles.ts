@@ -23,6 +23,7 @@ import {
   browserType,
   browserWaitFor,
 } from './playwright-profile.js';
+import { browserDrop, browserEmulateMedia, browserNetworkRequest } from './playwright-core-tools.js';
 import { SESSIONS_VOCABULARY, type ToolVocabulary } from './next-steps.js';
 import { closeSession, createSession, listSessions } from './session-tools.js';
 import { liveView, requestHuman } from './live-tools.js';
@@ -76,14 +77,17 @@ export const playwrightTools: readonly AnyTool[] = [
   browserDrag,
   browserFillForm,
   browserFileUpload,
+  browserDrop,
   browserHandleDialog,
   browserEvaluate,
   browserWaitFor,
   browserTakeScreenshot,
   browserConsoleMessages,
   browserNetworkRequests,
+  browserNetworkRequest,
   browserTabs,
   browserResize,
+  browserEmulateMedia,
   browserClose,
   browserRunCodeUnsafe,
   createSession,

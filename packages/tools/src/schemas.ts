@@ -24,7 +24,7 @@ export const REF_PATTERN = /^(f\d+)?e\d+$/;
 /** A ref field without a description, for nested objects. */
 export const refText = z.string().max(MAX_REF).regex(REF_PATTERN, 'a ref looks like e12 or f1e12');
 
-export const refSchema = refText.describe('Snapshot ref, e.g. e12.');
+export const refSchema = refText.describe('Ref, e.g. e12.');
 
 export const elementTimeoutSchema = z.number().int().min(1).max(120_000).optional().describe('Ms (default 5000).');
 
@@ -32,7 +32,7 @@ export const DEFAULT_ELEMENT_TIMEOUT = 5_000;
 
 export const forceSchema = z.boolean().optional().describe('Skip actionability checks.');
 
-export const includeSnapshotSchema = z.boolean().optional().describe('Add the snapshot.');
+export const includeSnapshotSchema = z.boolean().optional().describe('With snapshot.');
 
 /** `selector` or `ref`: exactly one of the two is checked when the tool runs (see requireTarget). */
 export const targetFields = {

@@ -16,6 +16,10 @@ export const MAX_IMAGE_BYTES = 1_000_000;
 const DEFAULT_JPEG_QUALITY = 80;
 const CAPTURE_TIMEOUT = 30_000;
 
+/** css: one image pixel per CSS pixel; device: one per device pixel (sharper, larger, with a device scale factor over 1). */
+export type ImageScale = 'css' | 'device';
+export const scaleSchema = z.enum(['css', 'device']).optional().describe('Default css.');
+
 export interface FittedImage {
   data: Buffer;
   width: number;
@@ -66,9 +70,9 @@ async function captureFullPageScaled(page: Page, format: ImageFormat, quality: n
 
 async function capture(
   page: Page,
-  options: { fullPage: boolean; selector?: string | undefined; ref?: string | undefined; format: ImageFormat; quality: number },
+  options: { fullPage: boolean; selector?: string | undefined; ref?: string | undefined; format: ImageFormat; quality: number; scale: ImageScale },
 ) {
-  const shot = { type: options.format, scale: 'css' as const, timeout: CAPTURE_TIMEOUT, ...(options.format === 'jpeg' ? { quality: options.quality } : {}) };
+  const shot = { type: options.format, scale: options.scale, timeout: CAPTURE_TIMEOUT, ...(options.format === 'jpeg' ? { quality: options.quality } : {}) };
   if (options.selector !== undefined || options.ref !== undefined) {
     return onElement(page, { selector: options.selector, ref: options.ref }, 'hover', DEFAULT_ELEMENT_TIMEOUT, async (locator) => {
       // Wait for the element within the element timeout; the capture itself may take longer on a big element.
@@ -92,13 +96,14 @@ export const screenshot = defineSessionTool({
     'content[0] is JSON {url, title, width, height, bytes, format}; the image follows as content[1]. ' +
     `Images are capped for the model: a capture whose longest side exceeds ${MAX_IMAGE_SIDE} px, or that is over ${MAX_IMAGE_BYTES} bytes, is scaled down (scaled: true, with the original size and a note); ` +
     'for small detail on a long page, screenshot one element instead. Use snapshot to find refs and read text; use screenshot to check layout, images and visual state. ' +
-    'format "jpeg" is smaller for photos; quality applies to it only, and fullPage not with an element. ' +
+    'format "jpeg" is smaller for photos; quality applies to it only, and fullPage not with an element. scale "device" captures device pixels (sharper on a high-density device such as a phone), "css" (default) one pixel per CSS pixel. ' +
     'Errors: ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, ELEMENT_NOT_CLICKABLE (the element is hidden), INVALID_PARAMETERS (quality without jpeg, fullPage with an element), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: optionalTargetInput({
     sessionId: sessionIdSchema,
     fullPage: z.boolean().optional().describe('Whole page.'),
     format: z.enum(['png', 'jpeg']).optional().describe('Default png.'),
     quality: z.number().int().min(0).max(100).optional().describe(`For jpeg (default ${DEFAULT_JPEG_QUALITY}).`),
+    scale: scaleSchema,
   })
     .refine((args) => !(args.fullPage && (args.selector !== undefined || args.ref !== undefined)), {
       message: 'fullPage captures the whole page; leave it out when naming an element',
@@ -120,9 +125,10 @@ export const screenshot = defineSessionTool({
   }),
   kind: 'read',
   errors: ['ELEMENT_NOT_FOUND', 'ELEMENT_AMBIGUOUS', 'ELEMENT_NOT_CLICKABLE', 'INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
-  async handler({ selector, ref, fullPage = false, format = 'png', quality = DEFAULT_JPEG_QUALITY }, page, response) {
-    const prescaled = fullPage ? await captureFullPageScaled(page, format, quality).catch(() => undefined) : undefined;
-    const raw = prescaled?.data ?? (await capture(page, { fullPage, selector, ref, format, quality }));
+  async handler({ selector, ref, fullPage = false, format = 'png', quality = DEFAULT_JPEG_QUALITY, scale = 'css' }, page, response) {
+    // Rendered straight at the size that fits, a long full page is scaled down anyway: device pixels would be lost.
+    const prescaled = fullPage && scale === 'css' ? await captureFullPageScaled(page, format, quality).catch(() => undefined) : undefined;
+    const raw = prescaled?.data ?? (await capture(page, { fullPage, selector, ref, format, quality, scale }));
     let fitted: FittedImage;
     try {
       fitted = await fitImage(raw, format, quality);

@@ -1,4 +1,4 @@
-// upload_file: sets files on a file input (or the chooser an element opens), from allowed directories or inline content.
+// upload_file: sets files on a file input (or the chooser an element opens), or drops files or data onto an element, from allowed directories or inline content.
 import { constants } from 'node:fs';
 import { open, realpath, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -6,6 +6,7 @@ import { SessionError, isInside } from '@sessionwright/session-core';
 import type { FileChooser } from 'playwright';
 import { z } from 'zod';
 import type { AllowedRoots } from './define-tool.js';
+import { dropOnto, dropSchema } from './drop-tools.js';
 import { onElement } from './page-helpers.js';
 import { sessionOutput } from './response.js';
 import { DEFAULT_ELEMENT_TIMEOUT, elementTimeoutSchema, sessionIdSchema, targetInput } from './schemas.js';
@@ -14,10 +15,13 @@ import { defineSessionTool } from './session-tool.js';
 /** How long handing the files to the page may take once the element is there: megabytes cross the browser's protocol. */
 const TRANSFER_TIMEOUT = 60_000;
 
+/** How long a drop's effects (a navigation it starts) may take to settle. */
+const DROP_SETTLE_TIMEOUT = 30_000;
+
 /** Most bytes one call may upload (docs/agent-tools.md). */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 
-const fileSchema = z.union([
+export const fileSchema = z.union([
   z.strictObject({
     path: z.string().min(1).max(4_096),
   }),
@@ -42,16 +46,21 @@ export const uploadFile = defineSessionTool({
     'Puts files into a file input (<input type=file>, even a hidden one), or into the file chooser that clicking an element opens (an "Upload" button), named by a selector or a ref from snapshot. ' +
     "Each file is a path on the server machine ({path}), which must lie inside an allowed directory (--file-root, else the client's MCP roots, else over stdio the working directory), " +
     'or inline content ({name, mimeType?, contentBase64}) — the way for a remote client. Up to 20 MB per call. Next: submit the form (click its button). ' +
+    'With drop the files are dropped onto the element instead (a drop zone), as if dragged from outside the page: dragenter, dragover and drop with a DataTransfer; drop is a map of MIME type → text (e.g. {"text/uri-list": "https://…"}) dropped with them, {} for the files only, or the data alone without files. ' +
     'Errors: INVALID_PARAMETERS (a missing file, a path outside the allowed directories or escaping them through .. or a symlink, too large, several files for a single-file input), ' +
-    'ELEMENT_NOT_EDITABLE (not a file input and clicking it opened no file chooser), ELEMENT_NOT_CLICKABLE (a chooser button that is hidden or covered), ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, SESSION_NOT_FOUND / SESSION_EXPIRED.',
+    'ELEMENT_NOT_EDITABLE (not a file input and clicking it opened no file chooser; or the element did not accept a drop, details.reason "drop_rejected"), ELEMENT_NOT_CLICKABLE (a chooser button that is hidden or covered), ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: targetInput({
     sessionId: sessionIdSchema,
-    files: z.array(fileSchema).min(1).max(100).describe('Each {path} or {name, contentBase64}.'),
+    files: z.array(fileSchema).min(1).max(100).optional().describe('Each {path} or {name, contentBase64}.'),
+    drop: dropSchema,
     timeout: elementTimeoutSchema,
+  }).refine((args) => args.files !== undefined || Object.keys(args.drop ?? {}).length > 0, {
+    message: 'give "files", or data to drop in "drop"',
+    path: ['files'],
   }),
   output: sessionOutput({
     success: z.literal(true),
-    files: z.array(z.object({ name: z.string(), bytes: z.number() })).describe('The files set, in order.'),
+    files: z.array(z.object({ name: z.string(), bytes: z.number() })).describe('The files set or dropped, in order.'),
   }),
   kind: 'action',
   errors: [
@@ -65,13 +74,17 @@ export const uploadFile = defineSessionTool({
     'BROWSER_ERROR',
   ],
   // The files are read (and their paths checked) before the call waits for its session.
-  async prepare({ selector, ref, files, timeout }, ctx) {
+  async prepare({ selector, ref, files = [], drop, timeout }, ctx) {
     const needsRoots = files.some((file) => 'path' in file) && ctx.roots !== undefined;
     const payloads = await readUploads(files, needsRoots && ctx.roots ? await ctx.roots() : { directories: [], source: 'none' });
-    return { selector, ref, payloads, timeout };
+    return { selector, ref, payloads, timeout, drop: drop === undefined ? undefined : { data: Object.keys(drop).length === 0 ? undefined : drop } };
   },
   defaultTimeout: 'element',
-  async handler({ selector, ref, payloads, timeout = DEFAULT_ELEMENT_TIMEOUT }, page, response) {
+  async handler({ selector, ref, payloads, timeout = DEFAULT_ELEMENT_TIMEOUT, drop }, page, response) {
+    if (drop !== undefined) {
+      await dropOnto(page, { selector, ref }, { files: payloads, data: drop.data }, timeout, DROP_SETTLE_TIMEOUT);
+      return { success: true as const, files: payloads.map((payload) => ({ name: payload.name, bytes: payload.buffer.length })) };
+    }
     await onElement(page, { selector, ref }, 'click', timeout, async (locator) => {
       await locator.waitFor({ state: 'attached', timeout });
       const input = await locator.evaluate((element) =>
