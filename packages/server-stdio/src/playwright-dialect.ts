@@ -9,7 +9,7 @@ import {
   type ConsoleLevel,
   type SessionDefaults,
 } from '@sessionwright/session-core';
-import { CAPABILITIES, playwrightProfile } from '@sessionwright/tools';
+import { CAPABILITIES } from '@sessionwright/tools';
 import { describeJsonError, readSettingsFile } from './bounded-read.js';
 import type { ForeignArity, ForeignOccurrence, ForeignValue, OtherVocabulary, ResolvedConfig, ResolvedValue } from './config.js';
 import { BadValue, FLAG_DEFINITIONS, camelCase, type FlagDefinition } from './flags.js';
@@ -926,9 +926,6 @@ function playwrightCaps(caps: readonly string[], notes: Map<string, string>): st
     if (!kept.includes(name)) kept.push(name);
   }
   // The playwright profile serves @playwright/mcp's core tools; each capability's tools come with their capability group.
-  const named: readonly string[] = kept.includes('all') ? PLAYWRIGHT_CAPS : kept;
-  const toolless = named.filter((cap) => !playwrightProfile([cap]).tools.some((tool) => tool.capability === cap));
-  if (toolless.length > 0) notes.set('caps', `caps ${toolless.join(', ')}: accepted; the playwright profile serves no tools for them yet`);
   return kept;
 }
 

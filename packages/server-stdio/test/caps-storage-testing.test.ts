@@ -277,6 +277,13 @@ describe('storage and testing caps (playwright profile)', () => {
     expect(expectSuccess(await tool('browser_cookie_get', { name: 'flavour' })).cookies).toEqual([expect.objectContaining({ value: 'mint' })]);
     expect(expectSuccess(await tool('browser_cookie_list', { path: '/pages' })).cookies.map((c: { name: string }) => c.name)).toEqual(['scoped']);
     expect(expectSuccess(await tool('browser_cookie_list', { domain: '127.0.0.1' })).cookies).toHaveLength(2);
+    // Playwright's own `playwright mcp` narrows a delete by domain and path: another domain's cookie of that name stays.
+    expectSuccess(await tool('browser_cookie_set', { name: 'flavour', value: 'elsewhere', domain: 'example.test' }));
+    expectSuccess(await tool('browser_cookie_delete', { name: 'flavour', domain: 'example.test' }));
+    expect((await inPage('document.cookie')).split('; ').sort()).toEqual(['flavour=mint', 'scoped=1']);
+    expect(expectSuccess(await tool('browser_cookie_list', { domain: 'example.test' })).cookies).toEqual([]);
+    expectSuccess(await tool('browser_cookie_delete', { name: 'scoped', path: '/elsewhere' }));
+    expect((await inPage('document.cookie')).split('; ').sort()).toEqual(['flavour=mint', 'scoped=1']);
     expectSuccess(await tool('browser_cookie_delete', { name: 'flavour' }));
     expect(await inPage('document.cookie')).toBe('scoped=1');
     expectSuccess(await tool('browser_cookie_set', { name: 'theirs', value: 'kept', sessionId: other }));

@@ -250,6 +250,28 @@ describe('snapshot boxes, device pixels, console since the last page load', () =
   });
 });
 
+describe("the arguments Playwright's own `playwright mcp` adds", () => {
+  it('browser_network_requests lists what came since the last page load, everything with all', async () => {
+    expectSuccess(await pw('browser_navigate', { url: fixture.urlFor('/pages/network') }));
+    await inPage('() => window.done');
+    expectSuccess(await pw('browser_navigate', { url: fixture.urlFor('/pages/logs-first') }));
+    const urls = (answer: { requests: { url: string }[] }) => answer.requests.map((request) => request.url);
+    expect(urls(expectSuccess(await pw('browser_network_requests')))).toEqual([fixture.urlFor('/pages/logs-first')]);
+    const all = urls(expectSuccess(await pw('browser_network_requests', { all: true })));
+    expect(all).toEqual(expect.arrayContaining([fixture.urlFor('/pages/network'), fixture.urlFor('/submit'), fixture.urlFor('/pages/logs-first')]));
+  });
+
+  it('browser_find lists at most maxResults matches and counts them all', async () => {
+    expectSuccess(await pw('browser_navigate', { url: fixture.urlFor('/pages/dropzone') }));
+    const every = expectSuccess(await pw('browser_find', { text: 'drop' }));
+    expect(every.total).toBeGreaterThanOrEqual(2);
+    expect(every.matches).toHaveLength(every.total);
+    const one = expectSuccess(await pw('browser_find', { text: 'drop', maxResults: 1 }));
+    expect(one).toMatchObject({ total: every.total, matches: [every.matches[0]] });
+    expectError(await pw('browser_find', { text: 'drop', maxResults: 0 }), 'INVALID_PARAMETERS');
+  });
+});
+
 describe('filename', () => {
   it('writes the snapshot, screenshot, evaluate result, console, request list and one request to files inside --output-dir', async () => {
     expectSuccess(await pw('browser_navigate', { url: fixture.urlFor('/pages/network') }));

@@ -143,8 +143,8 @@ export class SessionCollectors {
   /** The live Playwright objects behind the entries still in the ring, for network_request's lazy details. */
   private readonly live = new Map<string, Request>();
   private readonly byRequest = new WeakMap<Request, RequestEntry>();
-  /** Per tab: the newest console entry when its main frame last started loading a new document. */
-  private readonly navigations = new WeakMap<Page, number>();
+  /** Per tab: the newest console and request entries when its main frame last started loading a new document. */
+  private readonly navigations = new WeakMap<Page, { console: number; requests: number }>();
   private readonly detach: () => void;
   /** Disposed, or the context closed: either way no listener is left to remove. */
   private stopped = false;
@@ -235,13 +235,18 @@ export class SessionCollectors {
    * same-document navigation (history.pushState) is not one.
    */
   consoleSinceNavigation(page: Page): number {
-    return this.navigations.get(page) ?? 0;
+    return this.navigations.get(page)?.console ?? 0;
+  }
+
+  /** The request cursor at which `page` last started loading a new document: its document's request and what followed. */
+  requestsSinceNavigation(page: Page): number {
+    return this.navigations.get(page)?.requests ?? 0;
   }
 
   private markNavigation(request: Request): void {
     try {
       const frame = request.frame();
-      if (frame.parentFrame() === null) this.navigations.set(frame.page(), this.console.last);
+      if (frame.parentFrame() === null) this.navigations.set(frame.page(), { console: this.console.last, requests: this.requests.last });
     } catch {
       // A new tab's first request comes before its frame exists: nothing was logged in that tab yet.
     }

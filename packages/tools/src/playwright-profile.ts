@@ -529,28 +529,41 @@ function consoleLog(messages: readonly ConsoleLine[]): string {
 
 export const browserNetworkRequests = savingToFile(
   numbered(
-    adapt({
+    playwrightSessionTool({
       name: 'browser_network_requests',
       title: 'List network requests',
       description: "Lists the page's network requests, numbered for browser_network_request.",
       notes:
         'Lists the requests the page (every tab of the session) made, oldest first: index (for browser_network_request), method, url, resource type, status (null while pending or when it failed) and failure. ' +
-        'Numbers stay the same for the whole session. filter keeps URLs matching a regular expression ("/api/.*user"). ' +
+        'Only those since the current tab last loaded a page, unless all: true (everything kept since the session began). Numbers stay the same for the whole session. filter keeps URLs matching a regular expression ("/api/.*user"). ' +
         `Images, fonts, stylesheets and media are left out unless static: true (includeStatic is the same). ${FILENAME_NOTE} ${SESSION_NOTE} Errors: INVALID_PARAMETERS (a filter that is not a regular expression).`,
       input: z.strictObject({
         static: z.boolean().optional().describe('Also images, fonts, stylesheets, media.'),
         includeStatic: z.boolean().optional().describe('Same as static.'),
         filter: z.string().min(1).max(1_000).optional().describe('URL regexp, e.g. "/api/.*user".'),
+        all: z.boolean().optional().describe('Since the session began, not the last page load.'),
         filename: filenameSchema,
         sessionId: optionalSessionIdSchema,
       }),
-      base: networkRequests,
+      output: playwrightOutput(networkRequests.output as z.ZodObject),
+      kind: 'read',
+      errors: networkRequests.errors,
       // @playwright/mcp's filter is a regular expression's source; ours reads one written /…/.
-      toBase: ({ static: withStatic, includeStatic, filter, filename }) => ({
-        includeStatic: withStatic ?? includeStatic,
-        filter: filter === undefined ? undefined : `/${filter}/`,
-        limit: filename === undefined ? undefined : COLLECTOR_CAPACITY,
-      }),
+      async prepare({ static: withStatic, includeStatic, filter, all, filename }, ctx) {
+        const read = await (networkRequests.work.prepare as NonNullable<typeof networkRequests.work.prepare>)(
+          {
+            includeStatic: withStatic ?? includeStatic,
+            filter: filter === undefined ? undefined : `/${filter}/`,
+            limit: filename === undefined ? undefined : COLLECTOR_CAPACITY,
+          },
+          ctx,
+        );
+        return { read, all: all === true };
+      },
+      async handler({ read, all }, page, response, ctx) {
+        const since = all ? undefined : response.session.collectors.requestsSinceNavigation(page);
+        return networkRequests.work.handler({ ...read, since }, page, response, ctx);
+      },
     }),
   ),
   {
@@ -595,12 +608,13 @@ export const browserFind = playwrightSessionTool({
   description: 'Finds text in the page snapshot: only the matching lines, with their refs.',
   notes:
     'Cheaper than browser_snapshot for locating one element: each matching line comes with the ref to act on and its path from the root (main > form "Sign in"). ' +
-    'text matches in any case; regex is a JavaScript regular expression, /pattern/flags for flags. ' +
+    'text matches in any case; regex is a JavaScript regular expression, /pattern/flags for flags. At most 50 matches are listed, fewer with maxResults; total counts them all. ' +
     `With filename the matches are written to that file inside --output-dir (never outside it) and the result says where. ${SESSION_NOTE} ` +
     'Errors: INVALID_PARAMETERS (neither or both of text and regex, a regex that does not compile or runs too long, a filename without --output-dir or outside it).',
   input: z
     .strictObject({
       ...findQueryFields,
+      maxResults: z.number().int().min(1).max(1_000_000).optional().describe('At most this many matches (50 at most).'),
       filename: z.string().min(1).max(1_000).optional().describe('Write to this file in --output-dir instead.'),
       sessionId: optionalSessionIdSchema,
     })
@@ -608,12 +622,13 @@ export const browserFind = playwrightSessionTool({
   output: playwrightOutput(findOutput.extend({ file: z.string().optional().describe('With filename: the file the matches were written to.') })),
   kind: 'read',
   errors: find.errors,
-  async prepare({ text, regex, filename }, ctx) {
+  async prepare({ text, regex, filename, maxResults }, ctx) {
     const matcher = (await find.work.prepare?.({ text, regex }, ctx)) as LineMatcher;
-    return { matcher, file: filename === undefined ? undefined : outputPath(ctx.options, filename) };
+    return { matcher, maxResults, file: filename === undefined ? undefined : outputPath(ctx.options, filename) };
   },
-  async handler({ matcher, file }, page, response, ctx) {
-    const found = (await find.work.handler(matcher, page, response, ctx)) as SnapshotSearch;
+  async handler({ matcher, maxResults, file }, page, response, ctx) {
+    const all = (await find.work.handler(matcher, page, response, ctx)) as SnapshotSearch;
+    const found = maxResults === undefined ? all : { ...all, matches: all.matches.slice(0, maxResults) };
     if (file === undefined) return { ...found };
     return { total: found.total, file: await writeOutputFile(ctx.options, file, renderMatches(found)) };
   },

@@ -58,10 +58,15 @@ const cookieTools = [
     name: 'browser_cookie_delete',
     title: 'Delete cookie',
     description: 'Deletes the cookies of one name.',
-    notes: `Removes every cookie of that name, whatever its domain and path. ${SESSION_NOTE}`,
-    input: z.strictObject({ name: nameSchema, sessionId: optionalSessionIdSchema }),
+    notes: `Removes every cookie of that name, or only those whose domain contains domain and whose path starts with path. ${SESSION_NOTE}`,
+    input: z.strictObject({
+      name: nameSchema,
+      domain: z.string().min(1).max(2_048).optional().describe('Only on this domain.'),
+      path: z.string().min(1).max(2_048).optional().describe('Only on this path.'),
+      sessionId: optionalSessionIdSchema,
+    }),
     base: cookies,
-    toBase: ({ name }) => ({ action: 'delete', name }),
+    toBase: ({ name, domain, path }) => ({ action: 'delete', name, domain, path }),
   }),
   adapt({
     name: 'browser_cookie_clear',
