@@ -145,6 +145,9 @@ export function targets(results: BenchResults): Target[] {
     const profile = listed('swPlaywright');
     if (ours) add('tool list a model is sent, default profile, per tool vs @playwright/mcp per tool', ours.perTool, theirList.perTool, 1.0, chars);
     if (profile) add("tool list, --profile playwright, all of it vs @playwright/mcp's default list", profile.chars, theirList.chars, 1.15, chars);
+    const theirAll = listed('pwAll');
+    const profileAll = listed('swPlaywrightAll');
+    if (theirAll && profileAll) add("tool list with every cap, --profile playwright vs @playwright/mcp's", profileAll.chars, theirAll.chars, 1.15, chars);
   }
   return list;
 }
@@ -445,18 +448,19 @@ function renderToolList(result: ToolListResult, line: Line): void {
   line('## What the tool list costs');
   line();
   line(
-    "A client hands the model every tool's name, description and input schema on every turn: characters of that JSON, each list as the installed servers answered `tools/list` in this run. The last column compares with @playwright/mcp's default list: per tool for the default lists, the whole list for the playwright profile.",
+    "A client hands the model every tool's name, description and input schema on every turn: characters of that JSON, each list as the installed servers answered `tools/list` in this run. The last column compares with @playwright/mcp's list of the same caps: per tool for the default profile's default list, the whole list for the others (a group of ours is fewer tools doing as much).",
   );
   line();
-  line('| server | flags | tools | characters | per tool | vs @playwright/mcp default |');
+  line('| server | flags | tools | characters | per tool | vs @playwright/mcp |');
   line('|---|---|---|---|---|---|');
-  const theirs = result.lists.find((entry) => entry.list === 'pw');
   const server = (list: ToolListName) => (list.startsWith('pw') ? '@playwright/mcp' : 'sessionwright');
   const flags = (list: string[]) => (list.length === 0 ? 'none' : `\`${list.join(' ')}\``);
   for (const entry of result.lists) {
-    const whole = entry.list.startsWith('swPlaywright');
+    const whole = entry.list !== 'sw';
+    // Every list with caps is compared with @playwright/mcp's with all of them, the others with its default list.
+    const theirs = result.lists.find((other) => other.list === (entry.list.endsWith('All') ? 'pwAll' : 'pw'));
     const versus =
-      !theirs || entry.list === 'pw' ? '' : whole ? `${ratio(entry.chars / theirs.chars)} (whole list)` : `${ratio(entry.perTool / theirs.perTool)} (per tool)`;
+      !theirs || entry.list.startsWith('pw') ? '' : whole ? `${ratio(entry.chars / theirs.chars)} (whole list)` : `${ratio(entry.perTool / theirs.perTool)} (per tool)`;
     line(`| ${server(entry.list)} | ${flags(entry.flags)} | ${entry.tools} | ${entry.chars} | ${entry.perTool.toFixed(0)} | ${versus} |`);
   }
   for (const entry of result.notServed) line(`| ${server(entry.list)} | ${flags(entry.flags)} | not served: ${entry.reason.replaceAll('|', '\\|')} | | | |`);
