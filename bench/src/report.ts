@@ -460,7 +460,11 @@ function renderToolList(result: ToolListResult, line: Line): void {
     // Every list with caps is compared with @playwright/mcp's with all of them, the others with its default list.
     const theirs = result.lists.find((other) => other.list === (entry.list.endsWith('All') ? 'pwAll' : 'pw'));
     const versus =
-      !theirs || entry.list.startsWith('pw') ? '' : whole ? `${ratio(entry.chars / theirs.chars)} (whole list)` : `${ratio(entry.perTool / theirs.perTool)} (per tool)`;
+      !theirs || entry.list.startsWith('pw')
+        ? ''
+        : whole
+          ? `${ratio(entry.chars / theirs.chars)} (whole list)`
+          : `${ratio(entry.perTool / theirs.perTool)} (per tool)`;
     line(`| ${server(entry.list)} | ${flags(entry.flags)} | ${entry.tools} | ${entry.chars} | ${entry.perTool.toFixed(0)} | ${versus} |`);
   }
   for (const entry of result.notServed) line(`| ${server(entry.list)} | ${flags(entry.flags)} | not served: ${entry.reason.replaceAll('|', '\\|')} | | | |`);
