@@ -36,6 +36,9 @@ const MAX_SIDE = 1280;
 const JPEG_QUALITY = 70;
 /** The title can change without a navigation (a script sets document.title): it is read again at most this often while frames come. */
 const TITLE_REFRESH_MS = 1_000;
+/** How often a screencast is tried on a tab whose DevTools session went away as it started, and how long it waits for the tab to move on. */
+const CAST_ATTEMPTS = 3;
+const CAST_RETRY_WAIT_MS = 5_000;
 /**
  * Frames come at most this often: an animated page would otherwise send one per paint (60 a second), costing the
  * server and every viewer for motion nobody needs to see that smoothly. A change still shows within this time.
@@ -106,24 +109,39 @@ export class Screencast {
     this.cast = undefined;
     await previous?.stop();
     if (generation !== this.generation || page.isClosed()) return;
-    try {
-      const cast = await startCast(page, {
-        frame: (frame) => {
-          this.latest = { frame, page };
-          for (const watcher of this.watchers) watcher.frame?.(frame);
-        },
-        tab: (state) => {
-          if (state.url === this.tab.url && state.title === this.tab.title) return;
-          this.tab = state;
-          for (const watcher of this.watchers) watcher.tab?.(state);
-        },
-      });
-      if (generation !== this.generation) await cast.stop();
-      else this.cast = cast;
-    } catch (error) {
-      if (generation !== this.generation || page.isClosed()) return;
-      this.failure = error instanceof Error ? error.message : String(error);
-      for (const watcher of this.watchers) watcher.failed?.(this.failure);
+    // A cast that has been replaced may still deliver a frame or a title it was reading: that is not the current tab's.
+    const current = () => generation === this.generation;
+    const handlers = {
+      frame: (frame: ScreencastFrame) => {
+        if (!current()) return;
+        this.latest = { frame, page };
+        for (const watcher of this.watchers) watcher.frame?.(frame);
+      },
+      tab: (state: TabState) => {
+        if (!current() || (state.url === this.tab.url && state.title === this.tab.title)) return;
+        this.tab = state;
+        for (const watcher of this.watchers) watcher.tab?.(state);
+      },
+    };
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const cast = await startCast(page, handlers);
+        if (!current()) await cast.stop();
+        else this.cast = cast;
+        return;
+      } catch (error) {
+        if (!current() || page.isClosed()) return;
+        // A new tab's first navigation moves it to another renderer, which detaches a DevTools session attached
+        // meanwhile ("Not attached to an active page"): a new session, once the page has moved on.
+        if (attempt < CAST_ATTEMPTS) {
+          cdpSessions.delete(page);
+          await page.waitForLoadState('domcontentloaded', { timeout: CAST_RETRY_WAIT_MS }).catch(() => {});
+          continue;
+        }
+        this.failure = error instanceof Error ? error.message : String(error);
+        for (const watcher of this.watchers) watcher.failed?.(this.failure);
+        return;
+      }
     }
   }
 }
