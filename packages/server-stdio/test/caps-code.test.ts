@@ -125,7 +125,7 @@ describe('run_code_unsafe, get_config and save_pdf (default profile)', () => {
       expect(expectError(await tool('save_pdf', { sessionId, filename }), 'INVALID_PARAMETERS', sessionId).message).toMatch(/output directory/);
     }
     expect((await readdir(dir)).sort()).toEqual(['code', 'out', 'outside.js']);
-    // Without filename the PDF comes in the answer, as before.
+    // Without filename the PDF comes in the answer.
     const inline = await tool('save_pdf', { sessionId });
     expect(inline.result.content[1]).toMatchObject({ type: 'resource', resource: { mimeType: 'application/pdf' } });
   });

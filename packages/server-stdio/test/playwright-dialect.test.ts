@@ -292,7 +292,7 @@ describe('the real command lines of @playwright/mcp users', () => {
     });
     expect(options.setup.sessionDefaults?.allowedOrigins).toEqual(['https://a.example', 'http://localhost:*']);
     expect(options.http?.allowedOrigins).toEqual(['https://app.example']);
-    // In the default profile the same flag is the HTTP server's, as before.
+    // In the default profile the same flag is the HTTP server's.
     const sessions = running(parseArgs(['--allowed-origins', 'https://app.example', '--port', '0'], cleanEnv()));
     expect(sessions.options.http?.allowedOrigins).toEqual(['https://app.example']);
   });
