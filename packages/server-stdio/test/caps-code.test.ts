@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startFixtureServer, waitFor, waitForOutput, type FixtureServer, type StdioConnection } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_PATH, call, expectError, expectSuccess, startCli } from './helpers.js';
+import { CLI_PATH, call, expectError, expectSuccess, startCli, connectInProcess, type InProcessConnection } from './helpers.js';
 import { connectStreamable, startHttpCli, type HttpCli } from './http-helpers.js';
 
 const TOKEN = 'a'.repeat(24);
@@ -80,10 +80,13 @@ describe('browser_run_code_unsafe over stdio (playwright profile)', () => {
 });
 
 describe('run_code_unsafe, get_config and save_pdf (default profile)', () => {
-  let server: StdioConnection;
-  let plain: StdioConnection;
+  let server: InProcessConnection;
+  let plain: InProcessConnection;
   beforeAll(async () => {
-    [server, plain] = await Promise.all([startCli(['--caps', 'unsafe,config,pdf', '--output-dir', outputDir]), startCli([])]);
+    [server, plain] = await Promise.all([
+      connectInProcess(['--headless', '--caps', 'unsafe,config,pdf', '--output-dir', outputDir]),
+      connectInProcess(['--headless']),
+    ]);
   });
   afterAll(async () => Promise.all([server?.close(), plain?.close()]));
   const tool = (name: string, args: Record<string, unknown> = {}) => call(server.client, name, args);
@@ -132,8 +135,8 @@ describe('run_code_unsafe, get_config and save_pdf (default profile)', () => {
 });
 
 describe('browser_get_config and browser_pdf_save (playwright profile)', () => {
-  let server: StdioConnection;
-  let noOutput: StdioConnection;
+  let server: InProcessConnection;
+  let noOutput: InProcessConnection;
   let configFile: string;
   beforeAll(async () => {
     configFile = path.join(dir, 'pw-config.json');
@@ -150,8 +153,8 @@ describe('browser_get_config and browser_pdf_save (playwright profile)', () => {
       }),
     );
     [server, noOutput] = await Promise.all([
-      startCli(['--profile', 'playwright', '--caps', 'config,pdf', '--output-dir', outputDir, '--config', configFile]),
-      startCli(['--profile', 'playwright', '--caps', 'pdf']),
+      connectInProcess(['--headless', '--profile', 'playwright', '--caps', 'config,pdf', '--output-dir', outputDir, '--config', configFile]),
+      connectInProcess(['--headless', '--profile', 'playwright', '--caps', 'pdf']),
     ]);
   });
   afterAll(async () => Promise.all([server?.close(), noOutput?.close()]));
@@ -262,9 +265,9 @@ describe('unsafe code over HTTP', () => {
 });
 
 describe('browser_tabs {url, isolatedContext} (playwright profile)', () => {
-  let server: StdioConnection;
+  let server: InProcessConnection;
   beforeAll(async () => {
-    server = await startCli(['--profile', 'playwright']);
+    server = await connectInProcess(['--headless', '--profile', 'playwright']);
   });
   afterAll(async () => server?.close());
   const tool = (name: string, args: Record<string, unknown> = {}) => call(server.client, name, args);

@@ -3,10 +3,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { StdioConnection } from '@sessionwright/test-kit';
 import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, connectInProcess, expectError, expectSuccess, run, startCli, type InProcessConnection } from './helpers.js';
+import { call, connectInProcess, expectError, expectSuccess, run, type InProcessConnection } from './helpers.js';
 
 const PAGE = `<!doctype html><title>Devtools</title>
 <h1>Devtools</h1>
@@ -18,8 +17,8 @@ let fixture: FixtureServer;
 let sessionsDir: string;
 let playwrightDir: string;
 let outsideDir: string;
-let sessions: StdioConnection;
-let playwright: StdioConnection;
+let sessions: InProcessConnection;
+let playwright: InProcessConnection;
 
 beforeAll(async () => {
   fixture = await startFixtureServer({ pages: { devtools: PAGE } });
@@ -27,8 +26,8 @@ beforeAll(async () => {
   playwrightDir = mkdtempSync(path.join(tmpdir(), 'sessionwright-devtools-pw-'));
   outsideDir = mkdtempSync(path.join(tmpdir(), 'sessionwright-devtools-outside-'));
   [sessions, playwright] = await Promise.all([
-    startCli(['--caps', 'devtools', '--output-dir', sessionsDir]),
-    startCli(['--profile', 'playwright', '--caps', 'devtools', '--output-dir', playwrightDir]),
+    connectInProcess(['--headless', '--caps', 'devtools', '--output-dir', sessionsDir]),
+    connectInProcess(['--headless', '--profile', 'playwright', '--caps', 'devtools', '--output-dir', playwrightDir]),
   ]);
 }, 60_000);
 
@@ -45,7 +44,7 @@ async function openSession(): Promise<string> {
 }
 
 /** What the page holds: Playwright's overlay element (highlights, chapter cards, callouts) and the button's effect. */
-async function pageState(client: StdioConnection, args: Record<string, unknown>, name = 'evaluate') {
+async function pageState(client: InProcessConnection, args: Record<string, unknown>, name = 'evaluate') {
   const fn = "() => ({ overlay: document.querySelector('x-pw-glass') !== null, out: document.getElementById('out').textContent })";
   const answer = expectSuccess(await call(client.client, name, { ...args, function: fn }));
   return answer.result as { overlay: boolean; out: string };
@@ -63,14 +62,14 @@ async function videoSeconds(file: string): Promise<number> {
 /** A highlight style that paints the element's box pure red, so a screenshot shows whether the box is there. */
 const RED = 'background-color: rgb(255, 0, 0)';
 
-async function buttonCenter(client: StdioConnection, name: string, args: Record<string, unknown>): Promise<{ x: number; y: number }> {
+async function buttonCenter(client: InProcessConnection, name: string, args: Record<string, unknown>): Promise<{ x: number; y: number }> {
   const fn =
     "() => { const r = document.getElementById('go').getBoundingClientRect(); return { x: Math.round(r.x + r.width / 2), y: Math.round(r.y + r.height / 2) }; }";
   return expectSuccess(await call(client.client, name, { ...args, function: fn })).result as { x: number; y: number };
 }
 
 /** Whether the pixel at `point` of a screenshot is pure red (read by ffmpeg, which decodes the PNG). */
-async function isRed(client: StdioConnection, name: string, args: Record<string, unknown>, point: { x: number; y: number }): Promise<boolean> {
+async function isRed(client: InProcessConnection, name: string, args: Record<string, unknown>, point: { x: number; y: number }): Promise<boolean> {
   const shot = await client.client.callTool({ name, arguments: args });
   const image = (shot.content as { type: string; data?: string }[]).find((part) => part.type === 'image');
   expect(image?.data).toBeDefined();

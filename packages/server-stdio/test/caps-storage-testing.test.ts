@@ -2,9 +2,9 @@
 import { mkdtemp, readFile, readdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startFixtureServer, type FixtureServer, type StdioConnection } from '@sessionwright/test-kit';
+import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, expectError, expectSuccess, startCli } from './helpers.js';
+import { call, expectError, expectSuccess, connectInProcess, type InProcessConnection } from './helpers.js';
 
 /** A page for the assertions: a button, a list, fields, and a text that appears a moment after load. */
 const CHECKS_PAGE = `<!doctype html><html><head><title>Checks</title></head><body>
@@ -35,10 +35,10 @@ afterAll(async () => {
 });
 
 describe('storage and testing caps (default profile)', () => {
-  let server: StdioConnection;
+  let server: InProcessConnection;
   beforeAll(async () => {
     // cwd: the server reads files only from --output-dir and its working directory (upload_file's roots over stdio).
-    server = await startCli(['--caps', 'storage,testing', '--output-dir', outputDir, '--max-sessions', '40'], { cwd: outputDir });
+    server = await connectInProcess(['--headless', '--caps', 'storage,testing', '--output-dir', outputDir, '--max-sessions', '40']);
   });
   afterAll(async () => {
     await server?.close();
@@ -54,7 +54,7 @@ describe('storage and testing caps (default profile)', () => {
   it('lists the storage and testing tools only with their caps', async () => {
     const names = (await server.client.listTools()).tools.map((entry) => entry.name);
     for (const name of ['cookies', 'web_storage', 'export_storage_state', 'load_storage_state', 'verify', 'generate_locator']) expect(names).toContain(name);
-    const plain = await startCli([]);
+    const plain = await connectInProcess(['--headless']);
     try {
       const defaults = (await plain.client.listTools()).tools.map((entry) => entry.name);
       for (const name of ['web_storage', 'load_storage_state', 'verify', 'generate_locator']) expect(defaults).not.toContain(name);
@@ -247,12 +247,12 @@ describe('storage and testing caps (default profile)', () => {
 });
 
 describe('storage and testing caps (playwright profile)', () => {
-  let server: StdioConnection;
-  let bare: StdioConnection;
+  let server: InProcessConnection;
+  let bare: InProcessConnection;
   beforeAll(async () => {
     [server, bare] = await Promise.all([
-      startCli(['--profile', 'playwright', '--caps', 'storage,testing', '--output-dir', outputDir], { cwd: outputDir }),
-      startCli(['--profile', 'playwright', '--caps', 'storage'], { cwd: outside }),
+      connectInProcess(['--headless', '--profile', 'playwright', '--caps', 'storage,testing', '--output-dir', outputDir]),
+      connectInProcess(['--headless', '--profile', 'playwright', '--caps', 'storage']),
     ]);
   });
   afterAll(async () => {

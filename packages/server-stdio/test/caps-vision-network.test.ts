@@ -1,7 +1,7 @@
 // The `vision` and `network` caps over stdio, in both profiles: what a page saw of the mouse by coordinates, and what it got from routed, mocked and offline requests.
-import { startFixtureServer, type FixtureServer, type StdioConnection } from '@sessionwright/test-kit';
+import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { call, expectError, expectSuccess, startCli } from './helpers.js';
+import { call, expectError, expectSuccess, connectInProcess, type InProcessConnection } from './helpers.js';
 
 const MOUSE_PAGE = `<!doctype html><html><head><title>Mouse pad</title><style>
 body { margin: 0 } #pad { position: absolute; left: 0; top: 0; width: 400px; height: 300px; background: #eee }
@@ -86,9 +86,9 @@ const playwrightFace: Face = {
 type Seen = { type: string; x: number; y: number; button?: number; deltaX?: number; deltaY?: number };
 
 describe.each([sessionsFace, playwrightFace])('$name', (face) => {
-  let server: StdioConnection;
+  let server: InProcessConnection;
   beforeAll(async () => {
-    server = await startCli(face.flags);
+    server = await connectInProcess(['--headless', ...face.flags]);
   });
   afterAll(async () => {
     await server?.close();
@@ -279,10 +279,13 @@ describe.each([sessionsFace, playwrightFace])('$name', (face) => {
 });
 
 describe('bad input to mouse and route', () => {
-  let plain: StdioConnection;
-  let playwright: StdioConnection;
+  let plain: InProcessConnection;
+  let playwright: InProcessConnection;
   beforeAll(async () => {
-    [plain, playwright] = await Promise.all([startCli(['--caps', 'vision,network']), startCli(['--profile', 'playwright', '--caps', 'vision,network'])]);
+    [plain, playwright] = await Promise.all([
+      connectInProcess(['--headless', '--caps', 'vision,network']),
+      connectInProcess(['--headless', '--profile', 'playwright', '--caps', 'vision,network']),
+    ]);
   });
   afterAll(async () => {
     await Promise.all([plain?.close(), playwright?.close()]);
