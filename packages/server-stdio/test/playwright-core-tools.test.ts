@@ -2,7 +2,7 @@
 import { mkdtemp, readFile, readdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
+import { startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, connectInProcess, expectError, expectSuccess, type InProcessConnection } from './helpers.js';
 
@@ -110,8 +110,10 @@ describe('media emulation', () => {
   it('emulate takes forcedColors, contrast and media in the default profile', async () => {
     const sessionId = await sessionOn('media');
     expectSuccess(await own('emulate', { sessionId, forcedColors: 'active', contrast: 'more', media: 'print' }));
-    const seen = expectSuccess(await own('evaluate', { sessionId, function: '() => media()' })).result;
-    expect(seen).toEqual({ dark: false, reduce: false, forced: true, more: true, print: true });
+    const seen = async () => expectSuccess(await own('evaluate', { sessionId, function: '() => media()' })).result;
+    // Chromium may report the new media type to matchMedia a moment after the emulation is set.
+    await waitFor(async () => (await seen()).print === true);
+    expect(await seen()).toEqual({ dark: false, reduce: false, forced: true, more: true, print: true });
     await own('close_session', { sessionId });
   });
 });
