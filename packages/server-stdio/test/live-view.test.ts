@@ -88,7 +88,8 @@ describe('the live page', () => {
     expectSuccess(await call(cli.client, 'navigate', { sessionId, url: fixture.urlFor('/pages/form') }));
     await expect.poll(() => view.locator('#title').textContent(), { timeout: 5_000 }).toBe('Form');
     expect(await view.locator('#url').textContent()).toBe(fixture.urlFor('/pages/form'));
-    expect(await frames(view)).toBeGreaterThan(before);
+    // The new page's first frame comes when it paints, which may be a moment after its title.
+    await expect.poll(() => frames(view), { timeout: 5_000 }).toBeGreaterThan(before);
     await view.close();
     expectSuccess(await call(cli.client, 'close_session', { sessionId }));
   });

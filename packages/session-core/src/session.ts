@@ -33,6 +33,8 @@ export interface DialogRecord {
   action: 'accepted' | 'dismissed' | 'pending';
 }
 
+/** How long after its pages were stopped a new page is taken for a popup they opened, and closed. */
+const LEFTOVER_POPUP_MS = 2_000;
 /** At most this many events of each kind are remembered between two calls: a page that loops alert() cannot flood a result. */
 const MAX_EVENTS = 50;
 
@@ -236,6 +238,10 @@ export class Session {
   private readonly reportRunaway: ((trip: RunawayTrip) => void) | undefined;
   /** The page guard's registration (guardPages), started with the listeners; a call waits for it before it loads a page. */
   private pagesGuarded: Promise<void> = Promise.resolve();
+  /** Stopped pages still closing; the guard counts afresh once they are closed. */
+  private readonly closing = new Set<Promise<void>>();
+  /** When the session's pages were last stopped for passing a bound (0: never). */
+  private stoppedAt = 0;
   /** Measures the tabs' heaps every heapCheckMs once listening. */
   private heapTimer: NodeJS.Timeout | undefined;
   /** Each tab's own DevTools session for heap checks (null where the browser has none: Firefox, WebKit). */
@@ -310,9 +316,10 @@ export class Session {
       this.watchPage(page);
       // A page the session opens itself is not a tab the site opened; whoever opened it decides what follows.
       if (page === this.currentPage || this.openingOwnPage) return;
-      if (!this.guard.count('popups', () => page.url())) {
-        this.abandoned.add(page);
-        void page.close({ runBeforeUnload: false }).catch(() => {});
+      // A popup that a stopped page opened just before it closed arrives once its first navigation commits, which may
+      // be after the stop: it is part of the flood, not a tab to follow.
+      if (Date.now() - this.stoppedAt < LEFTOVER_POPUP_MS || !this.guard.count('popups', () => page.url())) {
+        this.abandon(page);
         return;
       }
       this.setCurrentPage(page);
@@ -973,10 +980,13 @@ export class Session {
   /** Opens a fresh blank page and makes it current; one at a time, however many callers ask at once. */
   private freshPage(): Promise<Page> {
     this.opening ??= this.openPage()
-      .then((page) => {
+      .then(async (page) => {
         this.setCurrentPage(page);
-        // The browser answers in order, so whatever stopped pages still had in flight has arrived: count afresh.
-        if (this.guard.tripped) this.guard.reset();
+        // Once the stopped pages are closed nothing they had in flight (a popup they opened) can arrive: count afresh.
+        if (this.guard.tripped) {
+          await orAfter(Promise.allSettled([...this.closing]), CLOSE_TIMEOUT_MS, undefined);
+          this.guard.reset();
+        }
         return page;
       })
       .finally(() => {
@@ -1003,15 +1013,21 @@ export class Session {
    */
   private onRunaway(trip: RunawayTrip): void {
     this.runaway = trip;
-    for (const page of this.context.pages()) {
-      this.abandoned.add(page);
-      void page.close({ runBeforeUnload: false }).catch(() => {});
-    }
+    this.stoppedAt = Date.now();
+    for (const page of this.context.pages()) this.abandon(page);
     this.heldDialog = undefined;
     this.heldChooser = undefined;
     this.reportRunaway?.(trip);
     if (this.stopRunning) this.stopRunning('runaway_page');
     void this.freshPage().catch(() => {});
+  }
+
+  /** Closes a stopped page without waiting (a page busy in a script may take long to close); it is never handed out again. */
+  private abandon(page: Page): void {
+    this.abandoned.add(page);
+    const closed = page.close({ runBeforeUnload: false }).catch(() => {});
+    this.closing.add(closed);
+    void closed.finally(() => this.closing.delete(closed));
   }
 
   /** The trip not yet reported, once: a call that reports it clears it. */
