@@ -86,7 +86,7 @@ async function resumeScript(
   if (debug.pausedDetails() === null) {
     throw new SessionError(
       'INVALID_PARAMETERS',
-      'Nothing is paused in this session: resume continues a script that the debugger stopped (debugger.requestPause() or a breakpoint in run code).',
+      'No script of this session is paused: resume continues a script that the debugger stopped (debugger.requestPause() or a breakpoint in run code).',
       {
         details: { reason: 'not_paused' },
       },
