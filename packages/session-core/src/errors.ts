@@ -63,6 +63,8 @@ export type BrowserErrorReason =
   | 'unsupported'
   /** The session's pages passed a bound on events or memory (docs/limits.md) and were stopped; `details.bound` says which. */
   | 'runaway_page'
+  /** The shared store (docs/deploy.md, docs/sign-ins.md) cannot be reached; what the caller's sessions hold on this server keeps working. */
+  | 'store_unavailable'
   /** Anything else; the browser's own message is in `details.browserMessage`. */
   | 'unknown';
 
@@ -78,6 +80,7 @@ export const BROWSER_ERROR_REASONS: readonly BrowserErrorReason[] = [
   'shutting_down',
   'unsupported',
   'runaway_page',
+  'store_unavailable',
   'unknown',
 ];
 

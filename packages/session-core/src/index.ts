@@ -98,3 +98,4 @@ export {
   type RunawayTrip,
 } from './runaway.js';
 export { defaultWarmSessions } from './warm-pool.js';
+export type { Store } from './store.js';
