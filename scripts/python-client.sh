@@ -8,7 +8,8 @@
 #        bash scripts/python-client.sh modern <form-page-url> http <server-url>/mcp | stdio <command> [args...]
 #
 # The venv lives in "${SESSIONWRIGHT_CACHE:-$HOME/.cache/sessionwright}/python-mcp" and is made once, with whichever
-# version of the `mcp` package the configured registry serves (pip's own settings apply). Needs python3 with venv.
+# version of the `mcp` package the configured registry serves (pip's own settings apply: where HOME holds no pip.conf, the
+# running account's). Needs python3 with venv.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -24,11 +25,27 @@ if [[ ! -f "$venv/.complete" ]]; then
   staging="$(mktemp -d "$cache_root/.python-mcp-XXXXXX")"
   trap 'rm -rf "$staging"' EXIT
   "$python" -m venv "$staging" >&2
-  # No retries: where the default index cannot be reached (a machine that sees only a mirror or local wheels), pip
-  # would otherwise back off five times per package before falling through to the indexes that answer (minutes, not seconds).
+  # A run with a HOME of its own (a clean CI job: HOME is an empty folder) has no user pip.conf, though the account it
+  # runs as has one naming the index this machine reaches. pip's settings then come from the account's own file.
+  if [[ -z "${PIP_CONFIG_FILE:-}" ]]; then
+    account_home="$(getent passwd "$(id -u)" | cut -d: -f6 || true)"
+    user_config="${XDG_CONFIG_HOME:-$HOME/.config}/pip/pip.conf"
+    if [[ ! -f "$user_config" && ! -f "$HOME/.pip/pip.conf" && -n "$account_home" && "$account_home" != "$HOME" ]]; then
+      for candidate in "$account_home/.config/pip/pip.conf" "$account_home/.pip/pip.conf"; do
+        if [[ -r "$candidate" ]]; then
+          export PIP_CONFIG_FILE="$candidate"
+          echo "python-client: HOME has no pip.conf; using $candidate" >&2
+          break
+        fi
+      done
+    fi
+  fi
+  # No retries and a short timeout: where the default index cannot be reached (a machine that sees only a mirror or local
+  # wheels), pip would otherwise back off five times per package, waiting up to its timeout each time, before falling
+  # through to the indexes that answer (minutes, not seconds). No prompts: nobody is there to answer one.
   # Exit 77 (the tests read it as "cannot be had here", not as a failure of the server) when no index this machine's pip
   # is configured with serves the package: e.g. a HOME without the user's pip.conf that names the only reachable mirror.
-  "$staging/bin/python" -m pip install --quiet --retries 0 mcp >&2 ||
+  "$staging/bin/python" -m pip install --quiet --no-input --retries 0 --timeout 15 mcp >&2 ||
     { echo "python-client: pip could not install the Python MCP SDK on this machine (no configured index serves it)" >&2; exit 77; }
   # A venv's scripts name their folder; mv keeps the interpreter, and nothing here runs those scripts.
   touch "$staging/.complete"

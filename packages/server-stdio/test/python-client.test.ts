@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vit
 import { CLI_PATH, REPO_ROOT } from './helpers.js';
 import { type HttpCli, startHttpCli } from './http-helpers.js';
 
-/** The first run installs the Python MCP SDK into a cached venv (scripts/python-client.sh): minutes where pip retries an unreachable index. */
+/** The first run installs the Python MCP SDK into a cached venv (scripts/python-client.sh): a minute or so where pip installs it from the configured index. */
 const FIRST_RUN_TIMEOUT = 480_000;
 
 let fixture: FixtureServer;
