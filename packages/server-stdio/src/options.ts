@@ -1,12 +1,12 @@
 // The command line (docs/configuration.md): settings from flags, SESSIONWRIGHT_* variables and --config, plus --help, --version and --print-config.
 import type { ConsoleLevel, SessionDefaults } from '@sessionwright/session-core';
+import { playwrightProfile } from '@sessionwright/tools';
 import { cac } from 'cac';
 import { CONFIG_ENV, readCommandLine, resolveConfig, type CommandLine, type ResolvedConfig } from './config.js';
 import { FLAG_DEFINITIONS, camelCase, defaultText, envVarName, flagUsage, type FlagDefinition, type FlagValue, type GeneralFlagValues } from './flags.js';
 import { checkListening, type HttpOptions } from './http-options.js';
 import {
   PEEK_PLAYWRIGHT_CONFIG,
-  PLAYWRIGHT_CAPS,
   PLAYWRIGHT_COMMAND_LINE_FLAGS,
   PLAYWRIGHT_PROFILE_FLAGS,
   REFUSE_PLAYWRIGHT_CONFIG,
@@ -181,15 +181,20 @@ function toServerOptions(values: ReadonlyMap<string, FlagValue | undefined>, con
   return options;
 }
 
+/** The capability groups the playwright profile serves (@playwright/mcp's names, and live): what its --caps takes, with all. */
+const PLAYWRIGHT_PROFILE_CAPS: readonly string[] = [
+  ...new Set(playwrightProfile(['all']).tools.flatMap((tool) => (tool.capability === undefined ? [] : [tool.capability]))),
+];
+
 /**
  * Refuses settings that are each valid but mean nothing together, rather than ignoring one: in the playwright profile
- * --caps takes @playwright/mcp's capability names (or all), which the command line's dialect has already read as
- * @playwright/mcp reads them, so a name left here means nothing in that profile. `config` says where the value came
+ * --caps takes the capability groups that profile serves (or all), which the command line's dialect has already read as
+ * @playwright/mcp reads them, so a name left here brings no tool in that profile. `config` says where the value came
  * from (without it, as the command line spells it).
  */
 export function checkCombinations(options: Pick<GeneralFlagValues, 'profile' | 'caps'>, config?: ResolvedConfig): void {
   if (options.profile !== 'playwright') return;
-  const known = new Set<string>([...PLAYWRIGHT_CAPS, 'all']);
+  const known = new Set<string>([...PLAYWRIGHT_PROFILE_CAPS, 'all']);
   const unknown = options.caps.filter((cap) => !known.has(cap));
   if (unknown.length === 0) return;
   const caps = options.caps.join(',');
@@ -197,7 +202,7 @@ export function checkCombinations(options: Pick<GeneralFlagValues, 'profile' | '
   const given =
     source === 'env' ? `${envVarName('caps')}=${caps}` : source === 'file' ? `"caps" in ${config?.configFile?.path ?? 'the config file'}` : `--caps ${caps}`;
   throw new UsageError(
-    `${given}: ${unknown.map((cap) => `"${cap}"`).join(', ')} is no capability of --profile playwright, which takes @playwright/mcp's names (${PLAYWRIGHT_CAPS.join(', ')}) or all`,
+    `${given}: ${unknown.map((cap) => `"${cap}"`).join(', ')} is no capability of --profile playwright, which takes ${PLAYWRIGHT_PROFILE_CAPS.join(', ')} or all`,
   );
 }
 

@@ -286,15 +286,32 @@ describe.concurrent('bad values: exit 2 and one line naming the source, before a
   ];
 
   // Settings that are each valid but mean nothing together: refused, not ignored.
-  it("createServer refuses a --caps name that means nothing in the playwright profile, before it starts anything, and takes @playwright/mcp's names", async ({
+  it('createServer refuses a --caps name that means nothing in the playwright profile, before it starts anything, and takes each group that profile serves', async ({
     expect,
   }) => {
     expect(() => createServer({ profile: 'playwright', caps: ['vision', 'telepathy'] })).toThrow(UsageError);
     expect(() => createServer({ profile: 'playwright', caps: ['vision', 'telepathy'] })).toThrow(
       '--caps vision,telepathy: "telepathy" is no capability of --profile playwright',
     );
-    const server = createServer({ profile: 'playwright', caps: ['vision', 'pdf', 'devtools', 'network', 'storage', 'testing', 'config'] });
+    // unsafe (run_code) is a group of the default profile only: the playwright profile serves nothing for it.
+    expect(() => createServer({ profile: 'playwright', caps: ['unsafe'] })).toThrow('--caps unsafe: "unsafe" is no capability of --profile playwright');
+    const server = createServer({ profile: 'playwright', caps: ['vision', 'pdf', 'devtools', 'network', 'storage', 'testing', 'config', 'live'] });
     await server.close();
+  });
+
+  it('--profile playwright --caps live serves live_view and request_human, as --caps all does', async ({ expect }) => {
+    const names = async (caps: string) => {
+      const server = await connectStdio({ command: process.execPath, args: [CLI_PATH, '--headless', '--profile', 'playwright', '--caps', caps] });
+      try {
+        return (await server.client.listTools()).tools.map((tool) => tool.name);
+      } finally {
+        await server.close();
+      }
+    };
+    const live = await names('live');
+    expect(live).toEqual(expect.arrayContaining(['live_view', 'request_human', 'browser_navigate']));
+    expect(live).not.toContain('browser_start_tracing');
+    expect(await names('all')).toEqual(expect.arrayContaining(['live_view', 'request_human']));
   });
 
   it.for(rows)('%s', async ([, { args = [], env = {}, file }, expected], { expect }) => {
@@ -310,6 +327,7 @@ describe("--caps in the playwright profile takes @playwright/mcp's names from ev
     ['--caps', { args: ['--profile', 'playwright', '--caps', 'vision,network,pdf'] }, ['vision', 'network', 'pdf'], 'cli'],
     ['SESSIONWRIGHT_CAPS', { args: ['--profile', 'playwright'], env: { SESSIONWRIGHT_CAPS: 'all' } }, ['all'], 'env'],
     ['the config file', { file: { profile: 'playwright', caps: ['storage', 'devtools'] } }, ['storage', 'devtools'], 'file'],
+    ['--caps live', { args: ['--profile', 'playwright', '--caps', 'live'] }, ['live'], 'cli'],
   ];
 
   it.for(rows)('%s: accepted without a word, since each brings its tools', async ([, { args = [], env = {}, file }, caps, source], { expect }) => {

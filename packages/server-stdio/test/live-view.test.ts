@@ -364,7 +364,7 @@ describe('the playwright profile', () => {
   });
 
   it("serves live_view, request_human and @playwright/mcp's tracing tools on the connection's own page, in a server built with those groups", async () => {
-    // The command refuses --caps with this profile for now; a program that builds its server chooses the groups itself.
+    // A program that builds its server chooses the groups itself, as --caps does on the command line.
     const runtime = createServer({ headless: true, outputDir, warmSessions: 0 }, silentLogger);
     const connection = createMcpServer({
       sessions: runtime.manager,
