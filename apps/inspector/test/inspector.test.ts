@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { resolveExecutable } from '@sessionwright/session-core';
 import { chromium, type Browser, type Page } from 'playwright';
+import { validate, version } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InfoResponse } from '../src/api.js';
 import { imageSize } from '@sessionwright/tools';
@@ -96,8 +97,8 @@ describe('inspector page', () => {
     await eventually(() => created.locator('.badge').textContent()).toBe('ok');
     const card = page.locator('#sessions .session');
     await card.waitFor();
-    const sessionId = await card.getAttribute('data-session-id');
-    expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    const sessionId = (await card.getAttribute('data-session-id')) ?? '';
+    expect(validate(sessionId) && version(sessionId) === 4, sessionId).toBe(true);
 
     // navigate: the sessionId field follows the new session; the enum and integer fields render as select and number.
     await page.click('#tool-list button[data-tool="navigate"]');

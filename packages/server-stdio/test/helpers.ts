@@ -15,6 +15,7 @@ import {
   type JsonToolResult,
   type StdioConnection,
 } from '@sessionwright/test-kit';
+import { validate, version } from 'uuid';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { parseArgs } from '../src/options.js';
 import { createServer, type SessionwrightServer } from '../src/runtime.js';
@@ -121,8 +122,10 @@ export function run(command: string, args: string[], options: { cwd?: string; ti
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** A UUID v4, the shape of every sessionId. */
-export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+/** Whether `id` is a UUID v4, the shape of every sessionId. */
+export function isUuidV4(id: unknown): boolean {
+  return typeof id === 'string' && validate(id) && version(id) === 4;
+}
 
 /** A client connected to a server in this process (see connectInProcess), and that server, for a test to watch its browser. */
 export type InProcessConnection = Pick<StdioConnection, 'client' | 'close' | 'stderrText'> & { server: SessionwrightServer };

@@ -2,6 +2,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LoggingMessageNotificationSchema, type LoggingMessageNotification, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { startFixtureServer, waitFor, waitForOutput, type FixtureServer } from '@sessionwright/test-kit';
+import { validate } from 'uuid';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError, expectSuccess } from './helpers.js';
 import { INITIALIZE, JSON_POST, connectSse, connectStreamable, rawRequest, startHttpCli, type HttpCli } from './http-helpers.js';
@@ -153,7 +154,7 @@ describe('connections come and go; sessions stay', () => {
     // A new initialize works at once.
     const fresh = await rawRequest(server.base, { headers: JSON_POST, body: INITIALIZE });
     expect(fresh.status).toBe(200);
-    expect(fresh.headers['mcp-session-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(validate(String(fresh.headers['mcp-session-id']))).toBe(true);
   });
 });
 

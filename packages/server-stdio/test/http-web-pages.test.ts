@@ -4,7 +4,7 @@ import { resolveExecutable } from '@sessionwright/session-core';
 import { startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
 import { chromium, type Browser, type Page, type Request } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, expectSuccess } from './helpers.js';
+import { call, expectSuccess, isUuidV4 } from './helpers.js';
 import { JSON_POST, connectSse, connectStreamable, rawRequest, startHttpCli, type HttpCli } from './http-helpers.js';
 
 /** How many slots the servers have: fewer than the page's streams, so a page that held any would lock the clients out. */
@@ -145,7 +145,7 @@ describe('a server that lists the page origin in --allowed-origins', () => {
     const { page, outcome, statuses } = await attack(server);
     try {
       expect(outcome.refused).toBeUndefined();
-      expect(outcome.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(isUuidV4(outcome.sessionId), String(outcome.sessionId)).toBe(true);
       // EventSource sends the Origin too, so its streams are served.
       await waitFor(async () => (await eventSourceStates(page)).every((state) => state === EventSource_OPEN), { timeout: 10_000 });
       expect(statuses.filter((status) => status === 403)).toHaveLength(10);

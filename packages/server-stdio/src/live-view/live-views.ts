@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { type ControlLease, type Logger, type PersonInput, type Session, isSessionError, messageOf } from '@sessionwright/session-core';
 import type { HandOff, HandOffOutcome, LiveViewAccess, LiveViewLink } from '@sessionwright/tools';
+import { validate } from 'uuid';
 import { z } from 'zod';
 import { readJsonBody } from '../bounded-read.js';
 import { livePageHtml } from './page.js';
@@ -270,7 +271,7 @@ export class LiveViews implements LiveViewAccess {
       return;
     }
     // A page that reloads keeps its viewer id (and so the control it held); a new page gets a new one.
-    const id = askedId !== null && /^[0-9a-f-]{36}$/.test(askedId) && askedId === live.holder ? askedId : randomUUID();
+    const id = askedId !== null && validate(askedId) && askedId === live.holder ? askedId : randomUUID();
     res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-store',
