@@ -4,6 +4,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { readBody, send } from '@sessionwright/loopback';
 import { deviceNames } from '@sessionwright/session-core';
 import type { CallRequest, DemoSiteInfo, InfoResponse, JsonSchema, LogEntry, SessionView, SessionsResponse, ToolSummary } from './api.js';
 import type { CallOutcome, ServerLink } from './server-link.js';
@@ -314,21 +315,15 @@ function parseCall(body: unknown): CallRequest {
 }
 
 async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, 'request body too large');
-    chunks.push(chunk as Buffer);
-  }
+  const body = await readBody(req, MAX_BODY_BYTES);
+  if (body === undefined) throw new HttpError(413, 'request body too large');
   try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    return JSON.parse(body);
   } catch {
     throw new HttpError(400, 'request body is not JSON');
   }
 }
 
 function json(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
-  res.end(JSON.stringify(body));
+  send(res, status, JSON.stringify(body), 'application/json; charset=utf-8');
 }

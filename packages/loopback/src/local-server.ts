@@ -55,8 +55,25 @@ export async function startLocalServer(handle: (req: IncomingMessage, res: Serve
   };
 }
 
+/** A request's body as text; undefined once it grows past `maxBytes` (the rest is not read into memory). */
+export async function readBody(req: IncomingMessage, maxBytes = Number.POSITIVE_INFINITY): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Escapes text for use inside HTML element content or a double-quoted attribute. */
+export function escapeHtml(text: string): string {
+  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
+}
+
 /** Answers with a body that is never cached: a page reloaded in a test or the demo must reach the server again. */
-export function send(res: ServerResponse, status: number, body: string, contentType = 'text/html; charset=utf-8'): void {
+export function send(res: ServerResponse, status: number, body: string | Buffer, contentType = 'text/html; charset=utf-8'): void {
   res.writeHead(status, { 'Content-Type': contentType, 'Cache-Control': 'no-store' });
   res.end(body);
 }

@@ -612,11 +612,6 @@ export function playwrightArity(name: string): ForeignArity | undefined {
   return flag === undefined || flag.sameAsOurs ? undefined : flag.takes;
 }
 
-/** True when `name` (without dashes) is a flag of @playwright/mcp: for the sessions profile's "add --profile playwright". */
-export function isPlaywrightFlag(name: string): boolean {
-  return BY_NAME.has(name);
-}
-
 /** @playwright/mcp's top-level config keys. */
 const PLAYWRIGHT_CONFIG_KEYS = new Set([
   'browser',

@@ -1,6 +1,7 @@
 // Per-session collectors: console messages, page errors and network requests kept in bounded rings, read by cursor.
 import type { BrowserContext, ConsoleMessage, Page, Request, Response, WebError } from 'playwright';
 import { RUNAWAY_MARKER, type RunawayGuard } from './runaway.js';
+import { cut } from './fields.js';
 
 /**
  * A ring of the last `capacity` entries, each numbered in arrival order (1, 2, …). Readers pass the number they last
@@ -285,8 +286,4 @@ function pageOf(message: ConsoleMessage): string {
 function pageUrl(webError: WebError): { url?: string } {
   const page = webError.page();
   return page && !page.isClosed() ? { url: cut(page.url(), MAX_URL) } : {};
-}
-
-function cut(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
 }

@@ -1,106 +1,86 @@
 // The error contract: one SessionError class carrying a stable code, shared by every layer above.
 
 /** Every code a sessionwright call can answer with. */
-export type ErrorCode =
+export const ERROR_CODES = [
   /** Arguments missing, of the wrong type, out of range or unknown; an unparsable or disallowed URL. */
-  | 'INVALID_PARAMETERS'
-  /** The id was never issued, was closed, or its browser died. */
-  | 'SESSION_NOT_FOUND'
-  /** The id expired by idle timeout. */
-  | 'SESSION_EXPIRED'
-  /** `maxSessions` sessions are open (creations in flight count). */
-  | 'MAX_SESSIONS_REACHED'
-  /** DNS, connection or TLS failure, timeout, or an aborted navigation. */
-  | 'NAVIGATION_FAILED'
-  /** The selector or ref matches nothing within the timeout (a stale ref too). */
-  | 'ELEMENT_NOT_FOUND'
-  /** The selector matches more than one element. */
-  | 'ELEMENT_AMBIGUOUS'
-  /** The element exists but is hidden, disabled, detached or covered. */
-  | 'ELEMENT_NOT_CLICKABLE'
-  /** The element exists but is not an editable field, or is disabled or readonly. */
-  | 'ELEMENT_NOT_EDITABLE'
-  /** A wait condition did not come true within its timeout. */
-  | 'WAIT_TIMEOUT'
-  /** The browser failed in any other way (a launch failure names the executables tried). */
-  | 'BROWSER_ERROR';
-
-export const ERROR_CODES: readonly ErrorCode[] = [
   'INVALID_PARAMETERS',
+  /** The id was never issued, was closed, or its browser died. */
   'SESSION_NOT_FOUND',
+  /** The id expired by idle timeout. */
   'SESSION_EXPIRED',
+  /** `maxSessions` sessions are open (creations in flight count). */
   'MAX_SESSIONS_REACHED',
+  /** DNS, connection or TLS failure, timeout, or an aborted navigation. */
   'NAVIGATION_FAILED',
+  /** The selector or ref matches nothing within the timeout (a stale ref too). */
   'ELEMENT_NOT_FOUND',
+  /** The selector matches more than one element. */
   'ELEMENT_AMBIGUOUS',
+  /** The element exists but is hidden, disabled, detached or covered. */
   'ELEMENT_NOT_CLICKABLE',
+  /** The element exists but is not an editable field, or is disabled or readonly. */
   'ELEMENT_NOT_EDITABLE',
+  /** A wait condition did not come true within its timeout. */
   'WAIT_TIMEOUT',
+  /** The browser failed in any other way (a launch failure names the executables tried). */
   'BROWSER_ERROR',
-];
+] as const;
+
+/** One of ERROR_CODES. */
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** Why a BROWSER_ERROR happened (`details.reason`): a closed set, so an agent can branch on it. */
-export type BrowserErrorReason =
+export const BROWSER_ERROR_REASONS = [
   /** The client cancelled the call. */
-  | 'cancelled'
-  /** The call ran past its time limit: `--call-timeout` (the call ceiling), or a shorter `timeout` the call itself was given (evaluate). */
-  | 'call_timeout'
-  /** A page script the agent ran threw, or the page navigated away under it so it has no result. */
-  | 'script_error'
-  /** The page (its renderer) crashed or was closed under the call; the session opens a fresh page for the next one. */
-  | 'page_crashed'
-  /** The browser could not be started: `details` names the executables tried and what to install. */
-  | 'launch_failed'
-  /** A remote browser endpoint cannot be reached or refused the connection. */
-  | 'browser_unreachable'
-  /** A remote browser endpoint runs another Playwright version; the message names both. */
-  | 'version_mismatch'
-  /** Every browser endpoint is down. */
-  | 'no_browser_available'
-  /** The server is shutting down and takes no new work. */
-  | 'shutting_down'
-  /** The browser type cannot do this (e.g. PDF outside Chromium). */
-  | 'unsupported'
-  /** The session's pages passed a bound on events or memory (docs/limits.md) and were stopped; `details.bound` says which. */
-  | 'runaway_page'
-  /** The shared store (docs/deploy.md, docs/sign-ins.md) cannot be reached; what the caller's sessions hold on this server keeps working. */
-  | 'store_unavailable'
-  /** Anything else; the browser's own message is in `details.browserMessage`. */
-  | 'unknown';
-
-export const BROWSER_ERROR_REASONS: readonly BrowserErrorReason[] = [
   'cancelled',
+  /** The call ran past its time limit: `--call-timeout` (the call ceiling), or a shorter `timeout` the call itself was given (evaluate). */
   'call_timeout',
+  /** A page script the agent ran threw, or the page navigated away under it so it has no result. */
   'script_error',
+  /** The page (its renderer) crashed or was closed under the call; the session opens a fresh page for the next one. */
   'page_crashed',
+  /** The browser could not be started: `details` names the executables tried and what to install. */
   'launch_failed',
+  /** A remote browser endpoint cannot be reached or refused the connection. */
   'browser_unreachable',
+  /** A remote browser endpoint runs another Playwright version; the message names both. */
   'version_mismatch',
+  /** Every browser endpoint is down. */
   'no_browser_available',
+  /** The server is shutting down and takes no new work. */
   'shutting_down',
+  /** The browser type cannot do this (e.g. PDF outside Chromium). */
   'unsupported',
+  /** The session's pages passed a bound on events or memory (docs/limits.md) and were stopped; `details.bound` says which. */
   'runaway_page',
+  /** The shared store (docs/deploy.md, docs/sign-ins.md) cannot be reached; what the caller's sessions hold on this server keeps working. */
   'store_unavailable',
+  /** Anything else; the browser's own message is in `details.browserMessage`. */
   'unknown',
-];
+] as const;
+
+/** One of BROWSER_ERROR_REASONS. */
+export type BrowserErrorReason = (typeof BROWSER_ERROR_REASONS)[number];
 
 /**
  * What the caller should do next (`details.next`), as a hint rather than a sentence: session-core names no tool, and
  * the layer above words it for the tools it serves.
  */
-export type NextStep =
+export const NEXT_STEPS = [
   /** Start a new session (the id ended, or the session is gone). */
-  | 'new_session'
+  'new_session',
   /** Look up the open sessions (the id is not known). */
-  | 'find_session'
+  'find_session',
   /** Free a slot by closing a session no longer needed. */
-  | 'free_session'
+  'free_session',
   /** Read the page again to get current refs. */
-  | 'new_snapshot'
+  'new_snapshot',
   /** Load a page again (the session is on a fresh blank page). */
-  | 'load_page';
+  'load_page',
+] as const;
 
-export const NEXT_STEPS: readonly NextStep[] = ['new_session', 'find_session', 'free_session', 'new_snapshot', 'load_page'];
+/** One of NEXT_STEPS. */
+export type NextStep = (typeof NEXT_STEPS)[number];
 
 export type ErrorDetails = Record<string, unknown>;
 

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { browserError } from './errors.js';
 import { playwright } from './load-playwright.js';
 
-export type BrowserName = 'chromium' | 'firefox' | 'webkit';
-export const BROWSER_NAMES: readonly BrowserName[] = ['chromium', 'firefox', 'webkit'];
+export const BROWSER_NAMES = ['chromium', 'firefox', 'webkit'] as const;
+export type BrowserName = (typeof BROWSER_NAMES)[number];
 
 /** Where the chosen executable came from. */
 export type ExecutableSource = 'explicit' | 'playwright' | 'system';

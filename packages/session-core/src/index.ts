@@ -27,6 +27,7 @@ export {
   type StorageState,
 } from './context-options.js';
 export { editDistance } from './edit-distance.js';
+export { cut, defined } from './fields.js';
 export {
   BROWSER_ERROR_REASONS,
   ERROR_CODES,

@@ -2,6 +2,7 @@
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright';
+import { defined } from './fields.js';
 
 /** How the video is recorded; `cursor` draws a pointer travelling to each action point. */
 export interface VideoSettings {
@@ -66,8 +67,4 @@ export class PageVideo {
     // The pointer alone, without the action's title: the video shows where each action happens.
     if (cursor) await page.screencast.showActions({ cursor: 'pointer', duration: CURSOR_MS, style: { title: 'display: none' } });
   }
-}
-
-function defined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
 }

@@ -28,6 +28,7 @@ import { DEFAULT_DOWNLOAD_LIMITS, DownloadDirectory, type DownloadLimits } from 
 import { openContext, unlessStopped } from './open-context.js';
 import { ensureFfmpeg } from './video.js';
 import { WarmPool } from './warm-pool.js';
+import { defined } from './fields.js';
 import { runawayLimits, type RunawayLimits, type RunawayOptions } from './runaway.js';
 
 export type { EndReason } from './tombstones.js';
@@ -187,7 +188,7 @@ export class SessionManager {
     this.maxTabs = options.maxTabs ?? DEFAULT_MAX_TABS;
     if (!Number.isInteger(this.maxTabs) || this.maxTabs < 1) throw new RangeError('maxTabs must be a positive integer');
     this.downloads = new DownloadDirectory(options.outputDir);
-    this.downloadLimits = { ...DEFAULT_DOWNLOAD_LIMITS, ...definedFields(options.downloads ?? {}) };
+    this.downloadLimits = { ...DEFAULT_DOWNLOAD_LIMITS, ...defined(options.downloads ?? {}) };
     for (const key of ['maxBytes', 'maxCount'] as const) {
       if (!Number.isInteger(this.downloadLimits[key]) || this.downloadLimits[key] < 0)
         throw new RangeError(`downloads.${key} must be an integer of at least 0`);
@@ -610,11 +611,6 @@ export class SessionManager {
 
 /** How long an owner's own browser stays up after its last session, for the owner's next one. */
 const OWNER_BROWSER_IDLE_MS = 30_000;
-
-/** The object without its undefined fields, so they do not override defaults. */
-function definedFields<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
-}
 
 /** How long shutdown waits for the sessions' contexts to close before it closes the browser. */
 const SHUTDOWN_CONTEXTS_TIMEOUT = 1_000;

@@ -24,6 +24,7 @@ import { Screencast, cdpOf } from './screencast.js';
 import { PageVideo, type VideoSettings } from './page-video.js';
 import { ActionRecording, canRecordActions } from './action-recording.js';
 import { ensureFfmpeg } from './video.js';
+import { defined } from './fields.js';
 import { DEFAULT_RUNAWAY_LIMITS, RunawayGuard, guardPages, type RunawayLimits, type RunawayTrip } from './runaway.js';
 
 /** A JavaScript dialog the page opened, and how it was answered ('pending' while a held dialog waits for an answer). */
@@ -1340,9 +1341,4 @@ function runawayError(trip: RunawayTrip | undefined): SessionError {
 
 function emptyEvents(): SessionEvents {
   return { dialogs: [], openedTabs: [], closedTabs: [], downloads: [] };
-}
-
-/** The object without its undefined fields. */
-function defined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as Partial<T>;
 }

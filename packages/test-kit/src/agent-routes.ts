@@ -1,5 +1,6 @@
 // Fixture routes for the agent tools: downloads with chosen file names, JSON and binary API answers, a large body.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { send } from '@sessionwright/loopback';
 
 /** The body of `/api/large`: 250 000 characters, more than a request body tool should return. */
 export const LARGE_BODY_LENGTH = 250_000;
@@ -67,9 +68,4 @@ export function agentRoutes(): (req: IncomingMessage, res: ServerResponse, url: 
     }
     return false;
   };
-}
-
-function send(res: ServerResponse, status: number, body: string | Buffer, contentType: string): void {
-  res.writeHead(status, { 'Content-Type': contentType, 'Cache-Control': 'no-store' });
-  res.end(body);
 }

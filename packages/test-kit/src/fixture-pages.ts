@@ -1,9 +1,5 @@
 // The built-in HTML pages the fixture server serves at /pages/<name>, each small and deterministic.
-
-/** Escapes text for use inside HTML element content or a double-quoted attribute. */
-export function escapeHtml(text: string): string {
-  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
-}
+import { escapeHtml } from '@sessionwright/loopback';
 
 /** Wraps a body in a complete document; `title` is escaped, `body` is trusted HTML. */
 export function htmlPage(title: string, body: string, head = ''): string {

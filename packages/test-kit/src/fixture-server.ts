@@ -1,9 +1,9 @@
 // A local HTTP server on 127.0.0.1 with deterministic pages and routes for browser tests.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { builtinPages, escapeHtml, htmlPage } from './fixture-pages.js';
+import { builtinPages, htmlPage } from './fixture-pages.js';
 import { agentRoutes } from './agent-routes.js';
 import { identityRoutes } from './identity-routes.js';
-import { send, startLocalServer } from '@sessionwright/loopback';
+import { escapeHtml, readBody, send, startLocalServer } from '@sessionwright/loopback';
 
 /** One POST to /submit or /beacon, as the server received it. */
 export interface RecordedPost {
@@ -63,7 +63,7 @@ export async function startFixtureServer(options: FixtureServerOptions = {}): Pr
       const items = Object.entries(post.fields).map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`);
       return send(res, 200, htmlPage('Submitted', `<h1>Submitted</h1>\n<dl id="fields">${items.join('')}</dl>`));
     }
-    if (agent(req, res, url, () => readBody(req))) return;
+    if (agent(req, res, url, async () => (await readBody(req)) ?? '')) return;
     if (method !== 'GET' && method !== 'HEAD') return notFound(res);
     if (identity(req, res, url)) return;
 
@@ -125,14 +125,8 @@ function notFound(res: ServerResponse): void {
   send(res, 404, htmlPage('Not Found', '<h1>Not Found</h1>'));
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 async function readPost(req: IncomingMessage, path: string): Promise<RecordedPost> {
-  const body = await readBody(req);
+  const body = (await readBody(req)) ?? '';
   const contentType = req.headers['content-type'] ?? '';
   return { path, contentType, body, fields: parseFields(contentType, body), at: Date.now() };
 }

@@ -1,7 +1,8 @@
 // Fixture routes that show who a browser session is: the headers it sent, a basic-auth door, a cookie sign-in, an image.
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { escapeHtml, htmlPage } from './fixture-pages.js';
+import { escapeHtml, send } from '@sessionwright/loopback';
+import { htmlPage } from './fixture-pages.js';
 
 /** The basic-auth route's account: `/basic-auth` answers 401 to anyone else. */
 export const BASIC_AUTH = { username: 'fixture-user', password: 'fixture-pass' } as const;
@@ -69,9 +70,4 @@ export function identityRoutes(): (req: IncomingMessage, res: ServerResponse, ur
         return false;
     }
   };
-}
-
-function send(res: ServerResponse, status: number, body: string, contentType = 'text/html; charset=utf-8'): void {
-  res.writeHead(status, { 'Content-Type': contentType, 'Cache-Control': 'no-store' });
-  res.end(body);
 }

@@ -149,8 +149,11 @@ export function annotationsFor(kind: ToolKind): ToolAnnotations {
   }
 }
 
+/** The capability groups `--caps` may name (docs/agent-tools.md); `all` names every one. */
+export const CAPABILITIES = ['network', 'storage', 'pdf', 'live', 'devtools', 'testing', 'vision', 'config', 'unsafe'] as const;
+
 /** An optional group of tools served only when `--caps` asks for it (docs/agent-tools.md); without one a tool is in the default list. */
-export type ToolCapability = 'network' | 'storage' | 'pdf' | 'live' | 'devtools' | 'testing' | 'vision' | 'config' | 'unsafe';
+export type ToolCapability = (typeof CAPABILITIES)[number];
 
 export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Output extends z.ZodObject = z.ZodObject> {
   name: string;

@@ -1,9 +1,9 @@
 // emulate: changes a session's viewport, media features, location, network state and extra headers after creation.
+import { sessionOptionsShape } from '@sessionwright/session-core';
 import { z } from 'zod';
 import { sessionOutput } from './response.js';
 import { sessionIdSchema } from './schemas.js';
 import { defineSessionTool } from './session-tool.js';
-import { sessionOptionsShape } from './session-options-schema.js';
 
 /** The media features only emulate sets (a session starts with the browser's own). */
 export const mediaFeatureFields = {

@@ -1,6 +1,6 @@
 // Public API of @sessionwright/tools: the tool lists and profiles, and what a server needs to serve them or to add tools of its own.
 import { consoleMessages } from './console-tools.js';
-import type { AnyTool, ToolCapability } from './define-tool.js';
+import { CAPABILITIES, type AnyTool } from './define-tool.js';
 import { handleDialog } from './dialog-tools.js';
 import { emulate } from './emulate-tools.js';
 import { drag, fillForm } from './form-tools.js';
@@ -29,6 +29,7 @@ import { highlight } from './highlight-tools.js';
 import { recordActions, resume } from './recording-tools.js';
 
 export {
+  CAPABILITIES,
   annotationsFor,
   defineTool,
   type AllowedRoots,
@@ -110,9 +111,6 @@ export const allTools: readonly AnyTool[] = [
   emulate,
 ];
 
-/** The capability groups `--caps` may name (docs/agent-tools.md); `all` names every one. */
-export const CAPABILITIES: readonly ToolCapability[] = ['network', 'storage', 'pdf', 'live', 'devtools', 'testing', 'vision', 'config', 'unsafe'];
-
 /** Every tool of the default profile, the capability groups included: what the README documents. */
 export const everyTool: readonly AnyTool[] = [...allTools, ...capabilityTools];
 
@@ -121,6 +119,6 @@ export const everyTool: readonly AnyTool[] = [...allTools, ...capabilityTools];
  * The one place the list is filtered; unknown names are the caller's to refuse (the CLI does, at start-up).
  */
 export function toolsFor(caps: readonly string[]): AnyTool[] {
-  const wanted = new Set(caps.includes('all') ? CAPABILITIES : caps);
+  const wanted = new Set<string>(caps.includes('all') ? CAPABILITIES : caps);
   return [...allTools, ...capabilityTools.filter((tool) => tool.capability !== undefined && wanted.has(tool.capability))];
 }

@@ -1,5 +1,5 @@
 // The `network` capability's routing: a session's requests matching a URL glob answered with a mocked response, or sent on with changed headers; `route` in the default profile, @playwright/mcp's browser_route, browser_route_list, browser_unroute and browser_network_state_set over it and emulate.
-import { SessionError } from '@sessionwright/session-core';
+import { SessionError, defined } from '@sessionwright/session-core';
 import type { BrowserContext, Route } from 'playwright';
 import { z } from 'zod';
 import type { AnyTool } from './define-tool.js';
@@ -117,10 +117,6 @@ export function listRoutes(context: BrowserContext) {
     ...(headers === undefined ? {} : { headers: Object.keys(headers) }),
     ...(removeHeaders === undefined ? {} : { removeHeaders }),
   }));
-}
-
-function defined<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
 }
 
 const routeListSchema = z

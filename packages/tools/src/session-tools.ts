@@ -1,8 +1,8 @@
 // Session lifecycle tools: create_session, close_session, list_sessions.
+import { effectiveOptionsSchema, sessionOptionsShape } from '@sessionwright/session-core';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
 import { sessionIdSchema } from './schemas.js';
-import { effectiveOptionsSchema, sessionOptionsShape } from './session-options-schema.js';
 import { prepareTitle } from './page-title.js';
 import { fileSchema } from './trace-tools.js';
 

@@ -1,6 +1,6 @@
 // Searching a snapshot's text: the lines that match a text or a pattern, each with its ref and its path from the root, so an agent finds an element without reading the page.
 import { runInNewContext } from 'node:vm';
-import { SessionError } from '@sessionwright/session-core';
+import { SessionError, cut } from '@sessionwright/session-core';
 
 /** What to look for: a text (any case), or a pattern (case as written; `/pattern/flags` for flags). */
 export type SnapshotQuery = { text: string } | { regex: string };
@@ -129,10 +129,6 @@ function around(text: string, found: number): string {
   const start = Math.max(0, Math.min(found - 40, text.length - MAX_LINE));
   const end = start + MAX_LINE;
   return `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
-}
-
-function cut(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
 /** The matches as text, one a line (`e12  main > form "Sign in" > button "Sign in"`): what a file of them holds. */

@@ -1,5 +1,5 @@
 // The `storage` capability: cookies, storage state export and load (objects or files), for carrying a sign-in from one session to another.
-import { SessionError, checkStorageState, isSessionError } from '@sessionwright/session-core';
+import { SessionError, checkStorageState, exportedStorageStateSchema, isSessionError } from '@sessionwright/session-core';
 import type { BrowserContext } from 'playwright';
 import { z } from 'zod';
 import type { AnyTool, ToolContext } from './define-tool.js';
@@ -7,7 +7,6 @@ import { outputPath, writeOutputFile } from './output-files.js';
 import { sessionOutput } from './response.js';
 import { sessionIdSchema } from './schemas.js';
 import { defineSessionTool } from './session-tool.js';
-import { exportedStorageStateSchema } from './session-options-schema.js';
 import { readAllowedFile, type UploadPayload } from './upload-tools.js';
 import { webStorage } from './web-storage-tools.js';
 

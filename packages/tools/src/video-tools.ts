@@ -1,5 +1,5 @@
 // The `devtools` capability's video: a recording of a session's tabs started and stopped at will, with chapter cards and action callouts drawn into the page; `video` in the default profile, @playwright/mcp's browser_*_video tools in the playwright profile.
-import { SessionError } from '@sessionwright/session-core';
+import { SessionError, defined } from '@sessionwright/session-core';
 import { z } from 'zod';
 import { checkedOutputFile, outputPath } from './output-files.js';
 import { adapt, optionalSessionIdSchema } from './profile-adapter.js';
@@ -127,10 +127,6 @@ export const video = defineSessionTool({
     }
   },
 });
-
-function defined<T extends object>(value: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
-}
 
 const noInput = z.strictObject({ sessionId: optionalSessionIdSchema });
 

@@ -1,4 +1,5 @@
 // The demo site's HTML: a small tea shop with a sign-in form, a greeting page, a searchable list and a slow report.
+import { escapeHtml } from '@sessionwright/loopback';
 
 export interface DemoUser {
   username: string;
@@ -41,10 +42,6 @@ export const TEAS: readonly { name: string; origin: string; kind: string }[] = [
   { name: 'Rooibos', origin: 'South Africa', kind: 'herbal' },
   { name: 'Sencha', origin: 'Japan', kind: 'green' },
 ];
-
-export function escapeHtml(text: string): string {
-  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
-}
 
 /** A whole page: `title` is escaped, `body` is trusted HTML. `accent` colours the header bar. */
 export function layout(title: string, body: string, options: { user?: DemoUser | undefined; accent?: string } = {}): string {

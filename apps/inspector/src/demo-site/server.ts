@@ -1,7 +1,7 @@
 // The demo site's HTTP server on 127.0.0.1: cookie sign-in kept in memory, a searchable list and a slow page.
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { send, startLocalServer } from '@sessionwright/loopback';
+import { readBody, send, startLocalServer } from '@sessionwright/loopback';
 import { DEMO_USERS, SITE_CSS, homePage, loginPage, notFoundPage, slowPage, teasPage, welcomePage, type DemoUser } from './pages.js';
 
 export interface DemoSite {
@@ -31,7 +31,10 @@ export async function startDemoSite(port = 0): Promise<DemoSite> {
     const user = userOf(req);
 
     if (method === 'POST' && url.pathname === '/login') {
-      const form = new URLSearchParams(await readBody(req));
+      // A sign-in form is tiny; anything bigger is not worth buffering.
+      const body = await readBody(req, 64 * 1024);
+      if (body === undefined) throw new Error('request body too large');
+      const form = new URLSearchParams(body);
       const username = (form.get('username') ?? '').trim().toLowerCase();
       const match = DEMO_USERS.find((u) => u.username === username && u.password === form.get('password'));
       if (!match) return send(res, 401, loginPage({ error: 'Unknown username or wrong password.', username }));
@@ -90,16 +93,4 @@ function cookies(req: IncomingMessage): Map<string, string> {
     if (eq > 0) jar.set(part.slice(0, eq).trim(), part.slice(eq + 1).trim());
   }
   return jar;
-}
-
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    // A sign-in form is tiny; anything bigger is not worth buffering.
-    if (size > 64 * 1024) throw new Error('request body too large');
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }
