@@ -9,7 +9,7 @@ import { deviceNames } from '@sessionwright/session-core';
 import type { CallRequest, DemoSiteInfo, InfoResponse, JsonSchema, LogEntry, SessionView, SessionsResponse, ToolSummary } from './api.js';
 import type { CallOutcome, ServerLink } from './server-link.js';
 
-export interface InspectorOptions {
+interface InspectorOptions {
   /** Opens (or re-opens, after the server died) the MCP connection. */
   connect: () => Promise<ServerLink>;
   demoSite?: DemoSiteInfo;

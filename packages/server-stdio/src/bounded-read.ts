@@ -5,7 +5,7 @@ import { MAX_MESSAGE_BYTES } from './limits.js';
 import { UsageError } from './usage-error.js';
 
 /** How much JSON a request body may hold; each bound is checked before JSON.parse builds anything. */
-export interface JsonLimits {
+interface JsonLimits {
   /** Bytes: upload_file's 20 MB of inline content arrives base64-encoded, about 27 MB. */
   maxBytes: number;
   /** Arrays and objects inside one another. */
@@ -20,7 +20,7 @@ export interface JsonLimits {
 export const DEFAULT_JSON_LIMITS: JsonLimits = { maxBytes: MAX_MESSAGE_BYTES, maxDepth: 64, maxTokens: 300_000 };
 
 /** A body read as JSON, or the HTTP status and JSON-RPC error that answer it. */
-export type JsonBody = { ok: true; value: unknown } | { ok: false; status: 400 | 413; code: number; message: string };
+type JsonBody = { ok: true; value: unknown } | { ok: false; status: 400 | 413; code: number; message: string };
 
 /**
  * Reads a request body as JSON within `limits`: a body that passes a bound is answered 413 as soon as that is known

@@ -13,7 +13,7 @@ import { UsageError } from './usage-error.js';
 export type HttpOptions = HttpFlagValues & { port: number };
 
 /** The environment variable that holds the token, so it stays out of `ps` listings and shell history. */
-export const AUTH_TOKEN_ENV = envVarName('auth-token');
+const AUTH_TOKEN_ENV = envVarName('auth-token');
 
 /**
  * Refuses a listener that anyone on the network could drive (not loopback, no token, and no explicit opt-out), and

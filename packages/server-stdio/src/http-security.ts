@@ -8,7 +8,7 @@ import type { Identity } from './identities.js';
 /** The names that always mean this machine. In a URL's hostname IPv6 keeps its brackets, hence "[::1]". */
 const LOCAL_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 
-export interface GuardOptions {
+interface GuardOptions {
   /** The address the server is bound to. */
   host: string;
   allowedHosts: readonly string[];
@@ -20,13 +20,13 @@ export interface GuardOptions {
 }
 
 /** Why a request is refused: the HTTP status, a message for the client, and any headers the status calls for. */
-export interface Refusal {
+interface Refusal {
   status: 401 | 403;
   message: string;
   headers?: Record<string, string>;
 }
 
-export interface RequestGuard {
+interface RequestGuard {
   /** The Host header alone (DNS rebinding): a refusal (403) or undefined. The first half of checkSource. */
   checkHost(headers: IncomingHttpHeaders): Refusal | undefined;
   /**

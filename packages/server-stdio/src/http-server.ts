@@ -50,9 +50,9 @@ export interface HttpServerHandle {
   close(): Promise<void>;
 }
 
-export const DEFAULT_KEEP_ALIVE_MS = 15_000;
-export const DEFAULT_MAX_BODY_BYTES = MAX_MESSAGE_BYTES;
-export const DEFAULT_MAX_CONNECTIONS = 100;
+const DEFAULT_KEEP_ALIVE_MS = 15_000;
+const DEFAULT_MAX_BODY_BYTES = MAX_MESSAGE_BYTES;
+const DEFAULT_MAX_CONNECTIONS = 100;
 
 /** The JSON-RPC error code of a 2026-07-28 request whose headers disagree with its body (HeaderMismatch). */
 const HEADER_MISMATCH = -32020;

@@ -3,7 +3,7 @@ import { readSettingsFile } from './bounded-read.js';
 import { UsageError } from './usage-error.js';
 
 /** The shortest token accepted: 16 characters (`openssl rand -hex 32` makes one of 64), so that guessing one over HTTP is hopeless. */
-export const MIN_TOKEN_LENGTH = 16;
+const MIN_TOKEN_LENGTH = 16;
 
 /** What is wrong with a token, worded to follow its name (never showing it), or undefined when it will do. */
 export function tokenProblem(token: string): string | undefined {

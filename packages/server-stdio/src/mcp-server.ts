@@ -143,7 +143,7 @@ const SEVERITY = new Map(LEVELS.map((level, index) => [level, index]));
  * the same for every caller (`public`); an hour lets a client skip relisting on every request, and a restarted server
  * with other --caps is seen within the hour.
  */
-export const TOOLS_LIST_TTL_MS = 3_600_000;
+const TOOLS_LIST_TTL_MS = 3_600_000;
 
 /**
  * One MCP server for one connection or one 2026-07-28 request. Tools are served through the SDK's low-level Server

@@ -58,7 +58,7 @@ export interface BrowserSetup {
 }
 
 /** No setup beyond the table: Playwright's and each tool's defaults. */
-export const NO_SETUP: BrowserSetup = {
+const NO_SETUP: BrowserSetup = {
   sessionDefaults: undefined,
   launch: {},
   endpoints: {},

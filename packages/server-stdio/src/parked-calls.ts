@@ -15,7 +15,7 @@ export interface Leg {
 }
 
 /** What a parked call's tool sees: the parts of its context that follow whichever request serves it, and the question it may ask. */
-export type ParkedContext = Pick<ToolContext, 'signal' | 'progress' | 'logger'> & Required<Pick<ToolContext, 'elicitUrl'>>;
+type ParkedContext = Pick<ToolContext, 'signal' | 'progress' | 'logger'> & Required<Pick<ToolContext, 'elicitUrl'>>;
 
 type Answer = Awaited<ReturnType<NonNullable<ToolContext['elicitUrl']>>>;
 

@@ -43,7 +43,7 @@ const RECYCLE_IDLE_BROWSER_MS = 10_000;
 const ROTATE_BROWSER_AFTER_SESSIONS = 500;
 
 /** Who opens a connection: the token's identity (HTTP with --auth-tokens-file), and whether it runs on this machine. */
-export interface Caller {
+interface Caller {
   identity?: string | undefined;
   local?: boolean;
 }

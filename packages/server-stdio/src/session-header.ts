@@ -5,7 +5,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Tool } from '@modelcontextprotocol/server';
 
 /** The `x-mcp-header` name of the sessionId argument: requests carry it as `Mcp-Param-Session-Id`. */
-export const SESSION_ID_HEADER = 'Session-Id';
+const SESSION_ID_HEADER = 'Session-Id';
 const HEADER_KEY = `mcp-param-${SESSION_ID_HEADER.toLowerCase()}`;
 
 const declared = new WeakMap<Tool, Tool>();

@@ -2,7 +2,7 @@
 import { SessionError } from './errors.js';
 
 /** The sessions open now, as the manager's map knows them. */
-export interface OpenSessions {
+interface OpenSessions {
   /** Open sessions in all. */
   count(): number;
   /** Open sessions of one owner. */
@@ -10,7 +10,7 @@ export interface OpenSessions {
 }
 
 /** One admitted creation: counted as open until released, and counted on its browser source once it has one. */
-export interface Admitted<Source> {
+interface Admitted<Source> {
   /** The creation goes to `source`: it counts there too, so that creations at the same moment spread over the sources. */
   headFor(source: Source): void;
   /** The creation ended, opened or not: it no longer counts. Calling it again does nothing. */

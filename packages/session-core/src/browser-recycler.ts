@@ -5,7 +5,7 @@ import type { TimerHandle, Timers } from './clock.js';
 import type { Logger } from './logger.js';
 import type { WarmPool } from './warm-pool.js';
 
-export interface BrowserRecyclerOptions {
+interface BrowserRecyclerOptions {
   host: BrowserHost;
   /** The host's warm pool: its contexts live in the browser being replaced. */
   pool: WarmPool;

@@ -119,7 +119,7 @@ export function parseEndpoint(text: string): ParsedEndpoint {
 }
 
 /** scheme://host:port of an endpoint: user names, passwords, paths (a launchServer path is its secret), queries and fragments dropped. */
-export function endpointLabel(url: URL | string): string {
+function endpointLabel(url: URL | string): string {
   const parsed = typeof url === 'string' ? new URL(url) : url;
   return `${parsed.protocol}//${parsed.host}`;
 }

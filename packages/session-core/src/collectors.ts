@@ -117,7 +117,7 @@ export interface RequestEntry {
 }
 
 /** What a session collects: console messages and page errors always; the request list only when a tool reads it. */
-export interface CollectOptions {
+interface CollectOptions {
   /**
    * Keep the request list (default true). Without it only the start of each request is listened to, to count it
    * (see RunawayGuard): Playwright then makes no response objects, timings or failure reports for this session.

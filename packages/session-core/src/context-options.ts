@@ -11,15 +11,15 @@ import { playwright } from './load-playwright.js';
  * The page's static resources (its furniture, not its traffic): what a session can refuse to load (blockResources), and
  * what request lists leave out unless asked.
  */
-export const STATIC_RESOURCE_TYPES = ['image', 'font', 'media', 'stylesheet'] as const;
-export type StaticResourceType = (typeof STATIC_RESOURCE_TYPES)[number];
+const STATIC_RESOURCE_TYPES = ['image', 'font', 'media', 'stylesheet'] as const;
+type StaticResourceType = (typeof STATIC_RESOURCE_TYPES)[number];
 
 export function isStaticResource(resourceType: string): resourceType is StaticResourceType {
   return (STATIC_RESOURCE_TYPES as readonly string[]).includes(resourceType);
 }
 
 /** What replaces a header value in an echo. */
-export const HIDDEN = '(hidden)';
+const HIDDEN = '(hidden)';
 
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
@@ -161,7 +161,7 @@ export const sessionOptionsShape = {
   recordVideo: z.boolean().optional().describe('Record each tab as .webm.'),
 };
 
-export const sessionOptionsSchema = z.strictObject(sessionOptionsShape);
+const sessionOptionsSchema = z.strictObject(sessionOptionsShape);
 
 /** What a session may be created with; every field optional, each explicit one overrides what `device` set. */
 export type SessionOptions = z.input<typeof sessionOptionsSchema>;

@@ -134,7 +134,7 @@ export function browserError(
   return new SessionError('BROWSER_ERROR', message, { ...options, details: { ...options.details, reason } });
 }
 
-export function isBrowserErrorReason(value: unknown): value is BrowserErrorReason {
+function isBrowserErrorReason(value: unknown): value is BrowserErrorReason {
   return typeof value === 'string' && (BROWSER_ERROR_REASONS as readonly string[]).includes(value);
 }
 

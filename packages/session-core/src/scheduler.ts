@@ -3,7 +3,7 @@ import type { BrowserSource } from './browser-source.js';
 import { SessionError, browserError } from './errors.js';
 
 /** How long a creation with no browser available waits for the endpoints it has just asked again (a few seconds at most). */
-export const SOURCE_WAIT_MS = 3_000;
+const SOURCE_WAIT_MS = 3_000;
 
 /**
  * The available source with the fewest sessions (`load`), ties to the first given. With none available, every source is

@@ -6,13 +6,13 @@ import { silentLogger, type Logger } from './logger.js';
 import { CLOSE_TIMEOUT_MS } from './session.js';
 
 /** A context and its first page, opened in one browser. */
-export interface OpenedContext {
+interface OpenedContext {
   browser: Browser;
   context: BrowserContext;
   page: Page;
 }
 
-export interface WarmPoolOptions {
+interface WarmPoolOptions {
   /** How many contexts to keep ready (0 disables the pool). */
   size: number;
   /** The browser to open them in (the host's current one, launching it if needed). */

@@ -27,7 +27,7 @@ export interface SessionAccess {
 }
 
 /** What runs in a session's queue: a handler's work on the page. */
-export type SessionWork<T> = (page: Page, session: Session) => Promise<T>;
+type SessionWork<T> = (page: Page, session: Session) => Promise<T>;
 
 export interface ToolOptions {
   /** Whether `navigate` may open file: URLs (off by default: an agent must not read the server's disk). */

@@ -17,7 +17,7 @@ export const dropDataSchema = z
 /** upload_file's `drop`: drops the files, and the map's data with them (an empty map: the files only). */
 export const dropSchema = dropDataSchema.optional().describe('Drop on it; MIME → text.');
 
-export interface DropPayload {
+interface DropPayload {
   files: readonly UploadPayload[];
   data?: Record<string, string> | undefined;
 }

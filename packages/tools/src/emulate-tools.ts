@@ -6,7 +6,7 @@ import { sessionIdSchema } from './schemas.js';
 import { defineSessionTool } from './session-tool.js';
 
 /** The media features only emulate sets (a session starts with the browser's own). */
-export const mediaFeatureFields = {
+const mediaFeatureFields = {
   forcedColors: z.enum(['active', 'none']).optional().describe('forced-colors.'),
   contrast: z.enum(['more', 'no-preference']).optional().describe('prefers-contrast.'),
   media: z.enum(['screen', 'print']).optional().describe('CSS media type.'),

@@ -9,7 +9,7 @@ import { DEFAULT_ELEMENT_TIMEOUT, optionalTargetInput, sessionIdSchema } from '.
 import { defineSessionTool } from './session-tool.js';
 
 /** The most characters of JSON a result may take; a longer one comes back as the start of its JSON text. */
-export const MAX_RESULT_CHARS = 20_000;
+const MAX_RESULT_CHARS = 20_000;
 /**
  * How much work the page spends writing a result, in values visited plus characters measured: enough to measure a
  * result many times longer than MAX_RESULT_CHARS exactly, little enough (well under a second) that a function

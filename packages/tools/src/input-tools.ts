@@ -157,7 +157,7 @@ export const pressKey = defineSessionTool({
   },
 });
 
-export interface SelectState {
+interface SelectState {
   isSelect: boolean;
   disabled: boolean;
   multiple: boolean;

@@ -20,7 +20,7 @@ export interface ModalState {
   answerWith: string;
 }
 
-export const modalStateSchema = z
+const modalStateSchema = z
   .object({
     type: z.enum(['dialog', 'fileChooser']).describe('A JavaScript dialog or a file chooser is open and waits for an answer.'),
     dialogType: z.string().optional().describe('For a dialog: alert, confirm, prompt or beforeunload.'),

@@ -9,7 +9,7 @@ import { sessionOutput } from './response.js';
 import { includeSnapshotSchema, sessionIdSchema } from './schemas.js';
 import { defineSessionTool } from './session-tool.js';
 
-export const MOUSE_ACTIONS = ['move', 'click', 'drag', 'down', 'up', 'wheel'] as const;
+const MOUSE_ACTIONS = ['move', 'click', 'drag', 'down', 'up', 'wheel'] as const;
 type MouseAction = (typeof MOUSE_ACTIONS)[number];
 
 /** How long a click or drag waits for a navigation it started to load, as click does. */
@@ -39,7 +39,7 @@ interface Point {
 }
 
 /** One mouse step, checked: what the action needs, nothing it does not take. */
-export interface MouseStep {
+interface MouseStep {
   action: MouseAction;
   at?: Point;
   to?: Point;
@@ -57,7 +57,7 @@ type MouseArgs = Partial<Record<'x' | 'y' | 'toX' | 'toY' | 'clickCount' | 'dela
 };
 
 /** Checks which fields the action was given; INVALID_PARAMETERS names the missing or extra ones. */
-export function mouseStep(args: MouseArgs): MouseStep {
+function mouseStep(args: MouseArgs): MouseStep {
   const { action } = args;
   const fields = ACTION_FIELDS[action];
   const given = Object.entries(args)
@@ -161,7 +161,7 @@ async function inputThatMayNavigate(page: Page, input: () => Promise<void>): Pro
 }
 
 /** Does one mouse step on the page; a click, drag, press or release that starts a navigation waits for it to load. Answers what happened. */
-export async function runMouseStep(page: Page, step: MouseStep): Promise<string> {
+async function runMouseStep(page: Page, step: MouseStep): Promise<string> {
   const points = [step.at, step.to].filter((point): point is Point => point !== undefined);
   await checkInViewport(page, points);
   const { mouse } = page;

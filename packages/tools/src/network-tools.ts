@@ -9,7 +9,7 @@ import { sessionIdSchema } from './schemas.js';
 import { defineSessionTool } from './session-tool.js';
 
 /** Bodies longer than this many characters are cut (docs/agent-tools.md). */
-export const MAX_BODY_CHARS = 100_000;
+const MAX_BODY_CHARS = 100_000;
 
 export const networkRequests = defineSessionTool({
   name: 'network_requests',

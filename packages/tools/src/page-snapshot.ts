@@ -13,7 +13,7 @@ export const MAX_SNAPSHOT_MAX_CHARS = 200_000;
 /** A page whose script never yields must not hang the call. */
 const SNAPSHOT_TIMEOUT = 15_000;
 
-export interface CappedSnapshot {
+interface CappedSnapshot {
   snapshot: string;
   truncated?: true;
   note?: string;
@@ -98,7 +98,7 @@ export async function readSnapshot(
   return capSnapshot(text, options.maxChars ?? DEFAULT_SNAPSHOT_MAX_CHARS);
 }
 
-export type SnapshotOptions = { mode: 'ai'; timeout: number; depth?: number; boxes?: boolean };
+type SnapshotOptions = { mode: 'ai'; timeout: number; depth?: number; boxes?: boolean };
 
 /** The whole page's snapshot: the quick way where it gives Playwright's answer, else Playwright's public call. */
 export async function wholePage(page: Page, options: SnapshotOptions): Promise<string> {

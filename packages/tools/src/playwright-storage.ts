@@ -133,7 +133,7 @@ function webStorageTools(area: StorageArea): AnyTool[] {
   ];
 }
 
-export const browserStorageState = playwrightSessionTool({
+const browserStorageState = playwrightSessionTool({
   name: 'browser_storage_state',
   title: 'Save storage state',
   description: 'Saves cookies and localStorage to a JSON file in --output-dir, for browser_set_storage_state.',
@@ -156,7 +156,7 @@ export const browserStorageState = playwrightSessionTool({
   handler: (prepared, page, response, ctx) => exportStorageState.work.handler(prepared, page, response, ctx),
 });
 
-export const browserSetStorageState = adapt({
+const browserSetStorageState = adapt({
   name: 'browser_set_storage_state',
   title: 'Restore storage state',
   description: 'Restores cookies and localStorage from a storage state file, clearing what the session held.',

@@ -70,7 +70,7 @@ export function playwrightSessionTool<Input extends z.ZodObject, Output extends 
   });
 }
 
-export interface AdapterSpec<Input extends z.ZodObject> {
+interface AdapterSpec<Input extends z.ZodObject> {
   name: string;
   title: string;
   description: string;

@@ -57,14 +57,14 @@ export interface Profile {
 }
 
 /** The playwright profile's tool names, for the sentences that say what to do next. */
-export const PLAYWRIGHT_VOCABULARY: ToolVocabulary = {
+const PLAYWRIGHT_VOCABULARY: ToolVocabulary = {
   ...SESSIONS_VOCABULARY,
   snapshot: 'browser_snapshot',
   navigate: 'browser_navigate',
 };
 
 /** The playwright profile: @playwright/mcp's core tool names and shapes over the same handlers, plus the session tools. */
-export const playwrightTools: readonly AnyTool[] = [
+const playwrightTools: readonly AnyTool[] = [
   browserNavigate,
   browserNavigateBack,
   browserSnapshot,
@@ -99,7 +99,7 @@ export const playwrightTools: readonly AnyTool[] = [
  * The playwright profile's capability tools, each with an optional sessionId: tracing under @playwright/mcp's
  * `devtools` names, and the live view and hand-over under the default profile's names.
  */
-export const playwrightCapabilityTools: readonly AnyTool[] = [
+const playwrightCapabilityTools: readonly AnyTool[] = [
   adapt({
     name: 'browser_start_tracing',
     title: 'Start tracing',

@@ -43,7 +43,7 @@ export const snapshotResultFields = {
   snapshotNote: z.string().optional().describe('With includeSnapshot: what was cut from the snapshot and how to see the rest.'),
 };
 
-export const sessionResultFields = {
+const sessionResultFields = {
   expiresAt: z.number().describe('When the session now expires if left idle (ms since epoch).'),
   dialogs: z
     .array(z.object({ type: z.string(), message: z.string(), action: z.enum(['accepted', 'dismissed', 'pending']) }))
@@ -89,7 +89,7 @@ export interface PageHeader {
 }
 
 /** What a call's response carries besides the tool's own fields; decided by the call's scope, not by the tool. */
-export interface ResponseOptions {
+interface ResponseOptions {
   /** The page's snapshot after the call. */
   snapshot: boolean;
   /** The session holds dialogs and file choosers open: the result says which is, in modalState and message. */

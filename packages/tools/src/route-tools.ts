@@ -10,9 +10,9 @@ import { sessionIdSchema } from './schemas.js';
 import { defineSessionTool } from './session-tool.js';
 
 /** Routes one session may hold: each one makes the browser stop every matching request, so a long list slows every page. */
-export const MAX_ROUTES = 50;
+const MAX_ROUTES = 50;
 /** A mocked body's size in characters. */
-export const MAX_ROUTE_BODY = 1_000_000;
+const MAX_ROUTE_BODY = 1_000_000;
 const MAX_PATTERN = 2_048;
 const MAX_HEADERS = 50;
 const MAX_HEADER_NAME = 256;
@@ -47,7 +47,7 @@ function routesOf(context: BrowserContext): RouteEntry[] {
   return routes;
 }
 
-export interface RouteSpec {
+interface RouteSpec {
   pattern: string;
   status?: number | undefined;
   body?: string | undefined;
@@ -82,7 +82,7 @@ function routeHandler(spec: RouteSpec): (route: Route) => Promise<void> {
 }
 
 /** Adds a route to the session's context; INVALID_PARAMETERS when it already holds MAX_ROUTES. */
-export async function addRoute(context: BrowserContext, spec: RouteSpec): Promise<number> {
+async function addRoute(context: BrowserContext, spec: RouteSpec): Promise<number> {
   const routes = routesOf(context);
   if (routes.length >= MAX_ROUTES) {
     throw new SessionError('INVALID_PARAMETERS', `This session already has ${MAX_ROUTES} routes; remove some first (route action "remove").`, {
@@ -96,7 +96,7 @@ export async function addRoute(context: BrowserContext, spec: RouteSpec): Promis
 }
 
 /** Removes the routes added with exactly this pattern, or every route without one; answers how many. */
-export async function removeRoutes(context: BrowserContext, pattern?: string): Promise<number> {
+async function removeRoutes(context: BrowserContext, pattern?: string): Promise<number> {
   const routes = routesOf(context);
   const gone = routes.filter((entry) => pattern === undefined || entry.pattern === pattern);
   for (const entry of gone) {
@@ -107,7 +107,7 @@ export async function removeRoutes(context: BrowserContext, pattern?: string): P
 }
 
 /** The session's routes as a result shows them: header values hidden, a body by its length and first characters. */
-export function listRoutes(context: BrowserContext) {
+function listRoutes(context: BrowserContext) {
   return routesOf(context).map(({ pattern, status, body, contentType, headers, removeHeaders }) => ({
     pattern,
     mocked: status !== undefined || body !== undefined,

@@ -17,10 +17,10 @@ const DEFAULT_JPEG_QUALITY = 80;
 const CAPTURE_TIMEOUT = 30_000;
 
 /** css: one image pixel per CSS pixel; device: one per device pixel (sharper, larger, with a device scale factor over 1). */
-export type ImageScale = 'css' | 'device';
+type ImageScale = 'css' | 'device';
 export const scaleSchema = z.enum(['css', 'device']).optional().describe('Default css.');
 
-export interface FittedImage {
+interface FittedImage {
   data: Buffer;
   width: number;
   height: number;

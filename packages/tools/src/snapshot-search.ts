@@ -6,7 +6,7 @@ import { SessionError, cut } from '@sessionwright/session-core';
 export type SnapshotQuery = { text: string } | { regex: string };
 
 /** One line that matched. */
-export interface SnapshotMatch {
+interface SnapshotMatch {
   /** The ref of the element the line belongs to: its own, or the nearest enclosing element's. */
   ref?: string;
   /** The line as the snapshot shows it, without its indentation and ref; a long line is cut around the match. */

@@ -23,7 +23,7 @@ const cookieSchema = z.looseObject({
 });
 
 /** Most bytes a storage state file may have to be loaded (docs/tools.md). */
-export const MAX_STATE_FILE_BYTES = 10 * 1024 * 1024;
+const MAX_STATE_FILE_BYTES = 10 * 1024 * 1024;
 
 export const exportStorageState = defineSessionTool({
   name: 'export_storage_state',

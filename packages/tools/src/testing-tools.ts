@@ -9,8 +9,8 @@ import { sessionOutput } from './response.js';
 import { DEFAULT_ELEMENT_TIMEOUT, elementTimeoutSchema, sessionIdSchema, targetFields } from './schemas.js';
 import { defineSessionTool } from './session-tool.js';
 
-export const VERIFY_CHECKS = ['element_visible', 'text_visible', 'list_visible', 'value'] as const;
-export type VerifyCheck = (typeof VERIFY_CHECKS)[number];
+const VERIFY_CHECKS = ['element_visible', 'text_visible', 'list_visible', 'value'] as const;
+type VerifyCheck = (typeof VERIFY_CHECKS)[number];
 
 /** The fields each check needs; any other check field is refused, so a call says one thing. */
 const NEEDS: Record<VerifyCheck, readonly string[]> = {

@@ -19,7 +19,7 @@ const TRANSFER_TIMEOUT = 60_000;
 const DROP_SETTLE_TIMEOUT = 30_000;
 
 /** Most bytes one call may upload (docs/agent-tools.md). */
-export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
+const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 
 export const fileSchema = z.union([
   z.strictObject({

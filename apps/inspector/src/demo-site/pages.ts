@@ -18,7 +18,7 @@ export const DEMO_USERS: readonly DemoUser[] = [
   { username: 'carol', password: 'singer', displayName: 'Carol', color: '#7e22ce', favourite: 'Jasmine Pearls' },
 ];
 
-export const SITE_NAME = 'Teahouse';
+const SITE_NAME = 'Teahouse';
 
 /** Drawn inline rather than an emoji: headless machines often have no emoji font, and a missing glyph shows as a box. */
 const CUP = `<svg class="cup" viewBox="0 0 24 24" width="22" height="22" aria-hidden="true"><path d="M4 9h13v5a6 6 0 0 1-6 6h-1a6 6 0 0 1-6-6z" fill="currentColor"/><path d="M17 11h1.5a2.5 2.5 0 0 1 0 5H16" fill="none" stroke="currentColor" stroke-width="2"/><path d="M8 3c0 1.5 1.5 1.5 1.5 3M12 3c0 1.5 1.5 1.5 1.5 3" fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round"/></svg>`;
