@@ -1,5 +1,5 @@
 // The 2024-11-05 HTTP+SSE transport (GET opens an event stream, POST /messages?sessionId=… delivers each message), which
-// the SDK's v2 server no longer has and clients that only know it still need.
+// the SDK's v2 server does not serve and clients that only know it need.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isJsonContentType, parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
