@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { downloadFile } from './playwright-internals.js';
 
 /** A file a page downloaded, saved in the session's folder. */
 export interface DownloadRecord {
@@ -40,8 +41,8 @@ export const DOWNLOAD_CHECK_MS = 200;
  * machine, which then does not exist here, and only the finished size is checked).
  */
 export async function bytesSoFar(download: object): Promise<number | undefined> {
-  const file = (download as { _artifact?: { _initializer?: { absolutePath?: unknown } } })._artifact?._initializer?.absolutePath;
-  if (typeof file !== 'string') return undefined;
+  const file = downloadFile(download);
+  if (file === undefined) return undefined;
   for (const candidate of [`${file}.crdownload`, file]) {
     const info = await stat(candidate).catch(() => undefined);
     if (info) return info.size;

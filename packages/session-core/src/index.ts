@@ -56,6 +56,7 @@ export {
   type ResolveExecutableOptions,
 } from './executable.js';
 export { isTimeoutError, type PlaywrightLoader } from './load-playwright.js';
+export { serverSide } from './playwright-internals.js';
 export { isPipeBrowserCommand, killProcessGroup } from './process-tree.js';
 export { shortId, silentLogger, stderrLogger, type Logger } from './logger.js';
 export { RemoteBrowser, playwrightVersion, type RemoteBrowserOptions } from './remote-browser.js';

@@ -1,21 +1,9 @@
 // Video recording needs an ffmpeg where Playwright looks for its own; a system ffmpeg (Debian's package) is linked there when Playwright's is not installed.
 import { constants, existsSync } from 'node:fs';
 import { access, mkdir, symlink } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { browserError, messageOf } from './errors.js';
-
-/** Playwright's registry, as its package exports it: where each of its downloads (ffmpeg among them) is expected. */
-interface Registry {
-  findExecutable(name: 'ffmpeg'): { executablePath(): string | undefined } | undefined;
-}
-
-/** The ffmpeg Playwright runs to encode a tab's video (its own download, `npx playwright install ffmpeg`). */
-export function playwrightFfmpegPath(): string | undefined {
-  const require = createRequire(createRequire(import.meta.url).resolve('playwright'));
-  const bundle = require('playwright-core/lib/coreBundle') as { registry?: { registry?: Registry } };
-  return bundle.registry?.registry?.findExecutable('ffmpeg')?.executablePath();
-}
+import { registryFfmpegPath } from './playwright-internals.js';
 
 /** The first `ffmpeg` on the PATH, if any. */
 export function systemFfmpeg(env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -44,7 +32,7 @@ export function ensureFfmpeg(): Promise<void> {
 }
 
 async function linkFfmpeg(): Promise<void> {
-  const expected = playwrightFfmpegPath();
+  const expected = registryFfmpegPath();
   if (expected === undefined) throw missing('Playwright records no video on this platform.');
   if (await executable(expected)) return;
   const system = systemFfmpeg();

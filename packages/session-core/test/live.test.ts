@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import path from 'node:path';
 import { BrowserHost, SessionManager, type ControlLease, type Session } from '../src/index.js';
 import type { ScreencastFrame, TabState } from '../src/screencast.js';
-import { playwrightFfmpegPath, systemFfmpeg } from '../src/video.js';
+import { registryFfmpegPath } from '../src/playwright-internals.js';
+import { systemFfmpeg } from '../src/video.js';
 import { rejectionOf } from './session-errors.js';
 
 const CALL_TIMEOUT = 4_000;
@@ -247,6 +248,6 @@ describe('ffmpeg for video', () => {
   it('finds a system ffmpeg on the PATH, and knows where Playwright looks for its own', () => {
     expect(systemFfmpeg({ PATH: '' })).toBeUndefined();
     expect(systemFfmpeg({ PATH: ['/nonexistent', '/usr/bin'].join(path.delimiter) })).toBe('/usr/bin/ffmpeg');
-    expect(playwrightFfmpegPath()).toMatch(/ffmpeg-\d+[\\/]ffmpeg-/);
+    expect(registryFfmpegPath()).toMatch(/ffmpeg-\d+[\\/]ffmpeg-/);
   });
 });

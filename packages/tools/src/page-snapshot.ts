@@ -1,10 +1,9 @@
 // Reading a page as an AI-mode aria snapshot with refs, capped for a model: used by the snapshot tool and by the response builder.
-import { browserError, firstLine, isTimeoutError, messageOf } from '@sessionwright/session-core';
+import { browserError, firstLine, isTimeoutError, messageOf, serverSide } from '@sessionwright/session-core';
 import type { Page } from 'playwright';
 import type { ElementTarget } from './element.js';
 import { onElement } from './page-helpers.js';
 import { playwrightError } from './playwright-errors.js';
-import { serverSide } from './playwright-internals.js';
 import { DEFAULT_ELEMENT_TIMEOUT } from './schemas.js';
 
 /** About 10 000 tokens: a whole ordinary page fits, a huge one is cut with a note. */

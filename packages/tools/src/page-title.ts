@@ -1,6 +1,6 @@
 // Reading a page's title for a result without a renderer round trip: from the browser process where it can be trusted.
+import { serverSide } from '@sessionwright/session-core';
 import type { Browser, CDPSession, Page } from 'playwright';
-import { serverSide } from './playwright-internals.js';
 
 /** Sends one CDP command and resolves with its result. */
 type Send = (method: 'Target.getTargetInfo', params: { targetId: string }) => Promise<{ targetInfo: { title: string; url: string } }>;

@@ -1,13 +1,15 @@
-// Every Playwright internal sessionwright relies on (docs/decisions.md), checked on the pinned Playwright with a real
-// browser: an upgrade that moves one fails here, by name, rather than quietly sending a fast path to its fallback.
+// Every Playwright internal sessionwright relies on (docs/decisions.md), all read through src/playwright-internals.ts,
+// checked on the pinned Playwright with a real browser: an upgrade that moves one fails here, by name, rather than
+// quietly sending a fast path to its fallback.
 import childProcess from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import http from 'node:http';
-import { playwrightVersion, resolveExecutable } from '@sessionwright/session-core';
 import { type FixtureServer, startFixtureServer } from '@sessionwright/test-kit';
 import { type Browser, chromium, type Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { serverSide } from '../src/playwright-internals.js';
+import { playwrightVersion, resolveExecutable } from '../src/index.js';
+import { actionRecorder, downloadFile, registryFfmpegPath, serverSide } from '../src/playwright-internals.js';
 
 const executablePath = resolveExecutable({ browser: 'chromium', headless: true }).executablePath;
 let browser: Browser;
@@ -99,6 +101,40 @@ describe('the pinned Playwright offers every internal sessionwright uses', () =>
       if (frames === 0) expect(found.text).toBe(await page.ariaSnapshot({ mode: 'ai' }));
       await page.close();
     }
+  });
+
+  it("a download's local file: `_artifact._initializer.absolutePath`, growing as `.crdownload` (downloads.ts, bytesSoFar)", async () => {
+    const context = await browser.newContext({ acceptDownloads: true });
+    const page = await context.newPage();
+    await page.setContent(`<a id="endless" href="${fixture.urlFor('/download/endless')}">endless</a>`);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#endless')]);
+    const file = downloadFile(download);
+    expect(file).toBeTypeOf('string');
+    await expect.poll(() => existsSync(`${file}.crdownload`) || existsSync(file ?? '')).toBe(true);
+    await download.cancel();
+    await context.close();
+  });
+
+  it("the context's recorder: `_startRecording` reports each action as code, `_stopRecording` ends it (action-recording.ts)", async () => {
+    const context = await browser.newContext();
+    const recorder = actionRecorder(context);
+    expect(recorder).toBeDefined();
+    const lines: string[] = [];
+    await recorder?.start('playwright-test', {
+      actionAdded: (_page, _action, code) => lines.push(code),
+      actionUpdated: (_page, _action, code) => lines.push(code),
+      signalAdded: () => {},
+    });
+    const page = await context.newPage();
+    await page.goto(fixture.urlFor('/pages/buttons'));
+    await page.click('#inc');
+    await recorder?.stop();
+    expect(lines.some((code) => code.includes('click()'))).toBe(true);
+    await context.close();
+  });
+
+  it("Playwright's registry names where it runs ffmpeg from: `playwright-core/lib/coreBundle` (video.ts)", () => {
+    expect(registryFfmpegPath()).toMatch(/ffmpeg-\d+[\\/]ffmpeg-/);
   });
 
   it('a launch spawns Chromium through `child_process.spawn`, looked up at the call, as the early browser expects (early-browser.ts)', async () => {
