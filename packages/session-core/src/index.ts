@@ -1,4 +1,4 @@
-// Public API of @sessionwright/session-core: what a server built on it needs, and nothing else; test/public-api.txt lists it.
+// Public API of @sessionwright/session-core: what a server built on it needs, and nothing else; public-api.txt and public-api.d.ts.txt list it.
 export { BrowserHost, type BrowserHostOptions, type LaunchHook } from './browser-host.js';
 export {
   parseEndpoint,

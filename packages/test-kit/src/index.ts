@@ -15,4 +15,4 @@ export { startBrowserServer, startCdpBrowser, startVersionMismatchServer } from 
 export type { BrowserServer, BrowserServerOptions, CdpBrowser, VersionMismatchServer } from './browser-servers.js';
 export { LARGE_BODY_LENGTH } from './agent-routes.js';
 export { readZip } from './zip.js';
-export { publicApi } from './public-api.js';
+export { declarationReport, publicApi } from './public-api.js';

@@ -1,4 +1,4 @@
-// A package's public API as a sorted list of names, read from its index.ts, for tests that compare it with a checked-in report.
+// A package's public API for tests that compare it with checked-in reports: its names, read from its index.ts, and its signatures, read from its built declarations.
 import { readFileSync } from 'node:fs';
 
 /**
@@ -24,4 +24,41 @@ export function publicApi(index: string): string[] {
   }
   const bare = (name: string) => name.replace(/^type /, '');
   return [...names].sort((a, b) => (bare(a) < bare(b) ? -1 : bare(a) > bare(b) ? 1 : 0));
+}
+
+/**
+ * A package's public API with its signatures, as its built declarations (`dist/index.d.ts`, one bundled file) say it:
+ * comments, blank lines and private members left out and each line trimmed, so that a changed parameter, return or
+ * field type changes the report while a reworded comment does not.
+ */
+export function declarationReport(declarations: string): string[] {
+  return withoutComments(readFileSync(declarations, 'utf8'))
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !/^(private|#private)\b/.test(line));
+}
+
+/** TypeScript text without its comments; string and template literals (a URL type such as 'ui://…') are kept whole. */
+function withoutComments(text: string): string {
+  let out = '';
+  let index = 0;
+  while (index < text.length) {
+    const char = text[index] ?? '';
+    const next = text[index + 1];
+    if (char === '/' && next === '/') {
+      while (index < text.length && text[index] !== '\n') index += 1;
+    } else if (char === '/' && next === '*') {
+      const end = text.indexOf('*/', index + 2);
+      index = end === -1 ? text.length : end + 2;
+    } else if (char === "'" || char === '"' || char === '`') {
+      let end = index + 1;
+      while (end < text.length && text[end] !== char) end += text[end] === '\\' ? 2 : 1;
+      out += text.slice(index, end + 1);
+      index = end + 1;
+    } else {
+      out += char;
+      index += 1;
+    }
+  }
+  return out;
 }
