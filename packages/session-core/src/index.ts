@@ -73,6 +73,7 @@ export {
   type SessionEvents,
   type SessionFiles,
 } from './session.js';
+export { RESTORE_TAB_TIMEOUT_MS, type ImageStorageState, type ImageTab, type SessionImage } from './session-image.js';
 export type { VideoSettings } from './page-video.js';
 export type { ControlLease } from './control.js';
 export type { PersonInput } from './person-input.js';
@@ -82,7 +83,9 @@ export {
   DEFAULT_CALL_TIMEOUT,
   DEFAULT_MAX_SESSIONS,
   DEFAULT_SESSION_TIMEOUT,
+  MAX_FORKS,
   SessionManager,
+  type CreateRequest,
   type EndReason,
   type ManagerRunOptions,
   type OwnerScope,
