@@ -73,7 +73,7 @@ export {
   type SessionEvents,
   type SessionFiles,
 } from './session.js';
-export { RESTORE_TAB_TIMEOUT_MS, type ImageStorageState, type ImageTab, type SessionImage } from './session-image.js';
+export { RESTORE_TAB_TIMEOUT_MS, imageOfStorageState, type ImageStorageState, type ImageTab, type SessionImage } from './session-image.js';
 export type { VideoSettings } from './page-video.js';
 export type { ControlLease } from './control.js';
 export type { PersonInput } from './person-input.js';
