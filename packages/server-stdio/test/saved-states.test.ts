@@ -146,6 +146,28 @@ describe('saved states and forks (in process)', () => {
     for (const id of [sessionId, first, second, third]) expectSuccess(await tool('close_session', { sessionId: id }));
   });
 
+  it("starts the playwright profile's implicit page from --state, and answers not_found for a state nobody saved", async () => {
+    const sessionId = await signIn(tool, 'hal');
+    expectSuccess(await tool('save_state', { sessionId, name: 'for-the-drop-in' }));
+    expectSuccess(await tool('close_session', { sessionId }));
+    const flags = ['--headless', '--profile', 'playwright', '--data-dir', dataDir, '--state-key', STATE_KEY];
+    const dropIn = await connectInProcess([...flags, '--state', 'for-the-drop-in']);
+    try {
+      expectSuccess(await call(dropIn.client, 'browser_navigate', { url: fixture.urlFor('/account') }));
+      const read = await call(dropIn.client, 'browser_evaluate', { function: '() => document.querySelector("#account").textContent' });
+      expect(JSON.stringify(read.json)).toContain('Signed in as hal');
+    } finally {
+      await dropIn.close();
+    }
+    const missing = await connectInProcess([...flags, '--state', 'nobody-saved-this']);
+    try {
+      const refused = expectError(await call(missing.client, 'browser_navigate', { url: fixture.urlFor('/account') }), 'INVALID_PARAMETERS');
+      expect(refused.details).toEqual({ state: 'not_found' });
+    } finally {
+      await missing.close();
+    }
+  });
+
   it('answers MAX_SESSIONS_REACHED for a fork that does not fit, opening none; refuses a count outside 1 to 10', async () => {
     const { sessionId } = expectSuccess(await tool('create_session'));
     const before = expectSuccess(await tool('list_sessions')).sessions.length;
