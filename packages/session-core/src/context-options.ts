@@ -156,9 +156,9 @@ export const sessionOptionsShape = {
     })
     .optional()
     .describe('Proxy.'),
-  storageState: storageStateSchema.optional().describe('From export_storage_state.'),
+  storageState: storageStateSchema.optional().describe('Exported state.'),
   blockResources: blockResourcesSchema.optional().describe('Never loaded.'),
-  recordVideo: z.boolean().optional().describe('Video per tab.'),
+  recordVideo: z.boolean().optional().describe('Tab videos.'),
 };
 
 export const sessionOptionsSchema = z.strictObject(sessionOptionsShape);

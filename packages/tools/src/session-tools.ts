@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { SessionError, imageOfStorageState, type SessionImage, type SessionOptions } from '@sessionwright/session-core';
 import { defineTool, type ToolContext } from './define-tool.js';
-import { savedStates } from './state-tools.js';
+import { savedStates, stateNameSchema } from './state-tools.js';
 import { sessionIdSchema } from './schemas.js';
 import { effectiveOptionsSchema, sessionOptionsShape } from './session-options-schema.js';
 import { prepareTitle } from './page-title.js';
@@ -29,8 +29,8 @@ export const createSession = defineTool({
       .pipe(sessionOptionsShape.storageState.unwrap())
       .optional()
       .describe(sessionOptionsShape.storageState.description ?? ''),
-    // Only its type: the default list is paid for on every turn, and SavedStates checks the name (STATE_NAME_PATTERN).
-    state: z.string().optional().describe('From save_state.'),
+    // No pattern: the default list is paid for on every turn, and SavedStates checks the name (STATE_NAME_PATTERN).
+    state: stateNameSchema.optional().describe('Saved state.'),
   }),
   output: z.object({
     sessionId: z.string().describe('Pass this to every other tool.'),
