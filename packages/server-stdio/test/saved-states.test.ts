@@ -4,7 +4,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
+import { startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, connectInProcess, expectError, expectSuccess, sleep, startCli, type InProcessConnection } from './helpers.js';
 import { connectStreamable, startHttpCli } from './http-helpers.js';
@@ -166,6 +166,25 @@ describe('saved states and forks (in process)', () => {
     } finally {
       await missing.close();
     }
+  });
+
+  it('moves the states to a new key with --state-key-previous', async () => {
+    const sessionId = await signIn(tool, 'ida');
+    expectSuccess(await tool('save_state', { sessionId, name: 'rotated' }));
+    expectSuccess(await tool('close_session', { sessionId }));
+    const newKey = 'a-newer-state-key-for-these-tests-93b2';
+    const renewed = await connectInProcess(['--headless', '--caps', 'states', '--data-dir', dataDir, '--state-key', newKey, '--state-key-previous', STATE_KEY]);
+    try {
+      await waitFor(() => /sealed again with the new key/.test(renewed.stderrText()), { timeout: 30_000 });
+      const names = expectSuccess(await call(renewed.client, 'list_states')).states.map((state: { name: string }) => state.name);
+      expect(names).toContain('rotated');
+      const { sessionId: restored } = expectSuccess(await call(renewed.client, 'create_session', { state: 'rotated' }));
+      expect((await whoIs(toolOf(renewed.client), restored)).cookie).toBe('Signed in as ida');
+    } finally {
+      await renewed.close();
+    }
+    // The old key opens nothing any more.
+    expect(expectSuccess(await tool('list_states')).states).toEqual([]);
   });
 
   it('answers MAX_SESSIONS_REACHED for a fork that does not fit, opening none; refuses a count outside 1 to 10', async () => {
