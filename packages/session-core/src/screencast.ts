@@ -41,6 +41,8 @@ export interface CurrentTab {
 export const DEFAULT_FRAME_SIZE: FrameSize = { maxSide: 1280, quality: 70 };
 /** The title can change without a navigation (a script sets document.title): it is read again at most this often while frames come. */
 const TITLE_REFRESH_MS = 1_000;
+/** How often an empty title is read again on a page that sends no frames. */
+const TITLE_RETRIES = 5;
 /** How often a screencast is tried on a tab whose DevTools session went away as it started, and how long it waits for the tab to move on. */
 const CAST_ATTEMPTS = 3;
 const CAST_RETRY_WAIT_MS = 5_000;
@@ -206,14 +208,24 @@ async function startCast(page: Page, on: { frame(frame: ScreencastFrame): void; 
   const cdp = await cdpOf(page);
   let titleReadAt = 0;
   let frameAt = 0;
-  const readTab = async () => {
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const readTab = async (attempt = 0) => {
     titleReadAt = Date.now();
     const title = await orAfter(
       page.title().catch(() => ''),
       500,
       '',
     );
-    if (!page.isClosed()) on.tab({ url: page.url(), title });
+    if (stopped || page.isClosed()) return;
+    on.tab({ url: page.url(), title });
+    // A title read while the page was busy may have timed out, and a still page sends no frame to read it again: try
+    // again a few times.
+    if (title === '' && attempt < TITLE_RETRIES) {
+      clearTimeout(retry);
+      retry = setTimeout(() => void readTab(attempt + 1), TITLE_REFRESH_MS);
+      retry.unref();
+    }
   };
   const onFrame = (event: { data: string; sessionId: number; metadata: { deviceWidth?: number; deviceHeight?: number } }) => {
     // The browser sends the next frame only once this one is acknowledged, so acknowledging later paces the frames.
@@ -238,6 +250,8 @@ async function startCast(page: Page, on: { frame(frame: ScreencastFrame): void; 
   try {
     await cdp.send('Page.startScreencast', { format: 'jpeg', quality: size.quality, maxWidth: size.maxSide, maxHeight: size.maxSide, everyNthFrame: 1 });
   } catch (error) {
+    stopped = true;
+    clearTimeout(retry);
     cdp.off('Page.screencastFrame', onFrame);
     page.off('framenavigated', onNavigated);
     page.off('load', onLoad);
@@ -245,6 +259,8 @@ async function startCast(page: Page, on: { frame(frame: ScreencastFrame): void; 
   }
   return {
     async stop() {
+      stopped = true;
+      clearTimeout(retry);
       cdp.off('Page.screencastFrame', onFrame);
       page.off('framenavigated', onNavigated);
       page.off('load', onLoad);
