@@ -137,9 +137,10 @@ async function frames(app: FrameLocator): Promise<number> {
 
 /**
  * The whole story in one host: the app shows the session's page, follows the agent's navigation, and a person takes
- * control, clicks the page's button and gives control back while the agent's call waits. Answers the host page's picture.
+ * control, clicks the page's button and gives control back while the agent's call waits. Answers the host page's
+ * pictures: inline, and fullscreen while the person has control.
  */
-async function hostStory(link: HostLink): Promise<Buffer> {
+async function hostStory(link: HostLink): Promise<{ inline: Buffer; fullscreen: Buffer }> {
   const tools = await link.listTools();
   // The app's tools are listed for the app only, so a host keeps them from the model.
   const appOnly = tools.filter((tool) => isToolVisibilityAppOnly(tool as Parameters<typeof isToolVisibilityAppOnly>[0])).map((tool) => tool.name);
@@ -178,7 +179,7 @@ async function hostStory(link: HostLink): Promise<Buffer> {
       host.url,
     );
     expect(fetched).toBe('refused');
-    const shot = await page.screenshot();
+    const inline = await page.screenshot();
 
     // The agent navigates: the app follows.
     const seen = await frames(app);
@@ -204,6 +205,8 @@ async function hostStory(link: HostLink): Promise<Buffer> {
     // The click shows in a new frame, and the agent's call is still waiting.
     await expect.poll(() => frames(app), { timeout: 10_000 }).toBeGreaterThan(before);
     expect(answered).toBe(false);
+    await page.mouse.move(0, 0);
+    const fullscreen = await page.screenshot();
     await app.getByRole('button', { name: 'Give back control' }).click();
     // Control is back: the waiting call runs and reads the person's click.
     expect((await waiting).result).toBe('1');
@@ -214,7 +217,7 @@ async function hostStory(link: HostLink): Promise<Buffer> {
     // The session ends: the app says so and stops asking.
     await link.call('close_session', { sessionId });
     await expect.poll(() => app.locator('#status').textContent(), { timeout: 10_000 }).toBe('The session has ended.');
-    return shot;
+    return { inline, fullscreen };
   } finally {
     await page.close();
     await host.close();
@@ -246,16 +249,18 @@ describe('the live view MCP App inside a strict host', () => {
     });
 
     it("shows the session, follows the agent, and hands control to a person and back while the agent's call waits", async () => {
-      const shot = await hostStory(sdkLink(cli.client));
-      // The committed picture changes only on request (or when missing), so a test run does not dirty the tree.
-      const committed = path.join(REPO_ROOT, 'docs/live-view-app.png');
-      const targets = [
-        path.join(REPO_ROOT, '.tmp/live-view-app.png'),
-        ...(process.env['UPDATE_SCREENSHOTS'] === '1' || !existsSync(committed) ? [committed] : []),
-      ];
-      for (const file of targets) {
-        mkdirSync(path.dirname(file), { recursive: true });
-        writeFileSync(file, shot);
+      const shots = await hostStory(sdkLink(cli.client));
+      // The committed pictures change only on request (or when missing), so a test run does not dirty the tree.
+      for (const [name, shot] of [
+        ['live-view-app.png', shots.inline],
+        ['live-view-app-fullscreen.png', shots.fullscreen],
+      ] as const) {
+        const committed = path.join(REPO_ROOT, 'docs', name);
+        const targets = [path.join(REPO_ROOT, '.tmp', name), ...(process.env['UPDATE_SCREENSHOTS'] === '1' || !existsSync(committed) ? [committed] : [])];
+        for (const file of targets) {
+          mkdirSync(path.dirname(file), { recursive: true });
+          writeFileSync(file, shot);
+        }
       }
     });
   });

@@ -145,7 +145,7 @@ export interface LiveFrame {
   cursor: number;
   /** The picture as base64 JPEG, when it changed since the cursor the app sent and fits the size cap. */
   jpeg?: string;
-  /** The picture's size in pixels (0 before the first one). */
+  /** The page's visible area in CSS pixels, which the picture shows (0 before the first one). */
   width: number;
   height: number;
   url: string;

@@ -199,7 +199,7 @@ export const liveViewFrame = defineBesideTool({
   notes:
     'Called by the live view MCP App, never by a model (hosts hide it: `_meta.ui.visibility` is `["app"]`). The first call, without `viewer`, makes a viewer; later calls send it back with the last `cursor`. ' +
     'When no newer frame is there, the call waits up to a second for one, then answers without a picture; calls of one viewer are answered at most four times a second. ' +
-    `A picture is a JPEG of at most 960 pixels a side, as an image after the JSON; a result stays under ${MAX_APP_RESULT_CHARS.toLocaleString('en')} characters, leaving out a picture that would not fit (note says so). ` +
+    `A picture is a JPEG of at most 800 pixels a side, as an image after the JSON; a result stays under ${MAX_APP_RESULT_CHARS.toLocaleString('en')} characters, leaving out a picture that would not fit (note says so). ` +
     'Watching counts as use of the session, but only up to one idle timeout past its last other use: a session nobody acts on still expires. A viewer that stops calling is gone after 10 s, and a control it held goes back. See docs/live-view.md. ' +
     'Errors: SESSION_NOT_FOUND / SESSION_EXPIRED; INVALID_PARAMETERS reason too_many_viewers; BROWSER_ERROR reason unsupported on a server without live views.',
   input: z.strictObject({
@@ -211,8 +211,8 @@ export const liveViewFrame = defineBesideTool({
     viewer: z.string().describe('Send it back with every later call.'),
     cursor: z.number().describe('Send it back with the next call; the same cursor means the same picture.'),
     changed: z.boolean().describe('Whether a picture newer than the cursor sent follows as an image.'),
-    width: z.number().describe("The picture's width in pixels (0 before the first)."),
-    height: z.number().describe("The picture's height in pixels."),
+    width: z.number().describe("The page's visible width in CSS pixels, which the picture shows (0 before the first)."),
+    height: z.number().describe("The page's visible height in CSS pixels."),
     url: z.string().describe("The session's tab URL."),
     title: z.string().describe("That tab's title."),
     control: controlSchema,

@@ -52,7 +52,7 @@ const MAX_INPUT_TOKENS = 10_000;
 /** An MCP App viewer that has not called for this long has gone (its host closed it); a control it held goes back. */
 const APP_VIEWER_IDLE_MS = 10_000;
 /** An MCP App's frames: small enough for a host's inline box and its message limits, large enough for its fullscreen. */
-const APP_FRAME_SIZE = { maxSide: 960, quality: 60 };
+const APP_FRAME_SIZE = { maxSide: 800, quality: 50 };
 /** Calls of one MCP App viewer are answered at most this often. */
 const APP_MIN_POLL_MS = 250;
 /** How long a frame call waits for a newer frame before answering without one. */
@@ -489,7 +489,8 @@ export class LiveViews implements LiveViewAccess {
       width: 0,
       height: 0,
       cursor: 0,
-      url: '',
+      // The tab's URL until the screencast says more (with the title).
+      url: session.page.isClosed() ? '' : session.page.url(),
       title: '',
       failure: undefined,
       answeredAt: 0,
@@ -509,6 +510,7 @@ export class LiveViews implements LiveViewAccess {
         tab: (state) => {
           app.url = state.url;
           app.title = state.title;
+          app.wake?.();
         },
         failed: (message) => {
           app.failure = message;
