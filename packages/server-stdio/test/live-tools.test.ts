@@ -270,6 +270,34 @@ describe("the MCP App's tools", () => {
     expectSuccess(await call(conn.client, 'close_session', { sessionId }));
   });
 
+  it('let the app give back a session the agent handed over with request_human', async () => {
+    const sessionId = await session('/pages/buttons');
+    expect(expectSuccess(await call(conn.client, 'request_human', { sessionId, message: 'Solve it.' })).outcome).toBe('show_link');
+    const { data } = await frameCall({ sessionId });
+    expect(data.control).toMatchObject({ by: 'agent', mine: true, message: 'Solve it.' });
+    const agent = progressing('evaluate', { sessionId, function: '() => document.title' });
+    await expect.poll(() => agent.progress.length).toBeGreaterThan(0);
+    expectSuccess(await call(conn.client, 'live_view_control', { sessionId, viewer: data.viewer, action: 'give_back' }));
+    expect((await agent.done).result).toBe('Buttons');
+    expectSuccess(await call(conn.client, 'close_session', { sessionId }));
+  });
+
+  it('drop a viewer that stops calling after 10 s, and give back the control it held', async () => {
+    const sessionId = await session('/pages/buttons');
+    const viewerId = (await frameCall({ sessionId })).data.viewer as string;
+    expectSuccess(await call(conn.client, 'live_view_control', { sessionId, viewer: viewerId, action: 'take' }));
+    const started = Date.now();
+    // No call from that app: after its 10 s the viewer is gone and control is free (another viewer sees it).
+    const other = (await frameCall({ sessionId })).data.viewer as string;
+    expect((await frameCall({ sessionId, viewer: other })).data.control).toMatchObject({ state: 'held', mine: false });
+    await expect.poll(async () => (await frameCall({ sessionId, viewer: other })).data.control.state, { timeout: 25_000 }).toBe('free');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(9_000);
+    expect(expectSuccess(await call(conn.client, 'evaluate', { sessionId, function: '() => document.title' })).result).toBe('Buttons');
+    const gone = expectError(await call(conn.client, 'live_view_control', { sessionId, viewer: viewerId, action: 'take' }), 'INVALID_PARAMETERS', sessionId);
+    expect(gone.details.reason).toBe('viewer_gone');
+    expectSuccess(await call(conn.client, 'close_session', { sessionId }));
+  }, 40_000);
+
   it('refuse a viewer past the per-session limit', async () => {
     const sessionId = await session();
     const viewers: string[] = [];
