@@ -241,7 +241,7 @@ export const liveViewControl = defineBesideTool({
   input: z.strictObject({
     sessionId: sessionIdSchema,
     viewer: viewerSchema,
-    action: z.enum(['take', 'give_back']),
+    action: z.enum(['take', 'give_back']).describe('take: the person gets control; give_back: the agent does.'),
   }),
   output: z.object({ control: controlSchema }),
   kind: 'action',
