@@ -433,6 +433,8 @@ export class LiveViews implements LiveViewAccess {
   // The MCP App's view, through its tools --------------------------------------------------------------------------
 
   async frame(session: Session, request: { viewer?: string | undefined; cursor?: number | undefined; signal: AbortSignal }): Promise<LiveFrame> {
+    // A session that ended just after the tool found it keeps no live state.
+    if (session.hasEnded) throw new SessionError('SESSION_NOT_FOUND', 'The session has ended.', { sessionId: session.id });
     const live = this.track(session);
     const app = this.appViewer(session, live, request.viewer);
     // Watching is a use of the session, a bounded one (Session.watched): a session only watched still expires.
