@@ -170,6 +170,8 @@ export class Session {
   /** How long the session may go unused before it expires, in ms (see touch). */
   readonly idleTimeout: number;
   private usedAt: number;
+  /** When someone last looked at the session (an MCP App's frame poll); see watched(). */
+  private watchedAt = 0;
   /** The connection (or any caller-chosen owner) that created the session. */
   readonly owner: string | undefined;
   readonly context: BrowserContext;
@@ -294,9 +296,17 @@ export class Session {
     return this.usedAt;
   }
 
-  /** When the session expires if nothing uses it before: idleTimeout after its last use. */
+  /**
+   * When the session expires if nothing uses it before: idleTimeout after its last use, or after it was last watched,
+   * but never more than twice idleTimeout after its last use: watching alone keeps a session alive for a while, not forever.
+   */
   get expiresAt(): number {
-    return this.usedAt + this.idleTimeout;
+    return this.usedAt + this.idleTimeout + Math.min(this.idleTimeout, Math.max(0, this.watchedAt - this.usedAt));
+  }
+
+  /** Marks the session watched at `now` (ms since the epoch): a bounded use (see expiresAt), for looking without acting. */
+  watched(now: number): void {
+    this.watchedAt = Math.max(this.watchedAt, now);
   }
 
   /** Marks the session used at `now` (ms since the epoch), which moves its expiry to `now + idleTimeout`. */

@@ -5,6 +5,7 @@ import type {
   ImageStorageState,
   Logger,
   ManagerRunOptions,
+  PersonInput,
   SavedStateInfo,
   Session,
   SessionFiles,
@@ -144,12 +145,49 @@ export interface HandOff {
   cancel(): void;
 }
 
+/** Where a person's control of a session stands, as one viewer sees it: `mine` when that viewer may act with it. */
+export interface LiveControl {
+  state: 'free' | 'waiting' | 'held';
+  mine: boolean;
+  by: 'person' | 'agent';
+  /** What the agent asked the person to do (request_human), or empty. */
+  message: string;
+}
+
+/** What an MCP App is shown of a session at one poll (live_view_frame). */
+export interface LiveFrame {
+  /** The app's viewer id: sent back with every later call, so its control is its own. */
+  viewer: string;
+  /** Counts the frames: the same cursor means the same picture. */
+  cursor: number;
+  /** The picture as base64 JPEG, when it changed since the cursor the app sent and fits the size cap. */
+  jpeg?: string;
+  /** The page's visible area in CSS pixels, which the picture shows (0 before the first one). */
+  width: number;
+  height: number;
+  url: string;
+  title: string;
+  control: LiveControl;
+  /** Why there is no picture (the screencast cannot run here, or a frame was over the size cap). */
+  note?: string;
+}
+
 /** What the server offers tools for showing sessions to people. */
 export interface LiveViewAccess {
   /** A new URL showing the session live, where a person can take control. */
   open(session: Session): Promise<LiveViewLink>;
   /** Hands the session to a person (their control enters its queue at once); INVALID_PARAMETERS if someone already has it. */
   handOff(session: Session, request: { message: string; timeout: number }): HandOff;
+  /**
+   * The session as an MCP App draws it: a new viewer when `viewer` is absent (or gone), the latest frame when it is
+   * newer than `cursor` (waiting a moment for one when it is not), the tab and the control. INVALID_PARAMETERS
+   * (reason `too_many_viewers`) when the session or the server has as many viewers as it serves.
+   */
+  frame(session: Session, request: { viewer?: string | undefined; cursor?: number | undefined; signal: AbortSignal }): Promise<LiveFrame>;
+  /** Takes or gives back a person's control for this viewer, as the live page's buttons do; INVALID_PARAMETERS when another has it or the viewer is gone. */
+  control(session: Session, request: { viewer: string; action: 'take' | 'give_back' }): LiveControl;
+  /** A person's input from this viewer, which must have control; INVALID_PARAMETERS otherwise. */
+  input(session: Session, request: { viewer: string; events: readonly PersonInput[] }): Promise<{ delivered: number; failed: number }>;
 }
 
 /** How a tool touches the world; mapped to MCP annotations in one place. */
