@@ -10,7 +10,7 @@ interface OpenSessions {
 }
 
 /** One admitted creation: counted as open until released, and counted on its browser source once it has one. */
-interface Admitted<Source> {
+export interface Admitted<Source> {
   /** The creation goes to `source`: it counts there too, so that creations at the same moment spread over the sources. */
   headFor(source: Source): void;
   /** The creation ended, opened or not: it no longer counts. Calling it again does nothing. */

@@ -19,10 +19,11 @@ import { screenshot } from './screenshot-tools.js';
 import { closeSession, createSession, listSessions } from './session-tools.js';
 import { snapshot } from './snapshot-tools.js';
 import { storageTools } from './storage-tools.js';
+import { stateTools } from './state-tools.js';
 import { tabs } from './tab-tools.js';
 import { testingTools } from './testing-tools.js';
 import { waitFor } from './wait-tools.js';
-import { liveView, requestHuman } from './live-tools.js';
+import { liveView, liveViewControl, liveViewFrame, liveViewInput, requestHuman } from './live-tools.js';
 import { startTrace, stopTrace } from './trace-tools.js';
 import { video } from './video-tools.js';
 import { highlight } from './highlight-tools.js';
@@ -35,12 +36,15 @@ export {
   type AllowedRoots,
   type AnyTool,
   type ImplicitSessionAccess,
+  type SavedStateAccess,
   type SessionAccess,
   type ToolAnnotations,
   type ToolCapability,
   type ToolContext,
   type HandOff,
   type HandOffOutcome,
+  type LiveControl,
+  type LiveFrame,
   type LiveViewAccess,
   type LiveViewLink,
   type ToolDefinition,
@@ -54,7 +58,7 @@ export { ImplicitSession } from './implicit-session.js';
 export type { ToolVocabulary } from './next-steps.js';
 export { PROFILE_NAMES, playwrightProfile, sessionsProfile, type Profile, type ProfileName } from './profiles.js';
 export { imageSize, type ImageSize } from './image.js';
-export { LIVE_VIEW_RESOURCE_URI } from './live-tools.js';
+export { LIVE_VIEW_RESOURCE_URI, MAX_APP_RESULT_CHARS, MAX_INPUT_EVENTS, personInputSchema } from './live-tools.js';
 export { readsRequestList } from './network-tools.js';
 export { UNSAFE_CODE_TOOLS } from './run-code-tools.js';
 
@@ -66,10 +70,14 @@ export const capabilityTools: readonly AnyTool[] = [
   ...networkTools,
   route,
   ...storageTools,
+  ...stateTools,
   ...testingTools,
   savePdf,
   liveView,
   requestHuman,
+  liveViewFrame,
+  liveViewControl,
+  liveViewInput,
   startTrace,
   stopTrace,
   video,
