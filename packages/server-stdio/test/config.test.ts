@@ -299,6 +299,10 @@ describe.concurrent('bad values: exit 2 and one line naming the source, before a
     await server.close();
   });
 
+  it('refuses --state outside the playwright profile, whose implicit session is what it starts', ({ expect }) => {
+    expect(() => createServer({ state: 'signed-in' })).toThrow('--state starts the implicit session of --profile playwright');
+  });
+
   it('--profile playwright --caps live serves live_view and request_human, as --caps all does', async ({ expect }) => {
     const names = async (caps: string) => {
       const server = await connectStdio({ command: process.execPath, args: [CLI_PATH, '--headless', '--profile', 'playwright', '--caps', caps] });
