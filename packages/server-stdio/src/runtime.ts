@@ -1,5 +1,6 @@
 // One server process: the shared browser and session manager, and any number of MCP connections over them.
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import type { ProtocolEra, Transport } from '@modelcontextprotocol/server';
 import {
   BrowserHost,
@@ -26,6 +27,7 @@ import {
 } from '@sessionwright/tools';
 import { builtToolEntry } from './tool-listing.js';
 import { LiveViews } from './live-view/live-views.js';
+import { IdentityFolders } from './identity-folders.js';
 import { createMcpServer, type McpConnection } from './mcp-server.js';
 import { DEFAULT_OPTIONS, checkCombinations, type ServerOptions } from './options.js';
 import { ParkedCalls } from './parked-calls.js';
@@ -144,6 +146,8 @@ export function createServer(
   };
   const grace = setTimeout(startBrowser, BROWSER_START_GRACE_MS);
   grace.unref();
+  // Each client identity's files (downloads, recordings, filename outputs) lie in a folder of its own.
+  const folders = new IdentityFolders(options.outputDir);
   const profile = servedOverTransport(options.profile === 'playwright' ? playwrightProfile(options.caps) : sessionsProfile(toolsFor(options.caps)), options);
   const manager = new SessionManager({
     host: sources,
@@ -162,6 +166,7 @@ export function createServer(
     maxTabs: options.maxTabs,
     ...(setup.sessionDefaults === undefined ? {} : { sessionDefaults: setup.sessionDefaults }),
     ...(options.outputDir === undefined ? {} : { outputDir: options.outputDir }),
+    ownerFolder: (owner) => folders.ofOwner(owner),
     downloads: { maxBytes: options.maxDownloadBytes, maxCount: options.maxDownloads, keep: options.keepDownloads },
     // Playwright makes a response object, timings and a failure report for each request a session lists: only when a tool reads the list.
     collectNetwork: readsRequestList(profile.tools),
@@ -188,6 +193,12 @@ export function createServer(
     ...(options.outputDir === undefined ? {} : { outputDir: options.outputDir }),
     ...(options.readOut === undefined ? {} : { config: options.readOut }),
   };
+  /** The tool options of a caller: its files are read and written in its identity's folder of --output-dir. */
+  const toolOptionsOf = (scope: CallerScope): ToolOptions => {
+    const folder = folders.ofOwner(scope.guarded ? scope.owner : undefined);
+    if (options.outputDir === undefined || folder === '') return toolOptions;
+    return { ...toolOptions, outputDir: path.join(path.resolve(options.outputDir), folder) };
+  };
   // The profile is one of the packaged ones, so the build's listing describes its tools.
   const listed = (tool: AnyTool) => builtToolEntry(profile.name, tool.name);
   /** Each identity's implicit session (playwright profile), for the 2026-07-28 requests that have no connection to own one. */
@@ -200,7 +211,7 @@ export function createServer(
     const connection = createMcpServer({
       sessions: scopedAccess(manager, scope, created),
       logger: stderr,
-      toolOptions,
+      toolOptions: toolOptionsOf(scope),
       images: setup.imageResponses,
       profile,
       local: caller.local ?? false,
@@ -251,7 +262,7 @@ export function createServer(
       return createMcpServer({
         sessions,
         logger: stderr,
-        toolOptions,
+        toolOptions: toolOptionsOf(scope),
         images: setup.imageResponses,
         profile,
         listed,

@@ -84,13 +84,17 @@ export class DownloadDirectory {
     this.given = outputDir === undefined ? undefined : path.resolve(outputDir);
   }
 
-  /** Makes and returns a new folder for one session. */
-  async sessionFolder(): Promise<string> {
+  /**
+   * Makes and returns a new folder for one session, inside `owned` (the owner's folder, a single plain name; '' for the
+   * output directory itself).
+   */
+  async sessionFolder(owned = ''): Promise<string> {
+    if (owned !== '' && (owned !== path.basename(owned) || owned.startsWith('.'))) throw new RangeError('an owner folder is one plain name');
     this.root ??=
       this.given === undefined
         ? mkdtemp(path.join(tmpdir(), 'sessionwright-downloads-'))
         : mkdir(this.given, { recursive: true }).then(() => this.given as string);
-    const folder = path.join(await this.root, `session-${randomBytes(8).toString('hex')}`);
+    const folder = path.join(await this.root, owned, `session-${randomBytes(8).toString('hex')}`);
     await mkdir(folder, { recursive: true });
     return folder;
   }

@@ -76,6 +76,11 @@ export interface SessionManagerOptions {
   /** Where downloads, traces and videos are saved, in folders per session (default: a temporary folder removed by shutdown). */
   outputDir?: string;
   /**
+   * The folder inside outputDir that holds an owner's session folders: one plain name, '' for outputDir itself (the
+   * default for every owner). The server gives each client identity its own, so no identity's files lie in another's.
+   */
+  ownerFolder?: (owner: string | undefined) => string;
+  /**
    * Page loads (calls run with `loads`) under way at once across all sessions (default: 8 per CPU core, at least 16);
    * the others wait their turn, fairly across owners. A load holds its turn until it ends or for `holdMs` (default
    * 5 000), so a page that never finishes loading cannot keep others waiting for long; while every CPU core is busy
@@ -154,6 +159,7 @@ export class SessionManager {
   private readonly recyclers = new Map<BrowserSource, BrowserRecycler>();
   readonly maxTabs: number;
   private readonly downloads: DownloadDirectory;
+  private readonly ownerFolder: (owner: string | undefined) => string;
   /** Turns to open a context (see openContext) and to load a page (see run). */
   private readonly turns: WorkTurns;
   private readonly downloadLimits: DownloadLimits;
@@ -187,6 +193,7 @@ export class SessionManager {
     this.maxTabs = options.maxTabs ?? DEFAULT_MAX_TABS;
     if (!Number.isInteger(this.maxTabs) || this.maxTabs < 1) throw new RangeError('maxTabs must be a positive integer');
     this.downloads = new DownloadDirectory(options.outputDir);
+    this.ownerFolder = options.ownerFolder ?? (() => '');
     this.downloadLimits = { ...DEFAULT_DOWNLOAD_LIMITS, ...definedFields(options.downloads ?? {}) };
     for (const key of ['maxBytes', 'maxCount'] as const) {
       if (!Number.isInteger(this.downloadLimits[key]) || this.downloadLimits[key] < 0)
@@ -280,8 +287,15 @@ export class SessionManager {
       admitted.headFor(source);
       const pool = this.poolOf(source);
       const id = randomUUID();
-      // A recording session's folder is made first: the context writes its videos there from its first frame.
-      const folder = settings?.recordVideo ? await this.recordingFolder(source) : undefined;
+      // The session's one folder (downloads, traces, videos), made on first use; a recording session's is made first:
+      // the context writes its videos there from its first frame.
+      const owned = this.ownerFolder(owner);
+      const folder = settings?.recordVideo ? await this.recordingFolder(source, owned) : undefined;
+      let sessionFolder = folder === undefined ? undefined : Promise.resolve(folder);
+      const ownFolder = () => {
+        sessionFolder ??= this.downloads.sessionFolder(owned);
+        return sessionFolder;
+      };
       const videoFolder = folder === undefined ? undefined : path.join(folder, 'videos');
       const browser = await source.browser();
       if (stop.signal.aborted) throw stop.signal.reason;
@@ -294,8 +308,7 @@ export class SessionManager {
       const session = new Session({
         id,
         maxTabs: this.maxTabs,
-        downloadFolder: () => this.downloads.sessionFolder(),
-        recordingFolder: () => (folder === undefined ? this.downloads.sessionFolder() : Promise.resolve(folder)),
+        folder: ownFolder,
         ...(videoFolder === undefined ? {} : { videoFolder }),
         downloadLimits: this.downloadLimits,
         collectNetwork: this.collectNetwork,
@@ -388,10 +401,10 @@ export class SessionManager {
   }
 
   /** The folder of a session that records video; BROWSER_ERROR `unsupported` when no ffmpeg can encode it. */
-  private async recordingFolder(source: BrowserSource): Promise<string> {
+  private async recordingFolder(source: BrowserSource, owned: string): Promise<string> {
     // A remote browser encodes its videos where it runs; only a browser launched here needs an ffmpeg here.
     if (source instanceof BrowserHost) await ensureFfmpeg();
-    return this.downloads.sessionFolder();
+    return this.downloads.sessionFolder(owned);
   }
 
   /** Open sessions, oldest first, optionally only those of one owner. */

@@ -107,6 +107,8 @@ export interface RunOptions {
 export interface FileRecord {
   path: string;
   bytes: number;
+  /** The file went with its session's folder as the session closed (no --keep-downloads). */
+  removed?: true;
 }
 
 /** What a session leaves when it closes: its videos (one per tab, with recordVideo) and a trace still being recorded. */
@@ -142,10 +144,11 @@ export interface SessionInit {
   endpoint?: string;
   /** Most tabs open at once (default 10). */
   maxTabs?: number;
-  /** Makes the folder the session's downloads are saved in (removed when it ends unless kept); without it downloads are reported as failed. */
-  downloadFolder?: () => Promise<string>;
-  /** Makes the folder its traces are written to (never removed by the session); without it start_trace cannot save. */
-  recordingFolder?: () => Promise<string>;
+  /**
+   * The session's one folder, made on first use: its downloads, traces and videos (removed when it ends unless kept).
+   * Without it downloads are reported as failed and traces cannot be saved.
+   */
+  folder?: () => Promise<string>;
   /** Where the context records a video of each tab (created with recordVideo), listed when the session closes. */
   videoFolder?: string;
   /** How much the session may download, and whether its files outlive it (default DEFAULT_DOWNLOAD_LIMITS). */
@@ -200,10 +203,9 @@ export class Session {
   private interrupted: Promise<void> | undefined;
   private readonly savingDownloads = new Set<Promise<void>>();
   private readonly downloadNames = new Set<string>();
-  private downloadFolder: Promise<string> | undefined;
-  private readonly makeDownloadFolder: (() => Promise<string>) | undefined;
-  private recordingFolder: Promise<string> | undefined;
-  private readonly makeRecordingFolder: (() => Promise<string>) | undefined;
+  /** The session's folder, once made. */
+  private folder: Promise<string> | undefined;
+  private readonly makeFolder: (() => Promise<string>) | undefined;
   private readonly downloadLimits: DownloadLimits;
   /** Downloads started (each counts against maxCount), and bytes of those saved. */
   private downloadsStarted = 0;
@@ -264,8 +266,7 @@ export class Session {
     this.options = init.options ?? {};
     this.endpoint = init.endpoint ?? 'local';
     this.maxTabs = init.maxTabs ?? DEFAULT_MAX_TABS;
-    this.makeDownloadFolder = init.downloadFolder;
-    this.makeRecordingFolder = init.recordingFolder;
+    this.makeFolder = init.folder;
     this.videoFolder = init.videoFolder;
     this.downloadLimits = init.downloadLimits ?? DEFAULT_DOWNLOAD_LIMITS;
     this.guard = new RunawayGuard(init.runaway ?? DEFAULT_RUNAWAY_LIMITS, (trip) => this.onRunaway(trip));
@@ -493,16 +494,23 @@ export class Session {
       this.videoFolder === undefined ? CLOSE_TIMEOUT_MS : VIDEO_CLOSE_TIMEOUT_MS,
       undefined,
     );
-    await this.removeDownloads();
-    return { videos: [...(await filesIn(this.videoFolder, '.webm')), ...ownVideos], traces };
+    const videos = [...(await filesIn(this.videoFolder, '.webm')), ...ownVideos];
+    const removed = await this.removeDownloads();
+    const mark = (file: FileRecord): FileRecord => (removed !== undefined && isInside(removed, file.path) ? { ...file, removed: true } : file);
+    return { videos: videos.map(mark), traces: traces.map(mark) };
   }
 
-  /** Removes the session's download folder, unless its files are to be kept; for a session that has ended. */
-  async removeDownloads(): Promise<void> {
+  /**
+   * Removes the session's folder (downloads, traces, videos), unless its files are to be kept; for a session that has
+   * ended. Answers the folder removed.
+   */
+  async removeDownloads(): Promise<string | undefined> {
     clearInterval(this.downloadTimer);
-    if (this.downloadLimits.keep || this.downloadFolder === undefined) return;
-    const folder = await this.downloadFolder.catch(() => undefined);
-    if (folder !== undefined) await rm(folder, { recursive: true, force: true }).catch(() => {});
+    if (this.downloadLimits.keep || this.folder === undefined) return undefined;
+    const folder = await this.folder.catch(() => undefined);
+    if (folder === undefined) return undefined;
+    await rm(folder, { recursive: true, force: true }).catch(() => {});
+    return folder;
   }
 
   /**
@@ -634,7 +642,7 @@ export class Session {
       throw new SessionError('INVALID_PARAMETERS', 'No trace of this session is being recorded; start one first.', { details: { reason: 'no_trace' } });
     }
     this.tracing = undefined;
-    if (!this.makeRecordingFolder) {
+    if (!this.makeFolder) {
       await this.context.tracing.stop();
       throw browserError('unsupported', 'This session has no folder to write a trace to.');
     }
@@ -647,9 +655,9 @@ export class Session {
 
   /** The session's folder of the output directory, made on first use. */
   private ownFolder(): Promise<string> {
-    if (!this.makeRecordingFolder) return Promise.reject(browserError('unsupported', 'This session has no folder to write files to.'));
-    this.recordingFolder ??= this.makeRecordingFolder();
-    return this.recordingFolder;
+    if (!this.makeFolder) return Promise.reject(browserError('unsupported', 'This session has no folder to write files to.'));
+    this.folder ??= this.makeFolder();
+    return this.folder;
   }
 
   // Video and action recordings ----------------------------------------------------------------------------------
@@ -1146,9 +1154,8 @@ export class Session {
     const saving = (async () => {
       let target: string | undefined;
       try {
-        if (!this.makeDownloadFolder) throw new Error('downloads are not saved by this session');
-        this.downloadFolder ??= this.makeDownloadFolder();
-        const folder = await this.downloadFolder;
+        if (!this.makeFolder) throw new Error('downloads are not saved by this session');
+        const folder = await this.ownFolder();
         const name = uniqueName(safeFileName(suggestedFilename), (candidate) => this.downloadNames.has(candidate) || existsSync(path.join(folder, candidate)));
         this.downloadNames.add(name);
         target = path.join(folder, name);

@@ -1,4 +1,5 @@
 // Files a tool writes for its caller (a filename argument): only inside --output-dir, never outside it.
+import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, realpath } from 'node:fs/promises';
 import path from 'node:path';
@@ -48,24 +49,37 @@ export async function writeOutputFile(options: ToolOptions, target: string, cont
 }
 
 /**
- * `target` (from outputPath) with its folders made and checked again where they really lead, for a file written by
- * someone else (Playwright writes a video): no symlink in the output directory, nor one in the file's place, leads it outside.
+ * `target` (from outputPath) with its folders made and checked where they really lead, for a file written by someone
+ * else (Playwright writes a video): no symlink in the output directory, nor one in the file's place, leads it outside.
+ * The nearest folder on the way that exists is checked before any is made, so a refused name creates nothing.
  */
 export async function checkedOutputFile(options: ToolOptions, target: string): Promise<string> {
-  const root = await realpath(path.resolve(options.outputDir ?? '.'));
+  const given = path.resolve(options.outputDir ?? '.');
+  // The caller's own folder of the output directory is made on its first file.
+  await mkdir(given, { recursive: true });
+  const root = await realpath(given);
+  const outside = () =>
+    new SessionError('INVALID_PARAMETERS', `filename leads outside the output directory ${given} through a link; give a plain name such as "find.md".`, {
+      details: { reason: 'outside the output directory', outputDir: given },
+    });
   const folder = path.dirname(target);
+  let existing = folder;
+  while (!(await lstat(existing).catch(() => undefined)) && existing !== path.dirname(existing)) existing = path.dirname(existing);
+  const realExisting = await realpath(existing).catch(() => undefined);
+  if (realExisting === undefined || (realExisting !== root && !isInside(root, realExisting))) throw outside();
   await mkdir(folder, { recursive: true });
   const realFolder = await realpath(folder);
-  if (realFolder !== root && !isInside(root, realFolder)) {
-    throw new SessionError('INVALID_PARAMETERS', `filename leads outside the output directory ${root} through a link; give a plain name such as "find.md".`, {
-      details: { reason: 'outside the output directory', outputDir: root },
-    });
-  }
+  if (realFolder !== root && !isInside(root, realFolder)) throw outside();
   const file = path.join(realFolder, path.basename(target));
   if ((await lstat(file).catch(() => undefined))?.isSymbolicLink()) {
-    throw new SessionError('INVALID_PARAMETERS', `${file} is a link; give another filename.`, {
-      details: { reason: 'outside the output directory', outputDir: root },
+    throw new SessionError('INVALID_PARAMETERS', `${path.relative(given, target)} is a link; give another filename.`, {
+      details: { reason: 'outside the output directory', outputDir: given },
     });
   }
   return file;
+}
+
+/** A default file name: `<stem>-<time>-<random>.<extension>`, which no one can guess from the time alone. */
+export function defaultFileName(stem: string, extension: string): string {
+  return `${stem}-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.${extension}`;
 }

@@ -4,7 +4,11 @@ import { sessionOutput } from './response.js';
 import { sessionIdSchema } from './schemas.js';
 import { defineSessionTool } from './session-tool.js';
 
-export const fileSchema = z.object({ path: z.string().describe('Absolute path of the file.'), bytes: z.number() });
+export const fileSchema = z.object({
+  path: z.string().describe('Absolute path of the file.'),
+  bytes: z.number(),
+  removed: z.literal(true).optional().describe("Went with the session's folder as it closed (no --keep-downloads)."),
+});
 
 export const startTrace = defineSessionTool({
   name: 'start_trace',
@@ -29,7 +33,7 @@ export const stopTrace = defineSessionTool({
   title: 'Stop the trace',
   description: "Stops the session's trace and writes it as a .zip file; `npx playwright show-trace <path>` opens it.",
   notes:
-    "The file is trace-N.zip in the session's folder of --output-dir (a temporary folder removed at exit without it), and outlives the session. " +
+    "The file is trace-N.zip in the session's folder (inside the caller's folder of --output-dir; a temporary folder without it), which goes with the session unless the server runs with --keep-downloads. " +
     'Errors: INVALID_PARAMETERS (reason no_trace) when none is being recorded, SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({ sessionId: sessionIdSchema }),
   output: sessionOutput({ trace: fileSchema, message: z.string() }),

@@ -1,0 +1,71 @@
+// Where a filename argument lands: inside the caller's output folder only, and a refused name creates nothing anywhere.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { isSessionError } from '@sessionwright/session-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkedOutputFile, defaultFileName, outputPath, writeOutputFile } from '../src/output-files.js';
+
+let dir: string;
+let root: string;
+let outside: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'sessionwright-output-files-'));
+  root = path.join(dir, 'out', 'identity-0123');
+  outside = path.join(dir, 'elsewhere');
+  mkdirSync(outside, { recursive: true });
+  mkdirSync(root, { recursive: true });
+  symlinkSync(outside, path.join(root, 'link'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function refused(work: Promise<unknown>): Promise<{ message: string; details?: unknown }> {
+  const error = await work.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(isSessionError(error) && error.code, String(error)).toBe('INVALID_PARAMETERS');
+  return error as { message: string };
+}
+
+describe('output files', () => {
+  it('refuses names that lead out of the folder: "..", absolute paths elsewhere', async () => {
+    const options = { allowFileUrls: false, outputDir: root };
+    for (const name of ['../x.json', '../../out/x.json', path.join(outside, 'x.json'), '/etc/passwd']) {
+      expect(() => outputPath(options, name), name).toThrow(/inside the output directory/);
+    }
+    expect(outputPath(options, 'sub/x.json')).toBe(path.join(root, 'sub', 'x.json'));
+    expect(outputPath(options, path.join(root, 'x.json'))).toBe(path.join(root, 'x.json'));
+    expect(() => outputPath({ allowFileUrls: false }, 'x.json')).toThrow(/no --output-dir/);
+  });
+
+  it('checks the nearest existing folder before making any: a name through a link out of the folder creates nothing', async () => {
+    const options = { allowFileUrls: false, outputDir: root };
+    const error = await refused(checkedOutputFile(options, outputPath(options, 'link/deep/er/x.json')));
+    expect(error.message).toMatch(/through a link/);
+    expect(existsSync(path.join(outside, 'deep'))).toBe(false);
+    await refused(writeOutputFile(options, outputPath(options, 'link/x.json'), 'data'));
+    expect(existsSync(path.join(outside, 'x.json'))).toBe(false);
+  });
+
+  it("makes the caller's folder and the folders on the way inside it on first use", async () => {
+    const options = { allowFileUrls: false, outputDir: path.join(dir, 'out', 'identity-fresh') };
+    const written = await writeOutputFile(options, outputPath(options, 'a/b/c.txt'), 'hello');
+    expect(readFileSync(written, 'utf8')).toBe('hello');
+    expect(written).toBe(path.join(dir, 'out', 'identity-fresh', 'a', 'b', 'c.txt'));
+  });
+
+  it("refuses to write through a link in the file's own place", async () => {
+    const options = { allowFileUrls: false, outputDir: root };
+    symlinkSync(path.join(outside, 'target.txt'), path.join(root, 'file-link.txt'));
+    await refused(writeOutputFile(options, outputPath(options, 'file-link.txt'), 'data'));
+    expect(existsSync(path.join(outside, 'target.txt'))).toBe(false);
+  });
+
+  it('gives default names a random part besides the time', () => {
+    const names = new Set(Array.from({ length: 20 }, () => defaultFileName('storage-state', 'json')));
+    expect(names.size).toBe(20);
+    for (const name of names) expect(name).toMatch(/^storage-state-\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z-[0-9a-f]{8}\.json$/);
+  });
+});
