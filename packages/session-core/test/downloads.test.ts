@@ -78,7 +78,7 @@ describe('download limits', () => {
     expect(records.filter((record) => record.state === 'saved')).toHaveLength(5);
     const cancelled = records.filter((record) => record.state === 'cancelled');
     expect(cancelled).toHaveLength(3);
-    for (const record of cancelled) expect(record.failure).toMatch(/already downloaded 5 files/);
+    for (const record of cancelled) expect(record.failure).toMatch(/already wrote 5 files/);
     await manager.close(session.id);
   });
 

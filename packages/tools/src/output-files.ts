@@ -26,12 +26,19 @@ export function outputPath(options: ToolOptions, filename: string): string {
   return target;
 }
 
+/** What counts a file against its session's limits (Session.countFile); undefined where no session is known. */
+export interface FileCounter {
+  countFile(bytes: number): void;
+}
+
 /**
- * Writes `content` to `target` (from outputPath): the folders on the way are made, then checked again where they
- * really lead, and the file is opened without following a link, so no symlink in the output directory leads outside it.
+ * Writes `content` to `target` (from outputPath) for `session`, whose limits count it: the folders on the way are
+ * made, then checked again where they really lead, and the file is opened without following a link, so no symlink in
+ * the output directory leads outside it.
  */
-export async function writeOutputFile(options: ToolOptions, target: string, content: string | Uint8Array): Promise<string> {
+export async function writeOutputFile(options: ToolOptions, target: string, content: string | Uint8Array, session: FileCounter | undefined): Promise<string> {
   const file = await checkedOutputFile(options, target);
+  session?.countFile(typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength);
   let handle: Awaited<ReturnType<typeof open>>;
   try {
     handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);

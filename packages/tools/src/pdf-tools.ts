@@ -65,7 +65,8 @@ export const savePdf = defineSessionTool({
       throw browserError('unknown', `The page could not be printed to PDF: ${message}`, { details: { browserMessage: message } });
     });
     const pages = pdfPageCount(pdf);
-    if (file !== undefined) return { bytes: pdf.length, ...(pages > 0 ? { pages } : {}), file: await writeOutputFile(ctx.options, file, pdf) };
+    if (file !== undefined)
+      return { bytes: pdf.length, ...(pages > 0 ? { pages } : {}), file: await writeOutputFile(ctx.options, file, pdf, response.session) };
     response.attach({ type: 'resource', uri: `sessionwright://pdf/${Date.now()}.pdf`, mimeType: 'application/pdf', blob: pdf.toString('base64') });
     return { bytes: pdf.length, ...(pages > 0 ? { pages } : {}) };
   },

@@ -49,10 +49,10 @@ export const exportStorageState = defineSessionTool({
   capability: 'storage',
   // A filename outside --output-dir is refused before the call waits for its session.
   prepare: ({ filename }, ctx) => ({ file: filename === undefined ? undefined : outputPath(ctx.options, filename) }),
-  async handler({ file }, page, _response, ctx) {
+  async handler({ file }, page, response, ctx) {
     const storageState = await page.context().storageState();
     if (file === undefined) return { storageState };
-    return { file: await writeOutputFile(ctx.options, file, JSON.stringify(storageState, null, 2)) };
+    return { file: await writeOutputFile(ctx.options, file, JSON.stringify(storageState, null, 2), response.session) };
   },
 });
 

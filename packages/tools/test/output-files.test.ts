@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { isSessionError } from '@sessionwright/session-core';
+import { SessionError, isSessionError } from '@sessionwright/session-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkedOutputFile, defaultFileName, outputPath, writeOutputFile } from '../src/output-files.js';
 
@@ -45,13 +45,13 @@ describe('output files', () => {
     const error = await refused(checkedOutputFile(options, outputPath(options, 'link/deep/er/x.json')));
     expect(error.message).toMatch(/through a link/);
     expect(existsSync(path.join(outside, 'deep'))).toBe(false);
-    await refused(writeOutputFile(options, outputPath(options, 'link/x.json'), 'data'));
+    await refused(writeOutputFile(options, outputPath(options, 'link/x.json'), 'data', undefined));
     expect(existsSync(path.join(outside, 'x.json'))).toBe(false);
   });
 
   it("makes the caller's folder and the folders on the way inside it on first use", async () => {
     const options = { allowFileUrls: false, outputDir: path.join(dir, 'out', 'identity-fresh') };
-    const written = await writeOutputFile(options, outputPath(options, 'a/b/c.txt'), 'hello');
+    const written = await writeOutputFile(options, outputPath(options, 'a/b/c.txt'), 'hello', undefined);
     expect(readFileSync(written, 'utf8')).toBe('hello');
     expect(written).toBe(path.join(dir, 'out', 'identity-fresh', 'a', 'b', 'c.txt'));
   });
@@ -59,8 +59,23 @@ describe('output files', () => {
   it("refuses to write through a link in the file's own place", async () => {
     const options = { allowFileUrls: false, outputDir: root };
     symlinkSync(path.join(outside, 'target.txt'), path.join(root, 'file-link.txt'));
-    await refused(writeOutputFile(options, outputPath(options, 'file-link.txt'), 'data'));
+    await refused(writeOutputFile(options, outputPath(options, 'file-link.txt'), 'data', undefined));
     expect(existsSync(path.join(outside, 'target.txt'))).toBe(false);
+  });
+
+  it("counts each file against its session's limits before writing it: a refused one writes nothing", async () => {
+    const options = { allowFileUrls: false, outputDir: root };
+    const counted: number[] = [];
+    const session = {
+      countFile(bytes: number) {
+        if (bytes > 4) throw new SessionError('INVALID_PARAMETERS', 'too many bytes', { details: { reason: 'file_limit' } });
+        counted.push(bytes);
+      },
+    };
+    expect(readFileSync(await writeOutputFile(options, outputPath(options, 'small.txt'), 'éé', session), 'utf8')).toBe('éé');
+    expect(counted).toEqual([4]);
+    await refused(writeOutputFile(options, outputPath(options, 'large.txt'), new Uint8Array(5), session));
+    expect(existsSync(path.join(root, 'large.txt'))).toBe(false);
   });
 
   it('gives default names a random part besides the time', () => {
