@@ -1,4 +1,4 @@
-// Files belong to their identity (docs/limits.md): two identities from --auth-tokens-file never name, read, overwrite or detect each other's files.
+// Files belong to their identity (docs/limits.md): two identities from --auth-tokens-file never name, read, overwrite or detect each other's files; every byte a session writes counts.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -110,5 +110,60 @@ describe('files belong to their identity', () => {
     expect(existsSync(sessionFolder)).toBe(false);
     // Nothing of a session is left at the top of --output-dir: only the identities' folders and the key that names them.
     expect(readdirSync(outputDir).filter((name) => !/^identity-[0-9a-f]{32}$/.test(name))).toEqual(['.sessionwright-folder-key']);
+  });
+});
+
+describe('every byte a session writes counts', () => {
+  let limited: HttpCli;
+  beforeAll(async () => {
+    limited = await startHttpCli([
+      '--auth-tokens-file',
+      path.join(dir, 'tokens'),
+      '--output-dir',
+      path.join(dir, 'limited'),
+      '--caps',
+      'devtools',
+      '--max-download-bytes',
+      '1000000',
+      '--max-downloads',
+      '3',
+    ]);
+  });
+  afterAll(async () => {
+    await limited?.stop();
+  });
+
+  it('stops a trace past --max-download-bytes, keeps it as far as it got and says why; counts it among the files', async () => {
+    const { client } = await connectStreamable(limited.base, { Authorization: `Bearer ${ALICE}` });
+    clients.push(client);
+    const sessionId = expectSuccess(await call(client, 'create_session')).sessionId as string;
+    expectSuccess(await call(client, 'navigate', { sessionId, url: fixture.urlFor('/pages/home') }));
+    expectSuccess(await call(client, 'start_trace', { sessionId }));
+    // Twenty different bodies of about 1 MB, which the trace keeps.
+    const fetches = `async () => { for (let i = 0; i < 20; i += 1) await fetch('/download?name=p' + i + '&bytes=' + (1000000 + i)).then((r) => r.arrayBuffer()); return 20; }`;
+    expectSuccess(await call(client, 'evaluate', { sessionId, function: fetches }));
+    const stopped = expectSuccess(await call(client, 'stop_trace', { sessionId }));
+    expect(stopped.trace.stopped).toMatch(/limit of 1000000 bytes/);
+    expect(stopped.message).toMatch(/stopped early/);
+    expect(existsSync(stopped.trace.path)).toBe(true);
+    // Three files are the most (--max-downloads 3), traces among them: the fourth start is refused.
+    expectSuccess(await call(client, 'start_trace', { sessionId }));
+    expectSuccess(await call(client, 'stop_trace', { sessionId }));
+    expectSuccess(await call(client, 'start_trace', { sessionId }));
+    expectSuccess(await call(client, 'stop_trace', { sessionId }));
+    const refused = expectError(await call(client, 'start_trace', { sessionId }), 'INVALID_PARAMETERS', sessionId);
+    expect(refused.details.reason).toBe('file_limit');
+    expectSuccess(await call(client, 'close_session', { sessionId }));
+  });
+
+  it('refuses a video larger than 1920×1080 or faster than 30 fps', async () => {
+    const { client } = await connectStreamable(limited.base, { Authorization: `Bearer ${BOB}` });
+    clients.push(client);
+    const sessionId = expectSuccess(await call(client, 'create_session')).sessionId as string;
+    for (const args of [{ size: { width: 7680, height: 4320 } }, { fps: 60 }]) {
+      const refused = expectError(await call(client, 'video', { sessionId, action: 'start', ...args }), 'INVALID_PARAMETERS', sessionId);
+      expect(refused.details.reason).toBe('video_too_large');
+    }
+    expectSuccess(await call(client, 'close_session', { sessionId }));
   });
 });

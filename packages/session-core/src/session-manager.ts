@@ -17,7 +17,7 @@ import {
   type SessionDefaults,
   type SessionOptions,
 } from './context-options.js';
-import { browserError, isSessionError } from './errors.js';
+import { SessionError, browserError, isSessionError } from './errors.js';
 import { shortId, silentLogger, type Logger } from './logger.js';
 import { chooseSource, leastLoaded } from './scheduler.js';
 import { DEFAULT_MAX_TABS, Session, type RunOptions, type SessionFiles } from './session.js';
@@ -27,6 +27,7 @@ import { BrowserRecycler } from './browser-recycler.js';
 import { DEFAULT_DOWNLOAD_LIMITS, DownloadDirectory, type DownloadLimits } from './downloads.js';
 import { openContext, unlessStopped } from './open-context.js';
 import { ensureFfmpeg } from './video.js';
+import { serverFfmpegSlots } from './recording-limits.js';
 import { WarmPool } from './warm-pool.js';
 import { runawayLimits, type RunawayLimits, type RunawayOptions } from './runaway.js';
 
@@ -280,6 +281,8 @@ export class SessionManager {
     this.sessionsChanged();
     const stop = this.createStop(request.signal);
     let source: BrowserSource | undefined;
+    // A recording session's tabs are ffmpeg processes: it holds one of the server's slots while it lives.
+    let videoSlot = false;
     try {
       // Picked and counted in the same tick when a source is available, so concurrent creations spread.
       const load = (candidate: BrowserSource) => this.load(candidate);
@@ -290,6 +293,7 @@ export class SessionManager {
       // The session's one folder (downloads, traces, videos), made on first use; a recording session's is made first:
       // the context writes its videos there from its first frame.
       const owned = this.ownerFolder(owner);
+      if (settings?.recordVideo) videoSlot = takeVideoSlot();
       const folder = settings?.recordVideo ? await this.recordingFolder(source, owned) : undefined;
       let sessionFolder = folder === undefined ? undefined : Promise.resolve(folder);
       const ownFolder = () => {
@@ -334,6 +338,10 @@ export class SessionManager {
               details: { browserMessage: 'the browser disconnected' },
             });
       }
+      if (videoSlot) {
+        session.onEnd(() => serverFfmpegSlots.give());
+        videoSlot = false;
+      }
       this.sessions.set(session.id, session);
       this.recyclers.get(source)?.sessionOpened();
       this.schedule(session);
@@ -342,6 +350,7 @@ export class SessionManager {
       );
       return session;
     } finally {
+      if (videoSlot) serverFfmpegSlots.give();
       stop.dispose();
       admitted.release();
       this.sessionsChanged();
@@ -658,5 +667,17 @@ async function titleOf(page: Page, timers: Timers): Promise<string> {
     500,
     '',
     timers,
+  );
+}
+
+/** Takes one of the server's ffmpeg slots for a session that records video; INVALID_PARAMETERS (reason `video_limit`) when none is free. */
+function takeVideoSlot(): true {
+  if (serverFfmpegSlots.take()) return true;
+  throw new SessionError(
+    'INVALID_PARAMETERS',
+    `This server already records ${serverFfmpegSlots.max} videos, the most it encodes at once; create the session without recordVideo, or later.`,
+    {
+      details: { reason: 'video_limit', limit: serverFfmpegSlots.max },
+    },
   );
 }
