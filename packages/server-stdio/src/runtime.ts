@@ -167,7 +167,7 @@ export function createServer(
     ...(setup.sessionDefaults === undefined ? {} : { sessionDefaults: setup.sessionDefaults }),
     ...(options.outputDir === undefined ? {} : { outputDir: options.outputDir }),
     ownerFolder: (owner) => folders.ofOwner(owner),
-    downloads: { maxBytes: options.maxDownloadBytes, maxCount: options.maxDownloads, keep: options.keepDownloads },
+    downloads: { maxBytes: options.maxDownloadBytes, maxCount: options.maxDownloads, keep: options.keepDownloads, maxFolderBytes: options.outputMaxSize },
     // Playwright makes a response object, timings and a failure report for each request a session lists: only when a tool reads the list.
     collectNetwork: readsRequestList(profile.tools),
     logger,
@@ -191,6 +191,7 @@ export function createServer(
     defaultTimeouts: setup.timeouts,
     ...(setup.consoleLevel === undefined ? {} : { consoleLevel: setup.consoleLevel }),
     ...(options.outputDir === undefined ? {} : { outputDir: options.outputDir }),
+    ...(options.outputMaxSize === undefined ? {} : { outputMaxSize: options.outputMaxSize }),
     ...(options.readOut === undefined ? {} : { config: options.readOut }),
   };
   /** The tool options of a caller: its files are read and written in its identity's folder of --output-dir. */

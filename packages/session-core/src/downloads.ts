@@ -1,6 +1,6 @@
 // Where a session's downloads land: a folder per session under one output directory, with file names that cannot escape it, within per-session limits.
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -26,6 +26,11 @@ export interface DownloadLimits {
   maxCount: number;
   /** Keep a session's files when it ends (`--keep-downloads`); otherwise its folder goes with it. */
   keep: boolean;
+  /**
+   * Bytes the folder holding the session's folder (its owner's) may hold (`--output-max-size`): a file started once it
+   * is full is refused or cancelled. Undefined: no bound but the session's own.
+   */
+  maxFolderBytes?: number | undefined;
 }
 
 export const DEFAULT_DOWNLOAD_LIMITS: DownloadLimits = { maxBytes: 1024 ** 3, maxCount: 100, keep: false };
@@ -105,6 +110,28 @@ export class DownloadDirectory {
     const root = await this.root.catch(() => undefined);
     if (root !== undefined) await rm(root, { recursive: true, force: true }).catch(() => {});
   }
+}
+
+/** How many files a folder walk looks at, at most: a folder of more counts as full. */
+const MAX_WALK = 100_000;
+
+/** The bytes of every file under `folder` (links not followed); Infinity past MAX_WALK entries, 0 for a folder not there. */
+export async function folderBytes(folder: string): Promise<number> {
+  let total = 0;
+  let seen = 0;
+  const pending = [folder];
+  while (pending.length > 0) {
+    const current = pending.pop() as string;
+    const entries = await readdir(current, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      seen += 1;
+      if (seen > MAX_WALK) return Number.POSITIVE_INFINITY;
+      const full = path.join(current, entry.name);
+      if (entry.isDirectory()) pending.push(full);
+      else if (entry.isFile()) total += (await stat(full).catch(() => undefined))?.size ?? 0;
+    }
+  }
+  return total;
 }
 
 /** `name`, or `name (1).ext`, `name (2).ext`, … : the first that `taken` does not hold. */

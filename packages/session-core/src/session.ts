@@ -10,6 +10,7 @@ import {
   DEFAULT_DOWNLOAD_LIMITS,
   DOWNLOAD_CHECK_MS,
   bytesSoFar,
+  folderBytes,
   isInside,
   safeFileName,
   uniqueName,
@@ -636,6 +637,7 @@ export class Session {
         details: { reason: 'trace_running' },
       });
     }
+    await this.checkFolderRoom('trace');
     this.claimFile('trace');
     this.cutShort.trace = undefined;
     // Named, so that its files can be found and weighed while it records (TraceSize).
@@ -707,6 +709,7 @@ export class Session {
     // A remote browser encodes where it runs; only a browser here needs an ffmpeg here.
     if (this.endpoint === 'local') await ensureFfmpeg();
     const target = file ?? path.join(await this.ownFolder(), `video-${++this.videoCount}.webm`);
+    await this.checkFolderRoom('video');
     this.claimFile('video');
     this.cutShort.videos = undefined;
     const video = new PageVideo(this.context, target, settings);
@@ -756,6 +759,26 @@ export class Session {
     }
     this.claimFile('file');
     this.writtenBytes += bytes;
+  }
+
+  /** Why no file may be started in the owner's folder (it holds maxFolderBytes), or undefined while it has room. */
+  private async folderFull(): Promise<string | undefined> {
+    const max = this.downloadLimits.maxFolderBytes;
+    if (max === undefined || !this.makeFolder) return undefined;
+    const owner = path.dirname(await this.ownFolder());
+    return (await folderBytes(owner)) >= max
+      ? `the client's folder of the output directory holds ${max} bytes, the most it may (--output-max-size)`
+      : undefined;
+  }
+
+  /** INVALID_PARAMETERS (details.reason `output_full`) when the owner's folder is full. */
+  private async checkFolderRoom(what: 'trace' | 'video'): Promise<void> {
+    const full = await this.folderFull();
+    if (full !== undefined) {
+      throw new SessionError('INVALID_PARAMETERS', `No ${what} is written: ${full}. Remove files from it, or close sessions whose files it keeps.`, {
+        details: { reason: 'output_full', limit: this.downloadLimits.maxFolderBytes },
+      });
+    }
   }
 
   /** Counts one more file against maxCount; INVALID_PARAMETERS (details.reason `file_limit`) past it. */
@@ -1230,6 +1253,12 @@ export class Session {
       try {
         if (!this.makeFolder) throw new Error('downloads are not saved by this session');
         const folder = await this.ownFolder();
+        const full = await this.folderFull();
+        if (full !== undefined) {
+          this.cancelledDownloads.set(download, full);
+          void download.cancel().catch(() => {});
+          throw new Error(full);
+        }
         const name = uniqueName(safeFileName(suggestedFilename), (candidate) => this.downloadNames.has(candidate) || existsSync(path.join(folder, candidate)));
         this.downloadNames.add(name);
         target = path.join(folder, name);

@@ -76,7 +76,8 @@ describe('the files a session writes', () => {
   });
 
   it('stops a video past the byte limit, keeping the file as far as it got', async () => {
-    const small = new SessionManager({ host, outputDir, downloads: { maxBytes: 60_000, keep: true } });
+    // A manager of its own on the same browser (its shutdown would close the browser: its session is closed instead).
+    const small = new SessionManager({ host, outputDir, warmSessions: 0, downloads: { maxBytes: 60_000, keep: true } });
     try {
       const session = await small.create();
       await small.run(session.id, (page) => page.goto(server.urlFor('/pages/home')));
@@ -97,9 +98,39 @@ describe('the files a session writes', () => {
       expect(videos).toHaveLength(1);
       expect(videos[0]?.stopped).toMatch(/limit of 60000 bytes/);
       expect(existsSync(videos[0]?.path ?? '')).toBe(true);
-      await small.close(session.id);
     } finally {
-      await small.shutdown();
+      await Promise.all((await small.list()).map((info) => small.close(info.sessionId)));
+    }
+  });
+
+  it("refuses a trace and cancels a download once the owner's folder holds maxFolderBytes", async () => {
+    const capped = new SessionManager({
+      host,
+      outputDir,
+      warmSessions: 0,
+      ownerFolder: () => 'identity-capped',
+      downloads: { maxFolderBytes: 1_000, keep: true },
+    });
+    try {
+      const session = await capped.create({ owner: 'identity:capped' });
+      await capped.run(session.id, (page) => page.goto(server.urlFor('/pages/downloads')));
+      // The first download fills the folder (1234 bytes); the next one is cancelled, and so is a trace.
+      await capped.run(session.id, (page) => page.click('#csv'));
+      await expect
+        .poll(async () => (await session.settleDownloads(1_000), session.takeEvents().downloads.map((record) => record.state)), { timeout: 30_000 })
+        .toEqual(['saved']);
+      await capped.run(session.id, (page) => page.click('#csv'));
+      const [second] = await (async () => {
+        let records: { state: string; failure?: string }[] = [];
+        await expect
+          .poll(async () => (await session.settleDownloads(1_000), (records = session.takeEvents().downloads), records.length), { timeout: 30_000 })
+          .toBe(1);
+        return records;
+      })();
+      expect(second).toMatchObject({ state: 'cancelled', failure: expect.stringMatching(/--output-max-size/) });
+      await expect(capped.run(session.id, (_page, s) => s.startTrace())).rejects.toMatchObject({ details: { reason: 'output_full' } });
+    } finally {
+      await Promise.all((await capped.list()).map((info) => capped.close(info.sessionId)));
     }
   });
 

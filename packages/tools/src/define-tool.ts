@@ -38,8 +38,13 @@ export interface ToolOptions {
   defaultTimeouts?: { element?: number; navigation?: number };
   /** The lowest level console_messages includes when a call names none (default info). */
   consoleLevel?: ConsoleLevel;
-  /** `--output-dir`, when given: the only place a tool writes a file its caller asked for (browser_find's filename). */
+  /**
+   * The caller's own folder of `--output-dir`, when there is one: the only place a tool reads or writes a file its
+   * caller names (filename arguments, storage state files).
+   */
   outputDir?: string;
+  /** `--output-max-size`: the most bytes outputDir may hold; a file that would pass it is refused. */
+  outputMaxSize?: number;
   /** The settings in effect, each `{value, source}`, secrets masked (get_config answers it). */
   config?: Readonly<Record<string, unknown>>;
 }

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { SessionError, isInside } from '@sessionwright/session-core';
+import { SessionError, folderBytes, isInside } from '@sessionwright/session-core';
 import type { ToolOptions } from './define-tool.js';
 
 /**
@@ -38,7 +38,15 @@ export interface FileCounter {
  */
 export async function writeOutputFile(options: ToolOptions, target: string, content: string | Uint8Array, session: FileCounter | undefined): Promise<string> {
   const file = await checkedOutputFile(options, target);
-  session?.countFile(typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength);
+  const bytes = typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength;
+  if (options.outputMaxSize !== undefined && (await folderBytes(path.resolve(options.outputDir ?? '.'))) + bytes > options.outputMaxSize) {
+    throw new SessionError(
+      'INVALID_PARAMETERS',
+      `This file (${bytes} bytes) would pass ${options.outputMaxSize} bytes, the most this client's folder of the output directory may hold (--output-max-size).`,
+      { details: { reason: 'output_full', limit: options.outputMaxSize } },
+    );
+  }
+  session?.countFile(bytes);
   let handle: Awaited<ReturnType<typeof open>>;
   try {
     handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);

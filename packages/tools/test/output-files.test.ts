@@ -78,6 +78,14 @@ describe('output files', () => {
     expect(existsSync(path.join(root, 'large.txt'))).toBe(false);
   });
 
+  it('refuses a file that would fill the folder past --output-max-size', async () => {
+    const options = { allowFileUrls: false, outputDir: path.join(dir, 'out', 'identity-capped'), outputMaxSize: 10 };
+    await writeOutputFile(options, outputPath(options, 'a.txt'), '123456', undefined);
+    const error = await refused(writeOutputFile(options, outputPath(options, 'b.txt'), '12345', undefined));
+    expect(error.details).toMatchObject({ reason: 'output_full', limit: 10 });
+    expect(existsSync(path.join(options.outputDir, 'b.txt'))).toBe(false);
+  });
+
   it('gives default names a random part besides the time', () => {
     const names = new Set(Array.from({ length: 20 }, () => defaultFileName('storage-state', 'json')));
     expect(names.size).toBe(20);
