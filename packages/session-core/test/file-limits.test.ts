@@ -114,19 +114,26 @@ describe('the files a session writes', () => {
     try {
       const session = await capped.create({ owner: 'identity:capped' });
       await capped.run(session.id, (page) => page.goto(server.urlFor('/pages/downloads')));
+      /** The record of the next download the session lists. */
+      const nextDownload = async () => {
+        const seen: { state: string; failure?: string }[] = [];
+        await expect
+          .poll(
+            async () => {
+              await session.settleDownloads(1_000);
+              seen.push(...session.takeEvents().downloads);
+              return seen.length;
+            },
+            { timeout: 30_000 },
+          )
+          .toBe(1);
+        return seen[0];
+      };
       // The first download fills the folder (1234 bytes); the next one is cancelled, and so is a trace.
       await capped.run(session.id, (page) => page.click('#csv'));
-      await expect
-        .poll(async () => (await session.settleDownloads(1_000), session.takeEvents().downloads.map((record) => record.state)), { timeout: 30_000 })
-        .toEqual(['saved']);
+      expect((await nextDownload())?.state).toBe('saved');
       await capped.run(session.id, (page) => page.click('#csv'));
-      const [second] = await (async () => {
-        let records: { state: string; failure?: string }[] = [];
-        await expect
-          .poll(async () => (await session.settleDownloads(1_000), (records = session.takeEvents().downloads), records.length), { timeout: 30_000 })
-          .toBe(1);
-        return records;
-      })();
+      const second = await nextDownload();
       expect(second).toMatchObject({ state: 'cancelled', failure: expect.stringMatching(/--output-max-size/) });
       await expect(capped.run(session.id, (_page, s) => s.startTrace())).rejects.toMatchObject({ details: { reason: 'output_full' } });
     } finally {
