@@ -12,15 +12,15 @@ export const FOLDER_KEY_FILE = '.sessionwright-folder-key';
  * identity use the output directory itself, as a server without identities always has.
  */
 export class IdentityFolders {
-  private readonly key: Buffer;
+  /** Read (or made) when the first identity's folder is named: a server without identities leaves no key file. */
+  private key: Buffer | undefined;
 
-  constructor(outputDir: string | undefined) {
-    this.key = outputDir === undefined ? randomBytes(32) : keptKey(path.resolve(outputDir));
-  }
+  constructor(private readonly outputDir: string | undefined) {}
 
   /** The folder name of an identity; '' for no identity (the output directory itself). */
   nameOf(identity: string | undefined): string {
     if (identity === undefined) return '';
+    this.key ??= this.outputDir === undefined ? randomBytes(32) : keptKey(path.resolve(this.outputDir));
     return `identity-${createHmac('sha256', this.key).update(`sessionwright identity folder\0${identity}`).digest('hex').slice(0, 32)}`;
   }
 
