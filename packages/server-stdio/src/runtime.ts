@@ -198,7 +198,8 @@ export function createServer(
   const toolOptionsOf = (scope: CallerScope): ToolOptions => {
     const folder = folders.ofOwner(scope.guarded ? scope.owner : undefined);
     if (options.outputDir === undefined || folder === '') return toolOptions;
-    return { ...toolOptions, outputDir: path.join(path.resolve(options.outputDir), folder) };
+    const outputRoot = path.resolve(options.outputDir);
+    return { ...toolOptions, outputDir: path.join(outputRoot, folder), outputRoot };
   };
   // The profile is one of the packaged ones, so the build's listing describes its tools.
   const listed = (tool: AnyTool) => builtToolEntry(profile.name, tool.name);

@@ -22,7 +22,8 @@ beforeAll(async () => {
   outputDir = path.join(dir, 'out');
   writeFileSync(path.join(dir, 'tokens'), `alice ${ALICE}\nbob ${BOB}\n`);
   fixture = await startFixtureServer();
-  server = await startHttpCli(['--auth-tokens-file', path.join(dir, 'tokens'), '--output-dir', outputDir, '--caps', 'storage,devtools']);
+  // --file-root holds --output-dir: another identity's folder stays out of reach through it too.
+  server = await startHttpCli(['--auth-tokens-file', path.join(dir, 'tokens'), '--output-dir', outputDir, '--file-root', dir, '--caps', 'storage,devtools']);
 });
 afterAll(async () => {
   await server?.stop();

@@ -45,6 +45,11 @@ export interface ToolOptions {
   outputDir?: string;
   /** `--output-max-size`: the most bytes outputDir may hold; a file that would pass it is refused. */
   outputMaxSize?: number;
+  /**
+   * The whole `--output-dir`, where outputDir is one client's folder inside it: no file in it outside outputDir is
+   * read for this caller, even through a directory it may read from (a `--file-root` holding `--output-dir`).
+   */
+  outputRoot?: string;
   /** The settings in effect, each `{value, source}`, secrets masked (get_config answers it). */
   config?: Readonly<Record<string, unknown>>;
 }
@@ -53,6 +58,8 @@ export interface ToolOptions {
 export interface AllowedRoots {
   directories: readonly string[];
   source: 'file-root' | 'client-roots' | 'working-directory' | 'none';
+  /** Files inside `folder` are read only when inside `own` (other clients' folders of --output-dir). */
+  fenced?: { folder: string; own: string } | undefined;
 }
 
 export interface ToolContext {

@@ -1,10 +1,11 @@
 // Where a filename argument lands: inside the caller's output folder only, and a refused name creates nothing anywhere.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SessionError, isSessionError } from '@sessionwright/session-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkedOutputFile, defaultFileName, outputPath, writeOutputFile } from '../src/output-files.js';
+import { readAllowedFile } from '../src/upload-tools.js';
 
 let dir: string;
 let root: string;
@@ -84,6 +85,22 @@ describe('output files', () => {
     const error = await refused(writeOutputFile(options, outputPath(options, 'b.txt'), '12345', undefined));
     expect(error.details).toMatchObject({ reason: 'output_full', limit: 10 });
     expect(existsSync(path.join(options.outputDir, 'b.txt'))).toBe(false);
+  });
+
+  it("reads nothing of another client's folder through a directory that holds --output-dir, answering as for a missing file", async () => {
+    const out = path.join(dir, 'out');
+    mkdirSync(path.join(out, 'identity-other'), { recursive: true });
+    writeFileSync(path.join(out, 'identity-other', 'auth.json'), '{}');
+    writeFileSync(path.join(root, 'mine.json'), '{}');
+    const roots = { directories: [dir], source: 'file-root' as const, fenced: { folder: out, own: root } };
+    expect((await readAllowedFile(path.join(root, 'mine.json'), roots)).name).toBe('mine.json');
+    const missing = await refused(readAllowedFile(path.join(out, 'nothing.json'), roots));
+    for (const name of [path.join(out, 'identity-other', 'auth.json'), 'out/identity-other/auth.json']) {
+      const error = await refused(readAllowedFile(name, roots));
+      expect(error.message.replace(name, '<name>')).toBe(missing.message.replace(path.join(out, 'nothing.json'), '<name>'));
+    }
+    // Without the fence (one client) the same file is read.
+    expect((await readAllowedFile('out/identity-other/auth.json', { directories: [dir], source: 'file-root' })).name).toBe('auth.json');
   });
 
   it('gives default names a random part besides the time', () => {
