@@ -55,6 +55,8 @@ const REASON_WHEN = {
   no_browser_available: 'every browser endpoint is down',
   shutting_down: 'the server is shutting down and takes no new sessions',
   unsupported: 'the browser type cannot do this (e.g. PDF outside Chromium)',
+  store_unavailable:
+    'the store of saved states cannot be read or written (a folder that cannot be written, a key file that cannot be read); see docs/sign-ins.md',
   runaway_page:
     "the session's page passed a bound on events or memory and was stopped: its tabs were closed, a fresh blank page took their place (`details.bound`: `console`, `requests`, `dialogs`, `popups`, `downloads`, `memory`; `details.limit`, `details.observed`); see docs/limits.md",
   unknown: "anything else, including a snapshot the page did not produce in time; the browser's own words in `details.browserMessage`",

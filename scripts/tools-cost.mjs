@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Prints what a tool list costs a model on every turn: the characters of each tool's {name, description, inputSchema} as JSON (what clients hand the model), per tool and in all.
+// Prints what a tool list costs a model on every turn: the characters of each tool's {name, description, inputSchema} as JSON (what clients hand the model), per tool and in all; app-only tools (MCP Apps' visibility) apart.
 //
 // Usage (after pnpm build): node scripts/tools-cost.mjs [--profile playwright] [caps…]   e.g. node scripts/tools-cost.mjs all
 // `pnpm bench` (section toollist) measures the same against @playwright/mcp in one run; BENCHMARKS.md has the figures.
@@ -16,6 +16,15 @@ const [{ describeTool }, tools, { toolListCost }] = await Promise.all([
 const args = process.argv.slice(2);
 const playwright = args[0] === '--profile' && args[1] === 'playwright';
 const listed = (playwright ? tools.playwrightProfile().tools : tools.toolsFor(args)).map(describeTool);
-for (const tool of listed) process.stdout.write(`${String(toolListCost([tool]).chars).padStart(7)}  ${tool.name}\n`);
+for (const tool of listed) {
+  const one = toolListCost([tool]);
+  process.stdout.write(
+    one.appOnly === 0
+      ? `${String(one.chars).padStart(7)}  ${tool.name}\n`
+      : `${String(one.appOnlyChars).padStart(7)}  ${tool.name} (app only: not sent to the model)\n`,
+  );
+}
 const cost = toolListCost(listed);
 process.stdout.write(`${String(cost.chars).padStart(7)}  in all (${cost.tools} tools, ${cost.perTool.toFixed(0)} per tool)\n`);
+if (cost.appOnly > 0)
+  process.stdout.write(`${String(cost.appOnlyChars).padStart(7)}  more for ${cost.appOnly} app-only tools, where a client sends the model the whole list\n`);

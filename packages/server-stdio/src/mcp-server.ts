@@ -175,7 +175,7 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
   // The MCP App resource exists where a listed tool shows it (live_view) and live views are served.
   if (live !== undefined && tools.some((tool) => tool.meta !== undefined)) {
     server.registerCapabilities({ resources: { listChanged: false } });
-    registerLiveViewResource(mcp, () => live.origin());
+    registerLiveViewResource(mcp);
   }
   // The SDK's own setLevel handler keeps the level for sendLoggingMessage but sends everything until a level is set;
   // this one starts at info, so a client that never asks gets no per-call debug lines. (2026-07-28 has no setLevel:

@@ -4,8 +4,15 @@ import path from 'node:path';
 import type { ProtocolEra, Transport } from '@modelcontextprotocol/server';
 import {
   BrowserHost,
+  FolderStore,
   RemoteBrowser,
+  SavedStates,
+  SealedStore,
   SessionManager,
+  browserError,
+  defaultDataDir,
+  imageOfStorageState,
+  keyFileSecret,
   defaultWarmSessions,
   parseEndpoint,
   stderrLogger,
@@ -23,6 +30,7 @@ import {
   UNSAFE_CODE_TOOLS,
   type AnyTool,
   type Profile,
+  type SessionAccess,
   type ToolOptions,
 } from '@sessionwright/tools';
 import { builtToolEntry } from './tool-listing.js';
@@ -55,6 +63,8 @@ const LOCAL_OWNER = 'local';
 
 export interface SessionwrightServer {
   readonly manager: SessionManager;
+  /** The saved states (save_state, create_session {state}), sealed in the folder of --data-dir. */
+  readonly states: SavedStates;
   /** The first browser source: the local browser, or the first endpoint when endpoints are given. */
   readonly host: BrowserSource;
   /** Logs to stderr; warnings also go to every connected client as MCP log messages. */
@@ -172,6 +182,7 @@ export function createServer(
     collectNetwork: readsRequestList(profile.tools),
     logger,
   });
+  const states = savedStates(options, stderr);
   let closing: Promise<void> | undefined;
   const live = new LiveViews({ logger });
   /** 2026-07-28 calls that asked their user something and wait for the client's retry. */
@@ -206,12 +217,24 @@ export function createServer(
   /** Each identity's implicit session (playwright profile), for the 2026-07-28 requests that have no connection to own one. */
   const implicitSessions = new Map<string, ImplicitSession>();
 
+  /** The playwright profile's implicit session of a caller: with --state, each new one starts from that saved state. */
+  const implicitSessionOf = (sessions: SessionAccess) => {
+    const { state } = options;
+    if (state === undefined) return new ImplicitSession(sessions);
+    return new ImplicitSession(sessions, async () => sessions.create({ image: imageOfStorageState(await (sessions.states ?? noStates()).load(state)) }));
+  };
+
   const open = (caller: Caller & { era?: ProtocolEra } = {}): McpConnection => {
     const scope: CallerScope =
-      caller.identity === undefined ? { owner: `connection:${randomUUID()}`, guarded: false } : { owner: `identity:${caller.identity}`, guarded: true };
+      caller.identity === undefined
+        ? { owner: `connection:${randomUUID()}`, guarded: false, stateOwner: LOCAL_OWNER }
+        : { owner: `identity:${caller.identity}`, guarded: true };
     const created = new Set<string>();
+    const sessions = scopedAccess(manager, scope, created, states);
+    const implicitSession = profile.implicitSession ? implicitSessionOf(sessions) : undefined;
     const connection = createMcpServer({
-      sessions: scopedAccess(manager, scope, created),
+      sessions,
+      ...(implicitSession === undefined ? {} : { implicitSession }),
       logger: stderr,
       toolOptions: toolOptionsOf(scope),
       images: setup.imageResponses,
@@ -238,6 +261,7 @@ export function createServer(
 
   return {
     manager,
+    states,
     host,
     logger,
     live,
@@ -255,10 +279,10 @@ export function createServer(
       startBrowser();
       const scope: CallerScope =
         caller.identity === undefined ? { owner: LOCAL_OWNER, guarded: false } : { owner: `identity:${caller.identity}`, guarded: true };
-      const sessions = scopedAccess(manager, scope);
+      const sessions = scopedAccess(manager, scope, undefined, states);
       let implicitSession = implicitSessions.get(scope.owner);
       if (profile.implicitSession && implicitSession === undefined) {
-        implicitSession = new ImplicitSession(sessions);
+        implicitSession = implicitSessionOf(sessions);
         implicitSessions.set(scope.owner, implicitSession);
       }
       return createMcpServer({
@@ -284,6 +308,29 @@ export function createServer(
       return closing;
     },
   };
+}
+
+function noStates(): never {
+  throw browserError('store_unavailable', 'This server keeps no saved states.');
+}
+
+/**
+ * The saved states in --data-dir (default defaultDataDir()), sealed with --state-key or the key file beside them. With
+ * --state-key-previous, the states sealed with it are sealed again with the new key in the background.
+ */
+function savedStates(options: ServerOptions, logger: Logger): SavedStates {
+  const dir = options.dataDir ?? defaultDataDir();
+  const keyFile = path.join(dir, 'state.key');
+  const stateKey = options.stateKey;
+  const sealed = (secret: string | (() => Promise<string>)) => new SealedStore({ store: new FolderStore({ dir, logger }), secret, logger });
+  const states = new SavedStates({ store: sealed(stateKey ?? (() => keyFileSecret(keyFile, logger))) });
+  if (options.stateKeyPrevious !== undefined) {
+    void states.adoptFrom(sealed(options.stateKeyPrevious)).then(
+      (moved) => logger.info(`state key: ${moved} saved state${moved === 1 ? '' : 's'} sealed again with the new key`),
+      (error: unknown) => logger.warn(`state key: the saved states could not be sealed again: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  }
+  return states;
 }
 
 /**

@@ -1,6 +1,6 @@
 // The sessions one caller may see and use: a SessionAccess scoped to its connection or its client identity.
-import type { SessionManager } from '@sessionwright/session-core';
-import type { SessionAccess } from '@sessionwright/tools';
+import type { SavedStates, SessionManager } from '@sessionwright/session-core';
+import type { SavedStateAccess, SessionAccess } from '@sessionwright/tools';
 
 /**
  * Who is calling. `owner` is the key sessions are listed and counted under (the client identity when the server has
@@ -10,15 +10,33 @@ import type { SessionAccess } from '@sessionwright/tools';
 export interface CallerScope {
   owner: string;
   guarded: boolean;
+  /** Whose saved states the caller reaches: its identity, or without identities the one local identity. */
+  stateOwner?: string;
 }
 
 /**
  * A SessionAccess for one caller; `created`, for a connection, collects the ids it opened (closed with it under
  * --close-sessions-on-disconnect).
  */
-export function scopedAccess(manager: SessionManager, scope: CallerScope, created?: Set<string>): SessionAccess {
+export function scopedAccess(manager: SessionManager, scope: CallerScope, created?: Set<string>, states?: SavedStates): SessionAccess {
   const guard = scope.guarded ? { owner: scope.owner } : {};
+  const stateOwner = scope.stateOwner ?? scope.owner;
+  const saved: SavedStateAccess | undefined = states && {
+    async save(sessionId, name, signal) {
+      const storageState = await manager.run(sessionId, (page) => page.context().storageState({ indexedDB: true }), { ...guard, signal });
+      return states.save(stateOwner, name, storageState);
+    },
+    list: () => states.list(stateOwner),
+    delete: (name) => states.delete(stateOwner, name),
+    load: (name) => states.load(stateOwner, name),
+  };
   return {
+    states: saved,
+    async fork(sessionId, request) {
+      const copies = await manager.fork(sessionId, { ...request, ...guard, tenant: scope.guarded });
+      for (const copy of copies) created?.add(copy.id);
+      return copies;
+    },
     get maxSessions() {
       return manager.maxSessions;
     },

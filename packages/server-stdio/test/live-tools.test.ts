@@ -179,3 +179,131 @@ describe('traces and videos', () => {
     for (const video of closed.videos) expect(video.bytes).toBeGreaterThan(0);
   });
 });
+
+/** A live_view_frame call: its JSON and whether an image came after it. */
+async function frameCall(args: Record<string, unknown>) {
+  const result = (await conn.client.callTool({ name: 'live_view_frame', arguments: args })) as CallToolResult;
+  const first = result.content[0];
+  const data = JSON.parse(first?.type === 'text' ? first.text : 'null');
+  const image = result.content.find((part) => part.type === 'image') as { data: string; mimeType: string } | undefined;
+  const size = JSON.stringify(result).length;
+  return { result, data, image, size };
+}
+
+describe("the MCP App's tools", () => {
+  it('are listed for the app only, with the live view resource', async () => {
+    const { tools } = await conn.client.listTools();
+    for (const name of ['live_view_frame', 'live_view_control', 'live_view_input']) {
+      const tool = tools.find((candidate) => candidate.name === name);
+      expect(tool?._meta).toMatchObject({ ui: { resourceUri: 'ui://sessionwright/live-view.html', visibility: ['app'] } });
+    }
+    // live_view itself stays visible to the model.
+    expect(tools.find((tool) => tool.name === 'live_view')?._meta).toEqual(
+      expect.objectContaining({ ui: { resourceUri: 'ui://sessionwright/live-view.html' } }),
+    );
+  });
+
+  it('answer frames with a cursor, only when they changed, small enough for a host', async () => {
+    const sessionId = await session('/pages/home');
+    const first = await frameCall({ sessionId });
+    expect(first.data).toMatchObject({ url: fixture.urlFor('/pages/home'), control: { state: 'free', mine: false } });
+    expect(first.data.viewer).toMatch(/^[0-9a-f-]{36}$/);
+    let latest = first;
+    // The first picture and the title may come a moment after the screencast starts.
+    for (let i = 0; i < 20 && (latest.image === undefined || latest.data.title !== 'Home'); i++) {
+      latest = await frameCall({ sessionId, viewer: first.data.viewer, cursor: latest.image === undefined ? latest.data.cursor : undefined });
+    }
+    expect(latest.data.title).toBe('Home');
+    expect(latest.image?.mimeType).toBe('image/jpeg');
+    expect(latest.data.changed).toBe(true);
+    expect(Math.max(latest.data.width, latest.data.height)).toBeLessThanOrEqual(1280);
+    expect(latest.size).toBeLessThan(100_000);
+    // Nothing changed: no picture, after the call waited a moment for one.
+    const started = Date.now();
+    const same = await frameCall({ sessionId, viewer: first.data.viewer, cursor: latest.data.cursor });
+    expect(same.image).toBeUndefined();
+    expect(same.data).toMatchObject({ changed: false, cursor: latest.data.cursor });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(500);
+    // The agent navigates: the next frame shows it.
+    expectSuccess(await call(conn.client, 'navigate', { sessionId, url: fixture.urlFor('/pages/buttons') }));
+    await expect.poll(async () => (await frameCall({ sessionId, viewer: first.data.viewer })).data.title, { timeout: 10_000 }).toBe('Buttons');
+    expectSuccess(await call(conn.client, 'close_session', { sessionId }));
+    expectError(await call(conn.client, 'live_view_frame', { sessionId, viewer: first.data.viewer }), 'SESSION_NOT_FOUND', sessionId);
+  });
+
+  it("take control, send a person's click, and give it back, while the agent's call waits", async () => {
+    const sessionId = await session('/pages/buttons');
+    const { data } = await frameCall({ sessionId });
+    const viewerId = data.viewer as string;
+    expectError(
+      await call(conn.client, 'live_view_input', { sessionId, viewer: viewerId, events: [{ kind: 'text', text: 'x' }] }),
+      'INVALID_PARAMETERS',
+      sessionId,
+    );
+    const taken = expectSuccess(await call(conn.client, 'live_view_control', { sessionId, viewer: viewerId, action: 'take' }));
+    expect(taken.control).toMatchObject({ mine: true, by: 'person' });
+    await expect.poll(async () => (await frameCall({ sessionId, viewer: viewerId })).data.control.state).toBe('held');
+    const agent = progressing('evaluate', { sessionId, function: '() => document.title' });
+    await expect.poll(() => agent.progress.length).toBeGreaterThan(0);
+    // Another viewer can neither take control nor act.
+    const other = (await frameCall({ sessionId })).data.viewer as string;
+    expectError(await call(conn.client, 'live_view_control', { sessionId, viewer: other, action: 'take' }), 'INVALID_PARAMETERS', sessionId);
+    expectError(await call(conn.client, 'live_view_control', { sessionId, viewer: other, action: 'give_back' }), 'INVALID_PARAMETERS', sessionId);
+    const sent = expectSuccess(
+      await call(conn.client, 'live_view_input', {
+        sessionId,
+        viewer: viewerId,
+        events: [
+          { kind: 'mouse', type: 'move', x: 0.1, y: 0.1, button: 'none' },
+          { kind: 'wheel', x: 0.1, y: 0.1, deltaX: 0, deltaY: 0 },
+          { kind: 'key', type: 'down', key: 'Shift', code: 'ShiftLeft' },
+          { kind: 'key', type: 'up', key: 'Shift', code: 'ShiftLeft' },
+        ],
+      }),
+    );
+    expect(sent).toEqual({ delivered: 4, failed: 0 });
+    expectError(await call(conn.client, 'live_view_input', { sessionId, viewer: viewerId, events: [] }), 'INVALID_PARAMETERS', sessionId);
+    expectError(await call(conn.client, 'live_view_control', { sessionId, viewer: 'gone', action: 'take' }), 'INVALID_PARAMETERS', sessionId);
+    const back = expectSuccess(await call(conn.client, 'live_view_control', { sessionId, viewer: viewerId, action: 'give_back' }));
+    expect(back.control).toMatchObject({ state: 'free' });
+    expect((await agent.done).result).toBe('Buttons');
+    expectSuccess(await call(conn.client, 'close_session', { sessionId }));
+  });
+
+  it('let the app give back a session the agent handed over with request_human', async () => {
+    const sessionId = await session('/pages/buttons');
+    expect(expectSuccess(await call(conn.client, 'request_human', { sessionId, message: 'Solve it.' })).outcome).toBe('show_link');
+    const { data } = await frameCall({ sessionId });
+    expect(data.control).toMatchObject({ by: 'agent', mine: true, message: 'Solve it.' });
+    const agent = progressing('evaluate', { sessionId, function: '() => document.title' });
+    await expect.poll(() => agent.progress.length).toBeGreaterThan(0);
+    expectSuccess(await call(conn.client, 'live_view_control', { sessionId, viewer: data.viewer, action: 'give_back' }));
+    expect((await agent.done).result).toBe('Buttons');
+    expectSuccess(await call(conn.client, 'close_session', { sessionId }));
+  });
+
+  it('drop a viewer that stops calling after 10 s, and give back the control it held', async () => {
+    const sessionId = await session('/pages/buttons');
+    const viewerId = (await frameCall({ sessionId })).data.viewer as string;
+    expectSuccess(await call(conn.client, 'live_view_control', { sessionId, viewer: viewerId, action: 'take' }));
+    const started = Date.now();
+    // No call from that app: after its 10 s the viewer is gone and control is free (another viewer sees it).
+    const other = (await frameCall({ sessionId })).data.viewer as string;
+    expect((await frameCall({ sessionId, viewer: other })).data.control).toMatchObject({ state: 'held', mine: false });
+    await expect.poll(async () => (await frameCall({ sessionId, viewer: other })).data.control.state, { timeout: 25_000 }).toBe('free');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(9_000);
+    expect(expectSuccess(await call(conn.client, 'evaluate', { sessionId, function: '() => document.title' })).result).toBe('Buttons');
+    const gone = expectError(await call(conn.client, 'live_view_control', { sessionId, viewer: viewerId, action: 'take' }), 'INVALID_PARAMETERS', sessionId);
+    expect(gone.details.reason).toBe('viewer_gone');
+    expectSuccess(await call(conn.client, 'close_session', { sessionId }));
+  }, 40_000);
+
+  it('refuse a viewer past the per-session limit', async () => {
+    const sessionId = await session();
+    const viewers: string[] = [];
+    for (let i = 0; i < 8; i++) viewers.push((await frameCall({ sessionId })).data.viewer as string);
+    const refused = expectError(await call(conn.client, 'live_view_frame', { sessionId }), 'INVALID_PARAMETERS', sessionId);
+    expect(refused.details.reason).toBe('too_many_viewers');
+    expectSuccess(await call(conn.client, 'close_session', { sessionId }));
+  });
+});

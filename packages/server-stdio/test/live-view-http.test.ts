@@ -1,4 +1,4 @@
-// Live views over HTTP with client identities: links on the server's own listener, another identity refused, the page checked for its host and origin; and the MCP App that shows the view inside a host.
+// Live views over HTTP with client identities: links on the server's own listener, another identity refused, the page checked for its host and origin.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -79,59 +79,6 @@ describe('live views over HTTP with identities', () => {
       body: JSON.stringify({ action: 'take' }),
     });
     expect(taken.status).toBe(403);
-    expectSuccess(await call(alice, 'close_session', { sessionId }));
-  });
-});
-
-describe('the MCP App', () => {
-  it('declares the ui:// resource on live_view, serves it as text/html;profile=mcp-app, and shows the live page inside a host', async () => {
-    const { tools } = await alice.listTools();
-    const tool = tools.find((candidate) => candidate.name === 'live_view');
-    const resourceUri = (tool?._meta as { ui?: { resourceUri?: string } } | undefined)?.ui?.resourceUri;
-    expect(resourceUri).toMatch(/^ui:\/\//);
-    expect(tool?._meta?.['ui/resourceUri']).toBe(resourceUri);
-    const { resources } = await alice.listResources();
-    expect(resources.map((resource) => resource.uri)).toContain(resourceUri);
-    const read = await alice.readResource({ uri: resourceUri as string });
-    const content = read.contents[0] as { mimeType: string; text: string; _meta?: { ui?: { csp?: { frameDomains?: string[] } } } };
-    expect(content.mimeType).toBe('text/html;profile=mcp-app');
-    expect(content._meta?.ui?.csp?.frameDomains).toEqual([server.base]);
-
-    const sessionId = expectSuccess(await call(alice, 'create_session')).sessionId as string;
-    expectSuccess(await call(alice, 'navigate', { sessionId, url: fixture.urlFor('/pages/home') }));
-    const result = await alice.callTool({ name: 'live_view', arguments: { sessionId } });
-
-    // A host: renders the resource in a frame, answers ui/initialize, then hands it the tool's result.
-    fixture.addPage(
-      'host',
-      `<!doctype html><title>Host</title><iframe id="app" style="width:1000px;height:800px"></iframe><script>
-        const frame = document.getElementById('app');
-        window.initialized = false;
-        window.addEventListener('message', (event) => {
-          const message = event.data;
-          if (message.method === 'ui/initialize') frame.contentWindow.postMessage({ jsonrpc: '2.0', id: message.id, result: { protocolVersion: '2026-01-26', hostCapabilities: {}, hostInfo: { name: 'test-host', version: '1' }, hostContext: {} } }, '*');
-          if (message.method === 'ui/notifications/initialized') {
-            window.initialized = true;
-            frame.contentWindow.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/tool-input', params: { arguments: {} } }, '*');
-            frame.contentWindow.postMessage({ jsonrpc: '2.0', method: 'ui/notifications/tool-result', params: window.toolResult }, '*');
-          }
-        });
-      </script>`,
-    );
-    const host = await browser.newPage();
-    await host.goto(fixture.urlFor('/pages/host'));
-    await host.evaluate(
-      ({ html, toolResult }) => {
-        (window as unknown as { toolResult: unknown }).toolResult = toolResult;
-        (document.getElementById('app') as HTMLIFrameElement).srcdoc = html;
-      },
-      { html: content.text, toolResult: result },
-    );
-    await expect.poll(() => host.evaluate(() => (window as unknown as { initialized: boolean }).initialized), { timeout: 10_000 }).toBe(true);
-    const live = host.frameLocator('#app').frameLocator('#live');
-    await expect.poll(() => live.locator('#title').textContent(), { timeout: 10_000 }).toBe('Home');
-    expect(await live.getByRole('button', { name: 'Take control' }).isVisible()).toBe(true);
-    await host.close();
     expectSuccess(await call(alice, 'close_session', { sessionId }));
   });
 });

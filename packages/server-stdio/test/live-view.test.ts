@@ -382,9 +382,15 @@ describe('the playwright profile', () => {
       expect(listed).toEqual(expect.arrayContaining(['live_view', 'request_human', 'browser_start_tracing', 'browser_stop_tracing']));
       expectSuccess(await call(client, 'browser_start_tracing'));
       expectSuccess(await call(client, 'browser_navigate', { url: fixture.urlFor('/pages/home') }));
-      const view = await openView(expectSuccess(await call(client, 'live_view')).url as string);
+      const link = expectSuccess(await call(client, 'live_view'));
+      const view = await openView(link.url as string);
       await expect.poll(() => view.locator('#title').textContent()).toBe('Home');
       await view.close();
+      // The MCP App's tools act on the same page, named by the sessionId live_view answered or, without one, the connection's own.
+      expect(listed).toEqual(expect.arrayContaining(['live_view_frame', 'live_view_control', 'live_view_input']));
+      const frame = expectSuccess(await call(client, 'live_view_frame', { sessionId: link.sessionId }));
+      expect(frame.url).toBe(fixture.urlFor('/pages/home'));
+      expect(expectSuccess(await call(client, 'live_view_frame', { viewer: frame.viewer })).viewer).toBe(frame.viewer);
       const trace = expectSuccess(await call(client, 'browser_stop_tracing')).trace as { path: string };
       expect(readZip(trace.path).get('trace.trace')?.toString('utf8')).toContain(fixture.urlFor('/pages/home'));
     } finally {

@@ -73,6 +73,7 @@ export {
   type SessionEvents,
   type SessionFiles,
 } from './session.js';
+export { RESTORE_TAB_TIMEOUT_MS, imageOfStorageState, type ImageStorageState, type ImageTab, type SessionImage } from './session-image.js';
 export type { VideoSettings } from './page-video.js';
 export type { ControlLease } from './control.js';
 export type { PersonInput } from './person-input.js';
@@ -83,7 +84,9 @@ export {
   DEFAULT_CALL_TIMEOUT,
   DEFAULT_MAX_SESSIONS,
   DEFAULT_SESSION_TIMEOUT,
+  MAX_FORKS,
   SessionManager,
+  type CreateRequest,
   type EndReason,
   type ManagerRunOptions,
   type OwnerScope,
@@ -100,3 +103,12 @@ export {
 } from './runaway.js';
 export { defaultWarmSessions } from './warm-pool.js';
 export type { Store } from './store.js';
+export { FolderStore, defaultDataDir, type FolderStoreOptions } from './folder-store.js';
+export { SealedStore, keyFileSecret, sealingKeys, type SealedStoreOptions, type SealingKeys } from './sealed-store.js';
+export {
+  DEFAULT_STATE_LIMITS,
+  STATE_NAME_PATTERN,
+  SavedStates,
+  type SavedStateInfo,
+  type StateLimits,
+} from './saved-states.js';

@@ -25,17 +25,24 @@ export interface ScreencastWatcher {
   failed?(message: string): void;
 }
 
+/** How large a watcher wants its frames: the longest side in pixels and the JPEG quality (0–100). */
+export interface FrameSize {
+  maxSide: number;
+  quality: number;
+}
+
 /** What a screencast follows: the tab a session acts on, and word when that changes. */
 export interface CurrentTab {
   readonly page: Page;
   onPageChange(listener: (page: Page) => void): () => void;
 }
 
-/** The longest side of a frame in pixels: enough to read a page, small enough to send a few times a second. */
-const MAX_SIDE = 1280;
-const JPEG_QUALITY = 70;
+/** A frame's size unless a watcher asks for less: the longest side enough to read a page, small enough to send a few times a second. */
+export const DEFAULT_FRAME_SIZE: FrameSize = { maxSide: 1280, quality: 70 };
 /** The title can change without a navigation (a script sets document.title): it is read again at most this often while frames come. */
 const TITLE_REFRESH_MS = 1_000;
+/** How often an empty title is read again on a page that sends no frames. */
+const TITLE_RETRIES = 5;
 /** How often a screencast is tried on a tab whose DevTools session went away as it started, and how long it waits for the tab to move on. */
 const CAST_ATTEMPTS = 3;
 const CAST_RETRY_WAIT_MS = 5_000;
@@ -50,7 +57,9 @@ const MIN_FRAME_INTERVAL_MS = 100;
  * sends a frame when the tab's content changes (and one at the start), so a watcher sees a change within a frame's time.
  */
 export class Screencast {
-  private readonly watchers = new Set<ScreencastWatcher>();
+  private readonly watchers = new Map<ScreencastWatcher, FrameSize>();
+  /** The size the running cast was started with. */
+  private size: FrameSize = DEFAULT_FRAME_SIZE;
   private latest: { frame: ScreencastFrame; page: Page } | undefined;
   private tab: TabState = { url: '', title: '' };
   private cast: PageCast | undefined;
@@ -61,18 +70,27 @@ export class Screencast {
 
   constructor(private readonly current: CurrentTab) {}
 
-  /** Starts watching: the watcher gets the latest frame and tab state at once, then every change. Returns how to stop. */
-  watch(watcher: ScreencastWatcher): () => void {
-    this.watchers.add(watcher);
+  /**
+   * Starts watching: the watcher gets the latest frame and tab state at once, then every change. Returns how to stop.
+   * Every watcher gets the same frames: the cast runs at the smallest size any of them asks for (`size`, default
+   * DEFAULT_FRAME_SIZE), so a watcher that must keep its messages small (an MCP App) gets frames that fit.
+   */
+  watch(watcher: ScreencastWatcher, size: FrameSize = DEFAULT_FRAME_SIZE): () => void {
+    this.watchers.set(watcher, { maxSide: Math.max(64, Math.round(size.maxSide)), quality: Math.min(100, Math.max(1, Math.round(size.quality))) });
     if (this.latest) watcher.frame?.(this.latest.frame);
     if (this.tab.url !== '') watcher.tab?.(this.tab);
     if (this.failure !== undefined) watcher.failed?.(this.failure);
     if (this.watchers.size === 1) {
+      this.size = this.wanted();
       this.unfollow = this.current.onPageChange((page) => void this.follow(page));
       void this.follow(this.current.page);
-    }
+    } else this.resize();
     return () => {
-      if (!this.watchers.delete(watcher) || this.watchers.size > 0) return;
+      if (!this.watchers.delete(watcher)) return;
+      if (this.watchers.size > 0) {
+        this.resize();
+        return;
+      }
       this.unfollow?.();
       this.unfollow = undefined;
       this.generation += 1;
@@ -87,6 +105,21 @@ export class Screencast {
   /** How many watch now. */
   get watching(): number {
     return this.watchers.size;
+  }
+
+  /** The size the watchers ask for together: the smallest side and quality among them. */
+  private wanted(): FrameSize {
+    const sizes = [...this.watchers.values()];
+    if (sizes.length === 0) return DEFAULT_FRAME_SIZE;
+    return { maxSide: Math.min(...sizes.map((size) => size.maxSide)), quality: Math.min(...sizes.map((size) => size.quality)) };
+  }
+
+  /** Restarts the cast at the watchers' size when that changed (a watcher came or left). */
+  private resize(): void {
+    const wanted = this.wanted();
+    if (wanted.maxSide === this.size.maxSide && wanted.quality === this.size.quality) return;
+    this.size = wanted;
+    void this.follow(this.current.page);
   }
 
   /** The visible area of `page` as its latest frame showed it, if a frame of that page came. */
@@ -115,17 +148,17 @@ export class Screencast {
       frame: (frame: ScreencastFrame) => {
         if (!current()) return;
         this.latest = { frame, page };
-        for (const watcher of this.watchers) watcher.frame?.(frame);
+        for (const watcher of this.watchers.keys()) watcher.frame?.(frame);
       },
       tab: (state: TabState) => {
         if (!current() || (state.url === this.tab.url && state.title === this.tab.title)) return;
         this.tab = state;
-        for (const watcher of this.watchers) watcher.tab?.(state);
+        for (const watcher of this.watchers.keys()) watcher.tab?.(state);
       },
     };
     for (let attempt = 1; ; attempt++) {
       try {
-        const cast = await startCast(page, handlers);
+        const cast = await startCast(page, handlers, this.size);
         if (!current()) await cast.stop();
         else this.cast = cast;
         return;
@@ -139,7 +172,7 @@ export class Screencast {
           continue;
         }
         this.failure = error instanceof Error ? error.message : String(error);
-        for (const watcher of this.watchers) watcher.failed?.(this.failure);
+        for (const watcher of this.watchers.keys()) watcher.failed?.(this.failure);
         return;
       }
     }
@@ -171,18 +204,28 @@ export function cdpOf(page: Page): Promise<CDPSession> {
   return cdp;
 }
 
-async function startCast(page: Page, on: { frame(frame: ScreencastFrame): void; tab(state: TabState): void }): Promise<PageCast> {
+async function startCast(page: Page, on: { frame(frame: ScreencastFrame): void; tab(state: TabState): void }, size: FrameSize): Promise<PageCast> {
   const cdp = await cdpOf(page);
   let titleReadAt = 0;
   let frameAt = 0;
-  const readTab = async () => {
+  let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
+  const readTab = async (attempt = 0) => {
     titleReadAt = Date.now();
     const title = await orAfter(
       page.title().catch(() => ''),
       500,
       '',
     );
-    if (!page.isClosed()) on.tab({ url: page.url(), title });
+    if (stopped || page.isClosed()) return;
+    on.tab({ url: page.url(), title });
+    // A title read while the page was busy may have timed out, and a still page sends no frame to read it again: try
+    // again a few times.
+    if (title === '' && attempt < TITLE_RETRIES) {
+      clearTimeout(retry);
+      retry = setTimeout(() => void readTab(attempt + 1), TITLE_REFRESH_MS);
+      retry.unref();
+    }
   };
   const onFrame = (event: { data: string; sessionId: number; metadata: { deviceWidth?: number; deviceHeight?: number } }) => {
     // The browser sends the next frame only once this one is acknowledged, so acknowledging later paces the frames.
@@ -205,8 +248,10 @@ async function startCast(page: Page, on: { frame(frame: ScreencastFrame): void; 
   page.on('load', onLoad);
   void readTab();
   try {
-    await cdp.send('Page.startScreencast', { format: 'jpeg', quality: JPEG_QUALITY, maxWidth: MAX_SIDE, maxHeight: MAX_SIDE, everyNthFrame: 1 });
+    await cdp.send('Page.startScreencast', { format: 'jpeg', quality: size.quality, maxWidth: size.maxSide, maxHeight: size.maxSide, everyNthFrame: 1 });
   } catch (error) {
+    stopped = true;
+    clearTimeout(retry);
     cdp.off('Page.screencastFrame', onFrame);
     page.off('framenavigated', onNavigated);
     page.off('load', onLoad);
@@ -214,6 +259,8 @@ async function startCast(page: Page, on: { frame(frame: ScreencastFrame): void; 
   }
   return {
     async stop() {
+      stopped = true;
+      clearTimeout(retry);
       cdp.off('Page.screencastFrame', onFrame);
       page.off('framenavigated', onNavigated);
       page.off('load', onLoad);

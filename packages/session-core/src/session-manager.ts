@@ -1,8 +1,8 @@
 // The map of live sessions: composes admission, the warm pools, the browser sources, the shared turns, idle expiry and tombstones.
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
-import type { Browser, BrowserContextOptions, Page } from 'playwright';
-import { Admission } from './admission.js';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright';
+import { Admission, type Admitted } from './admission.js';
 import { BrowserHost } from './browser-host.js';
 import type { BrowserSource } from './browser-source.js';
 import { orAfter, systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
@@ -18,6 +18,7 @@ import {
   type SessionOptions,
 } from './context-options.js';
 import { SessionError, browserError, isSessionError } from './errors.js';
+import { restoreTabs, type SessionImage } from './session-image.js';
 import { shortId, silentLogger, type Logger } from './logger.js';
 import { chooseSource, leastLoaded } from './scheduler.js';
 import { DEFAULT_MAX_TABS, Session, type RunOptions, type SessionFiles } from './session.js';
@@ -111,6 +112,23 @@ export interface ManagerRunOptions extends RunOptions, OwnerScope {
   loads?: boolean;
 }
 
+/** What create() is asked for. */
+export interface CreateRequest {
+  /** Who the session belongs to (see OwnerScope). */
+  owner?: string;
+  /** The owner is one client of several: a full server tells it only of its own sessions (see Admission). */
+  tenant?: boolean;
+  options?: SessionOptions;
+  /**
+   * Start as a copy of a session (Session.image()): its options (in place of `options`), cookies, localStorage,
+   * IndexedDB, and its tabs at their URLs with their sessionStorage, the same tab current.
+   */
+  image?: SessionImage;
+  /** The id to give the session (default a new random one); INVALID_PARAMETERS while a session with it is open. */
+  sessionId?: string;
+  signal?: AbortSignal | undefined;
+}
+
 export interface SessionInfo {
   sessionId: string;
   createdAt: number;
@@ -172,6 +190,8 @@ export class SessionManager {
   private readonly ownerIdle = new Map<BrowserSource, TimerHandle>();
   private readonly launchListeners = new Set<(browser: Browser) => void>();
   private readonly warmSize: number;
+  /** Ids given by callers to creations under way (see claimId). */
+  private readonly creatingIds = new Set<string>();
 
   constructor(options: SessionManagerOptions) {
     this.sources = Array.isArray(options.host) ? [...(options.host as readonly BrowserSource[])] : [options.host as BrowserSource];
@@ -273,11 +293,70 @@ export class SessionManager {
    * burst included; a context that opens after that is closed, so a caller that gave up never leaves a session behind.
    * `tenant`: the owner is one client of several, and a full server tells it only of its own sessions (see Admission).
    */
-  async create(request: { owner?: string; tenant?: boolean; options?: SessionOptions; signal?: AbortSignal | undefined } = {}): Promise<Session> {
-    const { owner } = request;
+  async create(request: CreateRequest = {}): Promise<Session> {
     if (this.shuttingDown) throw browserError('shutting_down', 'The server is shutting down; no new sessions can be created.');
-    const settings = hasSessionOptions(request.options) ? resolveSessionOptions(request.options, this.host.browserName) : undefined;
-    const admitted = this.admission.admit(owner, request.tenant);
+    const given = request.image ? request.image.options : request.options;
+    // Checked before anything is counted or opened.
+    if (request.image || hasSessionOptions(given)) resolveSessionOptions(given ?? {}, this.host.browserName);
+    if (request.sessionId !== undefined) this.claimId(request.sessionId);
+    let admitted: Admitted<BrowserSource>;
+    try {
+      admitted = this.admission.admit(request.owner, request.tenant);
+    } catch (error) {
+      if (request.sessionId !== undefined) this.creatingIds.delete(request.sessionId);
+      throw error;
+    }
+    return this.open(request, admitted);
+  }
+
+  /**
+   * Opens `count` copies of the session (1 to 10; default 1), each as create() with the session's image
+   * (Session.image(), taken in the session's queue), owned by `owner` (default the session's owner). All are admitted first: MAX_SESSIONS_REACHED
+   * answers for the whole fork when they do not all fit, and when one fails to open the others are closed, so a fork
+   * leaves all its sessions or none.
+   */
+  async fork(sessionId: string, request: OwnerScope & { count?: number; tenant?: boolean; signal?: AbortSignal | undefined } = {}): Promise<Session[]> {
+    const count = request.count ?? 1;
+    if (!Number.isInteger(count) || count < 1 || count > MAX_FORKS) {
+      throw new SessionError('INVALID_PARAMETERS', `count must be a whole number from 1 to ${MAX_FORKS}.`, { details: { option: 'count' } });
+    }
+    const source = this.get(sessionId, request);
+    if (this.shuttingDown) throw browserError('shutting_down', 'The server is shutting down; no new sessions can be created.');
+    // The copies belong to the caller; a caller that gives no owner gets copies owned as the session is.
+    const owner = request.owner ?? source.owner;
+    const tickets: Admitted<BrowserSource>[] = [];
+    try {
+      for (let index = 0; index < count; index += 1) tickets.push(this.admission.admit(owner, request.tenant));
+    } catch (error) {
+      for (const ticket of tickets) ticket.release();
+      throw error;
+    }
+    let image: SessionImage;
+    try {
+      image = await this.run(sessionId, (_page, session) => session.image(), { owner: request.owner, signal: request.signal });
+    } catch (error) {
+      for (const ticket of tickets) ticket.release();
+      throw error;
+    }
+    const opened = await Promise.allSettled(
+      tickets.map((ticket) => this.open({ ...(owner === undefined ? {} : { owner }), image, signal: request.signal }, ticket)),
+    );
+    const failed = opened.find((result) => result.status === 'rejected');
+    const sessions = opened.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+    if (failed) {
+      await Promise.all(sessions.map((session) => this.end(session, 'closed')));
+      throw failed.reason;
+    }
+    return sessions;
+  }
+
+  /** Opens an admitted creation (see create); the admission is released however it ends. */
+  private async open(request: CreateRequest, admitted: Admitted<BrowserSource>): Promise<Session> {
+    const { owner, image } = request;
+    const given = image ? image.options : request.options;
+    const settings = image || hasSessionOptions(given) ? resolveSessionOptions(given ?? {}, this.host.browserName) : undefined;
+    if (image && settings) settings.contextOptions = { ...settings.contextOptions, storageState: image.storageState };
+    const id = request.sessionId ?? randomUUID();
     this.sessionsChanged();
     const stop = this.createStop(request.signal);
     let source: BrowserSource | undefined;
@@ -289,7 +368,6 @@ export class SessionManager {
       source = this.ownerSource(owner) ?? leastLoaded(this.sources, load) ?? (await chooseSource(this.sources, load));
       admitted.headFor(source);
       const pool = this.poolOf(source);
-      const id = randomUUID();
       // The session's one folder (downloads, traces, videos), made on first use; a recording session's is made first:
       // the context writes its videos there from its first frame.
       const owned = this.ownerFolder(owner);
@@ -309,6 +387,7 @@ export class SessionManager {
           : pool.take(browser).then((pooled) => pooled ?? pool.work(this.openContext(browser, undefined, owner, stop.signal))),
         stop.signal,
       );
+      const current = image ? await this.restoreTabs(context, page, image, stop.signal) : page;
       const session = new Session({
         id,
         maxTabs: this.maxTabs,
@@ -323,10 +402,11 @@ export class SessionManager {
         timeout: this.sessionTimeout,
         browser,
         context,
-        page,
+        page: current,
         endpoint: source.label,
         ...(owner === undefined ? {} : { owner }),
         ...(settings === undefined ? {} : { options: settings.echo }),
+        ...(given === undefined ? {} : { givenOptions: given }),
         defaultHeaders: Object.keys(this.contextOptions.extraHTTPHeaders ?? {}),
       });
       this.sourceOf.set(session, source);
@@ -351,10 +431,39 @@ export class SessionManager {
       return session;
     } finally {
       if (videoSlot) serverFfmpegSlots.give();
+      if (request.sessionId !== undefined) this.creatingIds.delete(request.sessionId);
       stop.dispose();
       admitted.release();
       this.sessionsChanged();
       if (source) this.releaseOwnerSource(source);
+    }
+  }
+
+  /** Holds a caller-chosen id for a creation; INVALID_PARAMETERS when a session with it is open or being created. */
+  private claimId(sessionId: string): void {
+    if (this.sessions.has(sessionId) || this.creatingIds.has(sessionId)) {
+      throw new SessionError('INVALID_PARAMETERS', `A session with the id ${sessionId} is open; an id can be given only to a session that is not.`, {
+        details: { sessionId, reason: 'id_in_use' },
+      });
+    }
+    this.creatingIds.add(sessionId);
+  }
+
+  /** Puts an image's tabs back in a context just opened for it; a creation given up on meanwhile closes the context. */
+  private async restoreTabs(context: BrowserContext, page: Page, image: SessionImage, signal: AbortSignal): Promise<Page> {
+    const fitting =
+      image.tabs.length > this.maxTabs
+        ? { ...image, tabs: image.tabs.slice(-this.maxTabs), currentTab: Math.max(0, image.currentTab - (image.tabs.length - this.maxTabs)) }
+        : image;
+    try {
+      const current = await unlessStopped(
+        restoreTabs(context, page, fitting).then((opened) => ({ context, page: opened })),
+        signal,
+      );
+      return current.page;
+    } catch (error) {
+      await context.close().catch(() => {});
+      throw error;
     }
   }
 
@@ -629,6 +738,9 @@ export class SessionManager {
     }
   }
 }
+
+/** The most copies one fork_session makes. */
+export const MAX_FORKS = 10;
 
 /** How long an owner's own browser stays up after its last session, for the owner's next one. */
 const OWNER_BROWSER_IDLE_MS = 30_000;

@@ -5,6 +5,7 @@ import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, BrowserContext, CDPSession, Dialog, Download, FileChooser, Page } from 'playwright';
 import { SessionCollectors } from './collectors.js';
+import { captureImage, type SessionImage } from './session-image.js';
 import { resolveSessionOptions, type EffectiveSessionOptions, type SessionOptions } from './context-options.js';
 import {
   DEFAULT_DOWNLOAD_LIMITS,
@@ -143,6 +144,8 @@ export interface SessionInit {
   context: BrowserContext;
   page: Page;
   options?: EffectiveSessionOptions;
+  /** The options as the creator gave them, secrets included: kept only for image(), never shown. */
+  givenOptions?: SessionOptions;
   /** Headers every session of the manager sends (its defaults' extraHTTPHeaders): their values are hidden as the session's own are. */
   defaultHeaders?: readonly string[];
   /** The label of the browser source it runs on ("local", or an endpoint's scheme://host:port; never a secret). */
@@ -175,6 +178,8 @@ export class Session {
   /** How long the session may go unused before it expires, in ms (see touch). */
   readonly idleTimeout: number;
   private usedAt: number;
+  /** When someone last looked at the session (an MCP App's frame poll); see watched(). */
+  private watchedAt = 0;
   /** The connection (or any caller-chosen owner) that created the session. */
   readonly owner: string | undefined;
   readonly context: BrowserContext;
@@ -185,6 +190,8 @@ export class Session {
   /** The label of the browser source it runs on ("local", or an endpoint's scheme://host:port; never a secret). */
   readonly endpoint: string;
   readonly maxTabs: number;
+  /** The options as given, secrets included (see image()). */
+  private readonly givenOptions: SessionOptions;
   /** Console messages, page errors and requests of every tab, once listen() has started them. */
   private collected: SessionCollectors | undefined;
   /** listen() as soon as the creation has been answered (see the constructor). */
@@ -274,6 +281,7 @@ export class Session {
     this.owner = init.owner;
     this.browser = init.browser;
     this.options = init.options ?? {};
+    this.givenOptions = init.givenOptions ?? {};
     this.endpoint = init.endpoint ?? 'local';
     this.maxTabs = init.maxTabs ?? DEFAULT_MAX_TABS;
     this.makeFolder = init.folder;
@@ -299,9 +307,17 @@ export class Session {
     return this.usedAt;
   }
 
-  /** When the session expires if nothing uses it before: idleTimeout after its last use. */
+  /**
+   * When the session expires if nothing uses it before: idleTimeout after its last use, or after it was last watched,
+   * but never more than twice idleTimeout after its last use: watching alone keeps a session alive for a while, not forever.
+   */
   get expiresAt(): number {
-    return this.usedAt + this.idleTimeout;
+    return this.usedAt + this.idleTimeout + Math.min(this.idleTimeout, Math.max(0, this.watchedAt - this.usedAt));
+  }
+
+  /** Marks the session watched at `now` (ms since the epoch): a bounded use (see expiresAt), for looking without acting. */
+  watched(now: number): void {
+    this.watchedAt = Math.max(this.watchedAt, now);
   }
 
   /** Marks the session used at `now` (ms since the epoch), which moves its expiry to `now + idleTimeout`. */
@@ -825,6 +841,16 @@ export class Session {
       throw new SessionError('INVALID_PARAMETERS', 'No actions are being recorded; start a recording first.', { details: { reason: 'no_recording' } });
     this.actionRecording = undefined;
     return recording.stop();
+  }
+
+  /**
+   * What a new session needs to start as a copy of this one (SessionManager.create's `image`): the options it was
+   * created with, secrets included, its cookies, every origin's localStorage and IndexedDB, and each tab's URL and
+   * sessionStorage. It reads the pages without waiting for the session's queue: a caller that needs a moment between
+   * two calls runs it through SessionManager.run.
+   */
+  image(): Promise<SessionImage> {
+    return captureImage(this.context, this.tabs(), this.currentPage, this.givenOptions, Date.now());
   }
 
   // Tabs ---------------------------------------------------------------------------------------------------------

@@ -55,6 +55,32 @@ describe('idle expiry', () => {
     expect(errorOf(() => manager.get(session.id)).code).toBe('SESSION_EXPIRED');
   });
 
+  it('counts watching as use for at most one more timeout past the last use: a session only watched still expires', async () => {
+    const { time, manager } = setup();
+    const session = await manager.create();
+    // Watched every 10 s: each look moves the expiry, up to twice the timeout after creation and no further.
+    for (let watched = 0; watched < 3 * TIMEOUT; watched += 10_000) {
+      time.advance(10_000);
+      if (manager.size === 0) break;
+      session.watched(time.now());
+      expect(session.expiresAt).toBe(Math.min(time.now() + TIMEOUT, session.createdAt + 2 * TIMEOUT));
+    }
+    expect(time.now()).toBe(session.createdAt + 2 * TIMEOUT);
+    expect(errorOf(() => manager.get(session.id)).code).toBe('SESSION_EXPIRED');
+  });
+
+  it('lets a real use after watching start a new bound', async () => {
+    const { time, manager } = setup();
+    const session = await manager.create();
+    time.advance(TIMEOUT - 1_000);
+    session.watched(time.now());
+    time.advance(TIMEOUT - 1_000);
+    expect(manager.get(session.id)).toBe(session);
+    await manager.run(session.id, async () => {});
+    session.watched(time.now() + 5_000);
+    expect(session.expiresAt).toBe(time.now() + 5_000 + TIMEOUT);
+  });
+
   it('get() does not count as use', async () => {
     const { time, manager } = setup();
     const session = await manager.create();

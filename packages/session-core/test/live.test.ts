@@ -96,6 +96,51 @@ describe('the screencast', () => {
   });
 });
 
+/** A JPEG's size in pixels, from its start-of-frame marker. */
+function jpegSize(jpeg: Buffer): { width: number; height: number } {
+  let at = 2;
+  while (at + 9 < jpeg.length) {
+    const marker = jpeg.readUInt16BE(at);
+    if (marker >= 0xffc0 && marker <= 0xffc3) return { height: jpeg.readUInt16BE(at + 5), width: jpeg.readUInt16BE(at + 7) };
+    at += 2 + jpeg.readUInt16BE(at + 2);
+  }
+  throw new Error('no start-of-frame marker');
+}
+
+describe('the screencast size', () => {
+  it('runs at the smallest size a watcher asks for, and at the default again once that watcher leaves', async () => {
+    const session = await manager.create();
+    await manager.run(session.id, (page) => page.goto(server.urlFor('/pages/form')));
+    const big = watch(session);
+    await big.until(() => big.frames.length > 0, 'a default frame');
+    expect(Math.max(...Object.values(jpegSize(big.frames.at(-1)?.jpeg as Buffer)))).toBeGreaterThan(320);
+    const small: Buffer[] = [];
+    const stopSmall = session.screencast.watch({ frame: (frame) => small.push(frame.jpeg) }, { maxSide: 320, quality: 40 });
+    // Frames keep coming while the page changes: a script moves a box, so the restarted cast sends new ones.
+    await manager.run(session.id, (page) =>
+      page.evaluate(() => {
+        const box = document.createElement('div');
+        box.style.cssText = 'position:fixed;left:0;top:0;width:40px;height:40px;background:red';
+        document.body.append(box);
+        let x = 0;
+        setInterval(() => {
+          x = (x + 7) % 300;
+          box.style.left = `${x}px`;
+        }, 50);
+      }),
+    );
+    await expect.poll(() => small.some((jpeg) => Math.max(...Object.values(jpegSize(jpeg))) <= 320), { timeout: 10_000 }).toBe(true);
+    stopSmall();
+    const count = big.frames.length;
+    await big.until(
+      () => big.frames.length > count + 2 && Math.max(...Object.values(jpegSize(big.frames.at(-1)?.jpeg as Buffer))) > 320,
+      'default frames again',
+    );
+    big.stop();
+    await manager.close(session.id);
+  });
+});
+
 describe("a person's control", () => {
   it('acts on the page with mouse and keys while calls wait behind it, then lets them run', async () => {
     const session = await manager.create();

@@ -5,7 +5,7 @@ export { descendants, forceKill, isAlive, browserProcesses, pipeBrowsers, pss, t
 export type { ProcInfo } from './processes.js';
 export { holdsFor, waitForOutput } from './waits.js';
 export { callJson, type JsonToolResult } from './mcp-client.js';
-export { toolListCost, type ListedTool, type ToolListCost } from './tool-list-cost.js';
+export { isAppOnly, toolListCost, type ListedTool, type ToolListCost } from './tool-list-cost.js';
 // The generic client lives in @sessionwright/loopback (the inspector uses it too); tests and the bench take it from here.
 export { connectStdio, type ConnectStdioOptions, type StdioConnection } from '@sessionwright/loopback';
 export { startForwardProxy } from './forward-proxy.js';

@@ -1,5 +1,18 @@
 // The shape of a tool: data (name, schemas, annotations) plus a handler that sees only a narrow context.
-import type { ConsoleLevel, ErrorCode, Logger, ManagerRunOptions, Session, SessionFiles, SessionInfo, SessionOptions } from '@sessionwright/session-core';
+import type {
+  ConsoleLevel,
+  ErrorCode,
+  ImageStorageState,
+  Logger,
+  ManagerRunOptions,
+  PersonInput,
+  SavedStateInfo,
+  Session,
+  SessionFiles,
+  SessionImage,
+  SessionInfo,
+  SessionOptions,
+} from '@sessionwright/session-core';
 import type { Page } from 'playwright';
 import type { z } from 'zod';
 import type { ToolVocabulary } from './next-steps.js';
@@ -11,8 +24,12 @@ import type { WithAttachments } from './response.js';
  */
 export interface SessionAccess {
   readonly maxSessions: number;
-  /** Opens a session owned by the caller, with the given settings (none: a plain session). */
-  create(request?: { options?: SessionOptions; signal?: AbortSignal | undefined }): Promise<Session>;
+  /** Opens a session owned by the caller, with the given settings (none: a plain session), or as a copy of an image. */
+  create(request?: { options?: SessionOptions; image?: SessionImage; signal?: AbortSignal | undefined }): Promise<Session>;
+  /** Opens copies of the caller's session (SessionManager.fork); undefined where the server cannot. */
+  fork?(sessionId: string, request: { count?: number; signal?: AbortSignal | undefined }): Promise<Session[]>;
+  /** The caller's saved states; undefined where the server keeps none. */
+  readonly states?: SavedStateAccess | undefined;
   /** Closes the session; answers the files it leaves (videos, a trace still recording). */
   close(sessionId: string): Promise<SessionFiles>;
   /** The caller's open session with this id, outside its queue (SESSION_NOT_FOUND / SESSION_EXPIRED otherwise); not a use of it. */
@@ -24,6 +41,16 @@ export interface SessionAccess {
    * With `options.loads` it waits for its turn among the page loads of every session first.
    */
   run<T>(sessionId: string, fn: SessionWork<T>, options?: Omit<ManagerRunOptions, 'owner'>): Promise<T>;
+}
+
+/** One caller's saved states (SavedStates, scoped to the caller's identity). */
+export interface SavedStateAccess {
+  /** Saves the session's cookies and every origin's localStorage and IndexedDB under `name`. */
+  save(sessionId: string, name: string, signal?: AbortSignal): Promise<SavedStateInfo>;
+  list(): Promise<SavedStateInfo[]>;
+  delete(name: string): Promise<SavedStateInfo>;
+  /** The storage state saved under `name` (INVALID_PARAMETERS, details.state not_found, when there is none). */
+  load(name: string): Promise<ImageStorageState>;
 }
 
 /** What runs in a session's queue: a handler's work on the page. */
@@ -130,12 +157,49 @@ export interface HandOff {
   cancel(): void;
 }
 
+/** Where a person's control of a session stands, as one viewer sees it: `mine` when that viewer may act with it. */
+export interface LiveControl {
+  state: 'free' | 'waiting' | 'held';
+  mine: boolean;
+  by: 'person' | 'agent';
+  /** What the agent asked the person to do (request_human), or empty. */
+  message: string;
+}
+
+/** What an MCP App is shown of a session at one poll (live_view_frame). */
+export interface LiveFrame {
+  /** The app's viewer id: sent back with every later call, so its control is its own. */
+  viewer: string;
+  /** Counts the frames: the same cursor means the same picture. */
+  cursor: number;
+  /** The picture as base64 JPEG, when it changed since the cursor the app sent and fits the size cap. */
+  jpeg?: string;
+  /** The page's visible area in CSS pixels, which the picture shows (0 before the first one). */
+  width: number;
+  height: number;
+  url: string;
+  title: string;
+  control: LiveControl;
+  /** Why there is no picture (the screencast cannot run here, or a frame was over the size cap). */
+  note?: string;
+}
+
 /** What the server offers tools for showing sessions to people. */
 export interface LiveViewAccess {
   /** A new URL showing the session live, where a person can take control. */
   open(session: Session): Promise<LiveViewLink>;
   /** Hands the session to a person (their control enters its queue at once); INVALID_PARAMETERS if someone already has it. */
   handOff(session: Session, request: { message: string; timeout: number }): HandOff;
+  /**
+   * The session as an MCP App draws it: a new viewer when `viewer` is absent (or gone), the latest frame when it is
+   * newer than `cursor` (waiting a moment for one when it is not), the tab and the control. INVALID_PARAMETERS
+   * (reason `too_many_viewers`) when the session or the server has as many viewers as it serves.
+   */
+  frame(session: Session, request: { viewer?: string | undefined; cursor?: number | undefined; signal: AbortSignal }): Promise<LiveFrame>;
+  /** Takes or gives back a person's control for this viewer, as the live page's buttons do; INVALID_PARAMETERS when another has it or the viewer is gone. */
+  control(session: Session, request: { viewer: string; action: 'take' | 'give_back' }): LiveControl;
+  /** A person's input from this viewer, which must have control; INVALID_PARAMETERS otherwise. */
+  input(session: Session, request: { viewer: string; events: readonly PersonInput[] }): Promise<{ delivered: number; failed: number }>;
 }
 
 /** How a tool touches the world; mapped to MCP annotations in one place. */
@@ -162,7 +226,7 @@ export function annotationsFor(kind: ToolKind): ToolAnnotations {
 }
 
 /** An optional group of tools served only when `--caps` asks for it (docs/agent-tools.md); without one a tool is in the default list. */
-export type ToolCapability = 'network' | 'storage' | 'pdf' | 'live' | 'devtools' | 'testing' | 'vision' | 'config' | 'unsafe';
+export type ToolCapability = 'network' | 'storage' | 'states' | 'pdf' | 'live' | 'devtools' | 'testing' | 'vision' | 'config' | 'unsafe';
 
 export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Output extends z.ZodObject = z.ZodObject> {
   name: string;

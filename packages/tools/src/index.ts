@@ -19,10 +19,11 @@ import { screenshot } from './screenshot-tools.js';
 import { closeSession, createSession, listSessions } from './session-tools.js';
 import { snapshot } from './snapshot-tools.js';
 import { storageTools } from './storage-tools.js';
+import { stateTools } from './state-tools.js';
 import { tabs } from './tab-tools.js';
 import { testingTools } from './testing-tools.js';
 import { waitFor } from './wait-tools.js';
-import { liveView, requestHuman } from './live-tools.js';
+import { liveView, liveViewControl, liveViewFrame, liveViewInput, requestHuman } from './live-tools.js';
 import { startTrace, stopTrace } from './trace-tools.js';
 import { video } from './video-tools.js';
 import { highlight } from './highlight-tools.js';
@@ -34,12 +35,15 @@ export {
   type AllowedRoots,
   type AnyTool,
   type ImplicitSessionAccess,
+  type SavedStateAccess,
   type SessionAccess,
   type ToolAnnotations,
   type ToolCapability,
   type ToolContext,
   type HandOff,
   type HandOffOutcome,
+  type LiveControl,
+  type LiveFrame,
   type LiveViewAccess,
   type LiveViewLink,
   type ToolDefinition,
@@ -53,7 +57,7 @@ export { ImplicitSession } from './implicit-session.js';
 export type { ToolVocabulary } from './next-steps.js';
 export { PROFILE_NAMES, playwrightProfile, sessionsProfile, type Profile, type ProfileName } from './profiles.js';
 export { imageSize, type ImageSize } from './image.js';
-export { LIVE_VIEW_RESOURCE_URI } from './live-tools.js';
+export { LIVE_VIEW_RESOURCE_URI, MAX_APP_RESULT_CHARS, MAX_INPUT_EVENTS, personInputSchema } from './live-tools.js';
 export { readsRequestList } from './network-tools.js';
 export { UNSAFE_CODE_TOOLS } from './run-code-tools.js';
 
@@ -65,10 +69,14 @@ export const capabilityTools: readonly AnyTool[] = [
   ...networkTools,
   route,
   ...storageTools,
+  ...stateTools,
   ...testingTools,
   savePdf,
   liveView,
   requestHuman,
+  liveViewFrame,
+  liveViewControl,
+  liveViewInput,
   startTrace,
   stopTrace,
   video,
@@ -111,7 +119,7 @@ export const allTools: readonly AnyTool[] = [
 ];
 
 /** The capability groups `--caps` may name (docs/agent-tools.md); `all` names every one. */
-export const CAPABILITIES: readonly ToolCapability[] = ['network', 'storage', 'pdf', 'live', 'devtools', 'testing', 'vision', 'config', 'unsafe'];
+export const CAPABILITIES: readonly ToolCapability[] = ['network', 'storage', 'states', 'pdf', 'live', 'devtools', 'testing', 'vision', 'config', 'unsafe'];
 
 /** Every tool of the default profile, the capability groups included: what the README documents. */
 export const everyTool: readonly AnyTool[] = [...allTools, ...capabilityTools];

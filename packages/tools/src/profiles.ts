@@ -26,7 +26,7 @@ import {
 import { browserDrop, browserEmulateMedia, browserNetworkRequest } from './playwright-core-tools.js';
 import { SESSIONS_VOCABULARY, type ToolVocabulary } from './next-steps.js';
 import { closeSession, createSession, listSessions } from './session-tools.js';
-import { liveView, requestHuman } from './live-tools.js';
+import { liveView, liveViewControl, liveViewFrame, liveViewInput, requestHuman } from './live-tools.js';
 import { adapt, besideInProfile, optionalSessionIdSchema } from './profile-adapter.js';
 import { startTrace, stopTrace } from './trace-tools.js';
 import { playwrightVideoTools } from './video-tools.js';
@@ -123,6 +123,9 @@ export const playwrightCapabilityTools: readonly AnyTool[] = [
   browserAnnotate,
   besideInProfile(liveView),
   besideInProfile(requestHuman),
+  besideInProfile(liveViewFrame),
+  besideInProfile(liveViewControl),
+  besideInProfile(liveViewInput),
   ...playwrightStorageTools,
   ...playwrightTestingTools,
   ...playwrightMouseTools,

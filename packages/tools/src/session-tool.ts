@@ -83,7 +83,7 @@ export function defineSessionTool<Input extends z.ZodObject, Output extends z.Zo
  * a person's control is itself an entry in that queue, so such a tool must not wait behind it (live_view, request_human).
  * It gets the session, never its page: whatever it reads of the page, it reads without holding the queue.
  */
-export type BesideWork<Args, Result> = (args: Args, session: Session, ctx: ToolContext) => Promise<Result>;
+export type BesideWork<Args, Result> = (args: Args, session: Session, ctx: ToolContext) => Promise<Result | WithAttachments<Result>>;
 
 export interface BesideToolSpec<Input extends z.ZodObject, Output extends z.ZodObject> extends Omit<ToolDefinition<Input, Output>, 'handler'> {
   /** The call's scope from its arguments (only its session counts here); by default the session named by sessionId. */

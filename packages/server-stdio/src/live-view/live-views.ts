@@ -1,9 +1,19 @@
-// Live views of sessions over HTTP: the page at /live/<id>/<secret>/, its frames (SSE) and a person's control and input (POST), on the server's listener or a loopback one of its own.
+// Live views of sessions: the page at /live/<id>/<secret>/ over HTTP (frames as SSE, a person's control and input as POSTs, on the server's listener or a loopback one of its own), and the same view, control and input for the MCP App through its tools.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type ControlLease, type Logger, type PersonInput, type Session, isSessionError, messageOf } from '@sessionwright/session-core';
-import type { HandOff, HandOffOutcome, LiveViewAccess, LiveViewLink } from '@sessionwright/tools';
+import { type ControlLease, type Logger, type PersonInput, type Session, SessionError, isSessionError, messageOf } from '@sessionwright/session-core';
+import {
+  type HandOff,
+  type HandOffOutcome,
+  type LiveControl,
+  type LiveFrame,
+  type LiveViewAccess,
+  type LiveViewLink,
+  MAX_APP_RESULT_CHARS,
+  MAX_INPUT_EVENTS,
+  personInputSchema,
+} from '@sessionwright/tools';
 import { z } from 'zod';
 import { readJsonBody } from '../bounded-read.js';
 import { livePageHtml } from './page.js';
@@ -39,6 +49,16 @@ const MAX_INPUT_BODY = 256 * 1024;
 /** A batch of input events is a list of flat objects: room for 200 of them, nothing deeper. */
 const MAX_INPUT_DEPTH = 4;
 const MAX_INPUT_TOKENS = 10_000;
+/** An MCP App viewer that has not called for this long has gone (its host closed it); a control it held goes back. */
+const APP_VIEWER_IDLE_MS = 10_000;
+/** An MCP App's frames: small enough for a host's inline box and its message limits, large enough for its fullscreen. */
+const APP_FRAME_SIZE = { maxSide: 800, quality: 50 };
+/** Calls of one MCP App viewer are answered at most this often. */
+const APP_MIN_POLL_MS = 250;
+/** How long a frame call waits for a newer frame before answering without one. */
+const APP_POLL_WAIT_MS = 1_000;
+/** Room in a frame result for everything but the picture (the JSON, the URL and title). */
+const APP_RESULT_ROOM = 12_000;
 
 /** One open live page. */
 interface Viewer {
@@ -50,9 +70,29 @@ interface Viewer {
   close(): void;
 }
 
+/** One MCP App showing the session: it polls for frames through its tools, so it is known by its calls alone. */
+interface AppViewer {
+  readonly id: string;
+  /** The latest frame the screencast sent, and its number. */
+  jpeg: Buffer | undefined;
+  width: number;
+  height: number;
+  cursor: number;
+  url: string;
+  title: string;
+  failure: string | undefined;
+  /** When its last frame call was answered (the poll rate's bound). */
+  answeredAt: number;
+  /** Ends a frame call that waits for a change. */
+  wake: (() => void) | undefined;
+  idle: NodeJS.Timeout | undefined;
+  stopWatching(): void;
+}
+
 /** What live views keep per session. */
 interface LiveSession {
   readonly viewers: Set<Viewer>;
+  readonly apps: Map<string, AppViewer>;
   /** The viewer who pressed "Take control" (a lease taken by a person). */
   holder: string | undefined;
   holderGrace: NodeJS.Timeout | undefined;
@@ -61,29 +101,7 @@ interface LiveSession {
   stopListening(): void;
 }
 
-const point = { x: z.number().finite(), y: z.number().finite() };
-const modifiers = z.number().int().min(0).max(15).optional();
-const inputSchema: z.ZodType<PersonInput> = z.discriminatedUnion('kind', [
-  z.strictObject({
-    kind: z.literal('mouse'),
-    type: z.enum(['down', 'up', 'move']),
-    ...point,
-    button: z.enum(['left', 'middle', 'right', 'none']).optional(),
-    clickCount: z.number().int().min(0).max(3).optional(),
-    modifiers,
-  }),
-  z.strictObject({ kind: z.literal('wheel'), ...point, deltaX: z.number().finite(), deltaY: z.number().finite(), modifiers }),
-  z.strictObject({
-    kind: z.literal('key'),
-    type: z.enum(['down', 'up']),
-    key: z.string().min(1).max(40),
-    code: z.string().max(40),
-    keyCode: z.number().int().min(0).max(255).optional(),
-    modifiers,
-  }),
-  z.strictObject({ kind: z.literal('text'), text: z.string().min(1).max(10_000) }),
-]);
-const inputBody = z.strictObject({ events: z.array(inputSchema).min(1).max(200) });
+const inputBody = z.strictObject({ events: z.array(personInputSchema).min(1).max(MAX_INPUT_EVENTS) });
 const controlBody = z.strictObject({ action: z.enum(['take', 'give_back']) });
 
 /**
@@ -124,11 +142,6 @@ export class LiveViews implements LiveViewAccess {
     return { url: `${mount.baseUrl}${LIVE_PATH}${token.id}/${secret}/`, expiresAt: token.expiresAt };
   }
 
-  /** The origin live pages are served from (for an MCP App's frame allowance); opens the loopback listener if needed. */
-  async origin(): Promise<string> {
-    return new URL((await this.mounted()).baseUrl).origin;
-  }
-
   /**
    * Hands the session to a person: their control enters its queue at once, so the agent's calls wait. Ends when they
    * give it back; at `timeout` it is taken back if nobody has the live page open, else it stays with the person until
@@ -144,7 +157,7 @@ export class LiveViews implements LiveViewAccess {
     let cancelled = false;
     const timer = setTimeout(() => {
       if (lease.state === 'released') return;
-      if (live.viewers.size === 0) {
+      if (watchers(live) === 0) {
         lease.release();
         settle('timeout');
       } else {
@@ -213,10 +226,10 @@ export class LiveViews implements LiveViewAccess {
         return this.stream(req, res, session, checked.token.expiresAt, url.searchParams.get('viewer'));
       case 'control':
         if (req.method !== 'POST') return json(res, 405, { message: 'Method not allowed.' }, { Allow: 'POST' });
-        return this.control(req, res, session);
+        return this.controlRoute(req, res, session);
       case 'input':
         if (req.method !== 'POST') return json(res, 405, { message: 'Method not allowed.' }, { Allow: 'POST' });
-        return this.input(req, res, session);
+        return this.inputRoute(req, res, session);
       default:
         return plain(res, 404, 'Not found');
     }
@@ -240,6 +253,7 @@ export class LiveViews implements LiveViewAccess {
     const stopControl = session.onControl((lease) => this.controlChanged(session, lease));
     live = {
       viewers: new Set(),
+      apps: new Map(),
       holder: undefined,
       holderGrace: undefined,
       handOffLingering: false,
@@ -261,11 +275,12 @@ export class LiveViews implements LiveViewAccess {
       send(viewer.res, 'end', { message });
       viewer.close();
     }
+    for (const app of [...live.apps.values()]) this.dropApp(live, app);
   }
 
   private stream(req: IncomingMessage, res: ServerResponse, session: Session, expiresAt: number, askedId: string | null): void {
     const live = this.track(session);
-    if (live.viewers.size >= MAX_VIEWERS_PER_SESSION || this.viewerCount >= MAX_VIEWERS) {
+    if (watchers(live) >= MAX_VIEWERS_PER_SESSION || this.viewerCount >= MAX_VIEWERS) {
       plain(res, 429, 'Too many live pages are open; close one and reload.', { 'Retry-After': '10' });
       return;
     }
@@ -332,64 +347,234 @@ export class LiveViews implements LiveViewAccess {
     req.on('close', done);
   }
 
-  /** A page went away: a person's control waits a moment for it to come back; a lingering hand-off ends with its last watcher. */
-  private viewerLeft(session: Session, live: LiveSession, viewer: Viewer): void {
+  /**
+   * A page or an MCP App went away: a person's control waits a moment for a page to come back (an app that stopped
+   * calling has waited already); a lingering hand-off ends with its last watcher.
+   */
+  private viewerLeft(session: Session, live: LiveSession, viewer: { id: string }, graceMs = HOLDER_GRACE_MS): void {
     const lease = session.control;
     if (!lease || session.hasEnded) return;
-    if (lease.by === 'person' && live.holder === viewer.id && ![...live.viewers].some((other) => other.id === viewer.id)) {
+    if (lease.by === 'person' && live.holder === viewer.id && ![...live.viewers].some((other) => other.id === viewer.id) && !live.apps.has(viewer.id)) {
       clearTimeout(live.holderGrace);
       live.holderGrace = setTimeout(() => {
         if (session.control === lease && live.holder === viewer.id) lease.release();
-      }, HOLDER_GRACE_MS);
+      }, graceMs);
       live.holderGrace.unref();
     }
-    if (lease.by === 'agent' && live.handOffLingering && live.viewers.size === 0) lease.release();
+    if (lease.by === 'agent' && live.handOffLingering && watchers(live) === 0) lease.release();
   }
 
-  private async control(req: IncomingMessage, res: ServerResponse, session: Session): Promise<void> {
+  private async controlRoute(req: IncomingMessage, res: ServerResponse, session: Session): Promise<void> {
     const body = controlBody.safeParse(await readJson(req, 4_096));
     if (!body.success) return json(res, 400, { message: 'Send {"action": "take"} or {"action": "give_back"}.' });
     const live = this.track(session);
     const viewerId = viewerOf(req, live);
     if (viewerId === undefined) return json(res, 409, { message: 'This page is not connected to the session; reload it.' });
+    const outcome = this.applyControl(session, live, viewerId, body.data.action);
+    return outcome.ok ? json(res, 200, { control: outcome.control }) : json(res, 409, { message: outcome.message });
+  }
+
+  private async inputRoute(req: IncomingMessage, res: ServerResponse, session: Session): Promise<void> {
+    const raw = await readJson(req, MAX_INPUT_BODY);
+    const body = inputBody.safeParse(raw);
+    if (!body.success) return json(res, 400, { message: `Bad input events: ${body.error.issues[0]?.message ?? 'invalid'}.` });
+    const live = this.track(session);
+    const outcome = await this.applyInput(session, live, viewerOf(req, live), body.data.events);
+    return outcome.ok ? json(res, 200, { delivered: outcome.delivered, failed: outcome.failed }) : json(res, 409, { message: outcome.message });
+  }
+
+  /** Take control or give it back for one viewer (a page or an MCP App): the one rule for both. */
+  private applyControl(
+    session: Session,
+    live: LiveSession,
+    viewerId: string,
+    action: 'take' | 'give_back',
+  ): { ok: true; control: LiveControl } | { ok: false; message: string } {
     const lease = session.control;
-    if (body.data.action === 'take') {
-      if (lease && !this.mayAct(live, lease, viewerId)) return json(res, 409, { message: 'Someone else has control of this session.' });
+    if (action === 'take') {
+      if (lease && !this.mayAct(live, lease, viewerId)) return { ok: false, message: 'Someone else has control of this session.' };
       if (!lease) {
         try {
           live.holder = viewerId;
           session.takeControl({ by: 'person' });
         } catch (error) {
           live.holder = undefined;
-          return json(res, 409, { message: isSessionError(error) ? error.message : 'The session cannot be taken over now.' });
+          return { ok: false, message: isSessionError(error) ? error.message : 'The session cannot be taken over now.' };
         }
       }
-    } else {
-      if (!lease) return json(res, 200, { control: this.controlFor(session, live, viewerId) });
-      if (!this.mayAct(live, lease, viewerId)) return json(res, 409, { message: 'Someone else has control of this session.' });
+    } else if (lease) {
+      if (!this.mayAct(live, lease, viewerId)) return { ok: false, message: 'Someone else has control of this session.' };
       lease.release();
     }
-    return json(res, 200, { control: this.controlFor(session, live, viewerId) });
+    return { ok: true, control: this.controlFor(session, live, viewerId) };
   }
 
-  private async input(req: IncomingMessage, res: ServerResponse, session: Session): Promise<void> {
-    const raw = await readJson(req, MAX_INPUT_BODY);
-    const body = inputBody.safeParse(raw);
-    if (!body.success) return json(res, 400, { message: `Bad input events: ${body.error.issues[0]?.message ?? 'invalid'}.` });
-    const live = this.track(session);
-    const viewerId = viewerOf(req, live);
+  /** A person's input from one viewer, which must have control: the one rule for pages and MCP Apps. */
+  private async applyInput(
+    session: Session,
+    live: LiveSession,
+    viewerId: string | undefined,
+    events: readonly PersonInput[],
+  ): Promise<{ ok: true; delivered: number; failed: number } | { ok: false; message: string }> {
     const lease = session.control;
     if (viewerId === undefined || !lease || lease.state !== 'held' || !this.mayAct(live, lease, viewerId)) {
-      return json(res, 409, { message: 'Take control first: input reaches the page only while you have control.' });
+      return { ok: false, message: 'Take control first: input reaches the page only while you have control.' };
     }
     let failed = 0;
-    for (const event of body.data.events) {
+    for (const event of events) {
       // A tab that closes under the person's hands drops the rest of that event, not the session.
       await lease.input(event).catch(() => {
         failed += 1;
       });
     }
-    return json(res, 200, { delivered: body.data.events.length - failed, failed });
+    return { ok: true, delivered: events.length - failed, failed };
+  }
+
+  // The MCP App's view, through its tools --------------------------------------------------------------------------
+
+  async frame(session: Session, request: { viewer?: string | undefined; cursor?: number | undefined; signal: AbortSignal }): Promise<LiveFrame> {
+    // A session that ended just after the tool found it keeps no live state.
+    if (session.hasEnded) throw new SessionError('SESSION_NOT_FOUND', 'The session has ended.', { sessionId: session.id });
+    const live = this.track(session);
+    const app = this.appViewer(session, live, request.viewer);
+    // Watching is a use of the session, a bounded one (Session.watched): a session only watched still expires.
+    session.watched(Date.now());
+    const early = app.answeredAt + APP_MIN_POLL_MS - Date.now();
+    if (early > 0) await this.pause(app, early, request.signal, false);
+    // Nothing newer than what the app has (or no picture yet): wait a moment for one, so polling is cheap.
+    if ((request.cursor === app.cursor || app.jpeg === undefined) && app.failure === undefined) await this.pause(app, APP_POLL_WAIT_MS, request.signal, true);
+    this.keepApp(session, live, app);
+    app.answeredAt = Date.now();
+    const base = { viewer: app.id, cursor: app.cursor, width: app.width, height: app.height, url: app.url, title: app.title };
+    const answer: LiveFrame = { ...base, control: this.controlFor(session, live, app.id) };
+    if (app.failure !== undefined) answer.note = app.failure;
+    if (app.jpeg !== undefined && request.cursor !== app.cursor) {
+      const jpeg = app.jpeg.toString('base64');
+      if (jpeg.length + APP_RESULT_ROOM <= MAX_APP_RESULT_CHARS) answer.jpeg = jpeg;
+      else answer.note = `This frame is over the ${MAX_APP_RESULT_CHARS} character cap of a result; the next one may fit.`;
+    }
+    return answer;
+  }
+
+  control(session: Session, request: { viewer: string; action: 'take' | 'give_back' }): LiveControl {
+    const live = this.track(session);
+    const app = this.knownApp(session, live, request.viewer);
+    const outcome = this.applyControl(session, live, app.id, request.action);
+    if (!outcome.ok) throw new SessionError('INVALID_PARAMETERS', outcome.message, { details: { reason: 'control_taken' } });
+    // A person taking or giving back control is using the session.
+    session.touch(Date.now());
+    return outcome.control;
+  }
+
+  async input(session: Session, request: { viewer: string; events: readonly PersonInput[] }): Promise<{ delivered: number; failed: number }> {
+    const live = this.track(session);
+    const app = this.knownApp(session, live, request.viewer);
+    const outcome = await this.applyInput(session, live, app.id, request.events);
+    if (!outcome.ok) throw new SessionError('INVALID_PARAMETERS', outcome.message, { details: { reason: 'not_in_control' } });
+    return { delivered: outcome.delivered, failed: outcome.failed };
+  }
+
+  /** The app viewer a call names, or a new one (a page that reloads within the grace keeps the control it held). */
+  private appViewer(session: Session, live: LiveSession, asked: string | undefined): AppViewer {
+    const known = asked === undefined ? undefined : live.apps.get(asked);
+    if (known) return known;
+    if (watchers(live) >= MAX_VIEWERS_PER_SESSION || this.viewerCount >= MAX_VIEWERS) {
+      throw new SessionError('INVALID_PARAMETERS', 'Too many live views of this session are open; close one and try again.', {
+        details: { reason: 'too_many_viewers' },
+      });
+    }
+    const id = asked !== undefined && asked === live.holder ? asked : randomUUID();
+    if (live.holder === id) clearTimeout(live.holderGrace);
+    const app: AppViewer = {
+      id,
+      jpeg: undefined,
+      width: 0,
+      height: 0,
+      cursor: 0,
+      // The tab's URL until the screencast says more (with the title).
+      url: session.page.isClosed() ? '' : session.page.url(),
+      title: '',
+      failure: undefined,
+      answeredAt: 0,
+      wake: undefined,
+      idle: undefined,
+      stopWatching: () => {},
+    };
+    app.stopWatching = session.screencast.watch(
+      {
+        frame: (frame) => {
+          app.jpeg = frame.jpeg;
+          app.cursor += 1;
+          app.width = frame.viewport.width;
+          app.height = frame.viewport.height;
+          app.wake?.();
+        },
+        tab: (state) => {
+          app.url = state.url;
+          app.title = state.title;
+          app.wake?.();
+        },
+        failed: (message) => {
+          app.failure = message;
+          app.wake?.();
+        },
+      },
+      APP_FRAME_SIZE,
+    );
+    live.apps.set(id, app);
+    this.viewerCount += 1;
+    this.keepApp(session, live, app);
+    return app;
+  }
+
+  /** The app viewer a control or input call names; INVALID_PARAMETERS (reason viewer_gone) for one that is not there. */
+  private knownApp(session: Session, live: LiveSession, viewer: string): AppViewer {
+    const app = live.apps.get(viewer);
+    if (!app) {
+      throw new SessionError('INVALID_PARAMETERS', 'This live view is no longer connected to the session; call live_view_frame without a viewer.', {
+        details: { reason: 'viewer_gone' },
+      });
+    }
+    this.keepApp(session, live, app);
+    return app;
+  }
+
+  /** Keeps an app viewer while it calls: one silent for APP_VIEWER_IDLE_MS has gone. */
+  private keepApp(session: Session, live: LiveSession, app: AppViewer): void {
+    clearTimeout(app.idle);
+    app.idle = setTimeout(() => {
+      if (live.apps.get(app.id) !== app) return;
+      this.dropApp(live, app);
+      this.viewerLeft(session, live, app, 0);
+    }, APP_VIEWER_IDLE_MS);
+    app.idle.unref();
+  }
+
+  private dropApp(live: LiveSession, app: AppViewer): void {
+    if (!live.apps.delete(app.id)) return;
+    this.viewerCount -= 1;
+    clearTimeout(app.idle);
+    app.stopWatching();
+    app.wake?.();
+  }
+
+  /** Waits `ms`, or less when the call is cancelled or (with `untilChange`) a frame or the control changes. */
+  private pause(app: AppViewer, ms: number, signal: AbortSignal, untilChange: boolean): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', done);
+        if (app.wake === done) app.wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      timer.unref();
+      signal.addEventListener('abort', done, { once: true });
+      if (untilChange) {
+        app.wake?.();
+        app.wake = done;
+      }
+    });
   }
 
   /** Whether this page may act with the session's control: it took it, or the agent handed the session to whoever opens the link. */
@@ -397,7 +582,7 @@ export class LiveViews implements LiveViewAccess {
     return lease.by === 'agent' || live.holder === viewerId;
   }
 
-  private controlFor(session: Session, live: LiveSession, viewerId: string) {
+  private controlFor(session: Session, live: LiveSession, viewerId: string): LiveControl {
     const lease = session.control;
     if (!lease) return { state: 'free', mine: false, by: 'person', message: '' };
     return { state: lease.state === 'released' ? 'free' : lease.state, mine: this.mayAct(live, lease, viewerId), by: lease.by, message: lease.message ?? '' };
@@ -411,7 +596,13 @@ export class LiveViews implements LiveViewAccess {
       clearTimeout(live.holderGrace);
     }
     for (const viewer of live.viewers) send(viewer.res, 'control', this.controlFor(session, live, viewer.id));
+    for (const app of live.apps.values()) app.wake?.();
   }
+}
+
+/** How many watch the session: open live pages and MCP Apps. */
+function watchers(live: LiveSession): number {
+  return live.viewers.size + live.apps.size;
 }
 
 /** Opens a listener on 127.0.0.1 at a free port for live views only (stdio has no HTTP listener of its own). */

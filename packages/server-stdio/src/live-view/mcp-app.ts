@@ -2,7 +2,7 @@
 import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY, registerAppResource } from '@modelcontextprotocol/ext-apps/server';
 import type { McpServer } from '@modelcontextprotocol/server';
 import { LIVE_VIEW_RESOURCE_URI } from '@sessionwright/tools';
-import { mcpAppHtml } from './page.js';
+import { mcpAppHtml } from './app-page.js';
 
 /**
  * The tool's `_meta` as MCP Apps hosts read it: `ui.resourceUri`, and beside it the older `ui/resourceUri` key that
@@ -15,19 +15,19 @@ export function appToolMeta(meta: Record<string, unknown>): Record<string, unkno
 }
 
 /**
- * Registers the live view's ui:// resource (text/html;profile=mcp-app): a page that takes the link from live_view's
- * result and shows that live page in a frame. `origin` is where live pages are served, which the host must let the
- * frame load.
+ * Registers the live view's ui:// resource (text/html;profile=mcp-app): a page that draws the session from frames it
+ * gets through the host (app-page.ts). It asks the host for no frame domain and no connection, so it works under the
+ * strictest policy, and over stdio it opens no listener.
  */
-export function registerLiveViewResource(server: McpServer, origin: () => Promise<string>): void {
+export function registerLiveViewResource(server: McpServer): void {
   const config = { description: "A browser session's current tab, live, with Take control and Give back control.", _meta: { ui: { prefersBorder: true } } };
-  registerAppResource(server, 'Live view', LIVE_VIEW_RESOURCE_URI, config, async () => ({
+  registerAppResource(server, 'Live view', LIVE_VIEW_RESOURCE_URI, config, () => ({
     contents: [
       {
         uri: LIVE_VIEW_RESOURCE_URI,
         mimeType: RESOURCE_MIME_TYPE,
         text: mcpAppHtml(),
-        _meta: { ui: { prefersBorder: true, csp: { frameDomains: [await origin()] } } },
+        _meta: { ui: { prefersBorder: true } },
       },
     ],
   }));

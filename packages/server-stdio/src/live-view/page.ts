@@ -1,4 +1,4 @@
-// The live page a person opens (self-contained HTML, script and style inline), and the MCP App that shows it inside a host.
+// The live page a person opens from a live-view link (self-contained HTML, script and style inline).
 
 /** The live view: the tab as frames on a canvas, its URL and title, "Take control" / "Give back control", and input while held. */
 export function livePageHtml(): string {
@@ -231,81 +231,4 @@ const SCRIPT = `(() => {
     if (text) send({ kind: 'text', text: text.slice(0, 10000) });
   });
   render();
-})();`;
-
-/**
- * The MCP App a host renders for live_view and request_human: it speaks the host's postMessage protocol (MCP Apps'
- * ui/initialize handshake, then the tool's result) and shows the live page of the URL in that result in a frame,
- * so the view inside the host is the same page a person opens from the link.
- */
-export function mcpAppHtml(): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>Live view · sessionwright</title>
-<style>
-  :root { color-scheme: light dark; }
-  body { margin: 0; font: 14px/1.4 system-ui, sans-serif; }
-  p { margin: 12px; }
-  iframe { display: block; width: 100%; height: 760px; border: 0; }
-</style>
-</head>
-<body>
-<p id="note">Waiting for the live view…</p>
-<iframe id="live" title="Live view of the browser session" hidden></iframe>
-<script>${APP_SCRIPT}</script>
-</body>
-</html>
-`;
-}
-
-// The host side of MCP Apps is JSON-RPC 2.0 over postMessage with the parent window; the handful of messages a view needs are spoken here directly.
-const APP_SCRIPT = `(() => {
-  'use strict';
-  const note = document.getElementById('note');
-  const frame = document.getElementById('live');
-  let nextId = 1;
-  const pending = new Map();
-  function post(message) { window.parent.postMessage(Object.assign({ jsonrpc: '2.0' }, message), '*'); }
-  function request(method, params) {
-    const id = nextId++;
-    post({ id, method, params });
-    return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
-  }
-  function show(result) {
-    const data = result && (result.structuredContent || parse(result.content));
-    const url = data && (data.url || data.liveUrl);
-    if (result && result.isError) { note.textContent = (data && data.message) || 'The live view could not be opened.'; return; }
-    if (typeof url !== 'string' || !/^https?:\\/\\//.test(url)) { note.textContent = 'The result carries no live-view link.'; return; }
-    if (frame.getAttribute('src') !== url) frame.src = url;
-    frame.hidden = false;
-    note.hidden = true;
-    size();
-  }
-  function parse(content) {
-    const first = Array.isArray(content) ? content[0] : undefined;
-    try { return first && first.type === 'text' ? JSON.parse(first.text) : undefined; } catch (e) { return undefined; }
-  }
-  function size() { post({ method: 'ui/notifications/size-changed', params: { width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight } }); }
-  window.addEventListener('message', (event) => {
-    if (event.source !== window.parent) return;
-    const message = event.data;
-    if (!message || message.jsonrpc !== '2.0') return;
-    if (message.id !== undefined && !message.method) {
-      const waiter = pending.get(message.id);
-      pending.delete(message.id);
-      if (waiter) message.error ? waiter.reject(message.error) : waiter.resolve(message.result);
-      return;
-    }
-    if (message.method === 'ui/notifications/tool-result') show(message.params);
-    else if (message.method === 'ui/notifications/tool-cancelled') note.textContent = 'The call was cancelled.';
-    else if (message.id !== undefined && (message.method === 'ui/resource-teardown' || message.method === 'ping')) post({ id: message.id, result: {} });
-    else if (message.id !== undefined) post({ id: message.id, error: { code: -32601, message: 'Method not found' } });
-  });
-  request('ui/initialize', {
-    appCapabilities: { availableDisplayModes: ['inline', 'fullscreen'] },
-    appInfo: { name: 'sessionwright-live-view', version: '1' },
-    protocolVersion: '2026-01-26',
-  }).then(() => { post({ method: 'ui/notifications/initialized', params: {} }); size(); }, () => { note.textContent = 'The host refused to show the live view.'; });
 })();`;
