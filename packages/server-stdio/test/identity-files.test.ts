@@ -168,3 +168,36 @@ describe('every byte a session writes counts', () => {
     expectSuccess(await call(client, 'close_session', { sessionId }));
   });
 });
+
+describe('the playwright profile over HTTP with identities', () => {
+  let pw: HttpCli;
+  beforeAll(async () => {
+    pw = await startHttpCli([
+      '--profile',
+      'playwright',
+      '--caps',
+      'storage',
+      '--auth-tokens-file',
+      path.join(dir, 'tokens'),
+      '--output-dir',
+      path.join(dir, 'pw'),
+    ]);
+  });
+  afterAll(async () => {
+    await pw?.stop();
+  });
+
+  it("writes browser_storage_state's default file, with a random part, in the caller's folder, where no other identity finds it", async () => {
+    const { client: alice } = await connectStreamable(pw.base, { Authorization: `Bearer ${ALICE}` });
+    const { client: bob } = await connectStreamable(pw.base, { Authorization: `Bearer ${BOB}` });
+    clients.push(alice, bob);
+    expectSuccess(await call(alice, 'browser_navigate', { url: fixture.urlFor('/pages/home') }));
+    const file = expectSuccess(await call(alice, 'browser_storage_state', {})).file as string;
+    expect(path.basename(file)).toMatch(/^storage-state-.+-[0-9a-f]{8}\.json$/);
+    expect(path.basename(path.dirname(file))).toMatch(/^identity-[0-9a-f]{32}$/);
+    expect(path.dirname(path.dirname(file))).toBe(path.join(dir, 'pw'));
+    expectSuccess(await call(bob, 'browser_navigate', { url: fixture.urlFor('/pages/home') }));
+    for (const filename of [path.basename(file), file]) expectError(await call(bob, 'browser_set_storage_state', { filename }), 'INVALID_PARAMETERS');
+    expectSuccess(await call(alice, 'browser_set_storage_state', { filename: path.basename(file) }));
+  });
+});
