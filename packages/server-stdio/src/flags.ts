@@ -186,7 +186,8 @@ export const FLAGS = [
     placeholder: 'dir',
     defaultText: 'a temporary folder removed at exit',
     example: '/srv/downloads',
-    description: 'Where downloads, traces and videos are saved, in folders per session (downloads go with their session unless --keep-downloads)',
+    description:
+      "Where files are saved: each client identity's in a folder of its own, its sessions' downloads, traces and videos in a folder per session (gone with the session unless --keep-downloads)",
   },
   {
     name: 'data-dir',
@@ -235,7 +236,19 @@ export const FLAGS = [
     min: 0,
     max: Number.MAX_SAFE_INTEGER,
     default: DEFAULT_DOWNLOAD_LIMITS.maxBytes,
-    description: 'Bytes one session may download, files in progress included; a download that passes it is cancelled',
+    description:
+      'Bytes one session may write: downloads, traces, videos and saved files together, those in progress included; a download past it is cancelled, a trace or video stopped',
+  },
+  {
+    name: 'output-max-size',
+    kind: 'integer',
+    placeholder: 'bytes',
+    min: 1,
+    max: Number.MAX_SAFE_INTEGER,
+    defaultText: "no limit but each session's",
+    example: 10_737_418_240,
+    description:
+      "Bytes one client's folder of --output-dir may hold (its saved files and its sessions' downloads, traces and videos); a file that would pass it is refused or cancelled",
   },
   {
     name: 'max-downloads',
@@ -243,13 +256,13 @@ export const FLAGS = [
     placeholder: 'n',
     min: 0,
     default: DEFAULT_DOWNLOAD_LIMITS.maxCount,
-    description: 'Files one session may download; the ones after are cancelled',
+    description: 'Files one session may write (downloads, traces, videos and saved files); the ones after are cancelled or refused',
   },
   {
     name: 'keep-downloads',
     kind: 'boolean',
     default: DEFAULT_DOWNLOAD_LIMITS.keep,
-    description: "Keep a session's downloaded files when it ends (in --output-dir; without it they go at exit)",
+    description: "Keep a session's folder (its downloads, traces and videos) when it ends (in --output-dir; without it they go at exit)",
   },
   { name: 'allow-file-urls', kind: 'boolean', default: false, description: 'Let navigate open file: URLs (off by default)' },
   { name: 'verbose', kind: 'boolean', default: false, description: 'Log every tool call on stderr' },

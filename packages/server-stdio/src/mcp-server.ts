@@ -315,8 +315,10 @@ function below(level: LoggingLevel, minimum: LoggingLevel): boolean {
  * request of its own to send a client, so a local client of that era gets the working directory.
  */
 async function allowedRoots(server: Server, deps: McpServerDeps, signal: AbortSignal): Promise<AllowedRoots> {
+  const { outputRoot, outputDir } = deps.toolOptions;
+  const fenced = outputRoot === undefined || outputDir === undefined ? undefined : { folder: outputRoot, own: outputDir };
   const fileRoots = deps.toolOptions.fileRoots ?? [];
-  if (fileRoots.length > 0) return { directories: fileRoots, source: 'file-root' };
+  if (fileRoots.length > 0) return { directories: fileRoots, source: 'file-root', fenced };
   if (!deps.local) return { directories: [], source: 'none' };
   if (deps.era !== 'modern' && server.getClientCapabilities()?.roots) {
     const listed = await server.listRoots(undefined, { signal, timeout: 10_000 }).catch(() => ({ roots: [] }));

@@ -424,14 +424,8 @@ export const PLAYWRIGHT_FLAGS: readonly PlaywrightFlag[] = [
     means: 'what sessionwright does: tools a page registers through WebMCP are not exposed',
     apply: () => {},
   },
-  same('output-dir', 'value', 'path', 'OUTPUT_DIR', 'where files are saved, a folder per session (our --output-dir)'),
-  {
-    name: 'output-max-size',
-    takes: 'value',
-    placeholder: 'bytes',
-    env: 'OUTPUT_MAX_SIZE',
-    means: 'files in --output-dir are kept per session and removed with it',
-  },
+  same('output-dir', 'value', 'path', 'OUTPUT_DIR', "where files are saved, each client's in a folder of its own (our --output-dir)"),
+  same('output-max-size', 'value', 'bytes', 'OUTPUT_MAX_SIZE', "the most a client's folder of --output-dir may hold (our --output-max-size)"),
   same('port', 'value', 'port', 'PORT', 'serve MCP over HTTP: legacy SSE at / and /sse, Streamable HTTP at /mcp (our --port)'),
   { name: 'profile-dir-name', takes: 'value', placeholder: 'name', env: 'PROFILE_DIR_NAME', means: EXTENSION_ONLY },
   {

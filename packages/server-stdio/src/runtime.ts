@@ -35,6 +35,7 @@ import {
 } from '@sessionwright/tools';
 import { builtToolEntry } from './tool-listing.js';
 import { LiveViews } from './live-view/live-views.js';
+import { IdentityFolders } from './identity-folders.js';
 import { createMcpServer, type McpConnection } from './mcp-server.js';
 import { DEFAULT_OPTIONS, checkCombinations, type ServerOptions } from './options.js';
 import { ParkedCalls } from './parked-calls.js';
@@ -155,6 +156,8 @@ export function createServer(
   };
   const grace = setTimeout(startBrowser, BROWSER_START_GRACE_MS);
   grace.unref();
+  // Each client identity's files (downloads, recordings, filename outputs) lie in a folder of its own.
+  const folders = new IdentityFolders(options.outputDir);
   const profile = servedOverTransport(options.profile === 'playwright' ? playwrightProfile(options.caps) : sessionsProfile(toolsFor(options.caps)), options);
   const manager = new SessionManager({
     host: sources,
@@ -173,7 +176,8 @@ export function createServer(
     maxTabs: options.maxTabs,
     ...(setup.sessionDefaults === undefined ? {} : { sessionDefaults: setup.sessionDefaults }),
     ...(options.outputDir === undefined ? {} : { outputDir: options.outputDir }),
-    downloads: { maxBytes: options.maxDownloadBytes, maxCount: options.maxDownloads, keep: options.keepDownloads },
+    ownerFolder: (owner) => folders.ofOwner(owner),
+    downloads: { maxBytes: options.maxDownloadBytes, maxCount: options.maxDownloads, keep: options.keepDownloads, maxFolderBytes: options.outputMaxSize },
     // Playwright makes a response object, timings and a failure report for each request a session lists: only when a tool reads the list.
     collectNetwork: readsRequestList(profile.tools),
     logger,
@@ -198,7 +202,15 @@ export function createServer(
     defaultTimeouts: setup.timeouts,
     ...(setup.consoleLevel === undefined ? {} : { consoleLevel: setup.consoleLevel }),
     ...(options.outputDir === undefined ? {} : { outputDir: options.outputDir }),
+    ...(options.outputMaxSize === undefined ? {} : { outputMaxSize: options.outputMaxSize }),
     ...(options.readOut === undefined ? {} : { config: options.readOut }),
+  };
+  /** The tool options of a caller: its files are read and written in its identity's folder of --output-dir. */
+  const toolOptionsOf = (scope: CallerScope): ToolOptions => {
+    const folder = folders.ofOwner(scope.guarded ? scope.owner : undefined);
+    if (options.outputDir === undefined || folder === '') return toolOptions;
+    const outputRoot = path.resolve(options.outputDir);
+    return { ...toolOptions, outputDir: path.join(outputRoot, folder), outputRoot };
   };
   // The profile is one of the packaged ones, so the build's listing describes its tools.
   const listed = (tool: AnyTool) => builtToolEntry(profile.name, tool.name);
@@ -224,7 +236,7 @@ export function createServer(
       sessions,
       ...(implicitSession === undefined ? {} : { implicitSession }),
       logger: stderr,
-      toolOptions,
+      toolOptions: toolOptionsOf(scope),
       images: setup.imageResponses,
       profile,
       local: caller.local ?? false,
@@ -276,7 +288,7 @@ export function createServer(
       return createMcpServer({
         sessions,
         logger: stderr,
-        toolOptions,
+        toolOptions: toolOptionsOf(scope),
         images: setup.imageResponses,
         profile,
         listed,

@@ -127,10 +127,14 @@ describe('video (default profile)', () => {
       "() => new Promise((resolve) => { let n = 0; const timer = setInterval(() => { document.getElementById('out').textContent = 'frame ' + ++n; if (n === 20) { clearInterval(timer); resolve(n); } }, 100); })";
     expect(expectSuccess(await call(sessions.client, 'evaluate', { sessionId, function: repaint })).result).toBe(20);
     expectSuccess(await call(sessions.client, 'click', { sessionId, selector: '#go' }));
-    // Closing the session stops the video and lists it.
-    const closed = expectSuccess(await call(sessions.client, 'close_session', { sessionId }));
-    expect(JSON.stringify(closed)).toContain(long);
+    expectSuccess(await call(sessions.client, 'video', { sessionId, action: 'stop' }));
     expect(await videoSeconds(long)).toBeGreaterThan(await videoSeconds(short));
+    // The session's folder, its videos in it, goes with the session (no --keep-downloads); one still recording is listed so.
+    expectSuccess(await call(sessions.client, 'video', { sessionId, action: 'start' }));
+    const closed = expectSuccess(await call(sessions.client, 'close_session', { sessionId }));
+    expect(JSON.stringify(closed)).toContain('video-3.webm');
+    expect(JSON.stringify(closed)).toContain('"removed":true');
+    expect(existsSync(path.dirname(long))).toBe(false);
   });
 
   it('records a tab the page opens into a file of its own', async () => {

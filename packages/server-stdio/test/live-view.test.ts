@@ -31,7 +31,7 @@ let outputDir: string;
 beforeAll(async () => {
   outputDir = mkdtempSync(path.join(tmpdir(), 'sessionwright-live-'));
   fixture = await startFixtureServer({ pages: { counter: COUNTER_PAGE } });
-  cli = await startCli(['--caps', 'live,devtools', '--call-timeout', String(CALL_TIMEOUT), '--output-dir', outputDir]);
+  cli = await startCli(['--caps', 'live,devtools', '--call-timeout', String(CALL_TIMEOUT), '--output-dir', outputDir, '--keep-downloads']);
   const executable = resolveExecutable({ browser: 'chromium', headless: true });
   browser = await chromium.launch({ headless: true, ...(executable.executablePath ? { executablePath: executable.executablePath } : {}) });
 });

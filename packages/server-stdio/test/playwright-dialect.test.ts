@@ -304,6 +304,15 @@ describe('the real command lines of @playwright/mcp users', () => {
   });
 });
 
+describe('--output-max-size', () => {
+  it("is ours: a cap on each client's folder of --output-dir, from the flag and the config key", () => {
+    expect(playwright(['--output-max-size', '1000000']).options.outputMaxSize).toBe(1_000_000);
+    const file = path.join(scratch, 'output-max-size.json');
+    writeFileSync(file, JSON.stringify({ outputMaxSize: 2_000_000 }));
+    expect(playwright(['--config', file]).options.outputMaxSize).toBe(2_000_000);
+  });
+});
+
 describe('docs/compat.md', () => {
   it('says what each @playwright/mcp flag does here', () => {
     const compat = readFileSync(path.join(REPO_ROOT, 'docs', 'compat.md'), 'utf8');

@@ -1,6 +1,6 @@
 // Where a session's downloads land: a folder per session under one output directory, with file names that cannot escape it, within per-session limits.
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { downloadFile } from './playwright-internals.js';
@@ -27,6 +27,11 @@ export interface DownloadLimits {
   maxCount: number;
   /** Keep a session's files when it ends (`--keep-downloads`); otherwise its folder goes with it. */
   keep: boolean;
+  /**
+   * Bytes the folder holding the session's folder (its owner's) may hold (`--output-max-size`): a file started once it
+   * is full is refused or cancelled. Undefined: no bound but the session's own.
+   */
+  maxFolderBytes?: number | undefined;
 }
 
 export const DEFAULT_DOWNLOAD_LIMITS: DownloadLimits = { maxBytes: 1024 ** 3, maxCount: 100, keep: false };
@@ -85,13 +90,17 @@ export class DownloadDirectory {
     this.given = outputDir === undefined ? undefined : path.resolve(outputDir);
   }
 
-  /** Makes and returns a new folder for one session. */
-  async sessionFolder(): Promise<string> {
+  /**
+   * Makes and returns a new folder for one session, inside `owned` (the owner's folder, a single plain name; '' for the
+   * output directory itself).
+   */
+  async sessionFolder(owned = ''): Promise<string> {
+    if (owned !== '' && (owned !== path.basename(owned) || owned.startsWith('.'))) throw new RangeError('an owner folder is one plain name');
     this.root ??=
       this.given === undefined
         ? mkdtemp(path.join(tmpdir(), 'sessionwright-downloads-'))
         : mkdir(this.given, { recursive: true }).then(() => this.given as string);
-    const folder = path.join(await this.root, `session-${randomBytes(8).toString('hex')}`);
+    const folder = path.join(await this.root, owned, `session-${randomBytes(8).toString('hex')}`);
     await mkdir(folder, { recursive: true });
     return folder;
   }
@@ -102,6 +111,28 @@ export class DownloadDirectory {
     const root = await this.root.catch(() => undefined);
     if (root !== undefined) await rm(root, { recursive: true, force: true }).catch(() => {});
   }
+}
+
+/** How many files a folder walk looks at, at most: a folder of more counts as full. */
+const MAX_WALK = 100_000;
+
+/** The bytes of every file under `folder` (links not followed); Infinity past MAX_WALK entries, 0 for a folder not there. */
+export async function folderBytes(folder: string): Promise<number> {
+  let total = 0;
+  let seen = 0;
+  const pending = [folder];
+  while (pending.length > 0) {
+    const current = pending.pop() as string;
+    const entries = await readdir(current, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      seen += 1;
+      if (seen > MAX_WALK) return Number.POSITIVE_INFINITY;
+      const full = path.join(current, entry.name);
+      if (entry.isDirectory()) pending.push(full);
+      else if (entry.isFile()) total += (await stat(full).catch(() => undefined))?.size ?? 0;
+    }
+  }
+  return total;
 }
 
 /** `name`, or `name (1).ext`, `name (2).ext`, … : the first that `taken` does not hold. */

@@ -80,7 +80,8 @@ export type { VideoSettings } from './page-video.js';
 export type { ControlLease } from './control.js';
 export type { PersonInput } from './person-input.js';
 export { COLLECTOR_CAPACITY, atLeast, type ConsoleEntry, type ConsoleLevel, type RequestEntry } from './collectors.js';
-export { DEFAULT_DOWNLOAD_LIMITS, isInside, type DownloadLimits, type DownloadRecord } from './downloads.js';
+export { DEFAULT_DOWNLOAD_LIMITS, folderBytes, isInside, type DownloadLimits, type DownloadRecord } from './downloads.js';
+export { MAX_FFMPEG_PER_SERVER, MAX_FFMPEG_PER_SESSION, MAX_VIDEO, checkVideoSettings } from './recording-limits.js';
 export {
   DEFAULT_CALL_TIMEOUT,
   DEFAULT_MAX_SESSIONS,

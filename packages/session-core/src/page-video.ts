@@ -3,6 +3,9 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright';
 import { defined } from './fields.js';
+import { bytesSoFar } from './downloads.js';
+import { SessionError } from './errors.js';
+import { MAX_FFMPEG_PER_SESSION, serverFfmpegSlots, type FfmpegSlots } from './recording-limits.js';
 
 /** How the video is recorded; `cursor` draws a pointer travelling to each action point. */
 export interface VideoSettings {
@@ -20,6 +23,8 @@ const CURSOR_MS = 800;
  */
 export class PageVideo {
   readonly files: string[] = [];
+  /** Tabs left out because the session or the server already ran its most ffmpeg processes. */
+  skipped = 0;
   private readonly recording = new Map<Page, string>();
   private readonly onPage = (page: Page) => void this.add(page).catch(() => {});
 
@@ -27,6 +32,7 @@ export class PageVideo {
     private readonly context: BrowserContext,
     private readonly file: string,
     private readonly settings: VideoSettings,
+    private readonly slots: FfmpegSlots = serverFfmpegSlots,
   ) {}
 
   /** Starts recording the open tabs and every tab opened from now on. */
@@ -34,10 +40,29 @@ export class PageVideo {
     this.context.on('page', this.onPage);
     try {
       for (const page of pages) await this.add(page);
+      if (this.recording.size === 0 && this.skipped > 0) {
+        throw new SessionError(
+          'INVALID_PARAMETERS',
+          `This server already records ${this.slots.max} tabs' videos, the most it encodes at once; stop a video or try later.`,
+          { details: { reason: 'video_limit', limit: this.slots.max } },
+        );
+      }
     } catch (error) {
       await this.stop();
       throw error;
     }
+  }
+
+  /**
+   * The bytes of its files so far: those of tabs no longer recorded as saved, the others' as Playwright's encoder has
+   * written them so far (0 where that cannot be known: a browser on another machine).
+   */
+  async sizes(): Promise<number> {
+    let total = 0;
+    const recording = new Set(this.recording.values());
+    for (const file of this.files) if (!recording.has(file)) total += (await stat(file).catch(() => undefined))?.size ?? 0;
+    for (const page of this.recording.keys()) total += (await bytesSoFar(page.screencast)) ?? 0;
+    return total;
   }
 
   /** Stops every tab's recording; answers the files written, with their sizes (a tab that never painted writes none). */
@@ -46,6 +71,7 @@ export class PageVideo {
     const pages = [...this.recording.keys()];
     this.recording.clear();
     await Promise.all(pages.map((page) => page.screencast.stop().catch(() => {})));
+    for (const _page of pages) this.slots.give();
     const written = await Promise.all(
       this.files.map(async (file) => {
         const info = await stat(file).catch(() => undefined);
@@ -57,13 +83,24 @@ export class PageVideo {
 
   private async add(page: Page): Promise<void> {
     if (this.recording.has(page) || page.isClosed()) return;
+    // Each tab recorded is an ffmpeg process: at most MAX_FFMPEG_PER_SESSION a session, and the server's slots.
+    if (this.recording.size >= MAX_FFMPEG_PER_SESSION || !this.slots.take()) {
+      this.skipped += 1;
+      return;
+    }
     const index = this.files.length;
     const { name, ext } = path.parse(this.file);
     const file = index === 0 ? this.file : path.join(path.dirname(this.file), `${name}-${index}${ext}`);
     this.files.push(file);
     this.recording.set(page, file);
     const { cursor, ...options } = this.settings;
-    await page.screencast.start({ path: file, ...defined(options) });
+    try {
+      await page.screencast.start({ path: file, ...defined(options) });
+    } catch (error) {
+      this.recording.delete(page);
+      this.slots.give();
+      throw error;
+    }
     // The pointer alone, without the action's title: the video shows where each action happens.
     if (cursor) await page.screencast.showActions({ cursor: 'pointer', duration: CURSOR_MS, style: { title: 'display: none' } });
   }

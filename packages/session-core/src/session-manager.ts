@@ -28,6 +28,7 @@ import { BrowserRecycler } from './browser-recycler.js';
 import { DEFAULT_DOWNLOAD_LIMITS, DownloadDirectory, type DownloadLimits } from './downloads.js';
 import { openContext, unlessStopped } from './open-context.js';
 import { ensureFfmpeg } from './video.js';
+import { serverFfmpegSlots } from './recording-limits.js';
 import { WarmPool } from './warm-pool.js';
 import { defined } from './fields.js';
 import { runawayLimits, type RunawayLimits, type RunawayOptions } from './runaway.js';
@@ -77,6 +78,11 @@ export interface SessionManagerOptions {
   maxTabs?: number;
   /** Where downloads, traces and videos are saved, in folders per session (default: a temporary folder removed by shutdown). */
   outputDir?: string;
+  /**
+   * The folder inside outputDir that holds an owner's session folders: one plain name, '' for outputDir itself (the
+   * default for every owner). The server gives each client identity its own, so no identity's files lie in another's.
+   */
+  ownerFolder?: (owner: string | undefined) => string;
   /**
    * Page loads (calls run with `loads`) under way at once across all sessions (default: 8 per CPU core, at least 16);
    * the others wait their turn, fairly across owners. A load holds its turn until it ends or for `holdMs` (default
@@ -173,6 +179,7 @@ export class SessionManager {
   private readonly recyclers = new Map<BrowserSource, BrowserRecycler>();
   readonly maxTabs: number;
   private readonly downloads: DownloadDirectory;
+  private readonly ownerFolder: (owner: string | undefined) => string;
   /** Turns to open a context (see openContext) and to load a page (see run). */
   private readonly turns: WorkTurns;
   private readonly downloadLimits: DownloadLimits;
@@ -208,6 +215,7 @@ export class SessionManager {
     this.maxTabs = options.maxTabs ?? DEFAULT_MAX_TABS;
     if (!Number.isInteger(this.maxTabs) || this.maxTabs < 1) throw new RangeError('maxTabs must be a positive integer');
     this.downloads = new DownloadDirectory(options.outputDir);
+    this.ownerFolder = options.ownerFolder ?? (() => '');
     this.downloadLimits = { ...DEFAULT_DOWNLOAD_LIMITS, ...defined(options.downloads ?? {}) };
     for (const key of ['maxBytes', 'maxCount'] as const) {
       if (!Number.isInteger(this.downloadLimits[key]) || this.downloadLimits[key] < 0)
@@ -353,14 +361,24 @@ export class SessionManager {
     this.sessionsChanged();
     const stop = this.createStop(request.signal);
     let source: BrowserSource | undefined;
+    // A recording session's tabs are ffmpeg processes: it holds one of the server's slots while it lives.
+    let videoSlot = false;
     try {
       // Picked and counted in the same tick when a source is available, so concurrent creations spread.
       const load = (candidate: BrowserSource) => this.load(candidate);
       source = this.ownerSource(owner) ?? leastLoaded(this.sources, load) ?? (await chooseSource(this.sources, load));
       admitted.headFor(source);
       const pool = this.poolOf(source);
-      // A recording session's folder is made first: the context writes its videos there from its first frame.
-      const folder = settings?.recordVideo ? await this.recordingFolder(source) : undefined;
+      // The session's one folder (downloads, traces, videos), made on first use; a recording session's is made first:
+      // the context writes its videos there from its first frame.
+      const owned = this.ownerFolder(owner);
+      if (settings?.recordVideo) videoSlot = takeVideoSlot();
+      const folder = settings?.recordVideo ? await this.recordingFolder(source, owned) : undefined;
+      let sessionFolder = folder === undefined ? undefined : Promise.resolve(folder);
+      const ownFolder = () => {
+        sessionFolder ??= this.downloads.sessionFolder(owned);
+        return sessionFolder;
+      };
       const videoFolder = folder === undefined ? undefined : path.join(folder, 'videos');
       const browser = await source.browser();
       if (stop.signal.aborted) throw stop.signal.reason;
@@ -374,8 +392,7 @@ export class SessionManager {
       const session = new Session({
         id,
         maxTabs: this.maxTabs,
-        downloadFolder: () => this.downloads.sessionFolder(),
-        recordingFolder: () => (folder === undefined ? this.downloads.sessionFolder() : Promise.resolve(folder)),
+        folder: ownFolder,
         ...(videoFolder === undefined ? {} : { videoFolder }),
         downloadLimits: this.downloadLimits,
         collectNetwork: this.collectNetwork,
@@ -402,6 +419,10 @@ export class SessionManager {
               details: { browserMessage: 'the browser disconnected' },
             });
       }
+      if (videoSlot) {
+        session.onEnd(() => serverFfmpegSlots.give());
+        videoSlot = false;
+      }
       this.sessions.set(session.id, session);
       this.recyclers.get(source)?.sessionOpened();
       this.schedule(session);
@@ -410,6 +431,7 @@ export class SessionManager {
       );
       return session;
     } finally {
+      if (videoSlot) serverFfmpegSlots.give();
       if (request.sessionId !== undefined) this.creatingIds.delete(request.sessionId);
       stop.dispose();
       admitted.release();
@@ -498,10 +520,10 @@ export class SessionManager {
   }
 
   /** The folder of a session that records video; BROWSER_ERROR `unsupported` when no ffmpeg can encode it. */
-  private async recordingFolder(source: BrowserSource): Promise<string> {
+  private async recordingFolder(source: BrowserSource, owned: string): Promise<string> {
     // A remote browser encodes its videos where it runs; only a browser launched here needs an ffmpeg here.
     if (source instanceof BrowserHost) await ensureFfmpeg();
-    return this.downloads.sessionFolder();
+    return this.downloads.sessionFolder(owned);
   }
 
   /** Open sessions, oldest first, optionally only those of one owner. */
@@ -753,5 +775,17 @@ async function titleOf(page: Page, timers: Timers): Promise<string> {
     500,
     '',
     timers,
+  );
+}
+
+/** Takes one of the server's ffmpeg slots for a session that records video; INVALID_PARAMETERS (reason `video_limit`) when none is free. */
+function takeVideoSlot(): true {
+  if (serverFfmpegSlots.take()) return true;
+  throw new SessionError(
+    'INVALID_PARAMETERS',
+    `This server already records ${serverFfmpegSlots.max} videos, the most it encodes at once; create the session without recordVideo, or later.`,
+    {
+      details: { reason: 'video_limit', limit: serverFfmpegSlots.max },
+    },
   );
 }

@@ -1,4 +1,5 @@
 // One isolated browser session: a BrowserContext, its tabs and current Page, its collectors, and a FIFO queue so calls never interleave.
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import {
   DEFAULT_DOWNLOAD_LIMITS,
   DOWNLOAD_CHECK_MS,
   bytesSoFar,
+  folderBytes,
   isInside,
   safeFileName,
   uniqueName,
@@ -26,6 +28,7 @@ import { PageVideo, type VideoSettings } from './page-video.js';
 import { ActionRecording, canRecordActions } from './action-recording.js';
 import { ensureFfmpeg } from './video.js';
 import { defined } from './fields.js';
+import { TraceSize, checkVideoSettings } from './recording-limits.js';
 import { DEFAULT_RUNAWAY_LIMITS, RunawayGuard, guardPages, type RunawayLimits, type RunawayTrip } from './runaway.js';
 
 /** A JavaScript dialog the page opened, and how it was answered ('pending' while a held dialog waits for an answer). */
@@ -109,6 +112,10 @@ export interface RunOptions {
 export interface FileRecord {
   path: string;
   bytes: number;
+  /** The file went with its session's folder as the session closed (no --keep-downloads). */
+  removed?: true;
+  /** Why the recording ended before it was asked to: it passed the session's byte limit. */
+  stopped?: string;
 }
 
 /** What a session leaves when it closes: its videos (one per tab, with recordVideo) and a trace still being recorded. */
@@ -146,10 +153,11 @@ export interface SessionInit {
   endpoint?: string;
   /** Most tabs open at once (default 10). */
   maxTabs?: number;
-  /** Makes the folder the session's downloads are saved in (removed when it ends unless kept); without it downloads are reported as failed. */
-  downloadFolder?: () => Promise<string>;
-  /** Makes the folder its traces are written to (never removed by the session); without it start_trace cannot save. */
-  recordingFolder?: () => Promise<string>;
+  /**
+   * The session's one folder, made on first use: its downloads, traces and videos (removed when it ends unless kept).
+   * Without it downloads are reported as failed and traces cannot be saved.
+   */
+  folder?: () => Promise<string>;
   /** Where the context records a video of each tab (created with recordVideo), listed when the session closes. */
   videoFolder?: string;
   /** How much the session may download, and whether its files outlive it (default DEFAULT_DOWNLOAD_LIMITS). */
@@ -208,14 +216,18 @@ export class Session {
   private interrupted: Promise<void> | undefined;
   private readonly savingDownloads = new Set<Promise<void>>();
   private readonly downloadNames = new Set<string>();
-  private downloadFolder: Promise<string> | undefined;
-  private readonly makeDownloadFolder: (() => Promise<string>) | undefined;
-  private recordingFolder: Promise<string> | undefined;
-  private readonly makeRecordingFolder: (() => Promise<string>) | undefined;
+  /** The session's folder, once made. */
+  private folder: Promise<string> | undefined;
+  private readonly makeFolder: (() => Promise<string>) | undefined;
   private readonly downloadLimits: DownloadLimits;
-  /** Downloads started (each counts against maxCount), and bytes of those saved. */
-  private downloadsStarted = 0;
-  private downloadedBytes = 0;
+  /**
+   * Files the session started (downloads, traces, videos, filename outputs: each counts against maxCount), and the
+   * bytes of those written (against maxBytes).
+   */
+  private filesStarted = 0;
+  private writtenBytes = 0;
+  /** A trace or video the byte limit stopped, until the call that stops it (or the close) answers it. */
+  private readonly cutShort: { trace?: Promise<FileRecord | undefined> | undefined; videos?: Promise<FileRecord[]> | undefined } = {};
   /** Downloads in progress, with the bytes each had on disk at the last check. */
   private readonly downloading = new Map<Download, number>();
   /** Why a download was cancelled, for its record. */
@@ -235,7 +247,7 @@ export class Session {
   private readonly controlListeners = new Set<(lease: ControlLease) => void>();
   private cast: Screencast | undefined;
   private readonly videoFolder: string | undefined;
-  private tracing: { started: number } | undefined;
+  private tracing: { started: number; size: TraceSize } | undefined;
   private traceCount = 0;
   private pageVideo: PageVideo | undefined;
   private videoCount = 0;
@@ -273,8 +285,7 @@ export class Session {
     this.givenOptions = init.givenOptions ?? {};
     this.endpoint = init.endpoint ?? 'local';
     this.maxTabs = init.maxTabs ?? DEFAULT_MAX_TABS;
-    this.makeDownloadFolder = init.downloadFolder;
-    this.makeRecordingFolder = init.recordingFolder;
+    this.makeFolder = init.folder;
     this.videoFolder = init.videoFolder;
     this.downloadLimits = init.downloadLimits ?? DEFAULT_DOWNLOAD_LIMITS;
     this.guard = new RunawayGuard(init.runaway ?? DEFAULT_RUNAWAY_LIMITS, (trip) => this.onRunaway(trip));
@@ -488,7 +499,9 @@ export class Session {
     clearImmediate(this.listenSoon);
     clearInterval(this.heapTimer);
     this.markEnded();
-    const traces: FileRecord[] = [];
+    const cutTrace = await this.cutShort.trace;
+    this.cutShort.trace = undefined;
+    const traces: FileRecord[] = cutTrace ? [cutTrace] : [];
     if (this.tracing) {
       const saved = await orAfter(
         this.stopTrace().catch(() => undefined),
@@ -497,29 +510,37 @@ export class Session {
       );
       if (saved) traces.push(saved);
     }
-    const ownVideos = this.pageVideo
-      ? await orAfter(
-          this.stopVideo().catch(() => []),
-          VIDEO_CLOSE_TIMEOUT_MS,
-          [],
-        )
-      : [];
+    const ownVideos =
+      this.pageVideo || this.cutShort.videos
+        ? await orAfter(
+            this.stopVideo().catch(() => []),
+            VIDEO_CLOSE_TIMEOUT_MS,
+            [],
+          )
+        : [];
     // The collectors' listeners go with the context; removing them first would cost a message per event.
     await orAfter(
       this.context.close().catch(() => {}),
       this.videoFolder === undefined ? CLOSE_TIMEOUT_MS : VIDEO_CLOSE_TIMEOUT_MS,
       undefined,
     );
-    await this.removeDownloads();
-    return { videos: [...(await filesIn(this.videoFolder, '.webm')), ...ownVideos], traces };
+    const videos = [...(await filesIn(this.videoFolder, '.webm')), ...ownVideos];
+    const removed = await this.removeDownloads();
+    const mark = (file: FileRecord): FileRecord => (removed !== undefined && isInside(removed, file.path) ? { ...file, removed: true } : file);
+    return { videos: videos.map(mark), traces: traces.map(mark) };
   }
 
-  /** Removes the session's download folder, unless its files are to be kept; for a session that has ended. */
-  async removeDownloads(): Promise<void> {
+  /**
+   * Removes the session's folder (downloads, traces, videos), unless its files are to be kept; for a session that has
+   * ended. Answers the folder removed.
+   */
+  async removeDownloads(): Promise<string | undefined> {
     clearInterval(this.downloadTimer);
-    if (this.downloadLimits.keep || this.downloadFolder === undefined) return;
-    const folder = await this.downloadFolder.catch(() => undefined);
-    if (folder !== undefined) await rm(folder, { recursive: true, force: true }).catch(() => {});
+    if (this.downloadLimits.keep || this.folder === undefined) return undefined;
+    const folder = await this.folder.catch(() => undefined);
+    if (folder === undefined) return undefined;
+    await rm(folder, { recursive: true, force: true }).catch(() => {});
+    return folder;
   }
 
   /**
@@ -633,13 +654,20 @@ export class Session {
         details: { reason: 'trace_running' },
       });
     }
-    this.tracing = { started: Date.now() };
+    await this.checkFolderRoom('trace');
+    this.claimFile('trace');
+    this.cutShort.trace = undefined;
+    // Named, so that its files can be found and weighed while it records (TraceSize).
+    const name = `sessionwright-trace-${randomBytes(8).toString('hex')}`;
+    this.tracing = { started: Date.now(), size: new TraceSize(name) };
     try {
-      await this.context.tracing.start({ screenshots: true, snapshots: true, sources: false, title: `session ${this.id.slice(0, 8)}` });
+      await this.context.tracing.start({ name, screenshots: true, snapshots: true, sources: false, title: `session ${this.id.slice(0, 8)}` });
     } catch (error) {
       this.tracing = undefined;
+      this.filesStarted -= 1;
       throw error;
     }
+    this.watchFiles();
   }
 
   /**
@@ -647,11 +675,17 @@ export class Session {
    * INVALID_PARAMETERS (details.reason `no_trace`) when none is being recorded.
    */
   async stopTrace(): Promise<FileRecord> {
+    const cut = this.cutShort.trace;
+    if (!this.tracing && cut) {
+      this.cutShort.trace = undefined;
+      const trace = await cut;
+      if (trace) return trace;
+    }
     if (!this.tracing) {
       throw new SessionError('INVALID_PARAMETERS', 'No trace of this session is being recorded; start one first.', { details: { reason: 'no_trace' } });
     }
     this.tracing = undefined;
-    if (!this.makeRecordingFolder) {
+    if (!this.makeFolder) {
       await this.context.tracing.stop();
       throw browserError('unsupported', 'This session has no folder to write a trace to.');
     }
@@ -659,14 +693,16 @@ export class Session {
     this.traceCount += 1;
     const target = path.join(folder, `trace-${this.traceCount}.zip`);
     await this.context.tracing.stop({ path: target });
-    return { path: target, bytes: (await stat(target)).size };
+    const bytes = (await stat(target)).size;
+    this.writtenBytes += bytes;
+    return { path: target, bytes };
   }
 
   /** The session's folder of the output directory, made on first use. */
   private ownFolder(): Promise<string> {
-    if (!this.makeRecordingFolder) return Promise.reject(browserError('unsupported', 'This session has no folder to write files to.'));
-    this.recordingFolder ??= this.makeRecordingFolder();
-    return this.recordingFolder;
+    if (!this.makeFolder) return Promise.reject(browserError('unsupported', 'This session has no folder to write files to.'));
+    this.folder ??= this.makeFolder();
+    return this.folder;
   }
 
   // Video and action recordings ----------------------------------------------------------------------------------
@@ -686,27 +722,96 @@ export class Session {
         details: { reason: 'video_running' },
       });
     }
+    checkVideoSettings(settings);
     // A remote browser encodes where it runs; only a browser here needs an ffmpeg here.
     if (this.endpoint === 'local') await ensureFfmpeg();
     const target = file ?? path.join(await this.ownFolder(), `video-${++this.videoCount}.webm`);
+    await this.checkFolderRoom('video');
+    this.claimFile('video');
+    this.cutShort.videos = undefined;
     const video = new PageVideo(this.context, target, settings);
     this.pageVideo = video;
     try {
       await video.start(this.tabs());
     } catch (error) {
       this.pageVideo = undefined;
+      this.filesStarted -= 1;
       throw error;
     }
+    this.watchFiles();
     return target;
   }
 
   /** Stops the video and answers its files (one per tab). INVALID_PARAMETERS (details.reason `no_video`) when none is being recorded. */
   async stopVideo(): Promise<FileRecord[]> {
     const video = this.pageVideo;
+    const cut = this.cutShort.videos;
+    if (!video && cut) {
+      this.cutShort.videos = undefined;
+      return cut;
+    }
     if (!video)
       throw new SessionError('INVALID_PARAMETERS', 'No video of this session is being recorded; start one first.', { details: { reason: 'no_video' } });
     this.pageVideo = undefined;
-    return video.stop();
+    const files = await video.stop();
+    for (const file of files) this.writtenBytes += file.bytes;
+    return files;
+  }
+
+  // The files a session writes ---------------------------------------------------------------------------------------
+
+  /**
+   * Counts a file the session's caller has the session write by name (a filename output) of `bytes` against the
+   * session's limits, before it is written: the bytes and the number of every file it wrote (downloads, traces,
+   * videos, filename outputs) and of those being written. INVALID_PARAMETERS (details.reason `file_limit`) past them.
+   */
+  countFile(bytes: number): void {
+    const { maxBytes } = this.downloadLimits;
+    if (this.writtenBytes + bytes > maxBytes) {
+      throw new SessionError(
+        'INVALID_PARAMETERS',
+        `This file (${bytes} bytes) would pass the session's limit of ${maxBytes} bytes of files (downloads, traces, videos and saved files together).`,
+        { details: { reason: 'file_limit', limit: maxBytes, written: this.writtenBytes } },
+      );
+    }
+    this.claimFile('file');
+    this.writtenBytes += bytes;
+  }
+
+  /** Why no file may be started in the owner's folder (it holds maxFolderBytes), or undefined while it has room. */
+  private async folderFull(): Promise<string | undefined> {
+    const max = this.downloadLimits.maxFolderBytes;
+    if (max === undefined || !this.makeFolder) return undefined;
+    const owner = path.dirname(await this.ownFolder());
+    return (await folderBytes(owner)) >= max
+      ? `the client's folder of the output directory holds ${max} bytes, the most it may (--output-max-size)`
+      : undefined;
+  }
+
+  /** INVALID_PARAMETERS (details.reason `output_full`) when the owner's folder is full. */
+  private async checkFolderRoom(what: 'trace' | 'video'): Promise<void> {
+    const full = await this.folderFull();
+    if (full !== undefined) {
+      throw new SessionError('INVALID_PARAMETERS', `No ${what} is written: ${full}. Remove files from it, or close sessions whose files it keeps.`, {
+        details: { reason: 'output_full', limit: this.downloadLimits.maxFolderBytes },
+      });
+    }
+  }
+
+  /** Counts one more file against maxCount; INVALID_PARAMETERS (details.reason `file_limit`) past it. */
+  private claimFile(what: 'trace' | 'video' | 'file'): void {
+    const { maxCount, maxBytes } = this.downloadLimits;
+    if (this.filesStarted >= maxCount) {
+      throw new SessionError('INVALID_PARAMETERS', `The session already wrote ${maxCount} files, the most it may; no ${what} is written.`, {
+        details: { reason: 'file_limit', limit: maxCount },
+      });
+    }
+    if (what !== 'file' && this.writtenBytes >= maxBytes) {
+      throw new SessionError('INVALID_PARAMETERS', `The session already wrote ${maxBytes} bytes of files, the most it may; no ${what} is written.`, {
+        details: { reason: 'file_limit', limit: maxBytes },
+      });
+    }
+    this.filesStarted += 1;
   }
 
   /**
@@ -1161,21 +1266,26 @@ export class Session {
     const record = (state: DownloadRecord['state'], fields: Partial<DownloadRecord> = {}) =>
       this.pushEvent('downloads', { url, suggestedFilename, state, path: '', bytes: 0, ...fields });
     const { maxCount, maxBytes } = this.downloadLimits;
-    if (this.downloadsStarted >= maxCount) {
+    if (this.filesStarted >= maxCount) {
       void download.cancel().catch(() => {});
-      record('cancelled', { failure: `the session already downloaded ${maxCount} files, the most it may` });
+      record('cancelled', { failure: `the session already wrote ${maxCount} files (downloads, traces, videos and saved files), the most it may` });
       return;
     }
-    this.downloadsStarted += 1;
+    this.filesStarted += 1;
     this.downloading.set(download, 0);
-    this.downloadTimer ??= setInterval(() => void this.checkDownloads(), DOWNLOAD_CHECK_MS).unref();
+    this.watchFiles();
     const tooLarge = `it passed the session's limit of ${maxBytes} bytes of downloads`;
     const saving = (async () => {
       let target: string | undefined;
       try {
-        if (!this.makeDownloadFolder) throw new Error('downloads are not saved by this session');
-        this.downloadFolder ??= this.makeDownloadFolder();
-        const folder = await this.downloadFolder;
+        if (!this.makeFolder) throw new Error('downloads are not saved by this session');
+        const folder = await this.ownFolder();
+        const full = await this.folderFull();
+        if (full !== undefined) {
+          this.cancelledDownloads.set(download, full);
+          void download.cancel().catch(() => {});
+          throw new Error(full);
+        }
         const name = uniqueName(safeFileName(suggestedFilename), (candidate) => this.downloadNames.has(candidate) || existsSync(path.join(folder, candidate)));
         this.downloadNames.add(name);
         target = path.join(folder, name);
@@ -1183,11 +1293,11 @@ export class Session {
         await download.saveAs(target);
         const { size } = await stat(target);
         // Also where its size could not be watched while it arrived (a browser on another machine).
-        if (this.downloadedBytes + size > maxBytes) {
+        if (this.writtenBytes + size > maxBytes) {
           this.cancelledDownloads.set(download, tooLarge);
           throw new Error(tooLarge);
         }
-        this.downloadedBytes += size;
+        this.writtenBytes += size;
         record('saved', { path: target, bytes: size });
       } catch (error) {
         if (target !== undefined) await rm(target, { force: true }).catch(() => {});
@@ -1203,9 +1313,17 @@ export class Session {
     void saving.finally(() => this.savingDownloads.delete(saving));
   }
 
-  /** Cancels every download in progress once the session's files, those arriving included, pass maxBytes. */
-  private async checkDownloads(): Promise<void> {
-    if (this.downloading.size === 0) {
+  /** Checks the files being written every DOWNLOAD_CHECK_MS while any is (downloads arriving, a trace or a video recording). */
+  private watchFiles(): void {
+    this.downloadTimer ??= setInterval(() => void this.checkFiles(), DOWNLOAD_CHECK_MS).unref();
+  }
+
+  /**
+   * Once the session's files, those being written included, pass maxBytes: cancels every download in progress, and
+   * stops the trace and the video being recorded, keeping them as far as they got (their answer says why).
+   */
+  private async checkFiles(): Promise<void> {
+    if (this.downloading.size === 0 && !this.tracing && !this.pageVideo) {
       clearInterval(this.downloadTimer);
       this.downloadTimer = undefined;
       return;
@@ -1214,13 +1332,34 @@ export class Session {
     this.checkingDownloads = true;
     try {
       for (const download of this.downloading.keys()) this.downloading.set(download, (await bytesSoFar(download)) ?? 0);
-      let total = this.downloadedBytes;
+      let total = this.writtenBytes;
       for (const bytes of this.downloading.values()) total += bytes;
-      if (total <= this.downloadLimits.maxBytes) return;
+      const tracing = this.tracing;
+      const video = this.pageVideo;
+      if (tracing) total += (await tracing.size.bytes()) ?? 0;
+      if (video) total += await video.sizes();
+      const { maxBytes } = this.downloadLimits;
+      if (total <= maxBytes) return;
+      const why = `it passed the session's limit of ${maxBytes} bytes of files (downloads, traces, videos and saved files together)`;
       for (const download of this.downloading.keys()) {
-        this.cancelledDownloads.set(download, `it passed the session's limit of ${this.downloadLimits.maxBytes} bytes of downloads`);
+        this.cancelledDownloads.set(download, `it passed the session's limit of ${maxBytes} bytes of downloads`);
         void download.cancel().catch(() => {});
       }
+      // Each is taken out of its place at once (stopTrace and stopVideo do so before they wait), so a stop asked for
+      // meanwhile gets this one.
+      if (tracing && this.tracing === tracing) {
+        this.cutShort.trace = this.stopTrace().then(
+          (trace) => ({ ...trace, stopped: why }),
+          () => undefined,
+        );
+      }
+      if (video && this.pageVideo === video) {
+        this.cutShort.videos = this.stopVideo().then(
+          (videos) => videos.map((file) => ({ ...file, stopped: why })),
+          () => [],
+        );
+      }
+      await Promise.all([this.cutShort.trace, this.cutShort.videos]);
     } finally {
       this.checkingDownloads = false;
     }

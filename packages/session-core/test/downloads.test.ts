@@ -78,7 +78,7 @@ describe('download limits', () => {
     expect(records.filter((record) => record.state === 'saved')).toHaveLength(5);
     const cancelled = records.filter((record) => record.state === 'cancelled');
     expect(cancelled).toHaveLength(3);
-    for (const record of cancelled) expect(record.failure).toMatch(/already downloaded 5 files/);
+    for (const record of cancelled) expect(record.failure).toMatch(/already wrote 5 files/);
     await manager.close(session.id);
   });
 
@@ -106,5 +106,32 @@ describe('download limits', () => {
     expect(existsSync(removedFile?.path ?? '')).toBe(false);
     expect(existsSync(path.dirname(removedFile?.path ?? ''))).toBe(false);
     expect(existsSync(keptFile?.path ?? '')).toBe(true);
+  });
+
+  it("keeps each owner's sessions in the owner's folder, and a session's downloads and traces in its one folder, gone with it", async () => {
+    const ownDir = await mkdtemp(path.join(tmpdir(), 'sessionwright-owners-'));
+    const owned = new SessionManager({ host, outputDir: ownDir, ownerFolder: (owner) => (owner === 'identity:alice' ? 'identity-a11ce' : '') });
+    try {
+      const alice = await owned.create({ owner: 'identity:alice' });
+      const local = await owned.create({ owner: 'connection:1' });
+      await owned.run(alice.id, (page) => page.goto(server.urlFor('/pages/downloads')));
+      await owned.run(alice.id, (page) => page.click('#csv'));
+      const [file] = await downloadsOf(alice, 1);
+      const folder = path.dirname(file?.path ?? '');
+      expect(path.dirname(folder)).toBe(path.join(ownDir, 'identity-a11ce'));
+      await owned.run(alice.id, (_page, s) => s.startTrace());
+      const trace = await owned.run(alice.id, (_page, s) => s.stopTrace());
+      expect(path.dirname(trace.path)).toBe(folder);
+      await owned.run(local.id, (_page, s) => s.startTrace());
+      const localTrace = await owned.run(local.id, (_page, s) => s.stopTrace());
+      expect(path.dirname(path.dirname(localTrace.path))).toBe(ownDir);
+      await owned.run(alice.id, (_page, s) => s.startTrace());
+      const closed = await owned.close(alice.id);
+      expect(closed.traces).toEqual([expect.objectContaining({ removed: true })]);
+      expect(existsSync(folder)).toBe(false);
+    } finally {
+      await owned.shutdown();
+      await rm(ownDir, { recursive: true, force: true });
+    }
   });
 });

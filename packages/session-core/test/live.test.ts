@@ -27,7 +27,8 @@ const COUNTER_PAGE = `<!doctype html><html><head><title>Counter</title><style>
 beforeAll(async () => {
   server = await startFixtureServer({ pages: { counter: COUNTER_PAGE } });
   host = new BrowserHost({ headless: true }).start();
-  manager = new SessionManager({ host, callTimeout: CALL_TIMEOUT });
+  // The recordings are read after their session closed: kept.
+  manager = new SessionManager({ host, callTimeout: CALL_TIMEOUT, downloads: { keep: true } });
   await host.browser();
 });
 afterAll(async () => {

@@ -65,8 +65,18 @@ export interface ToolOptions {
   defaultTimeouts?: { element?: number; navigation?: number };
   /** The lowest level console_messages includes when a call names none (default info). */
   consoleLevel?: ConsoleLevel;
-  /** `--output-dir`, when given: the only place a tool writes a file its caller asked for (browser_find's filename). */
+  /**
+   * The caller's own folder of `--output-dir`, when there is one: the only place a tool reads or writes a file its
+   * caller names (filename arguments, storage state files).
+   */
   outputDir?: string;
+  /** `--output-max-size`: the most bytes outputDir may hold; a file that would pass it is refused. */
+  outputMaxSize?: number;
+  /**
+   * The whole `--output-dir`, where outputDir is one client's folder inside it: no file in it outside outputDir is
+   * read for this caller, even through a directory it may read from (a `--file-root` holding `--output-dir`).
+   */
+  outputRoot?: string;
   /** The settings in effect, each `{value, source}`, secrets masked (get_config answers it). */
   config?: Readonly<Record<string, unknown>>;
 }
@@ -75,6 +85,8 @@ export interface ToolOptions {
 export interface AllowedRoots {
   directories: readonly string[];
   source: 'file-root' | 'client-roots' | 'working-directory' | 'none';
+  /** Files inside `folder` are read only when inside `own` (other clients' folders of --output-dir). */
+  fenced?: { folder: string; own: string } | undefined;
 }
 
 export interface ToolContext {

@@ -37,7 +37,10 @@ export function savingToFile<Input extends z.ZodObject, Args = z.infer<Input>>(
       const { data, attachments } = attachmentsOf(answer as Record<string, unknown>);
       const content = file.content(data, attachments, args as Args);
       if (content === undefined) return answer;
-      const written = await writeOutputFile(ctx.options, target, content);
+      // The file counts against the limits of the session the call acted on.
+      const sessionId = (args as { sessionId?: string }).sessionId ?? ctx.implicitSession?.current;
+      const session = sessionId === undefined ? undefined : tryGet(() => ctx.sessions.get(sessionId));
+      const written = await writeOutputFile(ctx.options, target, content, session);
       const kept = Object.fromEntries(Object.entries(data).filter(([key]) => !file.omit.includes(key)));
       return withAttachments(
         { ...kept, file: written },
@@ -45,4 +48,12 @@ export function savingToFile<Input extends z.ZodObject, Args = z.infer<Input>>(
       ) as z.infer<z.ZodObject>;
     },
   };
+}
+
+function tryGet<T>(get: () => T): T | undefined {
+  try {
+    return get();
+  } catch {
+    return undefined;
+  }
 }

@@ -1,8 +1,9 @@
 // Files a tool writes for its caller (a filename argument): only inside --output-dir, never outside it.
+import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { SessionError, isInside } from '@sessionwright/session-core';
+import { SessionError, folderBytes, isInside } from '@sessionwright/session-core';
 import type { ToolOptions } from './define-tool.js';
 
 /**
@@ -25,12 +26,27 @@ export function outputPath(options: ToolOptions, filename: string): string {
   return target;
 }
 
+/** What counts a file against its session's limits (Session.countFile); undefined where no session is known. */
+export interface FileCounter {
+  countFile(bytes: number): void;
+}
+
 /**
- * Writes `content` to `target` (from outputPath): the folders on the way are made, then checked again where they
- * really lead, and the file is opened without following a link, so no symlink in the output directory leads outside it.
+ * Writes `content` to `target` (from outputPath) for `session`, whose limits count it: the folders on the way are
+ * made, then checked again where they really lead, and the file is opened without following a link, so no symlink in
+ * the output directory leads outside it.
  */
-export async function writeOutputFile(options: ToolOptions, target: string, content: string | Uint8Array): Promise<string> {
+export async function writeOutputFile(options: ToolOptions, target: string, content: string | Uint8Array, session: FileCounter | undefined): Promise<string> {
   const file = await checkedOutputFile(options, target);
+  const bytes = typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength;
+  if (options.outputMaxSize !== undefined && (await folderBytes(path.resolve(options.outputDir ?? '.'))) + bytes > options.outputMaxSize) {
+    throw new SessionError(
+      'INVALID_PARAMETERS',
+      `This file (${bytes} bytes) would pass ${options.outputMaxSize} bytes, the most this client's folder of the output directory may hold (--output-max-size).`,
+      { details: { reason: 'output_full', limit: options.outputMaxSize } },
+    );
+  }
+  session?.countFile(bytes);
   let handle: Awaited<ReturnType<typeof open>>;
   try {
     handle = await open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);
@@ -48,24 +64,37 @@ export async function writeOutputFile(options: ToolOptions, target: string, cont
 }
 
 /**
- * `target` (from outputPath) with its folders made and checked again where they really lead, for a file written by
- * someone else (Playwright writes a video): no symlink in the output directory, nor one in the file's place, leads it outside.
+ * `target` (from outputPath) with its folders made and checked where they really lead, for a file written by someone
+ * else (Playwright writes a video): no symlink in the output directory, nor one in the file's place, leads it outside.
+ * The nearest folder on the way that exists is checked before any is made, so a refused name creates nothing.
  */
 export async function checkedOutputFile(options: ToolOptions, target: string): Promise<string> {
-  const root = await realpath(path.resolve(options.outputDir ?? '.'));
+  const given = path.resolve(options.outputDir ?? '.');
+  // The caller's own folder of the output directory is made on its first file.
+  await mkdir(given, { recursive: true });
+  const root = await realpath(given);
+  const outside = () =>
+    new SessionError('INVALID_PARAMETERS', `filename leads outside the output directory ${given} through a link; give a plain name such as "find.md".`, {
+      details: { reason: 'outside the output directory', outputDir: given },
+    });
   const folder = path.dirname(target);
+  let existing = folder;
+  while (!(await lstat(existing).catch(() => undefined)) && existing !== path.dirname(existing)) existing = path.dirname(existing);
+  const realExisting = await realpath(existing).catch(() => undefined);
+  if (realExisting === undefined || (realExisting !== root && !isInside(root, realExisting))) throw outside();
   await mkdir(folder, { recursive: true });
   const realFolder = await realpath(folder);
-  if (realFolder !== root && !isInside(root, realFolder)) {
-    throw new SessionError('INVALID_PARAMETERS', `filename leads outside the output directory ${root} through a link; give a plain name such as "find.md".`, {
-      details: { reason: 'outside the output directory', outputDir: root },
-    });
-  }
+  if (realFolder !== root && !isInside(root, realFolder)) throw outside();
   const file = path.join(realFolder, path.basename(target));
   if ((await lstat(file).catch(() => undefined))?.isSymbolicLink()) {
-    throw new SessionError('INVALID_PARAMETERS', `${file} is a link; give another filename.`, {
-      details: { reason: 'outside the output directory', outputDir: root },
+    throw new SessionError('INVALID_PARAMETERS', `${path.relative(given, target)} is a link; give another filename.`, {
+      details: { reason: 'outside the output directory', outputDir: given },
     });
   }
   return file;
+}
+
+/** A default file name: `<stem>-<time>-<random>.<extension>`, which no one can guess from the time alone. */
+export function defaultFileName(stem: string, extension: string): string {
+  return `${stem}-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.${extension}`;
 }

@@ -1,7 +1,7 @@
 // The `pdf` capability: save_pdf prints the session's page to a PDF (Chromium only).
 import { SessionError, browserError } from '@sessionwright/session-core';
 import { z } from 'zod';
-import { outputPath, writeOutputFile } from './output-files.js';
+import { defaultFileName, outputPath, writeOutputFile } from './output-files.js';
 import { optionalSessionIdSchema, playwrightOutput, playwrightSessionTool } from './profile-adapter.js';
 import { sessionOutput } from './response.js';
 import { sessionIdSchema } from './schemas.js';
@@ -65,14 +65,15 @@ export const savePdf = defineSessionTool({
       throw browserError('unknown', `The page could not be printed to PDF: ${message}`, { details: { browserMessage: message } });
     });
     const pages = pdfPageCount(pdf);
-    if (file !== undefined) return { bytes: pdf.length, ...(pages > 0 ? { pages } : {}), file: await writeOutputFile(ctx.options, file, pdf) };
+    if (file !== undefined)
+      return { bytes: pdf.length, ...(pages > 0 ? { pages } : {}), file: await writeOutputFile(ctx.options, file, pdf, response.session) };
     response.attach({ type: 'resource', uri: `sessionwright://pdf/${Date.now()}.pdf`, mimeType: 'application/pdf', blob: pdf.toString('base64') });
     return { bytes: pdf.length, ...(pages > 0 ? { pages } : {}) };
   },
 });
 
 /**
- * save_pdf under @playwright/mcp's name: without filename the PDF goes to `page-<time>.pdf` in --output-dir as there,
+ * save_pdf under @playwright/mcp's name: without filename the PDF goes to `page-<time>-<random>.pdf` in --output-dir as there,
  * or, on a server without one, comes back in the answer as from save_pdf.
  */
 export const browserPdfSave = playwrightSessionTool({
@@ -80,11 +81,11 @@ export const browserPdfSave = playwrightSessionTool({
   title: 'Save as PDF',
   description: 'Saves the page as a PDF file in --output-dir.',
   notes:
-    'Prints the page (as for print media) to filename inside --output-dir (never outside it), by default page-<time>.pdf; the result says where. ' +
+    'Prints the page (as for print media) to filename inside --output-dir (never outside it), by default page-<time>-<random>.pdf; the result says where. ' +
     'Without --output-dir the PDF comes back after the JSON instead. Chromium only. ' +
     'Errors: INVALID_PARAMETERS (a filename outside --output-dir), BROWSER_ERROR with details.reason "unsupported" (the server runs Firefox or WebKit).',
   input: z.strictObject({
-    filename: z.string().min(1).max(1_000).optional().describe('File in --output-dir (default page-<time>.pdf).'),
+    filename: z.string().min(1).max(1_000).optional().describe('File in --output-dir (default page-<time>-<random>.pdf).'),
     sessionId: optionalSessionIdSchema,
   }),
   output: playwrightOutput(savePdf.output),
@@ -92,7 +93,7 @@ export const browserPdfSave = playwrightSessionTool({
   capability: 'pdf',
   errors: savePdf.errors,
   prepare({ filename }, ctx) {
-    const named = filename ?? (ctx.options.outputDir === undefined ? undefined : `page-${new Date().toISOString().replace(/[:.]/g, '-')}.pdf`);
+    const named = filename ?? (ctx.options.outputDir === undefined ? undefined : defaultFileName('page', 'pdf'));
     return savePdf.work.prepare?.(named === undefined ? {} : { filename: named }, ctx);
   },
   handler: (prepared, page, response, ctx) => savePdf.work.handler(prepared, page, response, ctx),

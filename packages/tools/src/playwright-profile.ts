@@ -630,6 +630,6 @@ export const browserFind = playwrightSessionTool({
     const all = (await find.work.handler(matcher, page, response, ctx)) as SnapshotSearch;
     const found = maxResults === undefined ? all : { ...all, matches: all.matches.slice(0, maxResults) };
     if (file === undefined) return { ...found };
-    return { total: found.total, file: await writeOutputFile(ctx.options, file, renderMatches(found)) };
+    return { total: found.total, file: await writeOutputFile(ctx.options, file, renderMatches(found), response.session) };
   },
 });

@@ -1,7 +1,7 @@
 // The playwright profile's `storage` tools: @playwright/mcp's cookie, localStorage, sessionStorage and storage state tools, each over the default profile's storage tool.
 import { z } from 'zod';
 import type { AnyTool } from './define-tool.js';
-import { outputPath } from './output-files.js';
+import { defaultFileName, outputPath } from './output-files.js';
 import { adapt, optionalSessionIdSchema, playwrightOutput, playwrightSessionTool } from './profile-adapter.js';
 import { cookies, exportStorageState, loadStorageState } from './storage-tools.js';
 import { STORAGE_AREAS, type StorageArea, webStorage } from './web-storage-tools.js';
@@ -138,7 +138,7 @@ const browserStorageState = playwrightSessionTool({
   title: 'Save storage state',
   description: 'Saves cookies and localStorage to a JSON file in --output-dir, for browser_set_storage_state.',
   notes:
-    'Without filename the file is storage-state-<time>.json in --output-dir; a filename must stay inside --output-dir. ' +
+    'Without filename the file is storage-state-<time>-<random>.json in --output-dir; a filename must stay inside --output-dir. ' +
     `A server without --output-dir answers the state itself instead (without filename) or refuses (with one). The file holds live credentials. ${SESSION_NOTE} ` +
     'Errors: INVALID_PARAMETERS (a filename without --output-dir or outside it).',
   input: z.strictObject({
@@ -150,7 +150,7 @@ const browserStorageState = playwrightSessionTool({
   errors: exportStorageState.errors,
   capability: 'storage',
   prepare: ({ filename }, ctx) => {
-    const name = filename ?? (ctx.options.outputDir === undefined ? undefined : `storage-state-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+    const name = filename ?? (ctx.options.outputDir === undefined ? undefined : defaultFileName('storage-state', 'json'));
     return { file: name === undefined ? undefined : outputPath(ctx.options, name) };
   },
   handler: (prepared, page, response, ctx) => exportStorageState.work.handler(prepared, page, response, ctx),

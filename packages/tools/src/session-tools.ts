@@ -69,7 +69,9 @@ export const closeSession = defineTool({
   name: 'close_session',
   title: 'Close browser session',
   description: 'Closes a session when its task is done.',
-  notes: 'The sessionId cannot be used afterwards. Errors: SESSION_NOT_FOUND (unknown or already closed), SESSION_EXPIRED (it had already expired).',
+  notes:
+    "The sessionId cannot be used afterwards. The session's folder (its downloads, traces and videos) goes with it unless the server runs with --keep-downloads; " +
+    'the files it lists are then marked removed. Errors: SESSION_NOT_FOUND (unknown or already closed), SESSION_EXPIRED (it had already expired).',
   input: z.strictObject({ sessionId: sessionIdSchema }),
   output: z.object({
     success: z.literal(true),

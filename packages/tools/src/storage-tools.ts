@@ -48,10 +48,10 @@ export const exportStorageState = defineSessionTool({
   capability: 'storage',
   // A filename outside --output-dir is refused before the call waits for its session.
   prepare: ({ filename }, ctx) => ({ file: filename === undefined ? undefined : outputPath(ctx.options, filename) }),
-  async handler({ file }, page, _response, ctx) {
+  async handler({ file }, page, response, ctx) {
     const storageState = await page.context().storageState();
     if (file === undefined) return { storageState };
-    return { file: await writeOutputFile(ctx.options, file, JSON.stringify(storageState, null, 2)) };
+    return { file: await writeOutputFile(ctx.options, file, JSON.stringify(storageState, null, 2), response.session) };
   },
 });
 
@@ -104,7 +104,7 @@ async function readStateFile(filename: string, ctx: ToolContext): Promise<unknow
   const directories = [...(ctx.options.outputDir === undefined ? [] : [ctx.options.outputDir]), ...roots.directories];
   let payload: UploadPayload;
   try {
-    payload = await readAllowedFile(filename, { directories, source: roots.source });
+    payload = await readAllowedFile(filename, { directories, source: roots.source, fenced: roots.fenced });
   } catch (error) {
     if (!isSessionError(error)) throw error;
     const reason = (error.details as { reason?: string } | undefined)?.reason;

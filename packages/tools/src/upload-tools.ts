@@ -174,6 +174,12 @@ export async function readAllowedFile(raw: string, roots: AllowedRoots, index = 
     const real = await openedPath(handle, wanted);
     const allowed = await Promise.all(roots.directories.map((directory) => realpath(directory).catch(() => path.resolve(directory))));
     if (real === undefined || !allowed.some((directory) => isInside(directory, real))) throw notAllowed();
+    if (roots.fenced !== undefined) {
+      const [fence, own] = await Promise.all(
+        [roots.fenced.folder, roots.fenced.own].map((directory) => realpath(directory).catch(() => path.resolve(directory))),
+      );
+      if (isInside(fence as string, real) && !isInside(own as string, real)) throw notAllowed();
+    }
     const info = await handle.stat();
     if (!info.isFile()) throw new SessionError('INVALID_PARAMETERS', `${raw} is not a file.`, { details: { reason: 'not a file', path: raw, file: index } });
     if (info.size > MAX_UPLOAD_BYTES) {

@@ -1,5 +1,5 @@
 // The `devtools` capability's video: a recording of a session's tabs started and stopped at will, with chapter cards and action callouts drawn into the page; `video` in the default profile, @playwright/mcp's browser_*_video tools in the playwright profile.
-import { SessionError, defined } from '@sessionwright/session-core';
+import { MAX_FFMPEG_PER_SERVER, MAX_FFMPEG_PER_SESSION, MAX_VIDEO, SessionError, checkVideoSettings, defined } from '@sessionwright/session-core';
 import { z } from 'zod';
 import { checkedOutputFile, outputPath } from './output-files.js';
 import { adapt, optionalSessionIdSchema } from './profile-adapter.js';
@@ -13,6 +13,7 @@ const POSITIONS = ['top-left', 'top', 'top-right', 'bottom-left', 'bottom', 'bot
 const MAX_CSS = 2_000;
 const MAX_FILENAME = 1_000;
 
+// Past MAX_VIDEO the session refuses it (INVALID_PARAMETERS, reason video_too_large): one check, in one place.
 const sizeSchema = z.strictObject({
   width: z.number().int().min(16).max(7_680),
   height: z.number().int().min(16).max(4_320),
@@ -76,7 +77,9 @@ export const video = defineSessionTool({
     "start records every tab, those opened later too (each its own file, -1, -2… added to the name), into filename under --output-dir, or video-N.webm in the session's folder; " +
     'cursor draws a pointer travelling to each action point. stop saves the files and lists them; closing the session also does. ' +
     'chapter shows a full-page card (title, description) for duration ms (2000); show_actions names each later action in a callout on the current tab (position, duration 500, style: CSS of the point marker, the target box and the title; cursor: false hides the pointer), hide_actions ends that. ' +
-    'Errors: INVALID_PARAMETERS (reason video_running, no_video, unexpected_field, missing_field; a filename outside --output-dir), BROWSER_ERROR reason unsupported (no ffmpeg), SESSION_NOT_FOUND / SESSION_EXPIRED.',
+    `size is at most ${MAX_VIDEO.width}×${MAX_VIDEO.height} and fps at most ${MAX_VIDEO.fps}; each tab recorded is an ffmpeg process, at most ${MAX_FFMPEG_PER_SESSION} a session (later tabs are left out) and ${MAX_FFMPEG_PER_SERVER} in the server. ` +
+    "A video counts against the session's limits on files (--max-download-bytes, --max-downloads, shared with downloads, traces and saved files): past the byte limit it is stopped and kept as far as it got, and the stop (or close_session) lists it with stopped saying why. " +
+    'Errors: INVALID_PARAMETERS (reason video_running, no_video, unexpected_field, missing_field, video_too_large, video_limit, file_limit; a filename outside --output-dir), BROWSER_ERROR reason unsupported (no ffmpeg), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: videoInput,
   output: sessionOutput({
     action: z.enum(VIDEO_ACTIONS),
@@ -90,6 +93,7 @@ export const video = defineSessionTool({
   prepare(args, ctx) {
     const { sessionId: _sessionId, ...rest } = args;
     checkFields(rest);
+    checkVideoSettings(args);
     return { ...args, target: args.filename === undefined ? undefined : outputPath(ctx.options, args.filename) };
   },
   async handler(args, page, response, ctx) {
@@ -106,7 +110,8 @@ export const video = defineSessionTool({
           videos.length === 0
             ? 'Stopped; no tab painted a frame, so no video was written.'
             : `Saved ${videos.length} video file${videos.length === 1 ? '' : 's'}.`;
-        return { action, videos, message };
+        const early = videos.find((video) => video.stopped !== undefined)?.stopped;
+        return { action, videos, message: early === undefined ? message : `${message} It was stopped early: ${early}.` };
       }
       case 'chapter': {
         await page.screencast.showChapter(args.title ?? '', { ...defined({ description: args.description, duration: args.duration }) });
