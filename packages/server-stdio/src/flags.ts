@@ -5,6 +5,7 @@ import {
   DEFAULT_DOWNLOAD_LIMITS,
   DEFAULT_MAX_SESSIONS,
   DEFAULT_MAX_TABS,
+  DEFAULT_RUNAWAY_LIMITS,
   DEFAULT_SESSION_TIMEOUT,
   isSessionError,
   parseEndpoint,
@@ -189,6 +190,16 @@ export const FLAGS = [
     example: true,
     description:
       'Give each client (an identity of --auth-tokens-file, else a connection) a browser process of its own, so a runaway page slows only its own client; launched browsers only',
+  },
+  {
+    name: 'max-page-memory',
+    kind: 'integer',
+    placeholder: 'bytes',
+    min: 0,
+    max: Number.MAX_SAFE_INTEGER,
+    default: DEFAULT_RUNAWAY_LIMITS.heapBytes,
+    description:
+      "Bytes of JavaScript one tab may hold (its heap and ArrayBuffers) before its session's pages are stopped as runaway; 0 for no bound. Watched in browsers this server launches (Linux)",
   },
   {
     name: 'max-download-bytes',

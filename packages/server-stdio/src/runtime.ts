@@ -163,6 +163,7 @@ export function createServer(
     ...(setup.sessionDefaults === undefined ? {} : { sessionDefaults: setup.sessionDefaults }),
     ...(options.outputDir === undefined ? {} : { outputDir: options.outputDir }),
     downloads: { maxBytes: options.maxDownloadBytes, maxCount: options.maxDownloads, keep: options.keepDownloads },
+    runaway: { heapBytes: options.maxPageMemory },
     // Playwright makes a response object, timings and a failure report for each request a session lists: only when a tool reads the list.
     collectNetwork: readsRequestList(profile.tools),
     logger,
