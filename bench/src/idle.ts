@@ -125,7 +125,8 @@ export async function runIdle(ctx: BenchContext, quick: boolean): Promise<IdleRe
     let answered = 0;
     for (const sessionId of ids) {
       try {
-        await timedCall(connection.client, 'evaluate', { sessionId, function: '() => document.title' });
+        // What counts is that each answers; on a loaded machine a call may wait long for its turn.
+        await timedCall(connection.client, 'evaluate', { sessionId, function: '() => document.title', timeout: 120_000 });
         answered += 1;
       } catch (error) {
         errors.push(error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error));

@@ -192,6 +192,22 @@ export const FLAGS = [
       'Give each client (an identity of --auth-tokens-file, else a connection) a browser process of its own, so a runaway page slows only its own client; launched browsers only',
   },
   {
+    name: 'secrets',
+    kind: 'path',
+    placeholder: 'path',
+    example: '/srv/secrets.env',
+    description:
+      'A dotenv file of NAME=value lines: each value is shown as <secret>NAME</secret> wherever a result, a file a tool writes or a log line would show it, and type or fill_form given NAME as the text types the value',
+  },
+  {
+    name: 'redact-url-params',
+    kind: 'list',
+    placeholder: 'names',
+    default: [],
+    example: ['access_token', 'code'],
+    description: 'Comma-separated URL query and fragment parameter names whose values every URL in a result shows as <redacted>',
+  },
+  {
     name: 'max-page-memory',
     kind: 'integer',
     placeholder: 'bytes',

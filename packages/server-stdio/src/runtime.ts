@@ -26,6 +26,7 @@ import {
 } from '@sessionwright/tools';
 import { builtToolEntry } from './tool-listing.js';
 import { LiveViews } from './live-view/live-views.js';
+import { createRedactor, readSecretsFile } from './redaction.js';
 import { createMcpServer, type McpConnection } from './mcp-server.js';
 import { DEFAULT_OPTIONS, checkCombinations, type ServerOptions } from './options.js';
 import { ParkedCalls } from './parked-calls.js';
@@ -97,11 +98,22 @@ export interface ServerHooks {
  */
 export function createServer(
   partial: Partial<ServerOptions> = {},
-  stderr: Logger = stderrLogger('sessionwright', partial.verbose ?? false),
+  plainStderr: Logger = stderrLogger('sessionwright', partial.verbose ?? false),
   hooks: ServerHooks = {},
 ): SessionwrightServer {
   const options = { ...DEFAULT_OPTIONS, ...partial };
   checkCombinations(options);
+  // Secret values and the named URL parameters are hidden in results, written files and every log line alike.
+  // The file is read here, as --auth-tokens-file is, so --print-config and --help never need it.
+  const secrets = { ...options.setup.secrets, ...(options.secrets === undefined ? {} : readSecretsFile(options.secrets)) };
+  const redactor = createRedactor(secrets, options.redactUrlParams ?? []);
+  const stderr: Logger = redactor
+    ? {
+        info: (message) => plainStderr.info(redactor.text(message)),
+        debug: (message) => plainStderr.debug(redactor.text(message)),
+        warn: (message) => plainStderr.warn(redactor.text(message)),
+      }
+    : plainStderr;
   const { setup } = options;
   const connections = new Set<McpConnection>();
   // What goes wrong with the shared browser (a launch failure, a crash) concerns every client, so they hear of it too.
@@ -110,7 +122,8 @@ export function createServer(
     debug: (message) => stderr.debug(message),
     warn(message) {
       stderr.warn(message);
-      for (const connection of connections) connection.notify('warning', message);
+      const shown = redactor ? redactor.text(message) : message;
+      for (const connection of connections) connection.notify('warning', shown);
     },
   };
   const { launchHook } = hooks;
@@ -188,6 +201,8 @@ export function createServer(
     ...(setup.consoleLevel === undefined ? {} : { consoleLevel: setup.consoleLevel }),
     ...(options.outputDir === undefined ? {} : { outputDir: options.outputDir }),
     ...(options.readOut === undefined ? {} : { config: options.readOut }),
+    ...(Object.keys(secrets).length === 0 ? {} : { secrets }),
+    ...(redactor === undefined ? {} : { redact: redactor.text }),
   };
   // The profile is one of the packaged ones, so the build's listing describes its tools.
   const listed = (tool: AnyTool) => builtToolEntry(profile.name, tool.name);
@@ -203,6 +218,7 @@ export function createServer(
       logger: stderr,
       toolOptions,
       images: setup.imageResponses,
+      redactor,
       profile,
       local: caller.local ?? false,
       listed,
@@ -254,6 +270,7 @@ export function createServer(
         logger: stderr,
         toolOptions,
         images: setup.imageResponses,
+        redactor,
         profile,
         listed,
         era: 'modern',

@@ -35,8 +35,9 @@ export function savingToFile<Input extends z.ZodObject, Args = z.infer<Input>>(
       const answer = await tool.handler(args, ctx);
       if (target === undefined) return answer;
       const { data, attachments } = attachmentsOf(answer as Record<string, unknown>);
-      const content = file.content(data, attachments, args as Args);
-      if (content === undefined) return answer;
+      const found = file.content(data, attachments, args as Args);
+      if (found === undefined) return answer;
+      const content = typeof found === 'string' && ctx.options.redact ? ctx.options.redact(found) : found;
       const written = await writeOutputFile(ctx.options, target, content);
       const kept = Object.fromEntries(Object.entries(data).filter(([key]) => !file.omit.includes(key)));
       return withAttachments(
