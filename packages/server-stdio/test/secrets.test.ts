@@ -6,7 +6,7 @@ import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, parseArgs } from '../src/index.js';
 import { createRedactor, readSecretsFile } from '../src/redaction.js';
-import { call, connectInProcess, expectSuccess, type InProcessConnection } from './helpers.js';
+import { CLI_PATH, call, connectInProcess, expectSuccess, run, type InProcessConnection } from './helpers.js';
 
 const SECRET = 's3cr3t-Value-42';
 const CODE = 'abc123code';
@@ -58,6 +58,21 @@ describe('reading secrets and hiding them', () => {
     const missing = parseArgs(['--secrets', path.join(dir, 'missing.env')], {});
     if (missing.kind !== 'run') throw new Error('not a run');
     expect(() => createServer(missing.options)).toThrow(/cannot read the secrets file/);
+  });
+
+  it('exits 2 with one line for such a file, in either spelling, never quoting it', async () => {
+    const bad = path.join(dir, 'bad-cli.env');
+    writeFileSync(bad, `${SECRET}\n`);
+    for (const args of [
+      ['--secrets', bad],
+      ['--profile', 'playwright', '--secrets', bad],
+    ]) {
+      const result = await run(process.execPath, [CLI_PATH, '--headless', ...args]);
+      expect(result.code).toBe(2);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toMatch(/line 1 of the secrets file/);
+      expect(result.stderr).not.toContain(SECRET);
+    }
   });
 
   it('never prints the values in --print-config', () => {
