@@ -1,12 +1,12 @@
-// One timer per launched browser: reads the resident memory of its processes, and has its tabs measured only when one grows past the bound.
+// One timer per launched browser: reads the resident memory of its renderer processes, and has its tabs measured only when one grows past the bound.
 import { readFileSync, readdirSync } from 'node:fs';
 import type { TimerHandle, Timers } from './clock.js';
 
-/** Resident bytes of each process of a browser's tree, by pid (empty where it cannot be read). */
+/** Resident bytes of each renderer process of a browser's tree, by pid (empty where it cannot be read). */
 export type ReadProcessMemory = (roots: readonly number[]) => Map<number, number>;
 
 export interface MemoryWatchOptions {
-  /** The pids the browser started as (its main process); every descendant is read too. */
+  /** The pids the browser started as (its main process); its renderers are found among their descendants. */
   roots: readonly number[];
   /** The bound: a process holding no more than this many bytes resident cannot hold a tab past it. */
   bytes: number;
@@ -20,8 +20,8 @@ export interface MemoryWatchOptions {
 }
 
 /**
- * A tab holds its heap and ArrayBuffers in its renderer process, so no tab is past the bound while every process of the
- * browser holds less than the bound resident: reading the processes' sizes (one small read each, in this process;
+ * A tab holds its heap and ArrayBuffers in its renderer process, so no tab is past the bound while every renderer of
+ * the browser holds less than the bound resident: reading the renderers' sizes (one small read each, in this process;
  * nothing is asked of the browser) tells when a look at the tabs is worth it. After a look, the processes it was for
  * are looked at again only once they have grown by another eighth of the bound, so a large page that stays under the
  * bound costs a look per growth, not one per tick.
@@ -79,47 +79,60 @@ function pageSize(): number {
   return pageBytes;
 }
 
-/** Processes known to start none of their own (renderers), by pid: their children are not read again. */
-const leaves = new Map<number, boolean>();
+/**
+ * What each process seen is, by pid (its command line is read once): a renderer; another of the browser's own
+ * processes (a zygote, the GPU process, a utility); or one that says neither, read as a renderer would be, so a
+ * browser that names its processes otherwise is still watched.
+ */
+type ProcessKind = 'renderer' | 'other' | 'unknown';
+const renderers = new Map<number, ProcessKind>();
 
 /**
- * Resident bytes of each process in the trees under `roots`, from /proc (Linux; elsewhere empty). The roots' children
- * are read per thread (a browser starts its helpers from several threads); their descendants' from their main thread,
- * except a renderer's, which starts none: one read per renderer per call.
+ * Resident bytes of each renderer process in the trees under `roots`, from /proc (Linux; elsewhere empty): a tab's
+ * heap lives in its renderer, and the browser's own processes grow with the number of sessions, not with a page. The
+ * roots' children are found per thread (a browser starts its helpers from several threads), their descendants' from
+ * their main thread; a renderer starts none, so each costs one read of its size per call.
  */
 export function readProcessMemory(roots: readonly number[]): Map<number, number> {
   const sizes = new Map<number, number>();
   if (process.platform !== 'linux') return sizes;
   const page = pageSize();
+  const seen = new Set<number>();
   const visit = (pid: number, root: boolean) => {
-    let resident: number;
-    try {
-      resident = Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * page;
-    } catch {
-      leaves.delete(pid);
-      return;
+    if (seen.has(pid)) return;
+    seen.add(pid);
+    const kind = root ? 'other' : kindOf(pid);
+    if (kind !== 'other') {
+      try {
+        const resident = Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1]) * page;
+        if (Number.isFinite(resident)) sizes.set(pid, resident);
+      } catch {
+        // The process ended while we looked.
+      }
     }
-    if (!Number.isFinite(resident) || sizes.has(pid)) return;
-    sizes.set(pid, resident);
-    if (!root && isLeaf(pid)) return;
-    for (const child of childrenOf(pid, root)) visit(child, false);
+    if (kind !== 'renderer') for (const child of childrenOf(pid, root)) visit(child, false);
   };
   for (const root of roots) visit(root, true);
-  for (const pid of leaves.keys()) if (!sizes.has(pid)) leaves.delete(pid);
+  for (const pid of renderers.keys()) if (!seen.has(pid)) renderers.delete(pid);
   return sizes;
 }
 
-function isLeaf(pid: number): boolean {
-  let leaf = leaves.get(pid);
-  if (leaf === undefined) {
+function kindOf(pid: number): ProcessKind {
+  let kind = renderers.get(pid);
+  if (kind === undefined) {
+    let line: string;
     try {
-      leaf = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('--type=renderer');
+      line = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
     } catch {
-      leaf = true;
+      // Gone: nothing to read, now or later.
+      return 'other';
     }
-    leaves.set(pid, leaf);
+    // Chromium rewrites a child's command line in place, its arguments joined by spaces or by NULs.
+    const type = /(?:^|[\s\0])--type=([\w-]+)/.exec(line)?.[1];
+    kind = type === undefined ? 'unknown' : type === 'renderer' ? 'renderer' : 'other';
+    renderers.set(pid, kind);
   }
-  return leaf;
+  return kind;
 }
 
 function childrenOf(pid: number, everyThread: boolean): number[] {
