@@ -8,6 +8,7 @@ import type { BenchConfig, BenchContext } from './context.js';
 import { benchExecutable, describeCommit, describeEnvironment, repoRoot } from './environment.js';
 import { runMicro } from './micro.js';
 import { runBurst } from './burst.js';
+import { runIdle } from './idle.js';
 import { runOptions } from './options.js';
 import { benchPages, tokenPages } from './pages.js';
 import { runParallel } from './parallel.js';
@@ -20,7 +21,7 @@ import { removeScratch } from './systems.js';
 import { runTokens } from './tokens.js';
 import { runToolList } from './toollist.js';
 
-const SECTIONS = ['micro', 'options', 'spawn', 'parallel', 'scale', 'burst', 'tokens', 'toollist', 'states'];
+const SECTIONS = ['micro', 'options', 'spawn', 'parallel', 'scale', 'burst', 'idle', 'tokens', 'toollist', 'states'];
 /** Sections a full run leaves out: the soak takes half an hour and writes its own file (results/soak.json), which every render includes. */
 const SEPARATE_SECTIONS = ['soak'];
 /**
@@ -116,6 +117,10 @@ async function main(): Promise<void> {
     if (sections.has('burst')) {
       ctx.log(`burst: ${config.burstSessions} sessions at once`);
       results.burst = await runBurst(ctx, config.burstSessions);
+    }
+    if (sections.has('idle')) {
+      ctx.log('idle: quiet sessions with the memory watch and without, then a thousand live sessions');
+      results.idle = await runIdle(ctx, quick);
     }
     if (sections.has('soak')) {
       const minutes = Number(values['soak-minutes'] ?? (quick ? 1 : 30));

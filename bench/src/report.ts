@@ -1,6 +1,7 @@
 // Turns one run's figures into BENCHMARKS.md: targets with their ratios, tables per section, the machine and versions.
 import type { StatesResult } from './states.js';
 import type { BurstResult } from './burst.js';
+import type { IdleResult } from './idle.js';
 import type { BenchConfig } from './context.js';
 import type { Environment } from './environment.js';
 import type { MicroResult } from './micro.js';
@@ -26,6 +27,7 @@ export interface BenchResults {
   burst?: BurstResult;
   /** Saved states and forks (docs/performance.md, "Saved states and forks"). */
   states?: StatesResult;
+  idle?: IdleResult;
   /** From its own run (`--sections soak`, bench/results/soak.json). */
   soak?: SoakResult;
   errors: Record<string, string[]>;
@@ -227,6 +229,7 @@ export function renderMarkdown(results: BenchResults, analysis: string): string 
   if (results.parallel) renderParallel(results, line);
   if (results.scale) renderScale(results.scale, results.config.scaleNavigates, line);
   if (results.burst) renderBurst(results.burst, line);
+  if (results.idle) renderIdle(results.idle, line);
   if (results.soak) renderSoak(results.soak, line);
   if (results.tokens) renderTokens(results.tokens, line);
   if (results.toollist) renderToolList(results.toollist, line);
@@ -372,6 +375,27 @@ function renderScale(scale: ScaleResult, minimumCalls: number, line: Line): void
   for (const level of scale.levels) {
     line(`| ${level.sessions} | ${mib(level.pss)} | ${level.processes} | ${ms(level.navigate.median)} ms | ${ms(level.navigate.p95)} ms | ${level.errors} |`);
   }
+  line();
+}
+
+function renderIdle(idle: IdleResult, line: Line): void {
+  line('## Idle cost: quiet sessions and the runaway watch');
+  line();
+  line(
+    `${idle.sessions} sessions, each on a quiet page, no calls: CPU of the server and every process of its browser over the window, % of one core, with the memory watch (the default) and without it (\`--max-page-memory 0\`), alternated.`,
+  );
+  line();
+  line('| round | sessions | server + browser | server alone | window | errors |');
+  line('|---|---:|---:|---:|---:|---:|');
+  for (const round of idle.rounds) {
+    line(
+      `| ${round.variant} | ${round.sessions} | ${round.cpuPercent.toFixed(1)} % | ${round.serverCpuPercent.toFixed(1)} % | ${(round.windowMs / 1000).toFixed(0)} s | ${round.errors} |`,
+    );
+  }
+  line();
+  line(
+    `The watch costs ${idle.watchCostPoints.toFixed(1)} points of one core. ${idle.fill.sessions} live sessions: ${idle.fill.created} created (each on the quiet page) in ${(idle.fill.fillMs / 1000).toFixed(0)} s, ${idle.fill.answered} answered an \`evaluate\` afterwards, ${idle.fill.errors} errors.`,
+  );
   line();
 }
 

@@ -5,6 +5,7 @@ import {
   DEFAULT_DOWNLOAD_LIMITS,
   DEFAULT_MAX_SESSIONS,
   DEFAULT_MAX_TABS,
+  DEFAULT_RUNAWAY_LIMITS,
   DEFAULT_SESSION_TIMEOUT,
   STATE_NAME_PATTERN,
   isSessionError,
@@ -228,6 +229,32 @@ export const FLAGS = [
     example: true,
     description:
       'Give each client (an identity of --auth-tokens-file, else a connection) a browser process of its own, so a runaway page slows only its own client; launched browsers only',
+  },
+  {
+    name: 'secrets',
+    kind: 'path',
+    placeholder: 'path',
+    example: '/srv/secrets.env',
+    description:
+      'A dotenv file of NAME=value lines: each value is shown as <secret>NAME</secret> wherever a result, a file a tool writes or a log line would show it, and type or fill_form given NAME as the text types the value',
+  },
+  {
+    name: 'redact-url-params',
+    kind: 'list',
+    placeholder: 'names',
+    default: [],
+    example: ['access_token', 'code'],
+    description: 'Comma-separated URL query and fragment parameter names whose values every URL in a result shows as <redacted>',
+  },
+  {
+    name: 'max-page-memory',
+    kind: 'integer',
+    placeholder: 'bytes',
+    min: 0,
+    max: Number.MAX_SAFE_INTEGER,
+    default: DEFAULT_RUNAWAY_LIMITS.heapBytes,
+    description:
+      "Bytes of JavaScript one tab may hold (its heap and ArrayBuffers) before its session's pages are stopped as runaway; 0 for no bound. Watched in browsers this server launches (Linux)",
   },
   {
     name: 'max-download-bytes',

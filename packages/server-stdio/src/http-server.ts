@@ -341,6 +341,15 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     baseUrl: publicBaseUrl(options, url, port),
     hostAllowed: (host) => guard.checkHost({ host }) === undefined,
     allowedOrigins: options.allowedOrigins,
+    // A live page's stream holds a connection like an MCP stream does: counted against the session's identity (its
+    // owner), else against the page's own address, as connections are.
+    takeSlot: (owner, req) => {
+      const holder: SlotHolder = { client: owner?.startsWith('identity:') ? owner : clientOf(req), dormantSince: undefined, evict() {} };
+      const refusal = slots.take(holder);
+      if (refusal === 'full') return { refused: `Too many open connections (at most ${slots.max}).` };
+      if (refusal === 'client') return { refused: `Too many open connections and live pages for this client (at most ${slots.perClient}).` };
+      return { release: () => slots.release(holder) };
+    },
   });
 
   let closed: Promise<void> | undefined;

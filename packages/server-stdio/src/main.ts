@@ -39,7 +39,15 @@ async function main(): Promise<void> {
     return;
   }
 
-  const server = createServer(command.options, undefined, { launchHook: commandLaunchHook() });
+  let server: ReturnType<typeof createServer>;
+  try {
+    server = createServer(command.options, undefined, { launchHook: commandLaunchHook() });
+  } catch (error) {
+    // A file a setting names that cannot be used (--secrets): one line, before anything starts.
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`sessionwright: ${error.message.replace(/\s*\n\s*/g, ' ')}\n`);
+    process.exit(2);
+  }
   // The first browser up, whichever it is (with a browser per client, the shared one is never started).
   sizeHeapForMemoryOnceUp({ onLaunched: (listener) => server.manager.onBrowserLaunched(listener) });
   let http: HttpServerHandle | undefined;

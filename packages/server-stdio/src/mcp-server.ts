@@ -31,6 +31,7 @@ import { z } from 'zod';
 import type { LiveViews } from './live-view/live-views.js';
 import { appToolMeta, registerLiveViewResource } from './live-view/mcp-app.js';
 import { USER_ANSWER_MS, type Leg, type ParkedCalls } from './parked-calls.js';
+import type { Redactor } from './redaction.js';
 import { toCallToolResult, type SerializeOptions } from './serialize.js';
 import { withSessionIdHeader } from './session-header.js';
 import { SERVER_NAME, VERSION } from './version.js';
@@ -45,6 +46,8 @@ export interface McpServerDeps {
   toolOptions: ToolOptions;
   /** omit: results carry no images (a screenshot answers its JSON alone); default allow. */
   images?: 'allow' | 'omit';
+  /** Hides secrets and URL parameters in every result (--secrets, --redact-url-params). */
+  redactor?: Redactor | undefined;
   /** The tools served and the words they use (default: the sessions profile with `tools`). */
   profile?: Profile;
   /** The sessions profile's tools (default: every default tool); ignored with `profile`. */
@@ -215,7 +218,7 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
       roots: () => allowedRoots(server, deps, ctx.mcpReq.signal),
     };
     const args = request.params.arguments;
-    const serialize: SerializeOptions = { images: deps.images ?? 'allow' };
+    const serialize: SerializeOptions = { images: deps.images ?? 'allow', redactor: deps.redactor };
     if (!modern) return callTool(tool, args, { ...base, ...legacyElicitUrl(server, ctx) }, serialize);
     // 2026-07-28: a question to the user is an input_required answer, and the call waits for the client's retry.
     const { parked } = deps;

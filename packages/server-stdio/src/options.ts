@@ -55,6 +55,8 @@ export interface BrowserSetup {
    * pages at this size, the session's log. Kept here for it; nothing is recorded yet.
    */
   recording: { trace: boolean; video: { width: number; height: number } | undefined; session: boolean };
+  /** Secret values by name (--secrets, or a config file's `secrets`): never shown, typed by name (see redaction.ts). */
+  secrets?: Readonly<Record<string, string>>;
 }
 
 /** No setup beyond the table: Playwright's and each tool's defaults. */
@@ -247,5 +249,6 @@ function printableSetup(setup: BrowserSetup): unknown {
             ...(defaults.initScripts === undefined ? {} : { initScripts: defaults.initScripts.map((script) => `${script.length} characters`) }),
           },
     endpoints: { ...setup.endpoints, cdpHeaders: masked(setup.endpoints.cdpHeaders), connectHeaders: masked(setup.endpoints.connectHeaders) },
+    secrets: masked(setup.secrets as Record<string, string> | undefined),
   };
 }

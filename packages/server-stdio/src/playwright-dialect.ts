@@ -83,6 +83,7 @@ interface SetupPart {
   saveTrace: boolean;
   saveVideo: { width: number; height: number };
   saveSession: boolean;
+  secrets: Record<string, string>;
 }
 
 /** One level of precedence: the command line, the environment or the config file. */
@@ -449,7 +450,13 @@ export const PLAYWRIGHT_FLAGS: readonly PlaywrightFlag[] = [
       to.level.proxy = { ...to.level.proxy, server: (given as string[])[0] ?? '', where: to.where };
     },
   },
-  { name: 'redact-url-params', takes: 'value', placeholder: 'names', env: 'REDACT_URL_PARAMS', means: 'URLs in results are not redacted' },
+  same(
+    'redact-url-params',
+    'value',
+    'names',
+    'REDACT_URL_PARAMS',
+    'the values of these URL query and fragment parameters are shown as <redacted> in every URL a result shows (our --redact-url-params)',
+  ),
   {
     name: 'remote-header',
     takes: 'values',
@@ -482,7 +489,13 @@ export const PLAYWRIGHT_FLAGS: readonly PlaywrightFlag[] = [
       if (given === true) to.unmeant('recorded; this version writes no session log yet');
     },
   },
-  { name: 'secrets', takes: 'value', placeholder: 'path', env: 'SECRETS_FILE', means: 'results are not scanned for secret values' },
+  same(
+    'secrets',
+    'value',
+    'path',
+    'SECRETS_FILE',
+    'a dotenv file of secrets: each value is shown as <secret>NAME</secret> in results, written files and logs, and browser_type given NAME types it (our --secrets)',
+  ),
   {
     name: 'shared-browser-context',
     takes: 'nothing',
@@ -785,6 +798,7 @@ export function translatePlaywright(foreign: readonly ForeignOccurrence[], env: 
         consoleLevel: part.consoleLevel,
         imageResponses: part.imageResponses ?? 'allow',
         recording: { trace: part.saveTrace ?? false, video: part.saveVideo, session: part.saveSession ?? false },
+        ...(part.secrets === undefined ? {} : { secrets: part.secrets }),
       };
       return { values, setup, notes: [...notes.values()] };
     },
@@ -1039,10 +1053,16 @@ function readConfig(json: Record<string, unknown>, file: string, level: Level, u
       case 'sharedBrowserContext':
         viaFlag('shared-browser-context', bool(value, key), key);
         break;
-      case 'secrets':
-        object(value, key);
-        viaFlag('secrets', [key], key);
+      case 'secrets': {
+        // The config file holds the values themselves, by name, as @playwright/mcp's does.
+        const secrets: Record<string, string> = {};
+        for (const [name, secret] of Object.entries(object(value, key))) {
+          if (typeof secret !== 'string') fail(`${key}.${name}`, 'must be a string');
+          else secrets[name] = secret;
+        }
+        at(key).setup({ secrets: { ...level.setup.secrets, ...secrets } });
         break;
+      }
       case 'outputDir':
         at(key).ours('output-dir', path.resolve(text(value, key)));
         break;

@@ -36,6 +36,7 @@ import {
 import { builtToolEntry } from './tool-listing.js';
 import { LiveViews } from './live-view/live-views.js';
 import { IdentityFolders } from './identity-folders.js';
+import { createRedactor, readSecretsFile } from './redaction.js';
 import { createMcpServer, type McpConnection } from './mcp-server.js';
 import { DEFAULT_OPTIONS, checkCombinations, type ServerOptions } from './options.js';
 import { ParkedCalls } from './parked-calls.js';
@@ -109,11 +110,22 @@ export interface ServerHooks {
  */
 export function createServer(
   partial: Partial<ServerOptions> = {},
-  stderr: Logger = stderrLogger('sessionwright', partial.verbose ?? false),
+  plainStderr: Logger = stderrLogger('sessionwright', partial.verbose ?? false),
   hooks: ServerHooks = {},
 ): SessionwrightServer {
   const options = { ...DEFAULT_OPTIONS, ...partial };
   checkCombinations(options);
+  // Secret values and the named URL parameters are hidden in results, written files and every log line alike.
+  // The file is read here, as --auth-tokens-file is, so --print-config and --help never need it.
+  const secrets = { ...options.setup.secrets, ...(options.secrets === undefined ? {} : readSecretsFile(options.secrets)) };
+  const redactor = createRedactor(secrets, options.redactUrlParams ?? []);
+  const stderr: Logger = redactor
+    ? {
+        info: (message) => plainStderr.info(redactor.text(message)),
+        debug: (message) => plainStderr.debug(redactor.text(message)),
+        warn: (message) => plainStderr.warn(redactor.text(message)),
+      }
+    : plainStderr;
   const { setup } = options;
   const connections = new Set<McpConnection>();
   // What goes wrong with the shared browser (a launch failure, a crash) concerns every client, so they hear of it too.
@@ -122,7 +134,8 @@ export function createServer(
     debug: (message) => stderr.debug(message),
     warn(message) {
       stderr.warn(message);
-      for (const connection of connections) connection.notify('warning', message);
+      const shown = redactor ? redactor.text(message) : message;
+      for (const connection of connections) connection.notify('warning', shown);
     },
   };
   const { launchHook } = hooks;
@@ -178,6 +191,7 @@ export function createServer(
     ...(options.outputDir === undefined ? {} : { outputDir: options.outputDir }),
     ownerFolder: (owner) => folders.ofOwner(owner),
     downloads: { maxBytes: options.maxDownloadBytes, maxCount: options.maxDownloads, keep: options.keepDownloads, maxFolderBytes: options.outputMaxSize },
+    runaway: { heapBytes: options.maxPageMemory },
     // Playwright makes a response object, timings and a failure report for each request a session lists: only when a tool reads the list.
     collectNetwork: readsRequestList(profile.tools),
     logger,
@@ -204,6 +218,8 @@ export function createServer(
     ...(options.outputDir === undefined ? {} : { outputDir: options.outputDir }),
     ...(options.outputMaxSize === undefined ? {} : { outputMaxSize: options.outputMaxSize }),
     ...(options.readOut === undefined ? {} : { config: options.readOut }),
+    ...(Object.keys(secrets).length === 0 ? {} : { secrets }),
+    ...(redactor === undefined ? {} : { redact: redactor.text }),
   };
   /** The tool options of a caller: its files are read and written in its identity's folder of --output-dir. */
   const toolOptionsOf = (scope: CallerScope): ToolOptions => {
@@ -238,6 +254,7 @@ export function createServer(
       logger: stderr,
       toolOptions: toolOptionsOf(scope),
       images: setup.imageResponses,
+      redactor,
       profile,
       local: caller.local ?? false,
       listed,
@@ -290,6 +307,7 @@ export function createServer(
         logger: stderr,
         toolOptions: toolOptionsOf(scope),
         images: setup.imageResponses,
+        redactor,
         profile,
         listed,
         era: 'modern',

@@ -1,7 +1,10 @@
 // Live-view links in process: a token works for its one session until it expires or the session ends; a page's stream ends with it; keys typed in the view reach the page.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { BrowserHost, SessionManager, silentLogger } from '@sessionwright/session-core';
 import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConnectionSlots } from '../src/connection-slots.js';
 import { LiveViews } from '../src/live-view/live-views.js';
 import { LiveTokens, MAX_TOKENS_PER_SESSION } from '../src/live-view/tokens.js';
 
@@ -12,7 +15,7 @@ let fixture: FixtureServer;
 beforeAll(async () => {
   fixture = await startFixtureServer();
   host = new BrowserHost({ headless: true }).start();
-  manager = new SessionManager({ host });
+  manager = new SessionManager({ host, maxSessions: 20 });
   await host.browser();
 });
 afterAll(async () => {
@@ -107,6 +110,116 @@ describe('LiveViews', () => {
       await manager.close(session.id);
     } finally {
       await live.close();
+    }
+  });
+});
+
+describe('live pages per link and per owner', () => {
+  /** Opens a live page's stream; its status, its text once it ends (at most `waitMs`), and a way to end it. */
+  async function openStream(url: string) {
+    const stop = new AbortController();
+    const response = await fetch(`${url}events`, { signal: stop.signal });
+    const text = (waitMs: number) => Promise.race([response.text(), new Promise<string>((resolve) => setTimeout(() => resolve('(still open)'), waitMs))]);
+    return { status: response.status, text, close: () => stop.abort() };
+  }
+
+  it('ends the stream of a link at once when newer links retire it', async () => {
+    const live = new LiveViews({ logger: silentLogger });
+    try {
+      const session = await manager.create();
+      const { url } = await live.open(session);
+      const stream = await openStream(url);
+      expect(stream.status).toBe(200);
+      for (let i = 0; i < MAX_TOKENS_PER_SESSION; i += 1) await live.open(session);
+      const text = await stream.text(10_000);
+      expect(text).toContain('replaced by newer ones');
+      expect((await fetch(url)).status).toBe(404);
+      await manager.close(session.id);
+    } finally {
+      await live.close();
+    }
+  });
+
+  it("caps one owner's streams below the server's, so another owner's first page still opens", async () => {
+    const live = new LiveViews({ logger: silentLogger });
+    const streams: { close(): void }[] = [];
+    try {
+      const alices = await Promise.all([1, 2, 3].map(() => manager.create({ owner: 'identity:alice' })));
+      const bobs = await manager.create({ owner: 'identity:bob' });
+      const links = await Promise.all(alices.map((session) => live.open(session)));
+      // Eight pages on each of two sessions: alice's share.
+      for (const { url } of links.slice(0, 2)) {
+        for (let i = 0; i < 8; i += 1) {
+          const stream = await openStream(url);
+          streams.push(stream);
+          expect(stream.status).toBe(200);
+        }
+      }
+      const past = await openStream(links[2]?.url ?? '');
+      streams.push(past);
+      expect(past.status).toBe(429);
+      const bob = await openStream((await live.open(bobs)).url);
+      streams.push(bob);
+      expect(bob.status).toBe(200);
+      // One of alice's pages closes: she may open another.
+      streams[0]?.close();
+      await expect
+        .poll(async () => {
+          const again = await openStream(links[2]?.url ?? '');
+          streams.push(again);
+          return again.status;
+        })
+        .toBe(200);
+      for (const session of [...alices, bobs]) await manager.close(session.id);
+    } finally {
+      for (const stream of streams) stream.close();
+      await live.close();
+    }
+  });
+
+  it("counts a page's stream with its owner's connections", async () => {
+    const live = new LiveViews({ logger: silentLogger });
+    const slots = new ConnectionSlots(10, 2);
+    const listener = createServer((req, res) => void live.handle(req, res));
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const { port } = listener.address() as AddressInfo;
+    const owners: (string | undefined)[] = [];
+    live.serveOn({
+      baseUrl: `http://127.0.0.1:${port}`,
+      hostAllowed: () => true,
+      allowedOrigins: [],
+      takeSlot: (owner) => {
+        owners.push(owner);
+        const holder = { client: owner, dormantSince: undefined, evict() {} };
+        const refusal = slots.take(holder);
+        return refusal === undefined ? { release: () => slots.release(holder) } : { refused: `refused: ${refusal}.` };
+      },
+    });
+    const streams: { close(): void }[] = [];
+    try {
+      const session = await manager.create({ owner: 'identity:alice' });
+      // Alice has one MCP connection open already: one more slot is hers.
+      const connection = { client: 'identity:alice', dormantSince: undefined, evict() {} };
+      expect(slots.take(connection)).toBeUndefined();
+      const { url } = await live.open(session);
+      const first = await openStream(url);
+      streams.push(first);
+      expect(first.status).toBe(200);
+      const second = await openStream(url);
+      streams.push(second);
+      expect(second.status).toBe(429);
+      expect(await second.text(5_000)).toContain('refused: client');
+      // Her share is taken by the page: a new connection of hers is refused too, until the page closes.
+      expect(slots.take({ client: 'identity:alice', dormantSince: undefined, evict() {} })).toBe('client');
+      first.close();
+      await expect.poll(() => slots.size).toBe(1);
+      expect(owners.every((owner) => owner === 'identity:alice')).toBe(true);
+      await manager.close(session.id);
+    } finally {
+      for (const stream of streams) stream.close();
+      await live.close();
+      listener.closeAllConnections();
+      await new Promise((resolve) => listener.close(resolve));
     }
   });
 });

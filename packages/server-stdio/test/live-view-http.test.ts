@@ -81,6 +81,34 @@ describe('live views over HTTP with identities', () => {
     expect(taken.status).toBe(403);
     expectSuccess(await call(alice, 'close_session', { sessionId }));
   });
+
+  it("caps one identity's live pages below the server's, so another identity's first page still opens", async () => {
+    const streams: AbortController[] = [];
+    /** Opens a live page's stream as the page does; its status (the stream stays open until aborted). */
+    const open = async (url: string) => {
+      const stop = new AbortController();
+      streams.push(stop);
+      return (await fetch(`${url}events`, { signal: stop.signal })).status;
+    };
+    try {
+      const sessions: string[] = [];
+      for (let i = 0; i < 3; i += 1) sessions.push(expectSuccess(await call(alice, 'create_session')).sessionId as string);
+      const links: string[] = [];
+      for (const sessionId of sessions) links.push(expectSuccess(await call(alice, 'live_view', { sessionId })).url as string);
+      const opened: number[] = [];
+      for (const url of links.slice(0, 2)) for (let i = 0; i < 8; i += 1) opened.push(await open(url));
+      expect(opened.every((status) => status === 200)).toBe(true);
+      // Alice's share is taken: her next page waits; Bob's first opens.
+      expect(await open(links[2] ?? '')).toBe(429);
+      const bobs = expectSuccess(await call(bob, 'create_session')).sessionId as string;
+      expect(await open(expectSuccess(await call(bob, 'live_view', { sessionId: bobs })).url as string)).toBe(200);
+      for (const stop of streams) stop.abort();
+      for (const sessionId of sessions) expectSuccess(await call(alice, 'close_session', { sessionId }));
+      expectSuccess(await call(bob, 'close_session', { sessionId: bobs }));
+    } finally {
+      for (const stop of streams) stop.abort();
+    }
+  });
 });
 
 describe('request_human for a 2026-07-28 client', () => {

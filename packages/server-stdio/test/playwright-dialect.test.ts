@@ -33,6 +33,7 @@ const INIT_SCRIPT = path.join(scratch, 'init.js');
 writeFileSync(INIT_SCRIPT, 'window.__init = 1;');
 const EMPTY_CONFIG = path.join(scratch, 'empty.json');
 writeFileSync(EMPTY_CONFIG, '{}');
+writeFileSync(path.join(scratch, 'secrets.env'), 'API_KEY=sample-secret\n');
 
 /** Every option a commander --help lists: `--name`, `--name <value>`, `--name <values...>`. */
 function optionsOf(help: string): Array<{ name: string; takes: 'nothing' | 'value' | 'values' }> {

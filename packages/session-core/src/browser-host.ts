@@ -125,6 +125,11 @@ export class BrowserHost implements BrowserSource {
     return this.current?.isConnected() ?? false;
   }
 
+  /** The process ids `browser` started as, when this host launched it (Linux; elsewhere empty). */
+  processIdsOf(browser: Browser): readonly number[] {
+    return this.processIds.get(browser) ?? [];
+  }
+
   /** Called with each browser launched (the first, and each one after a crash); at once if one is up already. */
   onLaunched(listener: (browser: Browser) => void): () => void {
     return this.listeners.onLaunched(listener, this.current);

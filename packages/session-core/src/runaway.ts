@@ -23,9 +23,15 @@ export interface RunawayLimits {
    * that browser is waiting behind them.
    */
   lateMs: number;
-  /** The most bytes one tab may hold in JavaScript (its heap plus the ArrayBuffers it owns); past it the tab is stopped. */
+  /**
+   * The most bytes one tab may hold in JavaScript (its heap plus the ArrayBuffers it owns); past it the tab is stopped.
+   * 0: no bound on memory.
+   */
   heapBytes: number;
-  /** How often each tab's heap is measured, in ms (Chromium only). */
+  /**
+   * How often the resident memory of each launched browser's processes is read, in ms: one timer per browser, and the
+   * tabs' heaps are measured only when one process holds more than heapBytes (see MemoryWatch; Linux, Chromium).
+   */
   heapCheckMs: number;
 }
 
@@ -145,7 +151,7 @@ export class RunawayGuard {
 
   /** Checks one tab's measured heap against its bound. */
   heap(bytes: number, url: string): void {
-    if (this.trip || bytes <= this.limits.heapBytes) return;
+    if (this.trip || this.limits.heapBytes === 0 || bytes <= this.limits.heapBytes) return;
     this.stop({ bound: 'memory', limit: this.limits.heapBytes, observed: bytes, url });
   }
 
@@ -194,7 +200,12 @@ export function runawayLimits(given: RunawayOptions = {}): RunawayLimits {
   for (const key of ['windowMs', 'lateMs', 'heapBytes', 'heapCheckMs'] as const) {
     const value = given[key];
     if (value === undefined) continue;
-    if (!Number.isFinite(value) || value <= 0) throw new RangeError(`runaway.${key} must be a positive number`);
+    if (key === 'heapBytes' && value === 0) {
+      limits.heapBytes = 0;
+      continue;
+    }
+    if (!Number.isFinite(value) || value <= 0)
+      throw new RangeError(`runaway.${key} must be a positive number${key === 'heapBytes' ? ' (or 0: no bound)' : ''}`);
     limits[key] = value;
   }
   return limits;

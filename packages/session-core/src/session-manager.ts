@@ -31,6 +31,7 @@ import { ensureFfmpeg } from './video.js';
 import { serverFfmpegSlots } from './recording-limits.js';
 import { WarmPool } from './warm-pool.js';
 import { defined } from './fields.js';
+import { MemoryWatch } from './memory-watch.js';
 import { runawayLimits, type RunawayLimits, type RunawayOptions } from './runaway.js';
 
 export type { EndReason } from './tombstones.js';
@@ -177,6 +178,8 @@ export class SessionManager {
   private readonly sourceOf = new WeakMap<Session, BrowserSource>();
   /** Per launched browser: replaces it once idle, or after many sessions (only with recycleIdleBrowser). */
   private readonly recyclers = new Map<BrowserSource, BrowserRecycler>();
+  /** The memory watch of each launched browser (see watchMemory). */
+  private readonly memoryWatches = new Map<Browser, MemoryWatch>();
   readonly maxTabs: number;
   private readonly downloads: DownloadDirectory;
   private readonly ownerFolder: (owner: string | undefined) => string;
@@ -562,6 +565,8 @@ export class SessionManager {
     await orAfter(closing, SHUTDOWN_CONTEXTS_TIMEOUT, undefined, this.timers);
     // Owned browsers are closed; attached ones (remote endpoints) are only disconnected from.
     for (const timer of this.ownerIdle.values()) this.timers.clearTimeout(timer);
+    for (const watch of this.memoryWatches.values()) watch.stop();
+    this.memoryWatches.clear();
     await Promise.all([...this.sources, ...this.ownerSources.values()].map((source) => source.close()));
     await this.downloads.dispose();
   }
@@ -593,9 +598,43 @@ export class SessionManager {
     // The pool fills once a browser is up (and again after a crash or a reconnection), never launching one itself: whoever starts the source decides when.
     source.onLaunched((browser) => {
       pool.fill();
+      this.watchMemory(source, browser);
       for (const listener of this.launchListeners) listener(browser);
     });
     return pool;
+  }
+
+  /**
+   * Watches the memory of a browser this process launched: one timer for the browser, reading its processes' sizes,
+   * and its sessions' tabs measured only when a process holds more than the bound (see MemoryWatch). A browser reached
+   * over an endpoint has no processes here to read; its host's own limits bound it (docs/limits.md).
+   */
+  private watchMemory(source: BrowserSource, browser: Browser): void {
+    if (this.runaway.heapBytes === 0 || !(source instanceof BrowserHost) || this.memoryWatches.has(browser)) return;
+    const roots = source.processIdsOf(browser);
+    if (roots.length === 0) return;
+    const watch = new MemoryWatch({
+      roots,
+      bytes: this.runaway.heapBytes,
+      everyMs: this.runaway.heapCheckMs,
+      // It reads real processes, whose memory grows in real time: the system's timers, not the manager's.
+      timers: systemTimers,
+      look: () => this.measureHeaps(browser),
+    }).start();
+    this.memoryWatches.set(browser, watch);
+    browser.once('disconnected', () => {
+      watch.stop();
+      this.memoryWatches.delete(browser);
+    });
+  }
+
+  /** Measures the tabs of every session in `browser`, a few sessions at a time. */
+  private async measureHeaps(browser: Browser): Promise<void> {
+    const waiting = [...this.sessions.values()].filter((session) => session.browser === browser);
+    const next = async (): Promise<void> => {
+      for (let session = waiting.shift(); session; session = waiting.shift()) await session.measureHeaps();
+    };
+    await Promise.all(Array.from({ length: HEAP_MEASURES_AT_ONCE }, next));
   }
 
   /** The owner's own browser source (browserPerOwner), made on its first session; undefined when browsers are shared. */
@@ -745,6 +784,9 @@ export const MAX_FORKS = 10;
 
 /** How long an owner's own browser stays up after its last session, for the owner's next one. */
 const OWNER_BROWSER_IDLE_MS = 30_000;
+
+/** Sessions whose tabs are measured at once when a browser's memory watch asks (each opens a DevTools session per tab). */
+const HEAP_MEASURES_AT_ONCE = 8;
 
 /** How long shutdown waits for the sessions' contexts to close before it closes the browser. */
 const SHUTDOWN_CONTEXTS_TIMEOUT = 1_000;

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, BrowserContext, CDPSession, Dialog, Download, FileChooser, Page } from 'playwright';
+import type { Browser, BrowserContext, Dialog, Download, FileChooser, Page } from 'playwright';
 import { SessionCollectors } from './collectors.js';
 import { captureImage, type SessionImage } from './session-image.js';
 import { resolveSessionOptions, type EffectiveSessionOptions, type SessionOptions } from './context-options.js';
@@ -40,6 +40,9 @@ export interface DialogRecord {
 
 /** How long after its pages were stopped a new page is taken for a popup they opened, and closed. */
 const LEFTOVER_POPUP_MS = 2_000;
+
+/** How long one tab's heap measure may take (opening its DevTools session, then the measure) before the tab is skipped. */
+const HEAP_MEASURE_TIMEOUT_MS = 2_000;
 /** At most this many events of each kind are remembered between two calls: a page that loops alert() cannot flood a result. */
 const MAX_EVENTS = 50;
 
@@ -262,11 +265,8 @@ export class Session {
   private readonly closing = new Set<Promise<void>>();
   /** When the session's pages were last stopped for passing a bound (0: never). */
   private stoppedAt = 0;
-  /** Measures the tabs' heaps every heapCheckMs once listening. */
-  private heapTimer: NodeJS.Timeout | undefined;
-  /** Each tab's own DevTools session for heap checks (null where the browser has none: Firefox, WebKit). */
-  private readonly heapProbes = new WeakMap<Page, Promise<CDPSession | null>>();
-  private checkingHeaps = false;
+  /** A measure of the tabs' heaps in progress (see measureHeaps). */
+  private measuring: Promise<void> | undefined;
   /** Stops the call running now, if any. */
   private stopRunning: ((reason: StopReason) => void) | undefined;
   /** A fresh page being opened (in place of pages given up on); the next call waits for it. */
@@ -354,9 +354,6 @@ export class Session {
       if (this.events.openedTabs.length < MAX_EVENTS) this.events.openedTabs.push(page.url());
       this.enforceTabLimit(page);
     });
-    this.heapTimer = setInterval(() => void this.checkHeaps(), this.guard.limits.heapCheckMs);
-    this.heapTimer.unref();
-    this.context.once('close', () => clearInterval(this.heapTimer));
     return collectors;
   }
 
@@ -497,7 +494,6 @@ export class Session {
    */
   async close(): Promise<SessionFiles> {
     clearImmediate(this.listenSoon);
-    clearInterval(this.heapTimer);
     this.markEnded();
     const cutTrace = await this.cutShort.trace;
     this.cutShort.trace = undefined;
@@ -1170,34 +1166,39 @@ export class Session {
   }
 
   /**
-   * Measures each tab's JavaScript heap (its own DevTools session, made on first use) and stops the session's pages
-   * when one holds more than the bound. A tab that does not answer within the interval (busy in a script) is skipped
-   * this time; a check still running skips the next.
+   * Measures each tab's JavaScript heap once (over a DevTools session made for it and detached after) and stops the
+   * session's pages when one holds more than the bound. Nothing measures on a timer: the manager asks when one of the
+   * browser's processes holds more than the bound (see MemoryWatch). A tab that does not answer within
+   * HEAP_MEASURE_TIMEOUT_MS (busy in a script) is skipped; a measure asked for while one runs joins it.
    */
-  private async checkHeaps(): Promise<void> {
-    if (this.checkingHeaps || this.guard.tripped) return;
-    this.checkingHeaps = true;
+  measureHeaps(): Promise<void> {
+    if (this.guard.tripped || this.ended) return Promise.resolve();
+    this.measuring ??= Promise.all(this.tabs().map((page) => this.measureHeap(page)))
+      .then(() => undefined)
+      .finally(() => {
+        this.measuring = undefined;
+      });
+    return this.measuring;
+  }
+
+  private async measureHeap(page: Page): Promise<void> {
+    const opening = this.context.newCDPSession(page).catch(() => null);
+    const session = await orAfter(opening, HEAP_MEASURE_TIMEOUT_MS, null);
+    if (!session) {
+      // Opened too late: let it go once it is there.
+      void opening.then((late) => late?.detach().catch(() => {}));
+      return;
+    }
     try {
-      await Promise.all(
-        this.tabs().map(async (page) => {
-          let probe = this.heapProbes.get(page);
-          if (!probe) {
-            probe = this.context.newCDPSession(page).catch(() => null);
-            this.heapProbes.set(page, probe);
-          }
-          const session = await orAfter(probe, this.guard.limits.heapCheckMs, null);
-          if (!session) return;
-          const usage = await orAfter(
-            session.send('Runtime.getHeapUsage').catch(() => undefined),
-            this.guard.limits.heapCheckMs,
-            undefined,
-          );
-          // backingStorageSize (ArrayBuffers) is reported by recent Chromium only.
-          if (usage && !page.isClosed()) this.guard.heap(usage.usedSize + ((usage as { backingStorageSize?: number }).backingStorageSize ?? 0), page.url());
-        }),
+      const usage = await orAfter(
+        session.send('Runtime.getHeapUsage').catch(() => undefined),
+        HEAP_MEASURE_TIMEOUT_MS,
+        undefined,
       );
+      // backingStorageSize (ArrayBuffers) is reported by recent Chromium only.
+      if (usage && !page.isClosed()) this.guard.heap(usage.usedSize + ((usage as { backingStorageSize?: number }).backingStorageSize ?? 0), page.url());
     } finally {
-      this.checkingHeaps = false;
+      void session.detach().catch(() => {});
     }
   }
 

@@ -93,6 +93,13 @@ describe('RunawayGuard', () => {
     expect(() => runawayLimits({ events: { console: 0 } })).toThrow(RangeError);
     expect(() => runawayLimits({ windowMs: Number.NaN })).toThrow(RangeError);
     expect(() => runawayLimits({ heapBytes: -1 })).toThrow(RangeError);
+    // 0: no memory bound, and no heap is ever past it.
+    expect(runawayLimits({ heapBytes: 0 }).heapBytes).toBe(0);
+    const unbounded = new RunawayGuard(runawayLimits({ heapBytes: 0 }), () => {
+      throw new Error('tripped');
+    });
+    unbounded.heap(2 ** 40, 'http://a.test/');
+    expect(unbounded.tripped).toBeUndefined();
     expect(() => runawayLimits({ lateMs: 0 })).toThrow(RangeError);
     expect(BROWSER_ERROR_REASONS).toContain('runaway_page');
   });

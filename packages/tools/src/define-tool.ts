@@ -79,6 +79,10 @@ export interface ToolOptions {
   outputRoot?: string;
   /** The settings in effect, each `{value, source}`, secrets masked (get_config answers it). */
   config?: Readonly<Record<string, unknown>>;
+  /** Secret values by name (--secrets): text to type that is exactly a secret's name types its value. */
+  secrets?: Readonly<Record<string, string>>;
+  /** Hides secrets and URL parameters in text a tool writes to a file (results are hidden by the server's serializer). */
+  redact?: (text: string) => string;
 }
 
 /** The directories upload_file may read from, and where that list came from (said in its errors). */

@@ -35,8 +35,9 @@ export function savingToFile<Input extends z.ZodObject, Args = z.infer<Input>>(
       const answer = await tool.handler(args, ctx);
       if (target === undefined) return answer;
       const { data, attachments } = attachmentsOf(answer as Record<string, unknown>);
-      const content = file.content(data, attachments, args as Args);
-      if (content === undefined) return answer;
+      const found = file.content(data, attachments, args as Args);
+      if (found === undefined) return answer;
+      const content = typeof found === 'string' && ctx.options.redact ? ctx.options.redact(found) : found;
       // The file counts against the limits of the session the call acted on.
       const sessionId = (args as { sessionId?: string }).sessionId ?? ctx.implicitSession?.current;
       const session = sessionId === undefined ? undefined : tryGet(() => ctx.sessions.get(sessionId));

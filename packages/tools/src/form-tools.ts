@@ -63,11 +63,13 @@ export const fillForm = defineSessionTool({
     'BROWSER_ERROR',
   ],
   defaultTimeout: 'element',
-  async handler({ fields, timeout = DEFAULT_ELEMENT_TIMEOUT }, page) {
+  async handler({ fields, timeout = DEFAULT_ELEMENT_TIMEOUT }, page, _response, ctx) {
     const filled: { index: number; value: string | string[] | boolean }[] = [];
     for (const [index, field] of fields.entries()) {
+      // A secret's name as a field's text fills in its value (--secrets).
+      const value = typeof field.value === 'string' ? (ctx.options.secrets?.[field.value] ?? field.value) : field.value;
       try {
-        filled.push({ index, value: await fillField(page, { selector: field.selector, ref: field.ref }, field.value, timeout) });
+        filled.push({ index, value: await fillField(page, { selector: field.selector, ref: field.ref }, value, timeout) });
       } catch (error) {
         const failure = isSessionError(error) ? error : playwrightError(error);
         throw new SessionError(failure.code, `Field ${index}: ${failure.message}${index > 0 ? ` Fields 0 to ${index - 1} were filled.` : ''}`, {

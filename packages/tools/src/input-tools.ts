@@ -86,7 +86,10 @@ export const type = defineSessionTool({
   kind: 'action',
   errors: [...ELEMENT_ERRORS, 'ELEMENT_NOT_EDITABLE', 'ELEMENT_NOT_CLICKABLE'],
   defaultTimeout: 'element',
-  async handler({ selector, ref, text, delay, timeout = DEFAULT_ELEMENT_TIMEOUT, clear, submit }, page, response) {
+  async handler({ selector, ref, text: given, delay, timeout = DEFAULT_ELEMENT_TIMEOUT, clear, submit }, page, response, ctx) {
+    // A secret's name types its value (--secrets); the answer names the secret, never its length.
+    const secret = ctx.options.secrets?.[given];
+    const text = secret ?? given;
     const value = await onElement(page, { selector, ref }, 'edit', timeout, async (locator) => {
       await typeInto(page, locator, text, { delay, clear, timeout });
       const typed = await readValue(locator, timeout);
@@ -96,7 +99,8 @@ export const type = defineSessionTool({
       if (submit) await actAndSettle(page, SETTLE_TIMEOUT, () => locator.press('Enter', { timeout }));
       return typed;
     });
-    const message = `Typed ${text.length} character${text.length === 1 ? '' : 's'}${submit ? ' and pressed Enter' : ''}.`;
+    const what = secret === undefined ? `${text.length} character${text.length === 1 ? '' : 's'}` : `the secret ${given}`;
+    const message = `Typed ${what}${submit ? ' and pressed Enter' : ''}.`;
     return { success: true as const, message, value };
   },
 });

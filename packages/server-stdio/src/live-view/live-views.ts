@@ -18,7 +18,7 @@ import { validate } from 'uuid';
 import { z } from 'zod';
 import { readJsonBody } from '../bounded-read.js';
 import { livePageHtml } from './page.js';
-import { LiveTokens } from './tokens.js';
+import { type LiveToken, LiveTokens } from './tokens.js';
 
 /** Where live views are served: a base URL, and which Host headers and Origins its requests may carry. */
 export interface LiveMount {
@@ -28,6 +28,11 @@ export interface LiveMount {
   hostAllowed(host: string | undefined): boolean;
   /** Web origins besides the page's own that may drive a live view (`--allowed-origins`; `*`: any). */
   allowedOrigins: readonly string[];
+  /**
+   * Takes a connection slot for a live page's stream, counted against the session owner's share (the listener's own
+   * connection limits); the release, or why there is none. Without it only the live views' own caps bound streams.
+   */
+  takeSlot?(owner: string | undefined, req: IncomingMessage): { release(): void } | { refused: string };
 }
 
 export interface LiveViewsOptions {
@@ -40,9 +45,13 @@ export interface LiveViewsOptions {
 export const LIVE_VIEW_TTL_MS = 3_600_000;
 /** The path every live-view route starts with. */
 export const LIVE_PATH = '/live/';
-/** Streams open at once on one session, and on the whole server: watching is cheap but not free. */
+/**
+ * Streams open at once on one session, for one owner (an identity, else a connection) and on the whole server: watching
+ * is cheap but not free, and no owner may take every stream the server has.
+ */
 const MAX_VIEWERS_PER_SESSION = 8;
-const MAX_VIEWERS = 64;
+export const MAX_VIEWERS_PER_OWNER = 16;
+export const MAX_VIEWERS = 64;
 /** A person who took control and whose page went away (a reload, a closed tab) gets it back if the page returns within this. */
 const HOLDER_GRACE_MS = 3_000;
 const KEEP_ALIVE_MS = 15_000;
@@ -66,6 +75,8 @@ interface Viewer {
   readonly id: string;
   readonly res: ServerResponse;
   readonly session: Session;
+  /** The link it was opened with: the stream ends when that link is retired. */
+  readonly tokenId: string;
   /** A frame the stream had no room for yet; the newest replaces it. */
   pendingFrame: string | undefined;
   close(): void;
@@ -74,6 +85,8 @@ interface Viewer {
 /** One MCP App showing the session: it polls for frames through its tools, so it is known by its calls alone. */
 interface AppViewer {
   readonly id: string;
+  /** Whose session it watches: app viewers count against their identity's share, as live pages do. */
+  readonly owner: string;
   /** The latest frame the screencast sent, and its number. */
   jpeg: Buffer | undefined;
   width: number;
@@ -118,6 +131,8 @@ export class LiveViews implements LiveViewAccess {
   private mount: LiveMount | undefined;
   private own: Promise<{ server: Server; mount: LiveMount }> | undefined;
   private viewerCount = 0;
+  /** Streams open per session owner ('' for sessions without one). */
+  private readonly viewersOf = new Map<string, number>();
   private closed = false;
 
   constructor(options: LiveViewsOptions) {
@@ -139,7 +154,13 @@ export class LiveViews implements LiveViewAccess {
   async open(session: Session): Promise<LiveViewLink> {
     const mount = await this.mounted();
     this.track(session);
-    const { token, secret } = this.tokens.mint(session, this.ttlMs);
+    const { token, secret, retired } = this.tokens.mint(session, this.ttlMs);
+    const live = this.live.get(session);
+    for (const viewer of live ? [...live.viewers] : []) {
+      if (!retired.includes(viewer.tokenId)) continue;
+      send(viewer.res, 'end', { message: 'This live-view link was replaced by newer ones. Ask for a new one.' });
+      viewer.close();
+    }
     return { url: `${mount.baseUrl}${LIVE_PATH}${token.id}/${secret}/`, expiresAt: token.expiresAt };
   }
 
@@ -224,7 +245,7 @@ export class LiveViews implements LiveViewAccess {
     switch (action) {
       case 'events':
         if (req.method !== 'GET') return plain(res, 405, 'Method not allowed', { Allow: 'GET' });
-        return this.stream(req, res, session, checked.token.expiresAt, url.searchParams.get('viewer'));
+        return this.stream(req, res, checked.token, url.searchParams.get('viewer'), mount);
       case 'control':
         if (req.method !== 'POST') return json(res, 405, { message: 'Method not allowed.' }, { Allow: 'POST' });
         return this.controlRoute(req, res, session);
@@ -279,10 +300,17 @@ export class LiveViews implements LiveViewAccess {
     for (const app of [...live.apps.values()]) this.dropApp(live, app);
   }
 
-  private stream(req: IncomingMessage, res: ServerResponse, session: Session, expiresAt: number, askedId: string | null): void {
+  private stream(req: IncomingMessage, res: ServerResponse, token: LiveToken, askedId: string | null, mount: LiveMount): void {
+    const { session, expiresAt } = token;
     const live = this.track(session);
-    if (watchers(live) >= MAX_VIEWERS_PER_SESSION || this.viewerCount >= MAX_VIEWERS) {
+    const owner = session.owner ?? '';
+    if (this.full(live, owner)) {
       plain(res, 429, 'Too many live pages are open; close one and reload.', { 'Retry-After': '10' });
+      return;
+    }
+    const slot = mount.takeSlot?.(session.owner, req);
+    if (slot !== undefined && 'refused' in slot) {
+      plain(res, 429, `${slot.refused} Close a live page or a connection, and reload.`, { 'Retry-After': '10' });
       return;
     }
     // A page that reloads keeps its viewer id (and so the control it held); a new page gets a new one.
@@ -298,6 +326,7 @@ export class LiveViews implements LiveViewAccess {
       id,
       res,
       session,
+      tokenId: token.id,
       pendingFrame: undefined,
       close: () => {
         if (closed) return;
@@ -306,7 +335,7 @@ export class LiveViews implements LiveViewAccess {
       },
     };
     live.viewers.add(viewer);
-    this.viewerCount += 1;
+    this.joined(owner);
     if (live.holder === id) clearTimeout(live.holderGrace);
     send(res, 'hello', { viewer: id });
     send(res, 'control', this.controlFor(session, live, id));
@@ -341,7 +370,8 @@ export class LiveViews implements LiveViewAccess {
       clearTimeout(expiry);
       stopWatching();
       if (!live.viewers.delete(viewer)) return;
-      this.viewerCount -= 1;
+      this.left(owner);
+      if (slot !== undefined && 'release' in slot) slot.release();
       this.viewerLeft(session, live, viewer);
     };
     res.on('close', done);
@@ -475,11 +505,29 @@ export class LiveViews implements LiveViewAccess {
     return { delivered: outcome.delivered, failed: outcome.failed };
   }
 
+  /** Whether a new viewer of `live` for `owner` would pass a bound: per session, per identity, or the server's. */
+  private full(live: LiveSession, owner: string): boolean {
+    return watchers(live) >= MAX_VIEWERS_PER_SESSION || (this.viewersOf.get(owner) ?? 0) >= MAX_VIEWERS_PER_OWNER || this.viewerCount >= MAX_VIEWERS;
+  }
+
+  private joined(owner: string): void {
+    this.viewerCount += 1;
+    this.viewersOf.set(owner, (this.viewersOf.get(owner) ?? 0) + 1);
+  }
+
+  private left(owner: string): void {
+    this.viewerCount -= 1;
+    const left = (this.viewersOf.get(owner) ?? 1) - 1;
+    if (left > 0) this.viewersOf.set(owner, left);
+    else this.viewersOf.delete(owner);
+  }
+
   /** The app viewer a call names, or a new one (a page that reloads within the grace keeps the control it held). */
   private appViewer(session: Session, live: LiveSession, asked: string | undefined): AppViewer {
     const known = asked === undefined ? undefined : live.apps.get(asked);
     if (known) return known;
-    if (watchers(live) >= MAX_VIEWERS_PER_SESSION || this.viewerCount >= MAX_VIEWERS) {
+    const owner = session.owner ?? '';
+    if (this.full(live, owner)) {
       throw new SessionError('INVALID_PARAMETERS', 'Too many live views of this session are open; close one and try again.', {
         details: { reason: 'too_many_viewers' },
       });
@@ -488,6 +536,7 @@ export class LiveViews implements LiveViewAccess {
     if (live.holder === id) clearTimeout(live.holderGrace);
     const app: AppViewer = {
       id,
+      owner,
       jpeg: undefined,
       width: 0,
       height: 0,
@@ -523,7 +572,7 @@ export class LiveViews implements LiveViewAccess {
       APP_FRAME_SIZE,
     );
     live.apps.set(id, app);
-    this.viewerCount += 1;
+    this.joined(owner);
     this.keepApp(session, live, app);
     return app;
   }
@@ -553,7 +602,7 @@ export class LiveViews implements LiveViewAccess {
 
   private dropApp(live: LiveSession, app: AppViewer): void {
     if (!live.apps.delete(app.id)) return;
-    this.viewerCount -= 1;
+    this.left(app.owner);
     clearTimeout(app.idle);
     app.stopWatching();
     app.wake?.();

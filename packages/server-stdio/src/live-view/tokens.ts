@@ -25,15 +25,19 @@ export class LiveTokens {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  /** A new capability for `session`, valid for `ttlMs` (never past the session's end: the caller drops it then). */
-  mint(session: Session, ttlMs: number): { token: LiveToken; secret: string } {
+  /**
+   * A new capability for `session`, valid for `ttlMs` (never past the session's end: the caller drops it then), and the
+   * ids of the session's oldest tokens it retired (beyond MAX_TOKENS_PER_SESSION), whose pages are to end now.
+   */
+  mint(session: Session, ttlMs: number): { token: LiveToken; secret: string; retired: string[] } {
     const id = randomBytes(9).toString('base64url');
     const secret = randomBytes(32).toString('base64url');
     const entry: Entry = { id, session, expiresAt: this.now() + ttlMs, digest: digest(secret) };
     this.entries.set(id, entry);
     const own = [...this.entries.values()].filter((other) => other.session === session);
-    for (const old of own.slice(0, Math.max(0, own.length - MAX_TOKENS_PER_SESSION))) this.entries.delete(old.id);
-    return { token: entry, secret };
+    const retired = own.slice(0, Math.max(0, own.length - MAX_TOKENS_PER_SESSION)).map((old) => old.id);
+    for (const old of retired) this.entries.delete(old);
+    return { token: entry, secret, retired };
   }
 
   /**
