@@ -18,6 +18,8 @@ import { sessionIdHeaderMismatch } from './session-header.js';
 import type { SessionwrightServer } from './runtime.js';
 import { MAX_MESSAGE_BYTES } from './limits.js';
 import { DEFAULT_JSON_LIMITS, readJsonBody } from './bounded-read.js';
+import type { Fleet } from './fleet/fleet.js';
+import { INTERNAL_CALL_PATH, SIGNATURE_HEADER } from './fleet/internal-route.js';
 
 /**
  * `allowUnauthenticated` is left out: it only lifts a check made before the server starts (checkListening); so is
@@ -46,6 +48,11 @@ export interface HttpServerHandle {
   /** Where the server listens, e.g. `http://127.0.0.1:8931` (no trailing slash). */
   readonly url: string;
   readonly port: number;
+  /**
+   * Answers every new client request 503 (a balancer sends it to another replica) while requests in flight and a
+   * fleet's replica-to-replica calls are still served: the start of a replica's hand-over.
+   */
+  stopAccepting(): void;
   /** Ends every stream and MCP connection and stops listening; sessions and the browser are the runtime's to close. */
   close(): Promise<void>;
 }
@@ -60,6 +67,8 @@ const HEADER_MISMATCH = -32020;
 /** The Streamable HTTP endpoint, and the path legacy SSE clients post their messages to. */
 const MCP_PATH = '/mcp';
 const MESSAGES_PATH = '/messages';
+/** Where a load balancer checks that this server takes requests (200, or 503 while it stops). */
+const HEALTH_PATH = '/healthz';
 
 /** A Streamable HTTP connection and the HTTP responses it has open (requests in flight, the GET stream). */
 interface StreamableConnection extends SlotHolder {
@@ -104,6 +113,7 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
   const takesSessionId = (name: string) => runtime.profile.tools.some((tool) => tool.name === name && 'sessionId' in tool.input.shape);
   const serveModern = toNodeHandler(modern, { onerror: (error) => logger.info(`2026-07-28 request failed: ${messageOf(error)}`) });
   let closing = false;
+  let accepting = true;
 
   /**
    * Whose share of the connections a request's connection counts against: its identity; without identities, its remote
@@ -137,7 +147,16 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     // A live view is a page a person opens from a link (a navigation from anywhere, no bearer token): it carries a token
     // of its own, is checked here for its Host only (DNS rebinding), and checks its page's own requests itself
     // (live-view/live-views.ts). Its streams are no MCP connection and hold no connection slot.
-    if (LiveViews.matches((req.url ?? '/').split('?')[0] ?? '/')) return runtime.live.handle(req, res);
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (LiveViews.matches(path)) return runtime.live.handle(req, res);
+    // Another replica's call: signed with the store key (checked by the fleet), never a client's token.
+    if (path === INTERNAL_CALL_PATH && req.method === 'POST' && runtime.fleet !== undefined) return serveInternal(req, res, runtime.fleet);
+    // A balancer's health check: no token, nothing but whether this replica takes requests.
+    if (path === HEALTH_PATH && req.method === 'GET') {
+      res.writeHead(closing || accepting === false ? 503 : 200, { 'Content-Type': 'text/plain' });
+      res.end(closing || accepting === false ? 'stopping\n' : 'ok\n');
+      return;
+    }
     const refusal = guard.checkSource(req.headers);
     if (refusal) return sendError(res, refusal.status, -32000, refusal.message, refusal.headers);
     const origin = guard.allowedOrigin(req.headers);
@@ -159,7 +178,7 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     }
     const unauthorized = guard.checkToken(req.headers);
     if (unauthorized) return sendError(res, unauthorized.status, -32000, unauthorized.message, unauthorized.headers);
-    if (closing) return sendError(res, 503, -32000, 'The server is shutting down.', { Connection: 'close' });
+    if (closing || !accepting) return sendError(res, 503, -32000, 'The server is shutting down.', { Connection: 'close', 'Retry-After': '1' });
 
     const url = new URL(req.url ?? '/', 'http://localhost');
     switch (url.pathname) {
@@ -319,6 +338,25 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     entry.transport.handlePost(req, res, body);
   }
 
+  async function serveInternal(req: IncomingMessage, res: ServerResponse, fleet: Fleet): Promise<void> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > bodyLimits.maxBytes) return sendError(res, 413, -32000, 'Request body too large.');
+      chunks.push(chunk);
+    }
+    // The caller gave up (its client cancelled): the call here ends too.
+    const abort = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort(new Error('the forwarding replica went away'));
+    });
+    const answer = await fleet.serveInternal(Buffer.concat(chunks).toString('utf8'), header(req, SIGNATURE_HEADER), abort.signal);
+    if (res.destroyed) return;
+    res.writeHead(answer.status, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify(answer.body));
+  }
+
   /** The body as JSON, read within bodyLimits; a body it cannot be is answered here (413, or a JSON-RPC parse error). */
   async function readJson(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
     const body = await readJsonBody(req, bodyLimits);
@@ -337,6 +375,7 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
   server.on('error', (error) => logger.warn(`HTTP server error: ${messageOf(error)}`));
   const { address, port } = server.address() as AddressInfo;
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+  await runtime.joinFleet(options.advertiseUrl ?? advertisedUrl(options, url, port));
   runtime.live.serveOn({
     baseUrl: publicBaseUrl(options, url, port),
     hostAllowed: (host) => guard.checkHost({ host }) === undefined,
@@ -347,6 +386,9 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
   return {
     url,
     port,
+    stopAccepting() {
+      accepting = false;
+    },
     close() {
       closed ??= (async () => {
         closing = true;
@@ -370,6 +412,12 @@ function publicBaseUrl(options: HttpServerOptions, url: string, port: number): s
   if (options.host !== '0.0.0.0' && options.host !== '::') return url;
   const name = options.allowedHosts.find((host) => host !== '*') ?? hostname();
   return `http://${name.includes(':') && !name.startsWith('[') ? `[${name}]` : name}:${port}`;
+}
+
+/** How other replicas reach this one when --advertise-url does not say: this machine's host name, or the loopback address it listens on. */
+function advertisedUrl(options: HttpServerOptions, url: string, port: number): string {
+  if (options.host !== '0.0.0.0' && options.host !== '::') return url;
+  return `http://${hostname()}:${port}`;
 }
 
 /** The request's headers as a fetch Headers (for the SDK's era classification). */

@@ -30,6 +30,7 @@ import { createMcpServer, type McpConnection } from './mcp-server.js';
 import { DEFAULT_OPTIONS, checkCombinations, type ServerOptions } from './options.js';
 import { ParkedCalls } from './parked-calls.js';
 import { scopedAccess, type CallerScope } from './session-access.js';
+import type { Fleet } from './fleet/fleet.js';
 
 /** How long after start-up the browser launch begins if no client has initialized by then. */
 const BROWSER_START_GRACE_MS = 250;
@@ -81,6 +82,13 @@ export interface SessionwrightServer {
    * implicit session belong to the caller's identity (the token's), or, without identities, to the one local identity.
    */
   forRequest(caller?: { identity?: string | undefined }): McpConnection;
+  /** This replica's part in a fleet (--store), once it has joined one. */
+  readonly fleet: Fleet | undefined;
+  /**
+   * With --store: joins the fleet as the replica reached at `advertiseUrl` (connects to the store, starts the
+   * heartbeat). Without --store it does nothing.
+   */
+  joinFleet(advertiseUrl: string): Promise<void>;
   /** Closes every connection, every session, then the browser. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -192,13 +200,38 @@ export function createServer(
   const listed = (tool: AnyTool) => builtToolEntry(profile.name, tool.name);
   /** Each identity's implicit session (playwright profile), for the 2026-07-28 requests that have no connection to own one. */
   const implicitSessions = new Map<string, ImplicitSession>();
+  let fleet: Fleet | undefined;
+  /** In a fleet, where a caller's call runs (fleet/fleet.ts); alone, always here. */
+  const routeFor = (scope: CallerScope) =>
+    fleet === undefined ? {} : { route: (tool: string, args: unknown, signal: AbortSignal) => (fleet as Fleet).route(scope, tool, args, signal) };
+  /** A call forwarded to this replica by another, run as a 2026-07-28 request of the caller would run here. */
+  const runLocally = (scope: CallerScope, tool: string, args: unknown, signal: AbortSignal) =>
+    createMcpServer({
+      sessions: scopedAccess(manager, scope, undefined, fleet),
+      logger: stderr,
+      toolOptions,
+      images: setup.imageResponses,
+      profile,
+      listed,
+      era: 'modern',
+      live,
+      ...(profile.implicitSession ? { implicitSession: implicitSessionOf(scope) } : {}),
+    }).call(tool, args, signal);
+  const implicitSessionOf = (scope: CallerScope) => {
+    let implicitSession = implicitSessions.get(scope.owner);
+    if (implicitSession === undefined) {
+      implicitSession = new ImplicitSession(scopedAccess(manager, scope, undefined, fleet));
+      implicitSessions.set(scope.owner, implicitSession);
+    }
+    return implicitSession;
+  };
 
   const open = (caller: Caller & { era?: ProtocolEra } = {}): McpConnection => {
     const scope: CallerScope =
       caller.identity === undefined ? { owner: `connection:${randomUUID()}`, guarded: false } : { owner: `identity:${caller.identity}`, guarded: true };
     const created = new Set<string>();
     const connection = createMcpServer({
-      sessions: scopedAccess(manager, scope, created),
+      sessions: scopedAccess(manager, scope, created, fleet),
       logger: stderr,
       toolOptions,
       images: setup.imageResponses,
@@ -208,6 +241,7 @@ export function createServer(
       era: caller.era ?? 'legacy',
       live,
       parked: { calls: parked, owner: scope.owner },
+      ...routeFor(scope),
     });
     connections.add(connection);
     connection.server.oninitialized = startBrowser;
@@ -242,12 +276,8 @@ export function createServer(
       startBrowser();
       const scope: CallerScope =
         caller.identity === undefined ? { owner: LOCAL_OWNER, guarded: false } : { owner: `identity:${caller.identity}`, guarded: true };
-      const sessions = scopedAccess(manager, scope);
-      let implicitSession = implicitSessions.get(scope.owner);
-      if (profile.implicitSession && implicitSession === undefined) {
-        implicitSession = new ImplicitSession(sessions);
-        implicitSessions.set(scope.owner, implicitSession);
-      }
+      const sessions = scopedAccess(manager, scope, undefined, fleet);
+      const implicitSession = profile.implicitSession ? implicitSessionOf(scope) : undefined;
       return createMcpServer({
         sessions,
         logger: stderr,
@@ -259,7 +289,33 @@ export function createServer(
         live,
         parked: { calls: parked, owner: scope.owner },
         ...(implicitSession === undefined ? {} : { implicitSession }),
+        ...routeFor(scope),
       });
+    },
+    get fleet() {
+      return fleet;
+    },
+    async joinFleet(advertiseUrl) {
+      const store = options.http?.store;
+      const key = options.http?.storeKey;
+      if (store === undefined || key === undefined || fleet !== undefined) return;
+      // Loaded only in a fleet: one process alone needs no Redis client.
+      const [{ Fleet }, { FleetKeys }, { connectRedis }] = await Promise.all([
+        import('./fleet/fleet.js'),
+        import('./fleet/fleet-keys.js'),
+        import('./fleet/redis-store.js'),
+      ]);
+      fleet = new Fleet({
+        redis: connectRedis(store),
+        keys: new FleetKeys(key),
+        manager,
+        logger,
+        maxSessionsPerClient: options.maxSessionsPerClient,
+        takesSessionId: (name) => profile.tools.some((tool) => tool.name === name && 'sessionId' in tool.input.shape),
+        runLocally,
+      });
+      fleet.start(advertiseUrl);
+      logger.info(`replica ${fleet.label} of the fleet on the store`);
     },
     close() {
       clearTimeout(grace);
@@ -267,6 +323,7 @@ export function createServer(
         await Promise.all([...connections].map((connection) => connection.server.close().catch(() => {})));
         await live.close();
         await manager.shutdown();
+        await fleet?.close();
       })();
       return closing;
     },

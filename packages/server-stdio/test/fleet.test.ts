@@ -1,0 +1,85 @@
+// Three replicas on one Redis behind HAProxy in round robin behave as one server (docs/deploy.md#a-fleet): real redis-server, HAProxy, Chromium and clients of both eras.
+import { hasProgram, startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, expectSuccess } from './helpers.js';
+import { connectStreamable } from './http-helpers.js';
+import { modernCall } from './modern-helpers.js';
+import { ALICE, BOB, startFleet, type Fleet } from './fleet-helpers.js';
+
+const parts = hasProgram('redis-server') && hasProgram('haproxy');
+let fixture: FixtureServer;
+let fleet: Fleet;
+
+beforeAll(async () => {
+  if (!parts) return;
+  fixture = await startFixtureServer();
+  fleet = await startFleet(3, ['--max-sessions', '3', '--max-sessions-per-client', '4']);
+}, 120_000);
+
+afterAll(async () => {
+  await fleet?.close();
+  await fixture?.close();
+});
+
+const alice = { token: ALICE };
+const bob = { token: BOB };
+
+describe.skipIf(!parts)('a fleet of three replicas on Redis behind HAProxy', () => {
+  it('creates a session through the balancer and acts on it through every replica, in both eras', async () => {
+    const created = await modernCall(fleet.balancer.url, 'create_session', {}, alice);
+    const sessionId = created.json.sessionId as string;
+    expect(sessionId).toBeTypeOf('string');
+    const pages = ['/pages/home', '/pages/form', '/pages/home'];
+    for (const [index, replica] of fleet.replicas.entries()) {
+      const url = fixture.urlFor(pages[index] ?? '/pages/home');
+      const answer = await modernCall(replica.base, 'navigate', { sessionId, url }, alice);
+      expect(answer.response.result.isError, JSON.stringify(answer.json)).toBeFalsy();
+      expect(answer.json.url).toBe(url);
+    }
+    // A 2025 connection on one replica drives the session wherever it is.
+    for (const replica of fleet.replicas) {
+      const { client } = await connectStreamable(replica.base, { Authorization: `Bearer ${ALICE}` });
+      try {
+        const typed = expectSuccess(await call(client, 'navigate', { sessionId, url: fixture.urlFor('/pages/form') }));
+        expect(typed.title).toBe('Form');
+        const listed = expectSuccess(await call(client, 'list_sessions'));
+        const entry = listed.sessions.find((session: { sessionId: string }) => session.sessionId === sessionId);
+        expect(entry?.replica).toMatch(/^127\.0\.0\.1:\d+$/);
+        expect(JSON.stringify(listed)).not.toContain('fleet-test-store-key');
+      } finally {
+        await client.close();
+      }
+    }
+    // Another identity's id is unknown on every replica, word for word.
+    for (const replica of fleet.replicas) {
+      const refused = await modernCall(replica.base, 'navigate', { sessionId, url: fixture.urlFor('/pages/home') }, bob);
+      expect(refused.response.result.isError).toBe(true);
+      expect(refused.json.errorCode).toBe('SESSION_NOT_FOUND');
+    }
+    expect((await modernCall(fleet.balancer.url, 'close_session', { sessionId }, alice)).json.success).toBe(true);
+    for (const replica of fleet.replicas) {
+      const gone = await modernCall(replica.base, 'navigate', { sessionId, url: fixture.urlFor('/pages/home') }, alice);
+      expect(['SESSION_NOT_FOUND', 'SESSION_EXPIRED']).toContain(gone.json.errorCode);
+    }
+  }, 120_000);
+
+  it('counts --max-sessions-per-client across replicas and places a create at a full replica on one with room', async () => {
+    const [first] = fleet.replicas;
+    if (!first) throw new Error('no replica');
+    const ids: string[] = [];
+    for (let index = 0; index < 4; index += 1) {
+      const created = await modernCall(first.base, 'create_session', {}, bob);
+      expect(created.response.result.isError, JSON.stringify(created.json)).toBeFalsy();
+      ids.push(created.json.sessionId);
+    }
+    const refused = await modernCall(fleet.replicas[1]!.base, 'create_session', {}, bob);
+    expect(refused.json.errorCode).toBe('MAX_SESSIONS_REACHED');
+    expect(refused.json.details.scope).toBe('client');
+    const listed = (await modernCall(fleet.replicas[2]!.base, 'list_sessions', {}, bob)).json;
+    expect(listed.sessions.map((session: { sessionId: string }) => session.sessionId).sort()).toEqual([...ids].sort());
+    // The first replica holds three (its --max-sessions); the fourth went to another.
+    const replicas = new Set(listed.sessions.map((session: { replica: string }) => session.replica));
+    expect(replicas.size).toBeGreaterThan(1);
+    for (const sessionId of ids) expect((await modernCall(fleet.balancer.url, 'close_session', { sessionId }, bob)).json.success).toBe(true);
+  }, 120_000);
+});
