@@ -375,7 +375,10 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
   server.on('error', (error) => logger.warn(`HTTP server error: ${messageOf(error)}`));
   const { address, port } = server.address() as AddressInfo;
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+  // A replica takes client requests once it is in its fleet (its store answers); until then a balancer sends them elsewhere.
+  if (options.store !== undefined) accepting = false;
   await runtime.joinFleet(options.advertiseUrl ?? advertisedUrl(options, url, port));
+  accepting = true;
   runtime.live.serveOn({
     baseUrl: publicBaseUrl(options, url, port),
     hostAllowed: (host) => guard.checkHost({ host }) === undefined,

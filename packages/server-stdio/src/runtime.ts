@@ -314,6 +314,7 @@ export function createServer(
         takesSessionId: (name) => profile.tools.some((tool) => tool.name === name && 'sessionId' in tool.input.shape),
         runLocally,
       });
+      await fleet.connected();
       fleet.start(advertiseUrl);
       logger.info(`replica ${fleet.label} of the fleet on the store`);
     },

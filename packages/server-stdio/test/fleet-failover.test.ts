@@ -63,7 +63,8 @@ describe.skipIf(!parts)('nothing lost when a replica is', () => {
       const first = await accountOf(survivor.base, sessionId);
       expect(first.text).toContain(`Signed in as ${user}`);
       expect(first.url).toBe(fixture.urlFor('/account'));
-      if (lost.includes(sessionId)) expect(first.restored).toMatchObject({ at: expect.any(Number), lost: expect.arrayContaining([expect.stringContaining('refs')]) });
+      if (lost.includes(sessionId))
+        expect(first.restored).toMatchObject({ at: expect.any(Number), lost: expect.arrayContaining([expect.stringContaining('refs')]) });
       else expect(first.restored).toBeUndefined();
       // Said once: the next call is an ordinary one, through the balancer.
       expect((await accountOf(fleet.balancer.url, sessionId)).restored).toBeUndefined();
@@ -101,7 +102,7 @@ describe.skipIf(!parts)('nothing lost when a replica is', () => {
     }
     stop = true;
     await Promise.all(load);
-    expect(failures).toEqual([]);
+    expect(failures, fleet.replicas.map((replica) => replica.cli.stderr().slice(-3000)).join('\n----\n')).toEqual([]);
     expect(calls).toBeGreaterThan(10);
     for (const sessionId of sessions) {
       ok(await modernCall(fleet.balancer.url, 'navigate', { sessionId, url: fixture.urlFor('/account') }, alice));

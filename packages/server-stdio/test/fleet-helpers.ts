@@ -36,6 +36,18 @@ export async function startFleet(count: number, flags: string[] = []): Promise<F
   const tokens = path.join(folder, 'tokens');
   writeFileSync(tokens, `alice ${ALICE}\nbob ${BOB}\n`);
   const redis = await startRedis();
+  const started: Replica[] = [];
+  try {
+    return await startParts(redis, started, tokens, count, flags, folder);
+  } catch (error) {
+    await Promise.all(started.map((replica) => replica.kill()));
+    await redis.close();
+    rmSync(folder, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function startParts(redis: RedisServer, started: Replica[], tokens: string, count: number, flags: string[], folder: string): Promise<Fleet> {
   const replicas = await Promise.all(
     Array.from({ length: count }, async () => {
       const port = await freePort();
@@ -46,6 +58,7 @@ export async function startFleet(count: number, flags: string[] = []): Promise<F
         port,
         cli: await startHttpCli(args, { onlyFlags: true, env: { ...process.env, SESSIONWRIGHT_STORE_KEY: STORE_KEY } }),
         async kill() {
+          if (replica.cli.process.exitCode !== null || replica.cli.process.signalCode !== null) return;
           replica.cli.process.kill('SIGKILL');
           await replica.cli.exited;
         },
@@ -56,6 +69,7 @@ export async function startFleet(count: number, flags: string[] = []): Promise<F
           replica.cli = await startHttpCli(args, { onlyFlags: true, env: { ...process.env, SESSIONWRIGHT_STORE_KEY: STORE_KEY } });
         },
       };
+      started.push(replica);
       return replica;
     }),
   );

@@ -107,14 +107,14 @@ export interface Balancer {
 
 /**
  * Starts HAProxy with deploy/haproxy.cfg in round robin in front of `backends` (`http://127.0.0.1:PORT` each), checking
- * each one's /healthz every 300 ms.
+ * each one's /healthz every 500 ms (down after two failed checks).
  */
 export async function startHaproxy(backends: readonly string[]): Promise<Balancer> {
   const binary = programPath('haproxy');
   if (binary === undefined) throw new Error('haproxy is not installed (scripts/setup.sh installs it on Debian)');
   const folder = mkdtempSync(path.join(tmpdir(), 'sw-haproxy-'));
   const port = await freePort();
-  const servers = backends.map((backend, index) => `  server r${index} ${new URL(backend).host} check inter 300ms fall 1 rise 1`).join('\n');
+  const servers = backends.map((backend, index) => `  server r${index} ${new URL(backend).host} check inter 500ms fall 2 rise 1`).join('\n');
   const config = readFileSync(HAPROXY_CONFIG, 'utf8').replace('{{BIND}}', `127.0.0.1:${port}`).replace('{{SERVERS}}', servers);
   const file = path.join(folder, 'haproxy.cfg');
   writeFileSync(file, config);
@@ -130,8 +130,19 @@ export async function startHaproxy(backends: readonly string[]): Promise<Balance
     if (Date.now() > deadline) throw new Error(`haproxy did not listen within 10 s:\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+  // Ready once it has seen a replica up: its first health checks run after it starts listening.
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    const status = await fetch(`${url}/healthz`).then(
+      (response) => response.status,
+      () => 0,
+    );
+    if (status === 200) break;
+    if (Date.now() > deadline) throw new Error(`haproxy saw no replica up within 10 s (last status ${status}):\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     async close() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       await exited;

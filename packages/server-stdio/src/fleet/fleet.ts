@@ -106,6 +106,21 @@ export class Fleet {
     return labelOf(this.url);
   }
 
+  /** Resolves once Redis answers (or after `timeoutMs`, the store then being away): a replica takes calls from then on. */
+  async connected(timeoutMs = 30_000): Promise<void> {
+    const { redis } = this.options;
+    if (redis.status === 'ready') return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, timeoutMs);
+      function done() {
+        clearTimeout(timer);
+        redis.off('ready', done);
+        resolve();
+      }
+      redis.on('ready', done);
+    });
+  }
+
   /** Starts the heartbeat once the replica listens at `url` (its advertise URL). */
   start(url: string): void {
     this.url = url;

@@ -14,8 +14,9 @@ export function connectRedis(url: string): Redis {
   return new Redis(url, {
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    connectTimeout: 2_000,
-    commandTimeout: 2_000,
+    connectTimeout: 5_000,
+    // A Redis that accepts a command and never answers counts as away; a busy machine still answers well within this.
+    commandTimeout: 10_000,
     lazyConnect: false,
     retryStrategy: (attempt) => Math.min(attempt * 100, 1_000),
   });
