@@ -27,8 +27,16 @@ import { INTERNAL_CALL_PATH, SIGNATURE_HEADER } from './fleet/internal-route.js'
  * `authTokensFile` and `maxConnections` may be left out by a custom server (no identities; DEFAULT_MAX_CONNECTIONS).
  */
 export interface HttpServerOptions
-  extends Omit<HttpOptions, 'allowUnauthenticated' | 'allowUnsafeCode' | 'authTokensFile' | 'maxConnections' | 'maxConnectionsPerClient'> {
+  extends Omit<
+    HttpOptions,
+    'allowUnauthenticated' | 'allowUnsafeCode' | 'authTokensFile' | 'maxConnections' | 'maxConnectionsPerClient' | 'store' | 'storeKey' | 'advertiseUrl'
+  > {
   authTokensFile?: string | undefined;
+  /** A fleet's store (--store); the runtime joins the fleet with its own options (createServer's `http`). */
+  store?: string | undefined;
+  storeKey?: string | undefined;
+  /** How other replicas reach this one (default: this machine's host name, or the loopback address it listens on). */
+  advertiseUrl?: string | undefined;
   maxConnections?: number | undefined;
   /** Default: a quarter of maxConnections, at least one. */
   maxConnectionsPerClient?: number | undefined;

@@ -43,6 +43,9 @@ const RECYCLE_IDLE_BROWSER_MS = 10_000;
  */
 const ROTATE_BROWSER_AFTER_SESSIONS = 500;
 
+/** How many callers' servers for forwarded calls a replica keeps (see runLocally). */
+const MAX_FORWARDED_SERVERS = 256;
+
 /** Who opens a connection: the token's identity (HTTP with --auth-tokens-file), and whether it runs on this machine. */
 export interface Caller {
   identity?: string | undefined;
@@ -205,18 +208,28 @@ export function createServer(
   const routeFor = (scope: CallerScope) =>
     fleet === undefined ? {} : { route: (tool: string, args: unknown, signal: AbortSignal) => (fleet as Fleet).route(scope, tool, args, signal) };
   /** A call forwarded to this replica by another, run as a 2026-07-28 request of the caller would run here. */
-  const runLocally = (scope: CallerScope, tool: string, args: unknown, signal: AbortSignal) =>
-    createMcpServer({
-      sessions: scopedAccess(manager, scope, undefined, fleet),
-      logger: stderr,
-      toolOptions,
-      images: setup.imageResponses,
-      profile,
-      listed,
-      era: 'modern',
-      live,
-      ...(profile.implicitSession ? { implicitSession: implicitSessionOf(scope) } : {}),
-    }).call(tool, args, signal);
+  const forwardedServers = new Map<string, McpConnection>();
+  const runLocally = (scope: CallerScope, tool: string, args: unknown, signal: AbortSignal) => {
+    const key = `${scope.guarded ? 'guarded' : 'open'}:${scope.owner}`;
+    let server = forwardedServers.get(key);
+    if (server === undefined) {
+      server = createMcpServer({
+        sessions: scopedAccess(manager, scope, undefined, fleet),
+        logger: stderr,
+        toolOptions,
+        images: setup.imageResponses,
+        profile,
+        listed,
+        era: 'modern',
+        live,
+        ...(profile.implicitSession ? { implicitSession: implicitSessionOf(scope) } : {}),
+      });
+      // Kept for the caller's next forwarded call; the oldest goes once there are many callers.
+      if (forwardedServers.size >= MAX_FORWARDED_SERVERS) forwardedServers.delete(forwardedServers.keys().next().value ?? '');
+      forwardedServers.set(key, server);
+    }
+    return server.call(tool, args, signal);
+  };
   const implicitSessionOf = (scope: CallerScope) => {
     let implicitSession = implicitSessions.get(scope.owner);
     if (implicitSession === undefined) {

@@ -33,6 +33,8 @@ const CHECKPOINT_INTERVAL_MS = 1_000;
 const CHECKPOINT_CONCURRENCY = 2;
 /** How long capturing a checkpoint may take in the session's queue. */
 const CAPTURE_TIMEOUT_MS = 15_000;
+/** How long a read of the live replicas serves the calls that follow it. */
+const REPLICAS_FRESH_MS = 500;
 /** How many times a call is sent on before it gives up (an owner that changed while it travelled). */
 const MAX_HOPS = 3;
 /** How long a call waits for its session's owner to be known dead or alive before it gives up. */
@@ -84,6 +86,7 @@ export class Fleet {
   private timers: NodeJS.Timeout[] = [];
   private draining = false;
   private storeUp = true;
+  private replicasRead: { at: number; replicas: ReplicaInfo[] } | undefined;
 
   constructor(private readonly options: FleetOptions) {
     this.store = new RedisStore(options.redis);
@@ -174,7 +177,7 @@ export class Fleet {
       // Unknown, closed, or another owner's: the local manager answers exactly as for an id it never issued.
       if (record === undefined || record.state === 'closed' || (record.guarded && record.owner !== scope.owner)) return { kind: 'local' };
       if (record.replica !== '' && record.replica !== this.url) {
-        const replicas = await this.directory.replicas();
+        const replicas = await this.liveReplicas();
         if (replicas.some((replica) => replica.url === record.replica)) {
           const answer = await this.forward(record.replica, { scope, tool, arguments: args, hops: hops + 1 }, signal);
           if (answer !== undefined) return { kind: 'result', result: answer };
@@ -508,9 +511,21 @@ export class Fleet {
   }
 
   private async pickReplica(fits: (replica: ReplicaInfo) => boolean): Promise<ReplicaInfo | undefined> {
-    const candidates = (await this.directory.replicas()).filter(fits);
+    const candidates = (await this.liveReplicas()).filter(fits);
     // The emptiest first, so placed sessions spread.
     return candidates.sort((a, b) => a.sessions / a.maxSessions - b.sessions / b.maxSessions)[0];
+  }
+
+  /**
+   * The replicas alive, as read at most REPLICAS_FRESH_MS ago: a forwarded call then costs one round trip to Redis
+   * fewer. A replica that died since is found out by its refused connection.
+   */
+  private async liveReplicas(): Promise<ReplicaInfo[]> {
+    const now = Date.now();
+    if (this.replicasRead !== undefined && now - this.replicasRead.at < REPLICAS_FRESH_MS) return this.replicasRead.replicas;
+    const replicas = await this.directory.replicas();
+    this.replicasRead = { at: now, replicas };
+    return replicas;
   }
 
   private runner(): RunLocally {
