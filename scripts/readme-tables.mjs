@@ -58,7 +58,7 @@ const REASON_WHEN = {
   runaway_page:
     "the session's page passed a bound on events or memory and was stopped: its tabs were closed, a fresh blank page took their place (`details.bound`: `console`, `requests`, `dialogs`, `popups`, `downloads`, `memory`; `details.limit`, `details.observed`); see docs/limits.md",
   store_unavailable:
-    "the shared store (a fleet's Redis, [docs/deploy.md](deploy.md#a-fleet)) cannot be reached: a call that needs it (a new session, a session held by another replica or restored from its checkpoint) waits for its return; the sessions a replica holds keep working",
+    "the store cannot be read or written: saved states' folder or key file ([docs/sign-ins.md](sign-ins.md)), or a fleet's Redis ([docs/deploy.md](deploy.md#a-fleet)), where a call that needs it (a new session, a session held by another replica or restored from its checkpoint) waits for its return while the sessions a replica holds keep working",
   unknown: "anything else, including a snapshot the page did not produce in time; the browser's own words in `details.browserMessage`",
 };
 

@@ -16,11 +16,12 @@ import { renderMarkdown, targets, type BenchResults } from './report.js';
 import { runScale } from './scale.js';
 import { runSoak, type SoakResult } from './soak.js';
 import { runSpawn } from './spawn.js';
+import { runStates } from './states.js';
 import { removeScratch } from './systems.js';
 import { runTokens } from './tokens.js';
 import { runToolList } from './toollist.js';
 
-const SECTIONS = ['micro', 'options', 'spawn', 'parallel', 'scale', 'burst', 'tokens', 'toollist'];
+const SECTIONS = ['micro', 'options', 'spawn', 'parallel', 'scale', 'burst', 'tokens', 'toollist', 'states'];
 /**
  * Sections a full run leaves out: the soak takes half an hour and writes its own file (results/soak.json), which every
  * render includes; the fleet needs redis-server and HAProxy and writes results/fleet.json (docs/performance.md).
@@ -137,6 +138,10 @@ async function main(): Promise<void> {
     if (sections.has('tokens')) {
       ctx.log('tokens: snapshot sizes');
       results.tokens = await runTokens(ctx);
+    }
+    if (sections.has('states')) {
+      ctx.log('states: save_state and create_session {state} vs raw storageState(); fork_session {count: 5} vs five sign-ins, interleaved');
+      results.states = await runStates(ctx);
     }
     if (sections.has('toollist')) {
       ctx.log('toollist: what each tool list costs a model');

@@ -1,4 +1,5 @@
 // Turns one run's figures into BENCHMARKS.md: targets with their ratios, tables per section, the machine and versions.
+import type { StatesResult } from './states.js';
 import type { BurstResult } from './burst.js';
 import type { BenchConfig } from './context.js';
 import type { Environment } from './environment.js';
@@ -23,6 +24,8 @@ export interface BenchResults {
   tokens?: TokenResult;
   toollist?: ToolListResult;
   burst?: BurstResult;
+  /** Saved states and forks (docs/performance.md, "Saved states and forks"). */
+  states?: StatesResult;
   /** From its own run (`--sections soak`, bench/results/soak.json). */
   soak?: SoakResult;
   errors: Record<string, string[]>;

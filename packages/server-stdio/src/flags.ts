@@ -6,11 +6,18 @@ import {
   DEFAULT_MAX_SESSIONS,
   DEFAULT_MAX_TABS,
   DEFAULT_SESSION_TIMEOUT,
+  STATE_NAME_PATTERN,
   isSessionError,
   parseEndpoint,
 } from '@sessionwright/session-core';
 import { CAPABILITIES, PROFILE_NAMES } from '@sessionwright/tools';
 import { tokenProblem } from './identities.js';
+
+function checkStateName(value: string): string {
+  if (!STATE_NAME_PATTERN.test(value))
+    throw new BadValue('is not a state name (1 to 100 letters, digits, spaces and _ . @ -, starting with a letter or digit)');
+  return value;
+}
 
 export type FlagKind = 'integer' | 'boolean' | 'string' | 'list' | 'enum' | 'path';
 
@@ -180,6 +187,38 @@ export const FLAGS = [
     defaultText: 'a temporary folder removed at exit',
     example: '/srv/downloads',
     description: 'Where downloads, traces and videos are saved, in folders per session (downloads go with their session unless --keep-downloads)',
+  },
+  {
+    name: 'data-dir',
+    kind: 'path',
+    placeholder: 'dir',
+    defaultText: '$XDG_STATE_HOME/sessionwright, or ~/.local/state/sessionwright',
+    example: '/var/lib/sessionwright',
+    description:
+      "Where saved states are kept, encrypted (docs/sign-ins.md); given explicitly (without --store), also each session's checkpoint, so a restarted server restores its sessions (docs/deploy.md)",
+  },
+  {
+    name: 'state-key',
+    kind: 'string',
+    placeholder: 'secret',
+    secret: true,
+    defaultText: 'the key file state.key in --data-dir, made at first use with mode 0600',
+    description: 'The secret saved states are encrypted with (AES-256-GCM); any text, best 32 random characters or more',
+  },
+  {
+    name: 'state-key-previous',
+    kind: 'string',
+    placeholder: 'secret',
+    secret: true,
+    description:
+      'The key the saved states were encrypted with before --state-key: at start-up each state it opens is encrypted again with the new key (docs/sign-ins.md)',
+  },
+  {
+    name: 'state',
+    kind: 'string',
+    placeholder: 'name',
+    description: "Start the playwright profile's implicit session from this saved state (see save_state), signed in",
+    check: checkStateName,
   },
   {
     name: 'browser-per-client',

@@ -1,10 +1,18 @@
 // One server process: the shared browser and session manager, and any number of MCP connections over them.
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import type { ProtocolEra, Transport } from '@modelcontextprotocol/server';
 import {
   BrowserHost,
+  FolderStore,
   RemoteBrowser,
+  SavedStates,
+  SealedStore,
   SessionManager,
+  browserError,
+  defaultDataDir,
+  imageOfStorageState,
+  keyFileSecret,
   defaultWarmSessions,
   parseEndpoint,
   stderrLogger,
@@ -22,6 +30,7 @@ import {
   UNSAFE_CODE_TOOLS,
   type AnyTool,
   type Profile,
+  type SessionAccess,
   type ToolOptions,
 } from '@sessionwright/tools';
 import { builtToolEntry } from './tool-listing.js';
@@ -31,6 +40,7 @@ import { DEFAULT_OPTIONS, checkCombinations, type ServerOptions } from './option
 import { ParkedCalls } from './parked-calls.js';
 import { scopedAccess, type CallerScope } from './session-access.js';
 import type { Fleet } from './fleet/fleet.js';
+import { LocalCheckpoints } from './fleet/local-checkpoints.js';
 
 /** How long after start-up the browser launch begins if no client has initialized by then. */
 const BROWSER_START_GRACE_MS = 250;
@@ -57,6 +67,8 @@ const LOCAL_OWNER = 'local';
 
 export interface SessionwrightServer {
   readonly manager: SessionManager;
+  /** The saved states (save_state, create_session {state}), sealed in the folder of --data-dir. */
+  readonly states: SavedStates;
   /** The first browser source: the local browser, or the first endpoint when endpoints are given. */
   readonly host: BrowserSource;
   /** Logs to stderr; warnings also go to every connected client as MCP log messages. */
@@ -178,6 +190,7 @@ export function createServer(
     collectNetwork: readsRequestList(profile.tools),
     logger,
   });
+  const states = savedStates(options, stderr);
   let closing: Promise<void> | undefined;
   const live = new LiveViews({ logger });
   /** 2026-07-28 calls that asked their user something and wait for the client's retry. */
@@ -205,8 +218,14 @@ export function createServer(
   const implicitSessions = new Map<string, ImplicitSession>();
   let fleet: Fleet | undefined;
   /** In a fleet, where a caller's call runs (fleet/fleet.ts); alone, always here. */
-  const routeFor = (scope: CallerScope) =>
-    fleet === undefined ? {} : { route: (tool: string, args: unknown, signal: AbortSignal) => (fleet as Fleet).route(scope, tool, args, signal) };
+  const routeFor = (scope: CallerScope) => {
+    if (fleet !== undefined) return { route: (tool: string, args: unknown, signal: AbortSignal) => (fleet as Fleet).route(scope, tool, args, signal) };
+    if (kept !== undefined) return { route: (tool: string, args: unknown) => (kept as LocalCheckpoints).route(scope, tool, args) };
+    return {};
+  };
+  const takesSessionId = (name: string) => profile.tools.some((tool) => tool.name === name && 'sessionId' in tool.input.shape);
+  /** --data-dir without a fleet: sessions checkpointed there, and restored by a restarted server (fleet/local-checkpoints.ts). */
+  const kept = options.dataDir !== undefined && options.http?.store === undefined ? localCheckpoints(options, manager, stderr, takesSessionId) : undefined;
   /** A call forwarded to this replica by another, run as a 2026-07-28 request of the caller would run here. */
   const forwardedServers = new Map<string, McpConnection>();
   const runLocally = (scope: CallerScope, tool: string, args: unknown, signal: AbortSignal) => {
@@ -214,7 +233,7 @@ export function createServer(
     let server = forwardedServers.get(key);
     if (server === undefined) {
       server = createMcpServer({
-        sessions: scopedAccess(manager, scope, undefined, fleet),
+        sessions: scopedAccess(manager, scope, undefined, states, fleet ?? kept),
         logger: stderr,
         toolOptions,
         images: setup.imageResponses,
@@ -222,7 +241,7 @@ export function createServer(
         listed,
         era: 'modern',
         live,
-        ...(profile.implicitSession ? { implicitSession: implicitSessionOf(scope) } : {}),
+        ...(profile.implicitSession ? { implicitSession: sharedImplicitSession(scope) } : {}),
       });
       // Kept for the caller's next forwarded call; the oldest goes once there are many callers.
       if (forwardedServers.size >= MAX_FORWARDED_SERVERS) forwardedServers.delete(forwardedServers.keys().next().value ?? '');
@@ -230,21 +249,34 @@ export function createServer(
     }
     return server.call(tool, args, signal);
   };
-  const implicitSessionOf = (scope: CallerScope) => {
+  /** The implicit session an identity's (or the local owner's) 2026-07-28 requests share. */
+  const sharedImplicitSession = (scope: CallerScope) => {
     let implicitSession = implicitSessions.get(scope.owner);
     if (implicitSession === undefined) {
-      implicitSession = new ImplicitSession(scopedAccess(manager, scope, undefined, fleet));
+      implicitSession = implicitSessionOf(scopedAccess(manager, scope, undefined, states, fleet ?? kept));
       implicitSessions.set(scope.owner, implicitSession);
     }
     return implicitSession;
   };
 
+  /** The playwright profile's implicit session of a caller: with --state, each new one starts from that saved state. */
+  const implicitSessionOf = (sessions: SessionAccess) => {
+    const { state } = options;
+    if (state === undefined) return new ImplicitSession(sessions);
+    return new ImplicitSession(sessions, async () => sessions.create({ image: imageOfStorageState(await (sessions.states ?? noStates()).load(state)) }));
+  };
+
   const open = (caller: Caller & { era?: ProtocolEra } = {}): McpConnection => {
     const scope: CallerScope =
-      caller.identity === undefined ? { owner: `connection:${randomUUID()}`, guarded: false } : { owner: `identity:${caller.identity}`, guarded: true };
+      caller.identity === undefined
+        ? { owner: `connection:${randomUUID()}`, guarded: false, stateOwner: LOCAL_OWNER }
+        : { owner: `identity:${caller.identity}`, guarded: true };
     const created = new Set<string>();
+    const sessions = scopedAccess(manager, scope, created, states, fleet ?? kept);
+    const implicitSession = profile.implicitSession ? implicitSessionOf(sessions) : undefined;
     const connection = createMcpServer({
-      sessions: scopedAccess(manager, scope, created, fleet),
+      sessions,
+      ...(implicitSession === undefined ? {} : { implicitSession }),
       logger: stderr,
       toolOptions,
       images: setup.imageResponses,
@@ -272,6 +304,7 @@ export function createServer(
 
   return {
     manager,
+    states,
     host,
     logger,
     live,
@@ -289,8 +322,8 @@ export function createServer(
       startBrowser();
       const scope: CallerScope =
         caller.identity === undefined ? { owner: LOCAL_OWNER, guarded: false } : { owner: `identity:${caller.identity}`, guarded: true };
-      const sessions = scopedAccess(manager, scope, undefined, fleet);
-      const implicitSession = profile.implicitSession ? implicitSessionOf(scope) : undefined;
+      const sessions = scopedAccess(manager, scope, undefined, states, fleet ?? kept);
+      const implicitSession = profile.implicitSession ? sharedImplicitSession(scope) : undefined;
       return createMcpServer({
         sessions,
         logger: stderr,
@@ -324,7 +357,7 @@ export function createServer(
         manager,
         logger,
         maxSessionsPerClient: options.maxSessionsPerClient,
-        takesSessionId: (name) => profile.tools.some((tool) => tool.name === name && 'sessionId' in tool.input.shape),
+        takesSessionId,
         runLocally,
       });
       await fleet.connected();
@@ -336,12 +369,44 @@ export function createServer(
       closing ??= (async () => {
         await Promise.all([...connections].map((connection) => connection.server.close().catch(() => {})));
         await live.close();
+        await kept?.stop();
         await manager.shutdown();
         await fleet?.close();
       })();
       return closing;
     },
   };
+}
+
+function noStates(): never {
+  throw browserError('store_unavailable', 'This server keeps no saved states.');
+}
+
+/** Checkpoints of every session in --data-dir, sealed like the saved states (with --state-key or the key file). */
+function localCheckpoints(options: ServerOptions, manager: SessionManager, logger: Logger, takesSessionId: (tool: string) => boolean): LocalCheckpoints {
+  const dir = options.dataDir ?? defaultDataDir();
+  const keyFile = path.join(dir, 'state.key');
+  const store = new SealedStore({ store: new FolderStore({ dir, logger }), secret: options.stateKey ?? (() => keyFileSecret(keyFile, logger)), logger });
+  return new LocalCheckpoints(store, manager, logger, takesSessionId);
+}
+
+/**
+ * The saved states in --data-dir (default defaultDataDir()), sealed with --state-key or the key file beside them. With
+ * --state-key-previous, the states sealed with it are sealed again with the new key in the background.
+ */
+function savedStates(options: ServerOptions, logger: Logger): SavedStates {
+  const dir = options.dataDir ?? defaultDataDir();
+  const keyFile = path.join(dir, 'state.key');
+  const stateKey = options.stateKey;
+  const sealed = (secret: string | (() => Promise<string>)) => new SealedStore({ store: new FolderStore({ dir, logger }), secret, logger });
+  const states = new SavedStates({ store: sealed(stateKey ?? (() => keyFileSecret(keyFile, logger))) });
+  if (options.stateKeyPrevious !== undefined) {
+    void states.adoptFrom(sealed(options.stateKeyPrevious)).then(
+      (moved) => logger.info(`state key: ${moved} saved state${moved === 1 ? '' : 's'} sealed again with the new key`),
+      (error: unknown) => logger.warn(`state key: the saved states could not be sealed again: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  }
+  return states;
 }
 
 /**

@@ -1,7 +1,6 @@
 // The sessions one caller may see and use: a SessionAccess scoped to its connection or its client identity.
-import type { SessionManager } from '@sessionwright/session-core';
-import type { SessionAccess } from '@sessionwright/tools';
-import type { Fleet } from './fleet/fleet.js';
+import type { SavedStates, Session, SessionManager } from '@sessionwright/session-core';
+import type { SavedStateAccess, SessionAccess } from '@sessionwright/tools';
 
 /**
  * Who is calling. `owner` is the key sessions are listed and counted under (the client identity when the server has
@@ -11,15 +10,50 @@ import type { Fleet } from './fleet/fleet.js';
 export interface CallerScope {
   owner: string;
   guarded: boolean;
+  /** Whose saved states the caller reaches: its identity, or without identities the one local identity. */
+  stateOwner?: string;
+}
+
+/**
+ * What keeps sessions beyond this process (a fleet's directory and checkpoints, or --data-dir's checkpoints): it is told
+ * of every session opened, used and closed through a SessionAccess.
+ */
+export interface SessionKeeper {
+  /** The id of a session about to be created, and its place among the caller's sessions (a fleet's quota). */
+  reserve(scope: CallerScope): Promise<{ sessionId: string; release(): void }>;
+  /** The session is open; it is entered where it is kept. */
+  opened(session: Session, scope: CallerScope): Promise<void>;
+  /** A call on the session ended: its checkpoint follows. */
+  used(sessionId: string): void;
+  /** Its caller closed it: nothing of it is kept. */
+  closed(sessionId: string): void;
 }
 
 /**
  * A SessionAccess for one caller; `created`, for a connection, collects the ids it opened (closed with it under
  * --close-sessions-on-disconnect).
  */
-export function scopedAccess(manager: SessionManager, scope: CallerScope, created?: Set<string>, fleet?: Fleet): SessionAccess {
+export function scopedAccess(manager: SessionManager, scope: CallerScope, created?: Set<string>, states?: SavedStates, fleet?: SessionKeeper): SessionAccess {
   const guard = scope.guarded ? { owner: scope.owner } : {};
+  const stateOwner = scope.stateOwner ?? scope.owner;
+  const saved: SavedStateAccess | undefined = states && {
+    async save(sessionId, name, signal) {
+      const storageState = await manager.run(sessionId, (page) => page.context().storageState({ indexedDB: true }), { ...guard, signal });
+      return states.save(stateOwner, name, storageState);
+    },
+    list: () => states.list(stateOwner),
+    delete: (name) => states.delete(stateOwner, name),
+    load: (name) => states.load(stateOwner, name),
+  };
   return {
+    states: saved,
+    async fork(sessionId, request) {
+      const copies = await manager.fork(sessionId, { ...request, ...guard, tenant: scope.guarded });
+      for (const copy of copies) created?.add(copy.id);
+      // In a fleet each copy is entered in the directory like a new session.
+      if (fleet !== undefined) await Promise.all(copies.map((copy) => fleet.opened(copy, scope)));
+      return copies;
+    },
     get maxSessions() {
       return manager.maxSessions;
     },

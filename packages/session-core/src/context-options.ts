@@ -136,7 +136,7 @@ export const sessionOptionsShape = {
   permissions: z.array(z.string().max(LIMIT.name)).max(LIMIT.permissions).optional().describe('e.g. ["notifications"].'),
   colorScheme: colorSchemeSchema.optional().describe('prefers-color-scheme.'),
   reducedMotion: reducedMotionSchema.optional().describe('prefers-reduced-motion.'),
-  extraHTTPHeaders: extraHTTPHeadersSchema.optional().describe('Sent with each request.'),
+  extraHTTPHeaders: extraHTTPHeadersSchema.optional().describe('On each request.'),
   httpCredentials: z
     .strictObject({
       username: z.string().max(LIMIT.credential),
@@ -144,9 +144,9 @@ export const sessionOptionsShape = {
     })
     .optional()
     .describe('HTTP auth.'),
-  offline: z.boolean().optional().describe('Start offline.'),
+  offline: z.boolean().optional().describe('Offline.'),
   javaScriptEnabled: z.boolean().optional().describe('Default true.'),
-  ignoreHTTPSErrors: z.boolean().optional().describe('Accept bad certificates.'),
+  ignoreHTTPSErrors: z.boolean().optional().describe('Ignore TLS errors.'),
   proxy: z
     .strictObject({
       server: nonBlankString(LIMIT.text),
@@ -155,10 +155,10 @@ export const sessionOptionsShape = {
       password: z.string().max(LIMIT.credential).optional(),
     })
     .optional()
-    .describe("This session's proxy."),
+    .describe('Proxy.'),
   storageState: storageStateSchema.optional().describe('From export_storage_state.'),
   blockResources: blockResourcesSchema.optional().describe('Never loaded.'),
-  recordVideo: z.boolean().optional().describe('Record each tab as .webm.'),
+  recordVideo: z.boolean().optional().describe('Video per tab.'),
 };
 
 export const sessionOptionsSchema = z.strictObject(sessionOptionsShape);

@@ -73,7 +73,7 @@ export {
   type SessionEvents,
   type SessionFiles,
 } from './session.js';
-export { RESTORE_TAB_TIMEOUT_MS, type ImageStorageState, type ImageTab, type SessionImage } from './session-image.js';
+export { RESTORE_TAB_TIMEOUT_MS, imageOfStorageState, type ImageStorageState, type ImageTab, type SessionImage } from './session-image.js';
 export type { VideoSettings } from './page-video.js';
 export type { ControlLease } from './control.js';
 export type { PersonInput } from './person-input.js';
@@ -102,3 +102,12 @@ export {
 } from './runaway.js';
 export { defaultWarmSessions } from './warm-pool.js';
 export type { Store } from './store.js';
+export { FolderStore, defaultDataDir, type FolderStoreOptions } from './folder-store.js';
+export { SealedStore, keyFileSecret, sealingKeys, type SealedStoreOptions, type SealingKeys } from './sealed-store.js';
+export {
+  DEFAULT_STATE_LIMITS,
+  STATE_NAME_PATTERN,
+  SavedStates,
+  type SavedStateInfo,
+  type StateLimits,
+} from './saved-states.js';

@@ -33,6 +33,11 @@ export interface SessionImage {
   currentTab: number;
 }
 
+/** The image of a session that starts from a storage state (a saved sign-in) with `options`: one blank tab. */
+export function imageOfStorageState(storageState: ImageStorageState, options: SessionOptions = {}): SessionImage {
+  return { version: 1, capturedAt: Date.now(), options, storageState, tabs: [{ url: 'about:blank', sessionStorage: [] }], currentTab: 0 };
+}
+
 /** How long putting a tab back waits for its page to load before the session is handed out as it is. */
 export const RESTORE_TAB_TIMEOUT_MS = 15_000;
 

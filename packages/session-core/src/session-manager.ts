@@ -303,7 +303,7 @@ export class SessionManager {
 
   /**
    * Opens `count` copies of the session (1 to 10; default 1), each as create() with the session's image
-   * (Session.image(), taken in the session's queue) and the same owner. All are admitted first: MAX_SESSIONS_REACHED
+   * (Session.image(), taken in the session's queue), owned by `owner` (default the session's owner). All are admitted first: MAX_SESSIONS_REACHED
    * answers for the whole fork when they do not all fit, and when one fails to open the others are closed, so a fork
    * leaves all its sessions or none.
    */
@@ -312,9 +312,10 @@ export class SessionManager {
     if (!Number.isInteger(count) || count < 1 || count > MAX_FORKS) {
       throw new SessionError('INVALID_PARAMETERS', `count must be a whole number from 1 to ${MAX_FORKS}.`, { details: { option: 'count' } });
     }
-    this.get(sessionId, request);
+    const source = this.get(sessionId, request);
     if (this.shuttingDown) throw browserError('shutting_down', 'The server is shutting down; no new sessions can be created.');
-    const owner = this.sessions.get(sessionId)?.owner;
+    // The copies belong to the caller; a caller that gives no owner gets copies owned as the session is.
+    const owner = request.owner ?? source.owner;
     const tickets: Admitted<BrowserSource>[] = [];
     try {
       for (let index = 0; index < count; index += 1) tickets.push(this.admission.admit(owner, request.tenant));

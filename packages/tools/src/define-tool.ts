@@ -1,5 +1,17 @@
 // The shape of a tool: data (name, schemas, annotations) plus a handler that sees only a narrow context.
-import type { ConsoleLevel, ErrorCode, Logger, ManagerRunOptions, Session, SessionFiles, SessionInfo, SessionOptions } from '@sessionwright/session-core';
+import type {
+  ConsoleLevel,
+  ErrorCode,
+  ImageStorageState,
+  Logger,
+  ManagerRunOptions,
+  SavedStateInfo,
+  Session,
+  SessionFiles,
+  SessionImage,
+  SessionInfo,
+  SessionOptions,
+} from '@sessionwright/session-core';
 import type { Page } from 'playwright';
 import type { z } from 'zod';
 import type { ToolVocabulary } from './next-steps.js';
@@ -11,8 +23,12 @@ import type { WithAttachments } from './response.js';
  */
 export interface SessionAccess {
   readonly maxSessions: number;
-  /** Opens a session owned by the caller, with the given settings (none: a plain session). */
-  create(request?: { options?: SessionOptions; signal?: AbortSignal | undefined }): Promise<Session>;
+  /** Opens a session owned by the caller, with the given settings (none: a plain session), or as a copy of an image. */
+  create(request?: { options?: SessionOptions; image?: SessionImage; signal?: AbortSignal | undefined }): Promise<Session>;
+  /** Opens copies of the caller's session (SessionManager.fork); undefined where the server cannot. */
+  fork?(sessionId: string, request: { count?: number; signal?: AbortSignal | undefined }): Promise<Session[]>;
+  /** The caller's saved states; undefined where the server keeps none. */
+  readonly states?: SavedStateAccess | undefined;
   /** Closes the session; answers the files it leaves (videos, a trace still recording). */
   close(sessionId: string): Promise<SessionFiles>;
   /** The caller's open session with this id, outside its queue (SESSION_NOT_FOUND / SESSION_EXPIRED otherwise); not a use of it. */
@@ -24,6 +40,16 @@ export interface SessionAccess {
    * With `options.loads` it waits for its turn among the page loads of every session first.
    */
   run<T>(sessionId: string, fn: SessionWork<T>, options?: Omit<ManagerRunOptions, 'owner'>): Promise<T>;
+}
+
+/** One caller's saved states (SavedStates, scoped to the caller's identity). */
+export interface SavedStateAccess {
+  /** Saves the session's cookies and every origin's localStorage and IndexedDB under `name`. */
+  save(sessionId: string, name: string, signal?: AbortSignal): Promise<SavedStateInfo>;
+  list(): Promise<SavedStateInfo[]>;
+  delete(name: string): Promise<SavedStateInfo>;
+  /** The storage state saved under `name` (INVALID_PARAMETERS, details.state not_found, when there is none). */
+  load(name: string): Promise<ImageStorageState>;
 }
 
 /** What runs in a session's queue: a handler's work on the page. */
@@ -150,7 +176,7 @@ export function annotationsFor(kind: ToolKind): ToolAnnotations {
 }
 
 /** An optional group of tools served only when `--caps` asks for it (docs/agent-tools.md); without one a tool is in the default list. */
-export type ToolCapability = 'network' | 'storage' | 'pdf' | 'live' | 'devtools' | 'testing' | 'vision' | 'config' | 'unsafe';
+export type ToolCapability = 'network' | 'storage' | 'states' | 'pdf' | 'live' | 'devtools' | 'testing' | 'vision' | 'config' | 'unsafe';
 
 export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject, Output extends z.ZodObject = z.ZodObject> {
   name: string;

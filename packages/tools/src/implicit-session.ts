@@ -1,4 +1,5 @@
 // The implicit sessions of one client connection (the playwright profile): its own one and its named isolated contexts, each made on first use and closed with the connection.
+import type { Session } from '@sessionwright/session-core';
 import type { ImplicitSessionAccess, SessionAccess } from './define-tool.js';
 
 /**
@@ -11,6 +12,7 @@ import type { ImplicitSessionAccess, SessionAccess } from './define-tool.js';
  */
 export class ImplicitSession implements ImplicitSessionAccess {
   private readonly sessions: SessionAccess;
+  private readonly open: () => Promise<Session>;
   /** The connection's own session (key undefined) and each named context's, in the order they were first used. */
   private readonly ids = new Map<string | undefined, string>();
   private readonly creating = new Map<string | undefined, Promise<string>>();
@@ -18,9 +20,13 @@ export class ImplicitSession implements ImplicitSessionAccess {
   private using: string | undefined;
   private ended = false;
 
-  /** `sessions`: the connection's own access, so its sessions are listed and counted as the connection's. */
-  constructor(sessions: SessionAccess) {
+  /**
+   * `sessions`: the connection's own access, so its sessions are listed and counted as the connection's. `open` makes
+   * each new session (default: a plain one; a server started with --state opens it from that saved state).
+   */
+  constructor(sessions: SessionAccess, open: () => Promise<Session> = () => sessions.create()) {
     this.sessions = sessions;
+    this.open = open;
   }
 
   get current(): string | undefined {
@@ -92,7 +98,7 @@ export class ImplicitSession implements ImplicitSessionAccess {
     if (creation === undefined) {
       creation = (async () => {
         try {
-          const session = await this.sessions.create();
+          const session = await this.open();
           // The connection ended while the session was being made: nobody will ever use or close it.
           if (this.ended) {
             await this.sessions.close(session.id).catch(() => {});

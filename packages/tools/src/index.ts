@@ -19,6 +19,7 @@ import { screenshot } from './screenshot-tools.js';
 import { closeSession, createSession, listSessions } from './session-tools.js';
 import { snapshot } from './snapshot-tools.js';
 import { storageTools } from './storage-tools.js';
+import { stateTools } from './state-tools.js';
 import { tabs } from './tab-tools.js';
 import { testingTools } from './testing-tools.js';
 import { waitFor } from './wait-tools.js';
@@ -34,6 +35,7 @@ export {
   type AllowedRoots,
   type AnyTool,
   type ImplicitSessionAccess,
+  type SavedStateAccess,
   type SessionAccess,
   type ToolAnnotations,
   type ToolCapability,
@@ -65,6 +67,7 @@ export const capabilityTools: readonly AnyTool[] = [
   ...networkTools,
   route,
   ...storageTools,
+  ...stateTools,
   ...testingTools,
   savePdf,
   liveView,
@@ -111,7 +114,7 @@ export const allTools: readonly AnyTool[] = [
 ];
 
 /** The capability groups `--caps` may name (docs/agent-tools.md); `all` names every one. */
-export const CAPABILITIES: readonly ToolCapability[] = ['network', 'storage', 'pdf', 'live', 'devtools', 'testing', 'vision', 'config', 'unsafe'];
+export const CAPABILITIES: readonly ToolCapability[] = ['network', 'storage', 'states', 'pdf', 'live', 'devtools', 'testing', 'vision', 'config', 'unsafe'];
 
 /** Every tool of the default profile, the capability groups included: what the README documents. */
 export const everyTool: readonly AnyTool[] = [...allTools, ...capabilityTools];

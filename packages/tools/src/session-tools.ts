@@ -1,6 +1,8 @@
 // Session lifecycle tools: create_session, close_session, list_sessions.
 import { z } from 'zod';
-import { defineTool } from './define-tool.js';
+import { SessionError, imageOfStorageState, type SessionImage, type SessionOptions } from '@sessionwright/session-core';
+import { defineTool, type ToolContext } from './define-tool.js';
+import { savedStates } from './state-tools.js';
 import { sessionIdSchema } from './schemas.js';
 import { effectiveOptionsSchema, sessionOptionsShape } from './session-options-schema.js';
 import { prepareTitle } from './page-title.js';
@@ -14,8 +16,8 @@ export const createSession = defineTool({
     'Call this first, then pass the sessionId to navigate, click, type and the other tools. Sessions are isolated from each other (cookies, storage, cache) and run in parallel; ' +
     'each expires after a period without use (expiresAt, moved forward by every call), and close_session frees it early. ' +
     'Every argument is optional: give some to make this session a different device, place or person from the others (device, viewport, locale, timezoneId, proxy, ' +
-    'storageState to start signed in, blockResources to skip images…; each is described in docs/session-options.md); the result echoes them as options, without passwords or header values. ' +
-    'Errors: INVALID_PARAMETERS for an unknown device (close names are suggested), time zone, locale, permission or malformed proxy URL; ' +
+    'state to start signed in from a state saved with save_state (the states caps group), storageState to start signed in from an export, blockResources to skip images…; each is described in docs/session-options.md); the result echoes them as options, without passwords or header values. ' +
+    'Errors: INVALID_PARAMETERS for an unknown device (close names are suggested), time zone, locale, permission or malformed proxy URL, a state you have not saved (details.state not_found), or state with storageState; ' +
     'MAX_SESSIONS_REACHED when all sessions of the server, or all your client may hold, are in use (details.scope says which; close one first); ' +
     'BROWSER_ERROR when the browser cannot start (details.reason launch_failed) or no session could be opened within the call time limit (call_timeout; nothing is left open, try again).',
   input: z.strictObject({
@@ -27,6 +29,8 @@ export const createSession = defineTool({
       .pipe(sessionOptionsShape.storageState.unwrap())
       .optional()
       .describe(sessionOptionsShape.storageState.description ?? ''),
+    // Only its type: the default list is paid for on every turn, and SavedStates checks the name (STATE_NAME_PATTERN).
+    state: z.string().optional().describe('From save_state.'),
   }),
   output: z.object({
     sessionId: z.string().describe('Pass this to every other tool.'),
@@ -37,8 +41,10 @@ export const createSession = defineTool({
   }),
   kind: 'lifecycle-create',
   errors: ['MAX_SESSIONS_REACHED', 'BROWSER_ERROR', 'INVALID_PARAMETERS'],
-  async handler(options, ctx) {
-    const session = await ctx.sessions.create({ options, signal: ctx.signal });
+  async handler({ state, ...options }, ctx) {
+    const session = await ctx.sessions.create(
+      state === undefined ? { options, signal: ctx.signal } : { image: await imageOfState(state, options, ctx), signal: ctx.signal },
+    );
     // The first result's title is read from the browser process; finding the page there overlaps the agent's next step.
     prepareTitle(session.page);
     return {
@@ -50,6 +56,14 @@ export const createSession = defineTool({
     };
   },
 });
+
+/** A new session's image from a saved state and the call's options: one blank tab, signed in. */
+async function imageOfState(name: string, options: SessionOptions, ctx: ToolContext): Promise<SessionImage> {
+  if (options.storageState !== undefined) {
+    throw new SessionError('INVALID_PARAMETERS', 'Give state or storageState, not both.', { details: { option: 'state' } });
+  }
+  return imageOfStorageState(await savedStates(ctx).load(name), options);
+}
 
 export const closeSession = defineTool({
   name: 'close_session',
