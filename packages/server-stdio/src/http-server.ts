@@ -1,7 +1,7 @@
 // Serves MCP over HTTP: Streamable HTTP at /mcp in both protocol eras (2026-07-28 requests, and 2025 connections opened
 // by initialize), legacy HTTP+SSE at /sse and /, over one runtime.
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
@@ -165,7 +165,10 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
       res.end(closing || accepting === false ? 'stopping\n' : 'ok\n');
       return;
     }
-    const refusal = guard.checkSource(req.headers);
+    // A 2025 connection's request relayed by another replica of the fleet (relayConnection): its Host and Origin were
+    // checked there; its token is checked here as for any request.
+    const relayed = runtime.fleet?.isRelayed(header(req, SIGNATURE_HEADER), req.method ?? '', header(req, 'mcp-session-id')) ?? false;
+    const refusal = relayed ? undefined : guard.checkSource(req.headers);
     if (refusal) return sendError(res, refusal.status, -32000, refusal.message, refusal.headers);
     const origin = guard.allowedOrigin(req.headers);
     if (origin !== undefined) {
@@ -240,6 +243,11 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
   /** A request of a known connection; an unknown or ended id answers 404 so the client initializes again. */
   async function forward(id: string, req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
     const connection = streamable.get(id);
+    // In a fleet, a connection opened at another replica (a balancer without stickiness) is served there.
+    if (!connection && runtime.fleet !== undefined) {
+      const replica = await runtime.fleet.connectionReplica(id);
+      if (replica !== undefined) return relayConnection(runtime.fleet, replica, id, req, res, body);
+    }
     // Another identity presenting this connection's id is answered as for an unknown one.
     if (!connection || connection.identity !== guard.identify(req.headers)) {
       return sendError(res, 404, -32001, 'Session not found: this MCP session ended or never existed. Initialize a new one.');
@@ -248,13 +256,46 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     await connection.transport.handleRequest(req, res, body);
   }
 
+  /** Sends a connection's request on to the replica that holds the connection, and its answer (a stream, too) back. */
+  async function relayConnection(fleet: Fleet, replica: string, id: string, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+    const target = new URL(`${replica}${MCP_PATH}`);
+    const headers: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value === undefined || ['host', 'content-length', 'connection', 'transfer-encoding'].includes(name)) continue;
+      headers[name] = value;
+    }
+    headers[SIGNATURE_HEADER] = fleet.relaySignature(req.method ?? '', id);
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body), 'utf8');
+    if (payload !== undefined) headers['content-length'] = String(payload.length);
+    await new Promise<void>((resolve) => {
+      const outgoing = httpRequest(target, { method: req.method, headers, agent: false }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+        answer.on('end', resolve);
+        answer.on('error', () => resolve());
+      });
+      outgoing.on('error', () => {
+        if (!res.headersSent) sendError(res, 404, -32001, 'Session not found: this MCP session ended or never existed. Initialize a new one.');
+        else res.destroy();
+        resolve();
+      });
+      // The client went away: so does the relayed request (a GET stream, a call it cancelled).
+      res.on('close', () => {
+        outgoing.destroy();
+        resolve();
+      });
+      outgoing.end(payload);
+    });
+  }
+
   async function openStreamable(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const identity = guard.identify(req.headers);
+    const fleet = runtime.fleet;
     const connection: StreamableConnection = {
       identity,
       client: clientOf(req),
       transport: new NodeStreamableHTTPServerTransport({
-        sessionIdGenerator: randomUUID,
+        sessionIdGenerator: fleet === undefined ? randomUUID : () => fleet.connectionId(),
         keepAliveMs,
         onsessioninitialized: (id) => void streamable.set(id, connection),
       }),

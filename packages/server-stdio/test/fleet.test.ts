@@ -1,4 +1,5 @@
 // Three replicas on one Redis behind HAProxy in round robin behave as one server (docs/deploy.md#a-fleet): real redis-server, HAProxy, Chromium and clients of both eras.
+import { Client as ClientV2, StreamableHTTPClientTransport as StreamableV2 } from '@modelcontextprotocol/client';
 import { hasProgram, startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, expectSuccess } from './helpers.js';
@@ -36,9 +37,10 @@ describe.skipIf(!parts)('a fleet of three replicas on Redis behind HAProxy', () 
       expect(answer.response.result.isError, JSON.stringify(answer.json)).toBeFalsy();
       expect(answer.json.url).toBe(url);
     }
-    // A 2025 connection on one replica drives the session wherever it is.
-    for (const replica of fleet.replicas) {
-      const { client } = await connectStreamable(replica.base, { Authorization: `Bearer ${ALICE}` });
+    // A 2025 connection drives the session wherever it is: opened at one replica, or through the balancer, whose
+    // round robin sends the connection's requests to every replica (they are relayed to the one that holds it).
+    for (const base of [...fleet.replicas.map((replica) => replica.base), fleet.balancer.url]) {
+      const { client } = await connectStreamable(base, { Authorization: `Bearer ${ALICE}` });
       try {
         const typed = expectSuccess(await call(client, 'navigate', { sessionId, url: fixture.urlFor('/pages/form') }));
         expect(typed.title).toBe('Form');
@@ -46,6 +48,8 @@ describe.skipIf(!parts)('a fleet of three replicas on Redis behind HAProxy', () 
         const entry = listed.sessions.find((session: { sessionId: string }) => session.sessionId === sessionId);
         expect(entry?.replica).toMatch(/^127\.0\.0\.1:\d+$/);
         expect(JSON.stringify(listed)).not.toContain('fleet-test-store-key');
+        // Several requests of the one connection, spread over the replicas by the balancer.
+        for (let index = 0; index < 3; index += 1) expect(expectSuccess(await call(client, 'snapshot', { sessionId })).title).toBe('Form');
       } finally {
         await client.close();
       }
@@ -60,6 +64,35 @@ describe.skipIf(!parts)('a fleet of three replicas on Redis behind HAProxy', () 
     for (const replica of fleet.replicas) {
       const gone = await modernCall(replica.base, 'navigate', { sessionId, url: fixture.urlFor('/pages/home') }, alice);
       expect(['SESSION_NOT_FOUND', 'SESSION_EXPIRED']).toContain(gone.json.errorCode);
+    }
+  }, 120_000);
+
+  it("the SDK's 2026-07-28 client drives sessions through the balancer as through one server", async () => {
+    const transport = new StreamableV2(new URL(`${fleet.balancer.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${ALICE}` } } });
+    const client = new ClientV2({ name: 'fleet-test-v2', version: '0.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(transport);
+    try {
+      expect(client.getProtocolEra()).toBe('modern');
+      await client.listTools();
+      const text = async (name: string, args: Record<string, unknown> = {}) => {
+        const result = await client.callTool({ name, arguments: args });
+        const first = (result.content as { type: string; text?: string }[])[0];
+        expect(result.isError, first?.text).toBeFalsy();
+        return JSON.parse(first?.text ?? 'null');
+      };
+      const ids = [(await text('create_session')).sessionId, (await text('create_session')).sessionId] as string[];
+      // Six calls each: the balancer spreads them over all three replicas.
+      for (let round = 0; round < 3; round += 1) {
+        for (const sessionId of ids) {
+          expect((await text('navigate', { sessionId, url: fixture.urlFor('/pages/form') })).title).toBe('Form');
+          expect((await text('type', { sessionId, selector: '#name', text: `round ${round}` })).value).toBe(`round ${round}`);
+        }
+      }
+      const listed = await text('list_sessions');
+      for (const sessionId of ids) expect(listed.sessions.some((session: { sessionId: string }) => session.sessionId === sessionId)).toBe(true);
+      for (const sessionId of ids) expect((await text('close_session', { sessionId })).success).toBe(true);
+    } finally {
+      await client.close();
     }
   }, 120_000);
 

@@ -301,6 +301,35 @@ export class Fleet {
     return (await response.json()) as CallToolResult;
   }
 
+  /**
+   * The id of a new 2025 connection (Mcp-Session-Id) opened at this replica: a random part and this replica's advertise
+   * URL, so a request of the connection that a balancer sends to another replica is relayed here (connectionReplica).
+   */
+  connectionId(): string {
+    return `${randomUUID()}.${Buffer.from(this.url, 'utf8').toString('base64url')}`;
+  }
+
+  /** The live replica (another one) that holds a 2025 connection by its id, or undefined (this one's, unknown, or gone). */
+  async connectionReplica(connectionId: string): Promise<string | undefined> {
+    const encoded = connectionId.split('.')[1];
+    if (encoded === undefined || !/^[A-Za-z0-9_-]{1,400}$/.test(encoded)) return undefined;
+    const url = Buffer.from(encoded, 'base64url').toString('utf8');
+    if (url === this.url) return undefined;
+    // Only to a replica the directory knows: an id never names an address of the client's choosing.
+    const replicas = await this.liveReplicas().catch(() => [] as ReplicaInfo[]);
+    return replicas.some((replica) => replica.url === url) ? url : undefined;
+  }
+
+  /** The signature a relayed connection request carries (its method and connection id, signed with the store key). */
+  relaySignature(method: string, connectionId: string): string {
+    return this.options.keys.sign(`relay ${method}`, connectionId);
+  }
+
+  /** Whether a request is a connection request relayed by another replica of this fleet. */
+  isRelayed(signature: string | undefined, method: string, connectionId: string | undefined): boolean {
+    return connectionId !== undefined && this.options.keys.verify(signature, `relay ${method}`, connectionId);
+  }
+
   /** Serves a replica-to-replica call: signed with the store key, or refused. */
   async serveInternal(body: string, signature: string | undefined, signal: AbortSignal): Promise<{ status: number; body: unknown }> {
     if (!this.options.keys.verify(signature, INTERNAL_CALL_PATH, body)) return { status: 403, body: { error: 'not signed with the store key' } };
