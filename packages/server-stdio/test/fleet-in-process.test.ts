@@ -1,4 +1,7 @@
 // The fleet's parts in this process, on a real redis-server: the directory's atomic updates, the store, the keys, and two replicas forwarding, listing and handing over.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { freePort, hasProgram, startFixtureServer, startRedis, type FixtureServer, type RedisServer } from '@sessionwright/test-kit';
 import { silentLogger } from '@sessionwright/session-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -161,5 +164,40 @@ describe.skipIf(!parts)('two replicas in this process', () => {
     expect(JSON.stringify((await modernCall(b.base, 'snapshot', { sessionId })).json)).toContain('Signed in as ada');
     expect(b.runtime.manager.size).toBe(1);
     expect((await modernCall(b.base, 'close_session', { sessionId })).json.success).toBe(true);
+  }, 120_000);
+});
+
+describe('one server with --data-dir, in this process', () => {
+  it('takes a final checkpoint of each session at close, and the next server restores them at their next call', async () => {
+    const fixture = await startFixtureServer();
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'sw-kept-'));
+    const start = async () => {
+      const runtime = createServer({ headless: true, dataDir, stateKey: KEY }, silentLogger);
+      const http = await startHttpServer(runtime, { port: 0, host: '127.0.0.1', allowedHosts: [], allowedOrigins: [], authToken: undefined });
+      return { runtime, http };
+    };
+    try {
+      const first = await start();
+      const sessionId = (await modernCall(first.http.url, 'create_session')).json.sessionId as string;
+      await modernCall(first.http.url, 'navigate', { sessionId, url: fixture.urlFor('/sign-in?user=grace') });
+      await first.http.close();
+      await first.runtime.close();
+      const second = await start();
+      try {
+        const restored = await modernCall(second.http.url, 'snapshot', { sessionId });
+        expect(restored.json.restored).toMatchObject({ at: expect.any(Number) });
+        expect(JSON.stringify(restored.json)).toContain('Signed in as grace');
+        // Another id, and one that is no session id at all, are unknown as ever.
+        expect((await modernCall(second.http.url, 'snapshot', { sessionId: 'not-a-session' })).json.errorCode).toBe('SESSION_NOT_FOUND');
+        expect((await modernCall(second.http.url, 'close_session', { sessionId })).json.success).toBe(true);
+        expect((await modernCall(second.http.url, 'snapshot', { sessionId })).json.errorCode).toMatch(/SESSION_(NOT_FOUND|EXPIRED)/);
+      } finally {
+        await second.http.close();
+        await second.runtime.close();
+      }
+    } finally {
+      await fixture.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   }, 120_000);
 });
