@@ -14,7 +14,7 @@ let fleet: Fleet;
 beforeAll(async () => {
   if (!parts) return;
   fixture = await startFixtureServer();
-  fleet = await startFleet(3, ['--max-sessions', '3', '--max-sessions-per-client', '4']);
+  fleet = await startFleet(3, ['--max-sessions', '3', '--max-sessions-per-client', '4', '--caps', 'live']);
 }, 120_000);
 
 afterAll(async () => {
@@ -66,6 +66,19 @@ describe.skipIf(!parts)('a fleet of three replicas on Redis behind HAProxy', () 
       expect(['SESSION_NOT_FOUND', 'SESSION_EXPIRED']).toContain(gone.json.errorCode);
     }
   }, 120_000);
+
+  it("gives a live view's link for a session held by another replica, and the link opens", async () => {
+    const [first, second] = fleet.replicas;
+    if (!first || !second) throw new Error('no replicas');
+    const sessionId = (await modernCall(first.base, 'create_session', {}, alice)).json.sessionId as string;
+    await modernCall(first.base, 'navigate', { sessionId, url: fixture.urlFor('/pages/home') }, alice);
+    const link = await modernCall(second.base, 'live_view', { sessionId }, alice);
+    expect(link.response.result.isError, JSON.stringify(link.json)).toBeFalsy();
+    const page = await fetch(link.json.url);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<html');
+    expect((await modernCall(second.base, 'close_session', { sessionId }, alice)).json.success).toBe(true);
+  }, 60_000);
 
   it("the SDK's 2026-07-28 client drives sessions through the balancer as through one server", async () => {
     const transport = new StreamableV2(new URL(`${fleet.balancer.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${ALICE}` } } });
