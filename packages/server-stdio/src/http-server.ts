@@ -167,7 +167,7 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     }
     // A 2025 connection's request relayed by another replica of the fleet (relayConnection): its Host and Origin were
     // checked there; its token is checked here as for any request.
-    const relayed = runtime.fleet?.isRelayed(header(req, SIGNATURE_HEADER), req.method ?? '', header(req, 'mcp-session-id')) ?? false;
+    const relayed = runtime.fleet?.isRelayed(header(req, SIGNATURE_HEADER), req.method ?? '', relaySubject(req)) ?? false;
     const refusal = relayed ? undefined : guard.checkSource(req.headers);
     if (refusal) return sendError(res, refusal.status, -32000, refusal.message, refusal.headers);
     const origin = guard.allowedOrigin(req.headers);
@@ -189,7 +189,8 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     }
     const unauthorized = guard.checkToken(req.headers);
     if (unauthorized) return sendError(res, unauthorized.status, -32000, unauthorized.message, unauthorized.headers);
-    if (closing || !accepting) return sendError(res, 503, -32000, 'The server is shutting down.', { Connection: 'close', 'Retry-After': '1' });
+    // A request relayed by another replica is served while this one hands its sessions over (not once it has closed).
+    if (closing || (!accepting && !relayed)) return sendError(res, 503, -32000, 'The server is shutting down.', { Connection: 'close', 'Retry-After': '1' });
 
     const url = new URL(req.url ?? '/', 'http://localhost');
     switch (url.pathname) {
@@ -236,6 +237,14 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     if (mismatch !== undefined)
       return sendError(res, 400, HEADER_MISMATCH, `Bad Request: the request headers and body disagree: ${mismatch}.`, {}, requestId(body));
     const identity = guard.identify(req.headers);
+    // In a fleet, a call for a session another replica holds is relayed to it whole (once: a relayed request is served).
+    const fleet = runtime.fleet;
+    const call = toolCall(body);
+    if (fleet !== undefined && call !== undefined && header(req, SIGNATURE_HEADER) === undefined) {
+      const scope = identity === undefined ? { owner: 'local', guarded: false } : { owner: `identity:${identity}`, guarded: true };
+      const replica = await fleet.requestReplica(scope, call.name, call.arguments);
+      if (replica !== undefined && (await relay(fleet, replica, relaySubject(req) ?? '', req, res, body, { whole: true }))) return;
+    }
     const auth: AuthInfo | undefined = identity === undefined ? undefined : { token: '', clientId: identity, scopes: [] };
     await serveModern(Object.assign(req, { auth }), res, body);
   }
@@ -246,7 +255,11 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     // In a fleet, a connection opened at another replica (a balancer without stickiness) is served there.
     if (!connection && runtime.fleet !== undefined) {
       const replica = await runtime.fleet.connectionReplica(id);
-      if (replica !== undefined) return relayConnection(runtime.fleet, replica, id, req, res, body);
+      if (replica !== undefined) {
+        if (!(await relay(runtime.fleet, replica, id, req, res, body)))
+          sendError(res, 404, -32001, 'Session not found: this MCP session ended or never existed. Initialize a new one.');
+        return;
+      }
     }
     // Another identity presenting this connection's id is answered as for an unknown one.
     if (!connection || connection.identity !== guard.identify(req.headers)) {
@@ -256,34 +269,62 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     await connection.transport.handleRequest(req, res, body);
   }
 
-  /** Sends a connection's request on to the replica that holds the connection, and its answer (a stream, too) back. */
-  async function relayConnection(fleet: Fleet, replica: string, id: string, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  /**
+   * Sends a request on to the replica that holds its connection or its session, and its answer (a stream, too) back;
+   * `subject` (the connection id, or the session a 2026-07-28 call names) is what its signature covers.
+   */
+  async function relay(
+    fleet: Fleet,
+    replica: string,
+    subject: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    { whole = false }: { whole?: boolean } = {},
+  ): Promise<boolean> {
     const target = new URL(`${replica}${MCP_PATH}`);
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(req.headers)) {
       if (value === undefined || ['host', 'content-length', 'connection', 'transfer-encoding'].includes(name)) continue;
       headers[name] = value;
     }
-    headers[SIGNATURE_HEADER] = fleet.relaySignature(req.method ?? '', id);
+    headers[SIGNATURE_HEADER] = fleet.relaySignature(req.method ?? '', subject);
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body), 'utf8');
     if (payload !== undefined) headers['content-length'] = String(payload.length);
-    await new Promise<void>((resolve) => {
+    // false: nothing was answered (the replica is gone, or stopping and answered 503), so the caller serves it here.
+    return new Promise<boolean>((resolve) => {
       const outgoing = httpRequest(target, { method: req.method, headers, agent: false }, (answer) => {
+        if (answer.statusCode === 503) {
+          answer.resume();
+          resolve(false);
+          return;
+        }
+        if (whole) {
+          // A call's answer is passed on once it is complete: a replica that stops mid-answer leaves the call to this one.
+          const chunks: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+          answer.on('end', () => {
+            if (answer.statusCode !== 200 || !answer.complete) return resolve(false);
+            res.writeHead(200, answer.headers);
+            res.end(Buffer.concat(chunks));
+            resolve(true);
+          });
+          answer.on('error', () => resolve(false));
+          answer.on('aborted', () => resolve(false));
+          return;
+        }
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);
-        answer.on('end', resolve);
-        answer.on('error', () => resolve());
+        answer.on('end', () => resolve(true));
+        answer.on('error', () => resolve(true));
       });
-      outgoing.on('error', () => {
-        if (!res.headersSent) sendError(res, 404, -32001, 'Session not found: this MCP session ended or never existed. Initialize a new one.');
-        else res.destroy();
-        resolve();
-      });
+      outgoing.on('error', () => resolve(res.headersSent));
       // The client went away: so does the relayed request (a GET stream, a call it cancelled).
       res.on('close', () => {
         outgoing.destroy();
-        resolve();
+        resolve(true);
       });
+      if (whole) outgoing.on('close', () => resolve(res.headersSent));
       outgoing.end(payload);
     });
   }
@@ -470,6 +511,21 @@ function publicBaseUrl(options: HttpServerOptions, url: string, port: number): s
 function advertisedUrl(options: HttpServerOptions, url: string, port: number): string {
   if (options.host !== '0.0.0.0' && options.host !== '::') return url;
   return `http://${hostname()}:${port}`;
+}
+
+/** What a relayed request's signature covers: its connection id (2025), or the session its 2026-07-28 call names. */
+function relaySubject(req: IncomingMessage): string | undefined {
+  const connection = header(req, 'mcp-session-id');
+  if (connection !== undefined) return connection;
+  const session = header(req, 'mcp-param-session-id');
+  return session === undefined ? undefined : `session:${session}`;
+}
+
+/** The tool and arguments of a single tools/call request body. */
+function toolCall(body: unknown): { name: string; arguments: unknown } | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const { method, params } = body as { method?: unknown; params?: { name?: unknown; arguments?: unknown } };
+  return method === 'tools/call' && typeof params?.name === 'string' ? { name: params.name, arguments: params.arguments } : undefined;
 }
 
 /** The request's headers as a fetch Headers (for the SDK's era classification). */

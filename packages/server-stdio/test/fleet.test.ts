@@ -109,6 +109,38 @@ describe.skipIf(!parts)('a fleet of three replicas on Redis behind HAProxy', () 
     }
   }, 120_000);
 
+  it("relays a 2026-07-28 request_human and its client's retry to the replica that holds the session", async () => {
+    const asked: string[] = [];
+    const client = new ClientV2(
+      { name: 'fleet-human', version: '0.0.0' },
+      { versionNegotiation: { mode: 'auto' }, capabilities: { elicitation: { url: {} } } },
+    );
+    client.setRequestHandler('elicitation/create', (request) => {
+      asked.push((request.params as { url?: string }).url ?? '');
+      return { action: 'decline' };
+    });
+    await client.connect(new StreamableV2(new URL(`${fleet.balancer.url}/mcp`), { requestInit: { headers: { Authorization: `Bearer ${ALICE}` } } }));
+    try {
+      await client.listTools();
+      const json = async (name: string, args: Record<string, unknown>) => {
+        const result = await client.callTool({ name, arguments: args });
+        const first = (result.content as { type: string; text?: string }[])[0];
+        expect(result.isError, first?.text).toBeFalsy();
+        return JSON.parse(first?.text ?? 'null');
+      };
+      // Created at one replica; the question and its retry go through the balancer, to whichever replica it picks.
+      const sessionId = (await modernCall(fleet.replicas[0]!.base, 'create_session', {}, alice)).json.sessionId as string;
+      for (let round = 0; round < 3; round += 1) {
+        const declined = await json('request_human', { sessionId, message: 'Solve the puzzle.' });
+        expect(declined.outcome).toBe('declined');
+      }
+      expect(asked).toHaveLength(3);
+      expect((await json('close_session', { sessionId })).success).toBe(true);
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+
   it('counts --max-sessions-per-client across replicas and places a create at a full replica on one with room', async () => {
     const [first] = fleet.replicas;
     if (!first) throw new Error('no replica');

@@ -95,7 +95,8 @@ export class Fleet {
     options.redis.on('ready', () => {
       if (!this.storeUp) options.logger.info('the store is reachable again');
       this.storeUp = true;
-      void this.reconcile();
+      // The heartbeat first: a Redis that restarted empty must know this replica alive before it finds its sessions again.
+      void this.beat().then(() => this.reconcile());
     });
     options.redis.on('error', () => {});
     options.redis.on('close', () => {
@@ -177,7 +178,9 @@ export class Fleet {
       // Unknown, closed, or another owner's: the local manager answers exactly as for an id it never issued.
       if (record === undefined || record.state === 'closed' || (record.guarded && record.owner !== scope.owner)) return { kind: 'local' };
       if (record.replica !== '' && record.replica !== this.url) {
-        const replicas = await this.liveReplicas();
+        // Its replica is taken for dead only on a fresh read of the heartbeats (a cached one may predate its return).
+        const cached = await this.liveReplicas();
+        const replicas = cached.some((replica) => replica.url === record.replica) ? cached : await this.liveReplicas(true);
         if (replicas.some((replica) => replica.url === record.replica)) {
           const answer = await this.forward(record.replica, { scope, tool, arguments: args, hops: hops + 1 }, signal);
           if (answer !== undefined) return { kind: 'result', result: answer };
@@ -318,6 +321,25 @@ export class Fleet {
     // Only to a replica the directory knows: an id never names an address of the client's choosing.
     const replicas = await this.liveReplicas().catch(() => [] as ReplicaInfo[]);
     return replicas.some((replica) => replica.url === url) ? url : undefined;
+  }
+
+  /**
+   * The live replica (another one) that holds the session a 2026-07-28 tools/call names, or undefined: the call is
+   * relayed there whole (its question and retry, progress and cancellation included) rather than run through route().
+   */
+  async requestReplica(scope: CallerScope, tool: string, args: unknown): Promise<string | undefined> {
+    const sessionId = (args as { sessionId?: unknown } | undefined)?.sessionId;
+    if (!this.options.takesSessionId(tool) || typeof sessionId !== 'string' || this.draining) return undefined;
+    if (this.isLocal(sessionId) || this.restoring.has(sessionId) || this.leaving.has(sessionId)) return undefined;
+    try {
+      const record = await this.directory.lookup(sessionId);
+      if (record === undefined || record.state === 'closed' || record.replica === '' || record.replica === this.url) return undefined;
+      if (record.guarded && record.owner !== scope.owner) return undefined;
+      const replicas = await this.liveReplicas();
+      return replicas.some((replica) => replica.url === record.replica && !replica.draining) ? record.replica : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** The signature a relayed connection request carries (its method and connection id, signed with the store key). */
@@ -549,9 +571,9 @@ export class Fleet {
    * The replicas alive, as read at most REPLICAS_FRESH_MS ago: a forwarded call then costs one round trip to Redis
    * fewer. A replica that died since is found out by its refused connection.
    */
-  private async liveReplicas(): Promise<ReplicaInfo[]> {
+  private async liveReplicas(fresh = false): Promise<ReplicaInfo[]> {
     const now = Date.now();
-    if (this.replicasRead !== undefined && now - this.replicasRead.at < REPLICAS_FRESH_MS) return this.replicasRead.replicas;
+    if (!fresh && this.replicasRead !== undefined && now - this.replicasRead.at < REPLICAS_FRESH_MS) return this.replicasRead.replicas;
     const replicas = await this.directory.replicas();
     this.replicasRead = { at: now, replicas };
     return replicas;
