@@ -135,6 +135,30 @@ describe.skipIf(!parts)('two replicas in this process', () => {
     await fixture?.close();
   });
 
+  it('closes its own copy of a session that moved while it was cut off, and serves it from where it went', async () => {
+    const [a, b] = replicas as [(typeof replicas)[0], (typeof replicas)[0]];
+    const sessionId = (await modernCall(a.base, 'create_session')).json.sessionId as string;
+    await modernCall(a.base, 'navigate', { sessionId, url: fixture.urlFor('/pages/form') });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // B took the session over (as it would from a replica it could not reach), while A still holds its copy.
+    const connection = connectRedis(redis.url);
+    await new Promise((resolve) => connection.once('ready', resolve));
+    try {
+      const directory = new Directory(connection, 60_000);
+      const record = await directory.lookup(sessionId);
+      expect(await directory.claim(sessionId, b.base, a.base, record?.generation ?? 0)).toBe((record?.generation ?? 0) + 1);
+    } finally {
+      connection.disconnect();
+    }
+    const answer = await modernCall(a.base, 'snapshot', { sessionId });
+    expect(answer.response.result.isError, JSON.stringify(answer.json)).toBeFalsy();
+    expect(answer.json.title).toBe('Form');
+    expect(a.runtime.manager.size).toBe(0);
+    expect(b.runtime.manager.size).toBe(1);
+    expect((await modernCall(a.base, 'close_session', { sessionId })).json.success).toBe(true);
+    expect(b.runtime.manager.size).toBe(0);
+  }, 120_000);
+
   it('forwards a call to the replica that holds its session, lists every replica, and restores a session handed over', async () => {
     const [a, b] = replicas as [(typeof replicas)[0], (typeof replicas)[0]];
     const sessionId = (await modernCall(a.base, 'create_session')).json.sessionId as string;
