@@ -64,7 +64,10 @@ export async function startRedis(): Promise<RedisServer> {
     child = process_;
     await new Promise<void>((resolve, reject) => {
       let output = '';
-      const timer = setTimeout(() => reject(new Error(`redis-server did not start within 10 s:\n${output}`)), 10_000);
+      const timer = setTimeout(() => {
+        process_.kill('SIGKILL');
+        reject(new Error(`redis-server did not start within 30 s:\n${output}`));
+      }, 30_000);
       process_.stdout?.on('data', (chunk: Buffer) => {
         output += chunk.toString('utf8');
         if (/Ready to accept connections/.test(output)) {
@@ -127,7 +130,10 @@ export async function startHaproxy(backends: readonly string[]): Promise<Balance
   for (;;) {
     if (child.exitCode !== null) throw new Error(`haproxy exited (${child.exitCode}):\n${output}`);
     if (await accepts(port)) break;
-    if (Date.now() > deadline) throw new Error(`haproxy did not listen within 10 s:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`haproxy did not listen within 10 s:\n${output}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   // Ready once it has seen a replica up: its first health checks run after it starts listening.
@@ -138,7 +144,10 @@ export async function startHaproxy(backends: readonly string[]): Promise<Balance
       () => 0,
     );
     if (status === 200) break;
-    if (Date.now() > deadline) throw new Error(`haproxy saw no replica up within 10 s (last status ${status}):\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`haproxy saw no replica up within 10 s (last status ${status}):\n${output}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {
