@@ -55,10 +55,10 @@ const REASON_WHEN = {
   no_browser_available: 'every browser endpoint is down',
   shutting_down: 'the server is shutting down and takes no new sessions',
   unsupported: 'the browser type cannot do this (e.g. PDF outside Chromium)',
-  store_unavailable:
-    'the store of saved states cannot be read or written (a folder that cannot be written, a key file that cannot be read); see docs/sign-ins.md',
   runaway_page:
     "the session's page passed a bound on events or memory and was stopped: its tabs were closed, a fresh blank page took their place (`details.bound`: `console`, `requests`, `dialogs`, `popups`, `downloads`, `memory`; `details.limit`, `details.observed`); see docs/limits.md",
+  store_unavailable:
+    "the store cannot be read or written: saved states' folder or key file ([docs/sign-ins.md](sign-ins.md)), or a fleet's Redis ([docs/deploy.md](deploy.md#a-fleet)), where a call that needs it (a new session, a session held by another replica or restored from its checkpoint) waits for its return while the sessions a replica holds keep working",
   unknown: "anything else, including a snapshot the page did not produce in time; the browser's own words in `details.browserMessage`",
 };
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what a fresh machine lacks: pnpm at the pinned version, Debian's Chromium and Xvfb (when apt-get is there), the
+# Installs what a fresh machine lacks: pnpm at the pinned version, Debian's Chromium, Xvfb, redis-server and HAProxy (when apt-get is there), the
 # dependencies, and the 2026-07-28 conformance suite with a Node 22 to run it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,6 +17,9 @@ if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
   [ -x /usr/lib/chromium/chromium-headless-shell ] || missing+=(chromium-headless-shell)
   command -v xvfb-run >/dev/null || missing+=(xvfb xauth)
   command -v ffmpeg >/dev/null || missing+=(ffmpeg)
+  # A fleet's store and balancer, for its tests and benchmark (docs/deploy.md).
+  command -v redis-server >/dev/null || missing+=(redis-server)
+  [ -x /usr/sbin/haproxy ] || command -v haproxy >/dev/null || missing+=(haproxy)
   if [ ${#missing[@]} -gt 0 ]; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq

@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import { startFixtureServer } from '@sessionwright/test-kit';
 import type { BenchConfig, BenchContext } from './context.js';
 import { benchExecutable, describeCommit, describeEnvironment, repoRoot } from './environment.js';
+import { runFleet } from './fleet.js';
 import { runMicro } from './micro.js';
 import { runBurst } from './burst.js';
 import { runIdle } from './idle.js';
@@ -22,8 +23,11 @@ import { runTokens } from './tokens.js';
 import { runToolList } from './toollist.js';
 
 const SECTIONS = ['micro', 'options', 'spawn', 'parallel', 'scale', 'burst', 'idle', 'tokens', 'toollist', 'states'];
-/** Sections a full run leaves out: the soak takes half an hour and writes its own file (results/soak.json), which every render includes. */
-const SEPARATE_SECTIONS = ['soak'];
+/**
+ * Sections a full run leaves out: the soak takes half an hour and writes its own file (results/soak.json), which every
+ * render includes; the fleet needs redis-server and HAProxy and writes results/fleet.json (docs/performance.md).
+ */
+const SEPARATE_SECTIONS = ['soak', 'fleet'];
 /**
  * Measured iterations per figure. Single samples of one call spread widely on a two-core machine, and the median of
  * fewer moves by several percent from run to run; 60 keep it within a few.
@@ -128,6 +132,13 @@ async function main(): Promise<void> {
       results.soak = await runSoak(ctx, minutes);
       mkdirSync(resultsDir, { recursive: true });
       writeFileSync(path.join(resultsDir, 'soak.json'), `${JSON.stringify(results.soak, null, 2)}\n`);
+    }
+    if (sections.has('fleet')) {
+      ctx.log('fleet: three replicas on Redis behind HAProxy');
+      const fleet = await runFleet(ctx);
+      mkdirSync(resultsDir, { recursive: true });
+      writeFileSync(path.join(resultsDir, 'fleet.json'), `${JSON.stringify(fleet, null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify(fleet, null, 2)}\n`);
     }
     if (sections.has('tokens')) {
       ctx.log('tokens: snapshot sizes');

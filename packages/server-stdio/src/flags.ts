@@ -196,7 +196,8 @@ export const FLAGS = [
     placeholder: 'dir',
     defaultText: '$XDG_STATE_HOME/sessionwright, or ~/.local/state/sessionwright',
     example: '/var/lib/sessionwright',
-    description: 'Where saved states are kept, encrypted (docs/sign-ins.md); nothing is written there until the first save_state',
+    description:
+      "Where saved states are kept, encrypted (docs/sign-ins.md); given explicitly (without --store), also each session's checkpoint, so a restarted server restores its sessions (docs/deploy.md)",
   },
   {
     name: 'state-key',
@@ -391,6 +392,42 @@ export const FLAGS = [
       'Serve run_code_unsafe (browser_run_code_unsafe) over HTTP: clients run code in this process. Refused with more than one identity; over stdio it is always served',
   },
   {
+    name: 'store',
+    kind: 'string',
+    placeholder: 'redis-url',
+    // The URL may carry a password: never printed.
+    secret: true,
+    httpOnly: true,
+    check: checkStoreUrl,
+    example: 'redis://redis.internal:6379',
+    description:
+      'Run as one replica of a fleet that shares this Redis (redis://[user:password@]host:port[/db], rediss:// for TLS): any replica serves any session, and sessions outlive a replica (docs/deploy.md)',
+  },
+  {
+    name: 'advertise-url',
+    kind: 'string',
+    placeholder: 'url',
+    httpOnly: true,
+    check: checkAdvertiseUrl,
+    defaultText: "http://<this machine's host name>:<port>",
+    example: 'http://replica-1.internal:8931',
+    description: 'With --store: how the other replicas reach this one (its label in list_sessions is the host and port)',
+  },
+  {
+    name: 'store-key',
+    kind: 'string',
+    placeholder: 'secret',
+    secret: true,
+    httpOnly: true,
+    check: (key) => {
+      if (key.length < 16) throw new BadValue('must be at least 16 characters', 'must be at least 16 characters');
+      return key;
+    },
+    example: 'change-me-to-a-long-random-secret',
+    description:
+      'With --store: a secret every replica shares (at least 16 characters); it encrypts what they store and authenticates their requests to each other',
+  },
+  {
     name: 'close-sessions-on-disconnect',
     kind: 'boolean',
     default: false,
@@ -474,6 +511,32 @@ function checkEndpoint(endpoint: string): string {
     throw error;
   }
   return endpoint;
+}
+
+/** A Redis URL: redis:// or rediss:// with a host. */
+function checkStoreUrl(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'redis:' && url.protocol !== 'rediss:') || url.hostname === '')
+    throw new BadValue('is not a Redis URL such as redis://host:6379 (rediss:// for TLS)', 'must be a Redis URL such as redis://host:6379 (rediss:// for TLS)');
+  return value;
+}
+
+/** An http(s) URL with a host and nothing after the port. */
+function checkAdvertiseUrl(value: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username !== '' || url.password !== '' || url.search || url.hash)
+    throw new BadValue(`"${value}" is not a URL such as http://replica-1:8931`, 'must be a URL such as http://replica-1:8931');
+  return url.origin;
 }
 
 /** An origin is scheme://host[:port] with nothing after it; `*` stands for any. */

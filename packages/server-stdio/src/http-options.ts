@@ -20,6 +20,10 @@ const AUTH_TOKEN_ENV = envVarName('auth-token');
  * a token file that cannot be read or parsed, or that comes with a single token too.
  */
 export function checkListening(http: HttpOptions): void {
+  if (http.store !== undefined && http.storeKey === undefined)
+    throw new UsageError('--store needs --store-key (or SESSIONWRIGHT_STORE_KEY): a secret every replica shares, which encrypts what they store');
+  if (http.store === undefined && (http.storeKey !== undefined || http.advertiseUrl !== undefined))
+    throw new UsageError(`--${http.storeKey !== undefined ? 'store-key' : 'advertise-url'} applies only to a fleet; add --store redis://…`);
   if (http.authTokensFile !== undefined) {
     if (http.authToken !== undefined) throw new UsageError('--auth-tokens-file and --auth-token cannot be used together: put every token in the file');
     const identities = readIdentities(http.authTokensFile);

@@ -1,7 +1,7 @@
 // Serves MCP over HTTP: Streamable HTTP at /mcp in both protocol eras (2026-07-28 requests, and 2025 connections opened
 // by initialize), legacy HTTP+SSE at /sse and /, over one runtime.
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
@@ -18,6 +18,8 @@ import { sessionIdHeaderMismatch } from './session-header.js';
 import type { SessionwrightServer } from './runtime.js';
 import { MAX_MESSAGE_BYTES } from './limits.js';
 import { DEFAULT_JSON_LIMITS, readJsonBody } from './bounded-read.js';
+import type { Fleet } from './fleet/fleet.js';
+import { INTERNAL_CALL_PATH, SIGNATURE_HEADER } from './fleet/internal-route.js';
 
 /**
  * `allowUnauthenticated` is left out: it only lifts a check made before the server starts (checkListening); so is
@@ -25,8 +27,16 @@ import { DEFAULT_JSON_LIMITS, readJsonBody } from './bounded-read.js';
  * `authTokensFile` and `maxConnections` may be left out by a custom server (no identities; DEFAULT_MAX_CONNECTIONS).
  */
 export interface HttpServerOptions
-  extends Omit<HttpOptions, 'allowUnauthenticated' | 'allowUnsafeCode' | 'authTokensFile' | 'maxConnections' | 'maxConnectionsPerClient'> {
+  extends Omit<
+    HttpOptions,
+    'allowUnauthenticated' | 'allowUnsafeCode' | 'authTokensFile' | 'maxConnections' | 'maxConnectionsPerClient' | 'store' | 'storeKey' | 'advertiseUrl'
+  > {
   authTokensFile?: string | undefined;
+  /** A fleet's store (--store); the runtime joins the fleet with its own options (createServer's `http`). */
+  store?: string | undefined;
+  storeKey?: string | undefined;
+  /** How other replicas reach this one (default: this machine's host name, or the loopback address it listens on). */
+  advertiseUrl?: string | undefined;
   maxConnections?: number | undefined;
   /** Default: a quarter of maxConnections, at least one. */
   maxConnectionsPerClient?: number | undefined;
@@ -46,6 +56,11 @@ export interface HttpServerHandle {
   /** Where the server listens, e.g. `http://127.0.0.1:8931` (no trailing slash). */
   readonly url: string;
   readonly port: number;
+  /**
+   * Answers every new client request 503 (a balancer sends it to another replica) while requests in flight and a
+   * fleet's replica-to-replica calls are still served: the start of a replica's hand-over.
+   */
+  stopAccepting(): void;
   /** Ends every stream and MCP connection and stops listening; sessions and the browser are the runtime's to close. */
   close(): Promise<void>;
 }
@@ -60,6 +75,8 @@ const HEADER_MISMATCH = -32020;
 /** The Streamable HTTP endpoint, and the path legacy SSE clients post their messages to. */
 const MCP_PATH = '/mcp';
 const MESSAGES_PATH = '/messages';
+/** Where a load balancer checks that this server takes requests (200, or 503 while it stops). */
+const HEALTH_PATH = '/healthz';
 
 /** A Streamable HTTP connection and the HTTP responses it has open (requests in flight, the GET stream). */
 interface StreamableConnection extends SlotHolder {
@@ -104,6 +121,7 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
   const takesSessionId = (name: string) => runtime.profile.tools.some((tool) => tool.name === name && 'sessionId' in tool.input.shape);
   const serveModern = toNodeHandler(modern, { onerror: (error) => logger.info(`2026-07-28 request failed: ${messageOf(error)}`) });
   let closing = false;
+  let accepting = true;
 
   /**
    * Whose share of the connections a request's connection counts against: its identity; without identities, its remote
@@ -137,8 +155,20 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     // A live view is a page a person opens from a link (a navigation from anywhere, no bearer token): it carries a token
     // of its own, is checked here for its Host only (DNS rebinding), and checks its page's own requests itself
     // (live-view/live-views.ts). Its streams are no MCP connection and hold no connection slot.
-    if (LiveViews.matches((req.url ?? '/').split('?')[0] ?? '/')) return runtime.live.handle(req, res);
-    const refusal = guard.checkSource(req.headers);
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (LiveViews.matches(path)) return runtime.live.handle(req, res);
+    // Another replica's call: signed with the store key (checked by the fleet), never a client's token.
+    if (path === INTERNAL_CALL_PATH && req.method === 'POST' && runtime.fleet !== undefined) return serveInternal(req, res, runtime.fleet);
+    // A balancer's health check: no token, nothing but whether this replica takes requests.
+    if (path === HEALTH_PATH && req.method === 'GET') {
+      res.writeHead(closing || accepting === false ? 503 : 200, { 'Content-Type': 'text/plain' });
+      res.end(closing || accepting === false ? 'stopping\n' : 'ok\n');
+      return;
+    }
+    // A 2025 connection's request relayed by another replica of the fleet (relayConnection): its Host and Origin were
+    // checked there; its token is checked here as for any request.
+    const relayed = runtime.fleet?.isRelayed(header(req, SIGNATURE_HEADER), req.method ?? '', relaySubject(req)) ?? false;
+    const refusal = relayed ? undefined : guard.checkSource(req.headers);
     if (refusal) return sendError(res, refusal.status, -32000, refusal.message, refusal.headers);
     const origin = guard.allowedOrigin(req.headers);
     if (origin !== undefined) {
@@ -159,7 +189,8 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     }
     const unauthorized = guard.checkToken(req.headers);
     if (unauthorized) return sendError(res, unauthorized.status, -32000, unauthorized.message, unauthorized.headers);
-    if (closing) return sendError(res, 503, -32000, 'The server is shutting down.', { Connection: 'close' });
+    // A request relayed by another replica is served while this one hands its sessions over (not once it has closed).
+    if (closing || (!accepting && !relayed)) return sendError(res, 503, -32000, 'The server is shutting down.', { Connection: 'close', 'Retry-After': '1' });
 
     const url = new URL(req.url ?? '/', 'http://localhost');
     switch (url.pathname) {
@@ -206,6 +237,14 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     if (mismatch !== undefined)
       return sendError(res, 400, HEADER_MISMATCH, `Bad Request: the request headers and body disagree: ${mismatch}.`, {}, requestId(body));
     const identity = guard.identify(req.headers);
+    // In a fleet, a call for a session another replica holds is relayed to it whole (once: a relayed request is served).
+    const fleet = runtime.fleet;
+    const call = toolCall(body);
+    if (fleet !== undefined && call !== undefined && header(req, SIGNATURE_HEADER) === undefined) {
+      const scope = identity === undefined ? { owner: 'local', guarded: false } : { owner: `identity:${identity}`, guarded: true };
+      const replica = await fleet.requestReplica(scope, call.name, call.arguments);
+      if (replica !== undefined && (await relay(fleet, replica, relaySubject(req) ?? '', req, res, body, { whole: true }))) return;
+    }
     const auth: AuthInfo | undefined = identity === undefined ? undefined : { token: '', clientId: identity, scopes: [] };
     await serveModern(Object.assign(req, { auth }), res, body);
   }
@@ -213,6 +252,15 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
   /** A request of a known connection; an unknown or ended id answers 404 so the client initializes again. */
   async function forward(id: string, req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
     const connection = streamable.get(id);
+    // In a fleet, a connection opened at another replica (a balancer without stickiness) is served there.
+    if (!connection && runtime.fleet !== undefined) {
+      const replica = await runtime.fleet.connectionReplica(id);
+      if (replica !== undefined) {
+        if (!(await relay(runtime.fleet, replica, id, req, res, body)))
+          sendError(res, 404, -32001, 'Session not found: this MCP session ended or never existed. Initialize a new one.');
+        return;
+      }
+    }
     // Another identity presenting this connection's id is answered as for an unknown one.
     if (!connection || connection.identity !== guard.identify(req.headers)) {
       return sendError(res, 404, -32001, 'Session not found: this MCP session ended or never existed. Initialize a new one.');
@@ -221,13 +269,74 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     await connection.transport.handleRequest(req, res, body);
   }
 
+  /**
+   * Sends a request on to the replica that holds its connection or its session, and its answer (a stream, too) back;
+   * `subject` (the connection id, or the session a 2026-07-28 call names) is what its signature covers.
+   */
+  async function relay(
+    fleet: Fleet,
+    replica: string,
+    subject: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: unknown,
+    { whole = false }: { whole?: boolean } = {},
+  ): Promise<boolean> {
+    const target = new URL(`${replica}${MCP_PATH}`);
+    const headers: Record<string, string | string[]> = {};
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value === undefined || ['host', 'content-length', 'connection', 'transfer-encoding'].includes(name)) continue;
+      headers[name] = value;
+    }
+    headers[SIGNATURE_HEADER] = fleet.relaySignature(req.method ?? '', subject);
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body), 'utf8');
+    if (payload !== undefined) headers['content-length'] = String(payload.length);
+    // false: nothing was answered (the replica is gone, or stopping and answered 503), so the caller serves it here.
+    return new Promise<boolean>((resolve) => {
+      const outgoing = httpRequest(target, { method: req.method, headers, agent: false }, (answer) => {
+        if (answer.statusCode === 503) {
+          answer.resume();
+          resolve(false);
+          return;
+        }
+        if (whole) {
+          // A call's answer is passed on once it is complete: a replica that stops mid-answer leaves the call to this one.
+          const chunks: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+          answer.on('end', () => {
+            if (answer.statusCode !== 200 || !answer.complete) return resolve(false);
+            res.writeHead(200, answer.headers);
+            res.end(Buffer.concat(chunks));
+            resolve(true);
+          });
+          answer.on('error', () => resolve(false));
+          answer.on('aborted', () => resolve(false));
+          return;
+        }
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+        answer.on('end', () => resolve(true));
+        answer.on('error', () => resolve(true));
+      });
+      outgoing.on('error', () => resolve(res.headersSent));
+      // The client went away: so does the relayed request (a GET stream, a call it cancelled).
+      res.on('close', () => {
+        outgoing.destroy();
+        resolve(true);
+      });
+      if (whole) outgoing.on('close', () => resolve(res.headersSent));
+      outgoing.end(payload);
+    });
+  }
+
   async function openStreamable(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
     const identity = guard.identify(req.headers);
+    const fleet = runtime.fleet;
     const connection: StreamableConnection = {
       identity,
       client: clientOf(req),
       transport: new NodeStreamableHTTPServerTransport({
-        sessionIdGenerator: randomUUID,
+        sessionIdGenerator: fleet === undefined ? randomUUID : () => fleet.connectionId(),
         keepAliveMs,
         onsessioninitialized: (id) => void streamable.set(id, connection),
       }),
@@ -319,6 +428,25 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     entry.transport.handlePost(req, res, body);
   }
 
+  async function serveInternal(req: IncomingMessage, res: ServerResponse, fleet: Fleet): Promise<void> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > bodyLimits.maxBytes) return sendError(res, 413, -32000, 'Request body too large.');
+      chunks.push(chunk);
+    }
+    // The caller gave up (its client cancelled): the call here ends too.
+    const abort = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort(new Error('the forwarding replica went away'));
+    });
+    const answer = await fleet.serveInternal(Buffer.concat(chunks).toString('utf8'), header(req, SIGNATURE_HEADER), abort.signal);
+    if (res.destroyed) return;
+    res.writeHead(answer.status, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify(answer.body));
+  }
+
   /** The body as JSON, read within bodyLimits; a body it cannot be is answered here (413, or a JSON-RPC parse error). */
   async function readJson(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
     const body = await readJsonBody(req, bodyLimits);
@@ -337,6 +465,10 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
   server.on('error', (error) => logger.warn(`HTTP server error: ${messageOf(error)}`));
   const { address, port } = server.address() as AddressInfo;
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
+  // A replica takes client requests once it is in its fleet (its store answers); until then a balancer sends them elsewhere.
+  if (options.store !== undefined) accepting = false;
+  await runtime.joinFleet(options.advertiseUrl ?? advertisedUrl(options, url, port));
+  accepting = true;
   runtime.live.serveOn({
     baseUrl: publicBaseUrl(options, url, port),
     hostAllowed: (host) => guard.checkHost({ host }) === undefined,
@@ -356,6 +488,9 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
   return {
     url,
     port,
+    stopAccepting() {
+      accepting = false;
+    },
     close() {
       closed ??= (async () => {
         closing = true;
@@ -379,6 +514,27 @@ function publicBaseUrl(options: HttpServerOptions, url: string, port: number): s
   if (options.host !== '0.0.0.0' && options.host !== '::') return url;
   const name = options.allowedHosts.find((host) => host !== '*') ?? hostname();
   return `http://${name.includes(':') && !name.startsWith('[') ? `[${name}]` : name}:${port}`;
+}
+
+/** How other replicas reach this one when --advertise-url does not say: this machine's host name, or the loopback address it listens on. */
+function advertisedUrl(options: HttpServerOptions, url: string, port: number): string {
+  if (options.host !== '0.0.0.0' && options.host !== '::') return url;
+  return `http://${hostname()}:${port}`;
+}
+
+/** What a relayed request's signature covers: its connection id (2025), or the session its 2026-07-28 call names. */
+function relaySubject(req: IncomingMessage): string | undefined {
+  const connection = header(req, 'mcp-session-id');
+  if (connection !== undefined) return connection;
+  const session = header(req, 'mcp-param-session-id');
+  return session === undefined ? undefined : `session:${session}`;
+}
+
+/** The tool and arguments of a single tools/call request body. */
+function toolCall(body: unknown): { name: string; arguments: unknown } | undefined {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const { method, params } = body as { method?: unknown; params?: { name?: unknown; arguments?: unknown } };
+  return method === 'tools/call' && typeof params?.name === 'string' ? { name: params.name, arguments: params.arguments } : undefined;
 }
 
 /** The request's headers as a fetch Headers (for the SDK's era classification). */

@@ -12,6 +12,8 @@ import { commandLaunchHook } from './startup/launch-hook.js';
 
 /** How long shutdown may take before the process exits anyway (Playwright kills its browsers on exit). */
 const SHUTDOWN_BACKSTOP_MS = 5_000;
+/** A fleet's replica also checkpoints and hands over each of its sessions first. */
+const FLEET_SHUTDOWN_BACKSTOP_MS = 30_000;
 
 async function main(): Promise<void> {
   let command;
@@ -56,12 +58,19 @@ async function main(): Promise<void> {
     if (exiting) return;
     exiting = true;
     server.logger.info(`${why}: closing sessions and the browser`);
-    setTimeout(() => {
-      server.logger.warn('shutdown took too long; exiting anyway');
-      process.exit(0);
-    }, SHUTDOWN_BACKSTOP_MS).unref();
+    setTimeout(
+      () => {
+        server.logger.warn('shutdown took too long; exiting anyway');
+        process.exit(0);
+      },
+      server.fleet === undefined ? SHUTDOWN_BACKSTOP_MS : FLEET_SHUTDOWN_BACKSTOP_MS,
+    ).unref();
+    // A fleet's replica first hands its sessions over (new requests go to other replicas meanwhile), then stops.
+    const fleet = server.fleet;
+    if (fleet !== undefined) http?.stopAccepting();
     // HTTP first, so no request arrives for a session that is being closed.
-    Promise.resolve(http?.close())
+    Promise.resolve(fleet?.drain())
+      .then(() => http?.close())
       .then(() => server.close())
       .then(
         () => {

@@ -34,6 +34,7 @@ import { USER_ANSWER_MS, type Leg, type ParkedCalls } from './parked-calls.js';
 import type { Redactor } from './redaction.js';
 import { toCallToolResult, type SerializeOptions } from './serialize.js';
 import { withSessionIdHeader } from './session-header.js';
+import { RESTORED_SCHEMA, withRestored, type Restored, type Routed } from './fleet/restored.js';
 import { SERVER_NAME, VERSION } from './version.js';
 
 export interface McpServerDeps {
@@ -77,6 +78,11 @@ export interface McpServerDeps {
    * owner): the retry is another request, served by another server. Without it such a call gets no elicitUrl.
    */
   parked?: { calls: ParkedCalls; owner: string };
+  /**
+   * In a fleet: where a call runs (fleet/fleet.ts). A call for a session another replica holds is answered by it; a
+   * session restored here for the call has its result say so (`restored`).
+   */
+  route?: (tool: string, args: unknown, signal: AbortSignal) => Promise<Routed>;
 }
 
 /**
@@ -92,10 +98,21 @@ export function describeTool(tool: AnyTool): Tool {
     title: tool.title,
     description: tool.description,
     inputSchema: modelFacing(tool.input) as Tool['inputSchema'],
-    outputSchema: withoutDialect(z.toJSONSchema(tool.output, { io: 'output' })) as Tool['outputSchema'],
+    outputSchema: withRestoredField(tool, withoutDialect(z.toJSONSchema(tool.output, { io: 'output' }))) as Tool['outputSchema'],
     annotations: { title: tool.title, ...annotationsFor(tool.kind) },
     ...(tool.meta === undefined ? {} : { _meta: appToolMeta(tool.meta) }),
   };
+}
+
+/**
+ * A session tool's result may say that its session was restored for it (a fleet's replica died, or the server
+ * restarted): the output schema names that field, so a client that checks results against it accepts it.
+ */
+function withRestoredField(tool: AnyTool, schema: Record<string, unknown>): Record<string, unknown> {
+  if (!('sessionId' in tool.input.shape) || tool.name === 'create_session') return schema;
+  const properties = schema.properties as Record<string, unknown> | undefined;
+  if (properties === undefined) return schema;
+  return { ...schema, properties: { ...properties, restored: RESTORED_SCHEMA } };
 }
 
 /** An input schema as a model reads it (see describeTool); the tool still checks every argument with its zod schema. */
@@ -136,6 +153,8 @@ export interface McpConnection {
   notify(level: LoggingLevel, message: string): void;
   /** The caller's implicit session (playwright profile). */
   implicitSession: ImplicitSession | undefined;
+  /** Runs a tool here as a call with no client behind it (no progress, logs or questions): a fleet's forwarded call. */
+  call(name: string, args: unknown, signal: AbortSignal): Promise<CallToolResult>;
 }
 
 const LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -219,19 +238,42 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
     };
     const args = request.params.arguments;
     const serialize: SerializeOptions = { images: deps.images ?? 'allow', redactor: deps.redactor };
-    if (!modern) return callTool(tool, args, { ...base, ...legacyElicitUrl(server, ctx) }, serialize);
     // 2026-07-28: a question to the user is an input_required answer, and the call waits for the client's retry.
     const { parked } = deps;
-    const state = ctx.mcpReq.requestState();
+    const state = modern ? ctx.mcpReq.requestState() : undefined;
     if (parked !== undefined && typeof state === 'string') {
       const resumed = parked.calls.resume(parked.owner, tool.name, state, ctx.mcpReq.inputResponses, leg);
       return resumed ?? toCallToolResult({ ok: false, error: staleAnswer(tool.name, args) }, serialize);
     }
+    let restored: Restored | undefined;
+    if (deps.route !== undefined) {
+      const routed = await deps.route(tool.name, args, ctx.mcpReq.signal);
+      if (routed.kind === 'result') return routed.result;
+      restored = routed.restored;
+    }
+    if (!modern) return withRestored(await callTool(tool, args, { ...base, ...legacyElicitUrl(server, ctx) }, serialize), restored);
     const capabilities = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
-    if (parked === undefined || capabilities?.elicitation?.url === undefined) return callTool(tool, args, base, serialize);
-    return parked.calls.start(parked.owner, tool.name, leg, (flow) => callTool(tool, args, { ...base, ...flow }, serialize));
+    if (parked === undefined || capabilities?.elicitation?.url === undefined) return withRestored(await callTool(tool, args, base, serialize), restored);
+    return withRestored(await parked.calls.start(parked.owner, tool.name, leg, (flow) => callTool(tool, args, { ...base, ...flow }, serialize)), restored);
   });
-  return { server, notify, implicitSession };
+  const call = async (name: string, args: unknown, signal: AbortSignal): Promise<CallToolResult> => {
+    const tool = byName.get(name);
+    const serialize: SerializeOptions = { images: deps.images ?? 'allow', redactor: deps.redactor };
+    if (!tool) return toCallToolResult({ ok: false, error: new SessionError('INVALID_PARAMETERS', `Unknown tool "${name}".`) }, serialize);
+    const ctx: ToolContext = {
+      sessions: deps.sessions,
+      signal,
+      progress: () => {},
+      logger: deps.logger,
+      options: deps.toolOptions,
+      vocabulary: profile.vocabulary,
+      ...(implicitSession === undefined ? {} : { implicitSession }),
+      ...(live === undefined ? {} : { live }),
+      roots: () => allowedRoots(server, deps, signal),
+    };
+    return callTool(tool, args, ctx, serialize);
+  };
+  return { server, notify, implicitSession, call };
 }
 
 /**

@@ -41,6 +41,8 @@ import { createMcpServer, type McpConnection } from './mcp-server.js';
 import { DEFAULT_OPTIONS, checkCombinations, type ServerOptions } from './options.js';
 import { ParkedCalls } from './parked-calls.js';
 import { scopedAccess, type CallerScope } from './session-access.js';
+import type { Fleet } from './fleet/fleet.js';
+import { LocalCheckpoints } from './fleet/local-checkpoints.js';
 
 /** How long after start-up the browser launch begins if no client has initialized by then. */
 const BROWSER_START_GRACE_MS = 250;
@@ -52,6 +54,9 @@ const RECYCLE_IDLE_BROWSER_MS = 10_000;
  * session, and a launch in the background is nothing a session waits for (docs/performance.md).
  */
 const ROTATE_BROWSER_AFTER_SESSIONS = 500;
+
+/** How many callers' servers for forwarded calls a replica keeps (see runLocally). */
+const MAX_FORWARDED_SERVERS = 256;
 
 /** Who opens a connection: the token's identity (HTTP with --auth-tokens-file), and whether it runs on this machine. */
 interface Caller {
@@ -94,6 +99,13 @@ export interface SessionwrightServer {
    * implicit session belong to the caller's identity (the token's), or, without identities, to the one local identity.
    */
   forRequest(caller?: { identity?: string | undefined }): McpConnection;
+  /** This replica's part in a fleet (--store), once it has joined one. */
+  readonly fleet: Fleet | undefined;
+  /**
+   * With --store: joins the fleet as the replica reached at `advertiseUrl` (connects to the store, starts the
+   * heartbeat). Without --store it does nothing.
+   */
+  joinFleet(advertiseUrl: string): Promise<void>;
   /** Closes every connection, every session, then the browser. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -232,6 +244,48 @@ export function createServer(
   const listed = (tool: AnyTool) => builtToolEntry(profile.name, tool.name);
   /** Each identity's implicit session (playwright profile), for the 2026-07-28 requests that have no connection to own one. */
   const implicitSessions = new Map<string, ImplicitSession>();
+  let fleet: Fleet | undefined;
+  /** In a fleet, where a caller's call runs (fleet/fleet.ts); alone, always here. */
+  const routeFor = (scope: CallerScope) => {
+    if (fleet !== undefined) return { route: (tool: string, args: unknown, signal: AbortSignal) => (fleet as Fleet).route(scope, tool, args, signal) };
+    if (kept !== undefined) return { route: (tool: string, args: unknown) => (kept as LocalCheckpoints).route(scope, tool, args) };
+    return {};
+  };
+  const takesSessionId = (name: string) => profile.tools.some((tool) => tool.name === name && 'sessionId' in tool.input.shape);
+  /** --data-dir without a fleet: sessions checkpointed there, and restored by a restarted server (fleet/local-checkpoints.ts). */
+  const kept = options.dataDir !== undefined && options.http?.store === undefined ? localCheckpoints(options, manager, stderr, takesSessionId) : undefined;
+  /** A call forwarded to this replica by another, run as a 2026-07-28 request of the caller would run here. */
+  const forwardedServers = new Map<string, McpConnection>();
+  const runLocally = (scope: CallerScope, tool: string, args: unknown, signal: AbortSignal) => {
+    const key = `${scope.guarded ? 'guarded' : 'open'}:${scope.owner}`;
+    let server = forwardedServers.get(key);
+    if (server === undefined) {
+      server = createMcpServer({
+        sessions: scopedAccess(manager, scope, undefined, states, fleet ?? kept),
+        logger: stderr,
+        toolOptions,
+        images: setup.imageResponses,
+        profile,
+        listed,
+        era: 'modern',
+        live,
+        ...(profile.implicitSession ? { implicitSession: sharedImplicitSession(scope) } : {}),
+      });
+      // Kept for the caller's next forwarded call; the oldest goes once there are many callers.
+      if (forwardedServers.size >= MAX_FORWARDED_SERVERS) forwardedServers.delete(forwardedServers.keys().next().value ?? '');
+      forwardedServers.set(key, server);
+    }
+    return server.call(tool, args, signal);
+  };
+  /** The implicit session an identity's (or the local owner's) 2026-07-28 requests share. */
+  const sharedImplicitSession = (scope: CallerScope) => {
+    let implicitSession = implicitSessions.get(scope.owner);
+    if (implicitSession === undefined) {
+      implicitSession = implicitSessionOf(scopedAccess(manager, scope, undefined, states, fleet ?? kept));
+      implicitSessions.set(scope.owner, implicitSession);
+    }
+    return implicitSession;
+  };
 
   /** The playwright profile's implicit session of a caller: with --state, each new one starts from that saved state. */
   const implicitSessionOf = (sessions: SessionAccess) => {
@@ -246,7 +300,7 @@ export function createServer(
         ? { owner: `connection:${randomUUID()}`, guarded: false, stateOwner: LOCAL_OWNER }
         : { owner: `identity:${caller.identity}`, guarded: true };
     const created = new Set<string>();
-    const sessions = scopedAccess(manager, scope, created, states);
+    const sessions = scopedAccess(manager, scope, created, states, fleet ?? kept);
     const implicitSession = profile.implicitSession ? implicitSessionOf(sessions) : undefined;
     const connection = createMcpServer({
       sessions,
@@ -261,6 +315,7 @@ export function createServer(
       era: caller.era ?? 'legacy',
       live,
       parked: { calls: parked, owner: scope.owner },
+      ...routeFor(scope),
     });
     connections.add(connection);
     connection.server.oninitialized = startBrowser;
@@ -296,12 +351,8 @@ export function createServer(
       startBrowser();
       const scope: CallerScope =
         caller.identity === undefined ? { owner: LOCAL_OWNER, guarded: false } : { owner: `identity:${caller.identity}`, guarded: true };
-      const sessions = scopedAccess(manager, scope, undefined, states);
-      let implicitSession = implicitSessions.get(scope.owner);
-      if (profile.implicitSession && implicitSession === undefined) {
-        implicitSession = implicitSessionOf(sessions);
-        implicitSessions.set(scope.owner, implicitSession);
-      }
+      const sessions = scopedAccess(manager, scope, undefined, states, fleet ?? kept);
+      const implicitSession = profile.implicitSession ? sharedImplicitSession(scope) : undefined;
       return createMcpServer({
         sessions,
         logger: stderr,
@@ -314,14 +365,43 @@ export function createServer(
         live,
         parked: { calls: parked, owner: scope.owner },
         ...(implicitSession === undefined ? {} : { implicitSession }),
+        ...routeFor(scope),
       });
+    },
+    get fleet() {
+      return fleet;
+    },
+    async joinFleet(advertiseUrl) {
+      const store = options.http?.store;
+      const key = options.http?.storeKey;
+      if (store === undefined || key === undefined || fleet !== undefined) return;
+      // Loaded only in a fleet: one process alone needs no Redis client.
+      const [{ Fleet }, { FleetKeys }, { connectRedis }] = await Promise.all([
+        import('./fleet/fleet.js'),
+        import('./fleet/fleet-keys.js'),
+        import('./fleet/redis-store.js'),
+      ]);
+      fleet = new Fleet({
+        redis: connectRedis(store),
+        keys: new FleetKeys(key),
+        manager,
+        logger,
+        maxSessionsPerClient: options.maxSessionsPerClient,
+        takesSessionId,
+        runLocally,
+      });
+      await fleet.connected();
+      fleet.start(advertiseUrl);
+      logger.info(`replica ${fleet.label} of the fleet on the store`);
     },
     close() {
       clearTimeout(grace);
       closing ??= (async () => {
         await Promise.all([...connections].map((connection) => connection.server.close().catch(() => {})));
         await live.close();
+        await kept?.stop();
         await manager.shutdown();
+        await fleet?.close();
       })();
       return closing;
     },
@@ -330,6 +410,14 @@ export function createServer(
 
 function noStates(): never {
   throw browserError('store_unavailable', 'This server keeps no saved states.');
+}
+
+/** Checkpoints of every session in --data-dir, sealed like the saved states (with --state-key or the key file). */
+function localCheckpoints(options: ServerOptions, manager: SessionManager, logger: Logger, takesSessionId: (tool: string) => boolean): LocalCheckpoints {
+  const dir = options.dataDir ?? defaultDataDir();
+  const keyFile = path.join(dir, 'state.key');
+  const store = new SealedStore({ store: new FolderStore({ dir, logger }), secret: options.stateKey ?? (() => keyFileSecret(keyFile, logger)), logger });
+  return new LocalCheckpoints(store, manager, logger, takesSessionId);
 }
 
 /**

@@ -1,5 +1,5 @@
 // The sessions one caller may see and use: a SessionAccess scoped to its connection or its client identity.
-import type { SavedStates, SessionManager } from '@sessionwright/session-core';
+import type { SavedStates, Session, SessionManager } from '@sessionwright/session-core';
 import type { SavedStateAccess, SessionAccess } from '@sessionwright/tools';
 
 /**
@@ -15,10 +15,25 @@ export interface CallerScope {
 }
 
 /**
+ * What keeps sessions beyond this process (a fleet's directory and checkpoints, or --data-dir's checkpoints): it is told
+ * of every session opened, used and closed through a SessionAccess.
+ */
+export interface SessionKeeper {
+  /** The id of a session about to be created, and its place among the caller's sessions (a fleet's quota). */
+  reserve(scope: CallerScope): Promise<{ sessionId: string; release(): void }>;
+  /** The session is open; it is entered where it is kept. */
+  opened(session: Session, scope: CallerScope): Promise<void>;
+  /** A call on the session ended: its checkpoint follows. */
+  used(sessionId: string): void;
+  /** Its caller closed it: nothing of it is kept. */
+  closed(sessionId: string): void;
+}
+
+/**
  * A SessionAccess for one caller; `created`, for a connection, collects the ids it opened (closed with it under
  * --close-sessions-on-disconnect).
  */
-export function scopedAccess(manager: SessionManager, scope: CallerScope, created?: Set<string>, states?: SavedStates): SessionAccess {
+export function scopedAccess(manager: SessionManager, scope: CallerScope, created?: Set<string>, states?: SavedStates, fleet?: SessionKeeper): SessionAccess {
   const guard = scope.guarded ? { owner: scope.owner } : {};
   const stateOwner = scope.stateOwner ?? scope.owner;
   const saved: SavedStateAccess | undefined = states && {
@@ -35,20 +50,54 @@ export function scopedAccess(manager: SessionManager, scope: CallerScope, create
     async fork(sessionId, request) {
       const copies = await manager.fork(sessionId, { ...request, ...guard, tenant: scope.guarded });
       for (const copy of copies) created?.add(copy.id);
+      // In a fleet each copy is entered in the directory like a new session.
+      if (fleet !== undefined) await Promise.all(copies.map((copy) => fleet.opened(copy, scope)));
       return copies;
     },
     get maxSessions() {
       return manager.maxSessions;
     },
     async create(request = {}) {
-      // With identities each is a tenant: a full server does not tell it how many sessions the others hold.
-      const session = await manager.create({ ...request, owner: scope.owner, tenant: scope.guarded });
+      // In a fleet the caller's place is taken across every replica first, and the session is entered in the directory.
+      const ticket = await fleet?.reserve(scope);
+      let session;
+      try {
+        // With identities each is a tenant: a full server does not tell it how many sessions the others hold.
+        session = await manager.create({
+          ...request,
+          owner: scope.owner,
+          tenant: scope.guarded,
+          ...(ticket === undefined ? {} : { sessionId: ticket.sessionId }),
+        });
+      } catch (error) {
+        ticket?.release();
+        throw error;
+      }
+      if (fleet !== undefined) {
+        try {
+          await fleet.opened(session, scope);
+        } catch (error) {
+          await manager.close(session.id).catch(() => {});
+          ticket?.release();
+          throw error;
+        }
+      }
       created?.add(session.id);
       return session;
     },
-    close: (sessionId) => manager.close(sessionId, guard),
+    async close(sessionId) {
+      const files = await manager.close(sessionId, guard);
+      fleet?.closed(sessionId);
+      return files;
+    },
     get: (sessionId) => manager.get(sessionId, guard),
     list: () => manager.list({ owner: scope.owner }),
-    run: (sessionId, fn, options = {}) => manager.run(sessionId, fn, { ...options, ...guard }),
+    async run(sessionId, fn, options = {}) {
+      try {
+        return await manager.run(sessionId, fn, { ...options, ...guard });
+      } finally {
+        fleet?.used(sessionId);
+      }
+    },
   };
 }

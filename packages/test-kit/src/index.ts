@@ -16,3 +16,5 @@ export type { BrowserServer, BrowserServerOptions, CdpBrowser, VersionMismatchSe
 export { LARGE_BODY_LENGTH } from './agent-routes.js';
 export { readZip } from './zip.js';
 export { declarationReport, publicApi } from './public-api.js';
+export { freePort, hasProgram, startHaproxy, startRedis, HAPROXY_CONFIG } from './fleet-parts.js';
+export type { Balancer, RedisServer } from './fleet-parts.js';

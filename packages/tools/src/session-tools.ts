@@ -114,6 +114,7 @@ export const listSessions = defineTool({
         device: z.string().optional().describe('The device the session was created as, if any.'),
         viewport: z.object({ width: z.number(), height: z.number() }).nullable().describe('The page size in CSS pixels.'),
         endpoint: z.string().describe('Where the session\'s browser runs: "local", or a browser endpoint as scheme://host:port.'),
+        replica: z.string().optional().describe('In a fleet: the replica that holds the session (host:port of its --advertise-url).'),
       }),
     ),
     maxSessions: z.number().describe('How many sessions the server allows open at once (across all connections).'),

@@ -1,0 +1,211 @@
+// The fleet's directory in Redis: which replica owns each session (with a generation number), each identity's count, and the replicas alive.
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { KEY_PREFIX, reach } from './redis-store.js';
+
+/** A session's entry. `replica` is the owner's advertise URL ('' while handed over, waiting for a replica to take it). */
+export interface SessionRecord {
+  sessionId: string;
+  replica: string;
+  /** Who the session belongs to (an identity, a connection, or the one local owner). */
+  owner: string;
+  /** Only its owner may use it (identities); else the id alone is the capability. */
+  guarded: boolean;
+  /** Moves forward on every change of owner: a replica's update with an older generation changes nothing. */
+  generation: number;
+  /** 'closed' once released: nothing brings it back. */
+  state: 'open' | 'closed';
+}
+
+/** What a replica says of itself every heartbeat. */
+export interface ReplicaInfo {
+  url: string;
+  sessions: number;
+  maxSessions: number;
+  /** Stopping: it takes no new session and hands its sessions over. */
+  draining: boolean;
+}
+
+/** How long a released session's entry stays, so a late touch or claim finds it closed rather than absent. */
+const CLOSED_RECORD_MS = 600_000;
+
+// KEYS[1] session hash, KEYS[2] owner's sorted set. ARGV: id, replica, owner, guarded, ttl ms, now ms, generation.
+const REGISTER = `
+local state = redis.call('HGET', KEYS[1], 'state')
+if state == 'closed' then return 0 end
+redis.call('HSET', KEYS[1], 'replica', ARGV[2], 'owner', ARGV[3], 'guarded', ARGV[4], 'gen', ARGV[7], 'state', 'open')
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+redis.call('ZADD', KEYS[2], tonumber(ARGV[6]) + tonumber(ARGV[5]), ARGV[1])
+redis.call('PEXPIRE', KEYS[2], ARGV[5])
+return 1`;
+
+// A touch moves the expiry forward only while the entry is open and still this replica's at this generation.
+// ARGV: id, replica, generation, ttl ms, now ms.
+const TOUCH = `
+if redis.call('HGET', KEYS[1], 'state') ~= 'open' then return 0 end
+if redis.call('HGET', KEYS[1], 'replica') ~= ARGV[2] then return 0 end
+if redis.call('HGET', KEYS[1], 'gen') ~= ARGV[3] then return 0 end
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+redis.call('ZADD', KEYS[2], tonumber(ARGV[5]) + tonumber(ARGV[4]), ARGV[1])
+redis.call('PEXPIRE', KEYS[2], ARGV[4])
+return 1`;
+
+// ARGV: id, replica, generation, closed ttl ms.
+const RELEASE = `
+if redis.call('HGET', KEYS[1], 'replica') ~= ARGV[2] then return 0 end
+if redis.call('HGET', KEYS[1], 'gen') ~= ARGV[3] then return 0 end
+redis.call('HSET', KEYS[1], 'state', 'closed')
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+redis.call('ZREM', KEYS[2], ARGV[1])
+return 1`;
+
+// Takes an open session from `expected` (a dead replica, or '' for one handed over) at generation `gen`: one claimer wins.
+// ARGV: new replica, expected replica, expected generation. Answers the new generation, or 0.
+const CLAIM = `
+if redis.call('HGET', KEYS[1], 'state') ~= 'open' then return 0 end
+if redis.call('HGET', KEYS[1], 'replica') ~= ARGV[2] then return 0 end
+if redis.call('HGET', KEYS[1], 'gen') ~= ARGV[3] then return 0 end
+local gen = tonumber(ARGV[3]) + 1
+redis.call('HSET', KEYS[1], 'replica', ARGV[1], 'gen', tostring(gen))
+return gen`;
+
+// Counts the owner's live sessions (dropping expired ones) and, below `max`, adds `id` at once. ARGV: id, max, expiry ms, now ms.
+const RESERVE = `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[4])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]) - tonumber(ARGV[4]))
+return 1`;
+
+const sessionKey = (id: string) => `${KEY_PREFIX}session:${id}`;
+const ownerKey = (owner: string) => `${KEY_PREFIX}owner:${createHash('sha256').update(owner).digest('hex').slice(0, 32)}`;
+const replicaKey = (url: string) => `${KEY_PREFIX}replica:${url}`;
+
+/** The directory over one Redis connection; every method rejects with BROWSER_ERROR `store_unavailable` when Redis is away. */
+export class Directory {
+  constructor(
+    private readonly redis: Redis,
+    /** How long an entry lives without a touch: the session's idle timeout and a margin. */
+    private readonly ttlMs: number,
+  ) {}
+
+  async lookup(sessionId: string): Promise<SessionRecord | undefined> {
+    const fields = await reach(() => this.redis.hgetall(sessionKey(sessionId)));
+    if (fields.replica === undefined || fields.owner === undefined) return undefined;
+    return {
+      sessionId,
+      replica: fields.replica,
+      owner: fields.owner,
+      guarded: fields.guarded === '1',
+      generation: Number(fields.gen ?? 0),
+      state: fields.state === 'closed' ? 'closed' : 'open',
+    };
+  }
+
+  /** Records a session this replica holds; false when it was released meanwhile (it must not come back). */
+  async register(record: Omit<SessionRecord, 'state'>): Promise<boolean> {
+    const result = await reach(() =>
+      this.redis.eval(
+        REGISTER,
+        2,
+        sessionKey(record.sessionId),
+        ownerKey(record.owner),
+        record.sessionId,
+        record.replica,
+        record.owner,
+        record.guarded ? '1' : '0',
+        String(this.ttlMs),
+        String(Date.now()),
+        String(record.generation),
+      ),
+    );
+    return result === 1;
+  }
+
+  async touch(record: Pick<SessionRecord, 'sessionId' | 'replica' | 'owner' | 'generation'>): Promise<boolean> {
+    const result = await reach(() =>
+      this.redis.eval(
+        TOUCH,
+        2,
+        sessionKey(record.sessionId),
+        ownerKey(record.owner),
+        record.sessionId,
+        record.replica,
+        String(record.generation),
+        String(this.ttlMs),
+        String(Date.now()),
+      ),
+    );
+    return result === 1;
+  }
+
+  async release(record: Pick<SessionRecord, 'sessionId' | 'replica' | 'owner' | 'generation'>): Promise<boolean> {
+    const result = await reach(() =>
+      this.redis.eval(
+        RELEASE,
+        2,
+        sessionKey(record.sessionId),
+        ownerKey(record.owner),
+        record.sessionId,
+        record.replica,
+        String(record.generation),
+        String(CLOSED_RECORD_MS),
+      ),
+    );
+    return result === 1;
+  }
+
+  /** Takes the session for `replica` if it is still `expected`'s at `generation`; the new generation, or undefined when another replica won. */
+  async claim(sessionId: string, replica: string, expected: string, generation: number): Promise<number | undefined> {
+    const result = await reach(() => this.redis.eval(CLAIM, 1, sessionKey(sessionId), replica, expected, String(generation)));
+    return typeof result === 'number' && result > 0 ? result : undefined;
+  }
+
+  /** Reserves a place for a new session of `owner` below `max` sessions across the fleet; false when the owner holds `max`. */
+  async reserve(owner: string, placeholder: string, max: number): Promise<boolean> {
+    const now = Date.now();
+    const result = await reach(() => this.redis.eval(RESERVE, 1, ownerKey(owner), placeholder, String(max), String(now + this.ttlMs), String(now)));
+    return result === 1;
+  }
+
+  /** Gives back a reservation (or a session's place). */
+  async unreserve(owner: string, member: string): Promise<void> {
+    await reach(() => this.redis.zrem(ownerKey(owner), member));
+  }
+
+  /** The owner's sessions across the fleet. */
+  async sessionsOf(owner: string): Promise<string[]> {
+    const key = ownerKey(owner);
+    await reach(() => this.redis.zremrangebyscore(key, '-inf', String(Date.now())));
+    return reach(() => this.redis.zrange(key, 0, -1));
+  }
+
+  async heartbeat(info: ReplicaInfo, ttlMs: number): Promise<void> {
+    await reach(() => this.redis.set(replicaKey(info.url), JSON.stringify(info), 'PX', ttlMs));
+  }
+
+  async leave(url: string): Promise<void> {
+    await reach(() => this.redis.del(replicaKey(url)));
+  }
+
+  /** The replicas alive now (their heartbeat has not expired). */
+  async replicas(): Promise<ReplicaInfo[]> {
+    const keys: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, batch] = await reach(() => this.redis.scan(cursor, 'MATCH', `${KEY_PREFIX}replica:*`, 'COUNT', 200));
+      cursor = next;
+      keys.push(...batch);
+    } while (cursor !== '0');
+    if (keys.length === 0) return [];
+    const values = await reach(() => this.redis.mget(...keys));
+    return values.flatMap((value) => {
+      if (value === null) return [];
+      try {
+        return [JSON.parse(value) as ReplicaInfo];
+      } catch {
+        return [];
+      }
+    });
+  }
+}

@@ -1,0 +1,88 @@
+// A fleet for tests and the benchmark: its own redis-server, N replicas of the built CLI on loopback, HAProxy in round robin in front.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort, startHaproxy, startRedis, type Balancer, type RedisServer } from '@sessionwright/test-kit';
+import { startHttpCli, type HttpCli } from './http-helpers.js';
+
+export const STORE_KEY = 'fleet-test-store-key-0123456789';
+export const ALICE = 'alice-token-0123456789abcdef';
+export const BOB = 'bob-token-0123456789abcdef0';
+
+export interface Fleet {
+  redis: RedisServer;
+  balancer: Balancer;
+  replicas: Replica[];
+  /** Stops every part. */
+  close(): Promise<void>;
+}
+
+export interface Replica {
+  /** `http://127.0.0.1:PORT`: its advertise URL too. */
+  readonly base: string;
+  readonly port: number;
+  cli: HttpCli;
+  /** SIGKILL: the replica is gone at once. */
+  kill(): Promise<void>;
+  /** SIGTERM: it hands its sessions over and exits. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port. */
+  start(): Promise<void>;
+}
+
+/** Starts Redis, `count` replicas sharing it (with alice and bob as identities) and HAProxy in front of them. */
+export async function startFleet(count: number, flags: string[] = []): Promise<Fleet> {
+  const folder = mkdtempSync(path.join(tmpdir(), 'sw-fleet-'));
+  const tokens = path.join(folder, 'tokens');
+  writeFileSync(tokens, `alice ${ALICE}\nbob ${BOB}\n`);
+  const redis = await startRedis();
+  const started: Replica[] = [];
+  try {
+    return await startParts(redis, started, tokens, count, flags, folder);
+  } catch (error) {
+    await Promise.all(started.map((replica) => replica.kill()));
+    await redis.close();
+    rmSync(folder, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function startParts(redis: RedisServer, started: Replica[], tokens: string, count: number, flags: string[], folder: string): Promise<Fleet> {
+  const replicas = await Promise.all(
+    Array.from({ length: count }, async () => {
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}`;
+      const args = ['--port', String(port), '--headless', '--store', redis.url, '--advertise-url', base, '--auth-tokens-file', tokens, ...flags];
+      const replica: Replica = {
+        base,
+        port,
+        cli: await startHttpCli(args, { onlyFlags: true, env: { ...process.env, SESSIONWRIGHT_STORE_KEY: STORE_KEY } }),
+        async kill() {
+          if (replica.cli.process.exitCode !== null || replica.cli.process.signalCode !== null) return;
+          replica.cli.process.kill('SIGKILL');
+          await replica.cli.exited;
+        },
+        async stop() {
+          await replica.cli.stop();
+        },
+        async start() {
+          replica.cli = await startHttpCli(args, { onlyFlags: true, env: { ...process.env, SESSIONWRIGHT_STORE_KEY: STORE_KEY } });
+        },
+      };
+      started.push(replica);
+      return replica;
+    }),
+  );
+  const balancer = await startHaproxy(replicas.map((replica) => replica.base));
+  return {
+    redis,
+    balancer,
+    replicas,
+    async close() {
+      await balancer.close();
+      await Promise.all(replicas.map((replica) => replica.kill()));
+      await redis.close();
+      rmSync(folder, { recursive: true, force: true });
+    },
+  };
+}

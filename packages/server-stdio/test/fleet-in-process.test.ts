@@ -1,0 +1,227 @@
+// The fleet's parts in this process, on a real redis-server: the directory's atomic updates, the store, the keys, and two replicas forwarding, listing and handing over.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort, hasProgram, startFixtureServer, startRedis, type FixtureServer, type RedisServer } from '@sessionwright/test-kit';
+import { silentLogger } from '@sessionwright/session-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer, startHttpServer, type HttpServerHandle, type SessionwrightServer } from '../src/index.js';
+import { Directory } from '../src/fleet/directory.js';
+import { FleetKeys } from '../src/fleet/fleet-keys.js';
+import { INTERNAL_CALL_PATH, SIGNATURE_HEADER } from '../src/fleet/internal-route.js';
+import { RedisStore, connectRedis } from '../src/fleet/redis-store.js';
+import { modernCall } from './modern-helpers.js';
+
+const parts = hasProgram('redis-server');
+const KEY = 'in-process-store-key-0123456789';
+let redis: RedisServer;
+
+beforeAll(async () => {
+  if (parts) redis = await startRedis();
+}, 60_000);
+afterAll(async () => {
+  await redis?.close();
+});
+
+describe.skipIf(!parts)('the directory, the store and the keys', () => {
+  it('lets one replica of two claim a session, and never brings a released session back', async () => {
+    const connection = connectRedis(redis.url);
+    await new Promise((resolve) => connection.once('ready', resolve));
+    try {
+      const directory = new Directory(connection, 60_000);
+      const record = { sessionId: 's1', replica: 'http://a:1', owner: 'identity:alice', guarded: true, generation: 1 };
+      expect(await directory.register(record)).toBe(true);
+      expect(await directory.lookup('s1')).toMatchObject({ replica: 'http://a:1', generation: 1, state: 'open', guarded: true });
+      // Two replicas claim it from the dead one at once: exactly one wins, with the next generation.
+      const claims = await Promise.all([directory.claim('s1', 'http://b:1', 'http://a:1', 1), directory.claim('s1', 'http://c:1', 'http://a:1', 1)]);
+      expect(claims.filter((claim) => claim === 2)).toHaveLength(1);
+      const winner = claims[0] === 2 ? 'http://b:1' : 'http://c:1';
+      // The old owner's touch (an older generation) changes nothing.
+      expect(await directory.touch({ ...record })).toBe(false);
+      expect(await directory.touch({ ...record, replica: winner, generation: 2 })).toBe(true);
+      expect(await directory.release({ ...record, replica: winner, generation: 2 })).toBe(true);
+      // A touch racing the release, and a register after it, cannot reopen it.
+      expect(await directory.touch({ ...record, replica: winner, generation: 2 })).toBe(false);
+      expect(await directory.register({ ...record, replica: winner, generation: 2 })).toBe(false);
+      expect(await directory.claim('s1', 'http://d:1', winner, 2)).toBeUndefined();
+      expect((await directory.lookup('s1'))?.state).toBe('closed');
+      // An owner's places across the fleet: two of two, then none until one is given back.
+      expect(await directory.reserve('identity:bob', 'x', 2)).toBe(true);
+      expect(await directory.reserve('identity:bob', 'y', 2)).toBe(true);
+      expect(await directory.reserve('identity:bob', 'z', 2)).toBe(false);
+      await directory.unreserve('identity:bob', 'x');
+      expect(await directory.reserve('identity:bob', 'z', 2)).toBe(true);
+      expect((await directory.sessionsOf('identity:bob')).sort()).toEqual(['y', 'z']);
+      await directory.heartbeat({ url: 'http://a:1', sessions: 1, maxSessions: 5, draining: false }, 10_000);
+      expect(await directory.replicas()).toEqual([{ url: 'http://a:1', sessions: 1, maxSessions: 5, draining: false }]);
+      await directory.leave('http://a:1');
+      expect(await directory.replicas()).toEqual([]);
+    } finally {
+      connection.disconnect();
+    }
+  });
+
+  it('stores, lists and expires records, and answers store_unavailable while Redis is away', async () => {
+    const connection = connectRedis(redis.url);
+    await new Promise((resolve) => connection.once('ready', resolve));
+    const store = new RedisStore(connection);
+    try {
+      await store.set('t/one', new Uint8Array([1, 2, 3]));
+      await store.set('t/two', new Uint8Array([4]), { ttlMs: 50 });
+      expect([...((await store.get('t/one')) ?? [])]).toEqual([1, 2, 3]);
+      expect((await store.keys('t/')).sort()).toEqual(['t/one', 't/two']);
+      await new Promise((resolve) => setTimeout(resolve, 120));
+      expect(await store.get('t/two')).toBeUndefined();
+      expect(await store.delete('t/one')).toBe(true);
+      expect(await store.delete('t/one')).toBe(false);
+      await redis.stop();
+      await expect(store.get('t/one')).rejects.toMatchObject({ code: 'BROWSER_ERROR', details: { reason: 'store_unavailable' } });
+    } finally {
+      await redis.start();
+      await store.close();
+    }
+  });
+
+  it('seals for one label only and signs requests that expire', () => {
+    const keys = new FleetKeys(KEY);
+    const sealed = keys.seal(Buffer.from('cookie=secret'), 'checkpoint/a');
+    expect(Buffer.from(sealed).toString('utf8')).not.toContain('secret');
+    expect(Buffer.from(keys.unseal(sealed, 'checkpoint/a') ?? []).toString('utf8')).toBe('cookie=secret');
+    expect(keys.unseal(sealed, 'checkpoint/b')).toBeUndefined();
+    expect(new FleetKeys('another-key-0123456789abcdef').unseal(sealed, 'checkpoint/a')).toBeUndefined();
+    expect(keys.unseal(new Uint8Array([1, 2, 3]), 'checkpoint/a')).toBeUndefined();
+    const signature = keys.sign('/fleet/call', '{}');
+    expect(keys.verify(signature, '/fleet/call', '{}')).toBe(true);
+    expect(keys.verify(signature, '/fleet/call', '{"x":1}')).toBe(false);
+    expect(keys.verify(keys.sign('/fleet/call', '{}', Date.now() - 120_000), '/fleet/call', '{}')).toBe(false);
+    expect(keys.verify(undefined, '/fleet/call', '{}')).toBe(false);
+    expect(keys.verify('12.zz', '/fleet/call', '{}')).toBe(false);
+  });
+});
+
+describe.skipIf(!parts)('two replicas in this process', () => {
+  let fixture: FixtureServer;
+  const replicas: { runtime: SessionwrightServer; http: HttpServerHandle; base: string }[] = [];
+
+  beforeAll(async () => {
+    fixture = await startFixtureServer();
+    for (let index = 0; index < 2; index += 1) {
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}`;
+      const http = { port, host: '127.0.0.1', allowedHosts: [], allowedOrigins: [], authToken: undefined, store: redis.url, storeKey: KEY, advertiseUrl: base };
+      const runtime = createServer(
+        {
+          headless: true,
+          maxSessionsPerClient: 3,
+          http: {
+            ...http,
+            allowUnauthenticated: false,
+            allowUnsafeCode: false,
+            maxConnections: 10,
+            authTokensFile: undefined,
+            maxConnectionsPerClient: undefined,
+          },
+        },
+        silentLogger,
+      );
+      replicas.push({ runtime, http: await startHttpServer(runtime, http), base });
+    }
+  }, 120_000);
+  afterAll(async () => {
+    for (const { runtime, http } of replicas) {
+      await http.close();
+      await runtime.close();
+    }
+    await fixture?.close();
+  });
+
+  it('closes its own copy of a session that moved while it was cut off, and serves it from where it went', async () => {
+    const [a, b] = replicas as [(typeof replicas)[0], (typeof replicas)[0]];
+    const sessionId = (await modernCall(a.base, 'create_session')).json.sessionId as string;
+    await modernCall(a.base, 'navigate', { sessionId, url: fixture.urlFor('/pages/form') });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // B took the session over (as it would from a replica it could not reach), while A still holds its copy.
+    const connection = connectRedis(redis.url);
+    await new Promise((resolve) => connection.once('ready', resolve));
+    try {
+      const directory = new Directory(connection, 60_000);
+      const record = await directory.lookup(sessionId);
+      expect(await directory.claim(sessionId, b.base, a.base, record?.generation ?? 0)).toBe((record?.generation ?? 0) + 1);
+    } finally {
+      connection.disconnect();
+    }
+    const answer = await modernCall(a.base, 'snapshot', { sessionId });
+    expect(answer.response.result.isError, JSON.stringify(answer.json)).toBeFalsy();
+    expect(answer.json.title).toBe('Form');
+    expect(a.runtime.manager.size).toBe(0);
+    expect(b.runtime.manager.size).toBe(1);
+    expect((await modernCall(a.base, 'close_session', { sessionId })).json.success).toBe(true);
+    expect(b.runtime.manager.size).toBe(0);
+  }, 120_000);
+
+  it('forwards a call to the replica that holds its session, lists every replica, and restores a session handed over', async () => {
+    const [a, b] = replicas as [(typeof replicas)[0], (typeof replicas)[0]];
+    const sessionId = (await modernCall(a.base, 'create_session')).json.sessionId as string;
+    const navigated = await modernCall(b.base, 'navigate', { sessionId, url: fixture.urlFor('/sign-in?user=ada') });
+    expect(navigated.json.title).toBe('Signed in');
+    expect(a.runtime.manager.size).toBe(1);
+    expect(b.runtime.manager.size).toBe(0);
+    const listed = (await modernCall(b.base, 'list_sessions')).json;
+    expect(listed.sessions).toEqual([expect.objectContaining({ sessionId, replica: new URL(a.base).host })]);
+    // Unsigned, or signed with another key: refused before anything runs.
+    const body = JSON.stringify({ scope: { owner: 'local', guarded: false }, tool: 'list_sessions', arguments: {}, hops: 0 });
+    for (const signature of [undefined, new FleetKeys('another-key-0123456789abcdef').sign(INTERNAL_CALL_PATH, body)]) {
+      const refused = await fetch(`${a.base}${INTERNAL_CALL_PATH}`, {
+        method: 'POST',
+        body,
+        headers: signature === undefined ? {} : { [SIGNATURE_HEADER]: signature },
+      });
+      expect(refused.status).toBe(403);
+    }
+    expect((await fetch(`${a.base}/healthz`)).status).toBe(200);
+    // A checkpoint follows the call; then A hands its session over, and B restores it for the next call.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await a.runtime.fleet?.drain();
+    expect(a.runtime.manager.size).toBe(0);
+    const restored = await modernCall(b.base, 'navigate', { sessionId, url: fixture.urlFor('/account') });
+    expect(restored.json.restored).toMatchObject({ at: expect.any(Number), lost: expect.any(Array) });
+    expect(JSON.stringify((await modernCall(b.base, 'snapshot', { sessionId })).json)).toContain('Signed in as ada');
+    expect(b.runtime.manager.size).toBe(1);
+    expect((await modernCall(b.base, 'close_session', { sessionId })).json.success).toBe(true);
+  }, 120_000);
+});
+
+describe('one server with --data-dir, in this process', () => {
+  it('takes a final checkpoint of each session at close, and the next server restores them at their next call', async () => {
+    const fixture = await startFixtureServer();
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'sw-kept-'));
+    const start = async () => {
+      const runtime = createServer({ headless: true, dataDir, stateKey: KEY }, silentLogger);
+      const http = await startHttpServer(runtime, { port: 0, host: '127.0.0.1', allowedHosts: [], allowedOrigins: [], authToken: undefined });
+      return { runtime, http };
+    };
+    try {
+      const first = await start();
+      const sessionId = (await modernCall(first.http.url, 'create_session')).json.sessionId as string;
+      await modernCall(first.http.url, 'navigate', { sessionId, url: fixture.urlFor('/sign-in?user=grace') });
+      await first.http.close();
+      await first.runtime.close();
+      const second = await start();
+      try {
+        const restored = await modernCall(second.http.url, 'snapshot', { sessionId });
+        expect(restored.json.restored).toMatchObject({ at: expect.any(Number) });
+        expect(JSON.stringify(restored.json)).toContain('Signed in as grace');
+        // Another id, and one that is no session id at all, are unknown as ever.
+        expect((await modernCall(second.http.url, 'snapshot', { sessionId: 'not-a-session' })).json.errorCode).toBe('SESSION_NOT_FOUND');
+        expect((await modernCall(second.http.url, 'close_session', { sessionId })).json.success).toBe(true);
+        expect((await modernCall(second.http.url, 'snapshot', { sessionId })).json.errorCode).toMatch(/SESSION_(NOT_FOUND|EXPIRED)/);
+      } finally {
+        await second.http.close();
+        await second.runtime.close();
+      }
+    } finally {
+      await fixture.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
