@@ -194,13 +194,8 @@ const PLAYWRIGHT_PROFILE_CAPS: readonly string[] = [
  * @playwright/mcp reads them, so a name left here brings no tool in that profile. `config` says where the value came
  * from (without it, as the command line spells it).
  */
-export function checkCombinations(options: Pick<GeneralFlagValues, 'profile' | 'caps' | 'state'>, config?: ResolvedConfig): void {
-  if (options.profile !== 'playwright') {
-    // The default profile has no implicit session for --state to start; its agents name the state in create_session.
-    if (options.state !== undefined)
-      throw new UsageError('--state starts the implicit session of --profile playwright; in this profile, pass {state} to create_session');
-    return;
-  }
+export function checkCombinations(options: Pick<GeneralFlagValues, 'profile' | 'caps'>, config?: ResolvedConfig): void {
+  if (options.profile !== 'playwright') return;
   const known = new Set<string>([...PLAYWRIGHT_PROFILE_CAPS, 'all']);
   const unknown = options.caps.filter((cap) => !known.has(cap));
   if (unknown.length === 0) return;

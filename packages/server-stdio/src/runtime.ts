@@ -138,6 +138,10 @@ export function createServer(
         warn: (message) => plainStderr.warn(redactor.text(message)),
       }
     : plainStderr;
+  // The default profile has no implicit session for --state to start: said once rather than ignored.
+  if (options.profile !== 'playwright' && options.state !== undefined) {
+    stderr.warn('--state starts the implicit session of --profile playwright; this profile has none, so it is not used: pass {state} to create_session');
+  }
   const { setup } = options;
   const connections = new Set<McpConnection>();
   // What goes wrong with the shared browser (a launch failure, a crash) concerns every client, so they hear of it too.

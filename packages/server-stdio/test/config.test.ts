@@ -299,8 +299,11 @@ describe.concurrent('bad values: exit 2 and one line naming the source, before a
     await server.close();
   });
 
-  it('refuses --state outside the playwright profile, whose implicit session is what it starts', ({ expect }) => {
-    expect(() => createServer({ state: 'signed-in' })).toThrow('--state starts the implicit session of --profile playwright');
+  it('says once that --state means nothing outside the playwright profile, whose implicit session is what it starts', async ({ expect }) => {
+    const warnings: string[] = [];
+    const server = createServer({ state: 'signed-in' }, { info: () => {}, debug: () => {}, warn: (message) => warnings.push(message) });
+    await server.close();
+    expect(warnings.filter((line) => line.startsWith('--state starts the implicit session of --profile playwright'))).toHaveLength(1);
   });
 
   it('--profile playwright --caps live serves live_view and request_human, as --caps all does', async ({ expect }) => {
