@@ -1,4 +1,4 @@
-// A video of every tab of a session, started and stopped on demand (Playwright's page screencast), beside the whole-session video of recordVideo.
+// A video of every tab of a session (Playwright's page screencast): the video tool's recording, and recordVideo's from the session's creation.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright';
