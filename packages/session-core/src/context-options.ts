@@ -209,7 +209,7 @@ type StoredCookie = StorageState['cookies'][number];
 export interface ResolvedSessionOptions {
   contextOptions: BrowserContextOptions;
   blockResources: StaticResourceType[];
-  /** Whether the context records a video of each tab (the session manager gives it a folder). */
+  /** Whether the session records a video of each tab from its creation (the video tool's recording, in its folder's videos/). */
   recordVideo: boolean;
   echo: EffectiveSessionOptions;
 }

@@ -1,4 +1,4 @@
-// A video of every tab of a session, started and stopped on demand (Playwright's page screencast), beside the whole-session video of recordVideo.
+// A video of every tab of a session (Playwright's page screencast): the video tool's recording, and recordVideo's from the session's creation.
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright';
@@ -6,6 +6,7 @@ import { defined } from './fields.js';
 import { bytesSoFar } from './downloads.js';
 import { SessionError } from './errors.js';
 import { MAX_FFMPEG_PER_SESSION, serverFfmpegSlots, type FfmpegSlots } from './recording-limits.js';
+import { saveClosedScreencast } from './playwright-internals.js';
 
 /** How the video is recorded; `cursor` draws a pointer travelling to each action point. */
 export interface VideoSettings {
@@ -26,6 +27,8 @@ export class PageVideo {
   /** Tabs left out because the session or the server already ran its most ffmpeg processes. */
   skipped = 0;
   private readonly recording = new Map<Page, string>();
+  /** The files of tabs closed while recorded, being saved. */
+  private readonly saving = new Set<Promise<unknown>>();
   private readonly onPage = (page: Page) => void this.add(page).catch(() => {});
 
   constructor(
@@ -70,7 +73,7 @@ export class PageVideo {
     this.context.off('page', this.onPage);
     const pages = [...this.recording.keys()];
     this.recording.clear();
-    await Promise.all(pages.map((page) => page.screencast.stop().catch(() => {})));
+    await Promise.all([...pages.map((page) => page.screencast.stop().catch(() => {})), ...this.saving]);
     for (const _page of pages) this.slots.give();
     const written = await Promise.all(
       this.files.map(async (file) => {
@@ -79,6 +82,15 @@ export class PageVideo {
       }),
     );
     return written.filter((record) => record !== undefined);
+  }
+
+  /** A recorded tab closed: its file is saved and its ffmpeg slot given back. */
+  private closed(page: Page): void {
+    const file = this.recording.get(page);
+    if (file === undefined) return;
+    this.recording.delete(page);
+    this.slots.give();
+    this.saving.add(saveClosedScreencast(page.screencast, file).catch(() => false));
   }
 
   private async add(page: Page): Promise<void> {
@@ -102,6 +114,7 @@ export class PageVideo {
       throw error;
     }
     // The pointer alone, without the action's title: the video shows where each action happens.
+    page.once('close', () => this.closed(page));
     if (cursor) await page.screencast.showActions({ cursor: 'pointer', duration: CURSOR_MS, style: { title: 'display: none' } });
   }
 }

@@ -29,6 +29,18 @@ export function downloadFile(download: object): string | undefined {
   return typeof file === 'string' ? file : undefined;
 }
 
+/**
+ * Saves the video of a tab that closed while its screencast recorded it to `file` (`screencast.stop()`, which saves it,
+ * fails on a closed page): the client object's record of its artifact, which outlives the page. False where the
+ * record is missing (a version that moved it).
+ */
+export async function saveClosedScreencast(screencast: object, file: string): Promise<boolean> {
+  const artifact = (screencast as { _artifact?: { saveAs?: unknown } })._artifact;
+  if (typeof artifact?.saveAs !== 'function') return false;
+  await (artifact.saveAs as (path: string) => Promise<void>).call(artifact, file);
+  return true;
+}
+
 /** What the context's recorder reports: each action as a line of code, updated in place while it goes on (typing). */
 export interface RecorderSink {
   actionAdded(page: unknown, action: unknown, code: string): void;

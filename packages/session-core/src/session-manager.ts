@@ -1,5 +1,6 @@
 // The map of live sessions: composes admission, the warm pools, the browser sources, the shared turns, idle expiry and tombstones.
 import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright';
 import { Admission, type Admitted } from './admission.js';
@@ -364,8 +365,6 @@ export class SessionManager {
     this.sessionsChanged();
     const stop = this.createStop(request.signal);
     let source: BrowserSource | undefined;
-    // A recording session's tabs are ffmpeg processes: it holds one of the server's slots while it lives.
-    let videoSlot = false;
     try {
       // Picked and counted in the same tick when a source is available, so concurrent creations spread.
       const load = (candidate: BrowserSource) => this.load(candidate);
@@ -373,21 +372,21 @@ export class SessionManager {
       admitted.headFor(source);
       const pool = this.poolOf(source);
       // The session's one folder (downloads, traces, videos), made on first use; a recording session's is made first:
-      // the context writes its videos there from its first frame.
+      // its video starts as it opens.
       const owned = this.ownerFolder(owner);
-      if (settings?.recordVideo) videoSlot = takeVideoSlot();
+      if (settings?.recordVideo) checkVideoSlot();
       const folder = settings?.recordVideo ? await this.recordingFolder(source, owned) : undefined;
       let sessionFolder = folder === undefined ? undefined : Promise.resolve(folder);
       const ownFolder = () => {
         sessionFolder ??= this.downloads.sessionFolder(owned);
         return sessionFolder;
       };
-      const videoFolder = folder === undefined ? undefined : path.join(folder, 'videos');
+      const videoFile = folder === undefined ? undefined : path.join(folder, 'videos', 'video.webm');
       const browser = await source.browser();
       if (stop.signal.aborted) throw stop.signal.reason;
       const { context, page } = await unlessStopped(
         settings
-          ? pool.work(this.openContext(browser, settings, owner, stop.signal, videoFolder))
+          ? pool.work(this.openContext(browser, settings, owner, stop.signal))
           : pool.take(browser).then((pooled) => pooled ?? pool.work(this.openContext(browser, undefined, owner, stop.signal))),
         stop.signal,
       );
@@ -396,7 +395,6 @@ export class SessionManager {
         id,
         maxTabs: this.maxTabs,
         folder: ownFolder,
-        ...(videoFolder === undefined ? {} : { videoFolder }),
         downloadLimits: this.downloadLimits,
         collectNetwork: this.collectNetwork,
         runaway: this.runaway,
@@ -422,9 +420,16 @@ export class SessionManager {
               details: { browserMessage: 'the browser disconnected' },
             });
       }
-      if (videoSlot) {
-        session.onEnd(() => serverFfmpegSlots.give());
-        videoSlot = false;
+      // recordVideo is the video tool's recording of every tab, started with the session: weighed against the
+      // session's byte limit, bounded in size and rate, its tabs taking the server's ffmpeg slots.
+      if (videoFile !== undefined) {
+        try {
+          await mkdir(path.dirname(videoFile), { recursive: true });
+          await session.startVideo(videoFile);
+        } catch (error) {
+          await session.close();
+          throw error;
+        }
       }
       this.sessions.set(session.id, session);
       this.recyclers.get(source)?.sessionOpened();
@@ -434,7 +439,6 @@ export class SessionManager {
       );
       return session;
     } finally {
-      if (videoSlot) serverFfmpegSlots.give();
       if (request.sessionId !== undefined) this.creatingIds.delete(request.sessionId);
       stop.dispose();
       admitted.release();
@@ -702,15 +706,13 @@ export class SessionManager {
 
   /**
    * Opens a context+page with the manager's defaults, and the session's own options over them when given, in its turn
-   * (see WorkTurns.open); the open's own time limit counts from the turn. With `videoFolder` the context records a
-   * video of each page there.
+   * (see WorkTurns.open); the open's own time limit counts from the turn.
    */
-  private openContext(browser: Browser, settings: ResolvedSessionOptions | undefined, owner?: string, signal?: AbortSignal, videoFolder?: string) {
-    const recording = videoFolder === undefined ? {} : { recordVideo: { dir: videoFolder } };
+  private openContext(browser: Browser, settings: ResolvedSessionOptions | undefined, owner?: string, signal?: AbortSignal) {
     return this.turns.open(owner, signal, () =>
       openContext(
         browser,
-        settings ? { ...this.contextOptions, ...settings.contextOptions, ...recording } : this.contextOptions,
+        settings ? { ...this.contextOptions, ...settings.contextOptions } : this.contextOptions,
         async (context) => {
           await applySessionDefaults(context, this.defaults);
           // A session's own blockResources replaces the defaults' list, as each of its options replaces a default.
@@ -820,9 +822,9 @@ async function titleOf(page: Page, timers: Timers): Promise<string> {
   );
 }
 
-/** Takes one of the server's ffmpeg slots for a session that records video; INVALID_PARAMETERS (reason `video_limit`) when none is free. */
-function takeVideoSlot(): true {
-  if (serverFfmpegSlots.take()) return true;
+/** INVALID_PARAMETERS (reason `video_limit`) for a session to record video when none of the server's ffmpeg slots is free. */
+function checkVideoSlot(): void {
+  if (serverFfmpegSlots.inUse < serverFfmpegSlots.max) return;
   throw new SessionError(
     'INVALID_PARAMETERS',
     `This server already records ${serverFfmpegSlots.max} videos, the most it encodes at once; create the session without recordVideo, or later.`,

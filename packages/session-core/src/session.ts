@@ -1,7 +1,7 @@
 // One isolated browser session: a BrowserContext, its tabs and current Page, its collectors, and a FIFO queue so calls never interleave.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, rm, stat } from 'node:fs/promises';
+import { rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Browser, BrowserContext, Dialog, Download, FileChooser, Page } from 'playwright';
 import { SessionCollectors } from './collectors.js';
@@ -161,8 +161,6 @@ export interface SessionInit {
    * Without it downloads are reported as failed and traces cannot be saved.
    */
   folder?: () => Promise<string>;
-  /** Where the context records a video of each tab (created with recordVideo), listed when the session closes. */
-  videoFolder?: string;
   /** How much the session may download, and whether its files outlive it (default DEFAULT_DOWNLOAD_LIMITS). */
   downloadLimits?: DownloadLimits;
   /** Bounds on events and memory past which the session's pages are stopped (default DEFAULT_RUNAWAY_LIMITS). */
@@ -173,7 +171,7 @@ export interface SessionInit {
   onRunaway?: (trip: RunawayTrip) => void;
 }
 
-/** How long closing may wait for the videos of a recording session to be written (Playwright finishes them as the context closes). */
+/** How long closing may wait for the video being recorded to be written. */
 const VIDEO_CLOSE_TIMEOUT_MS = 15_000;
 
 export class Session {
@@ -249,7 +247,6 @@ export class Session {
   private lease: ControlLease | undefined;
   private readonly controlListeners = new Set<(lease: ControlLease) => void>();
   private cast: Screencast | undefined;
-  private readonly videoFolder: string | undefined;
   private tracing: { started: number; size: TraceSize } | undefined;
   private traceCount = 0;
   private pageVideo: PageVideo | undefined;
@@ -286,7 +283,6 @@ export class Session {
     this.endpoint = init.endpoint ?? 'local';
     this.maxTabs = init.maxTabs ?? DEFAULT_MAX_TABS;
     this.makeFolder = init.folder;
-    this.videoFolder = init.videoFolder;
     this.downloadLimits = init.downloadLimits ?? DEFAULT_DOWNLOAD_LIMITS;
     this.guard = new RunawayGuard(init.runaway ?? DEFAULT_RUNAWAY_LIMITS, (trip) => this.onRunaway(trip));
     this.collectNetwork = init.collectNetwork ?? true;
@@ -517,10 +513,10 @@ export class Session {
     // The collectors' listeners go with the context; removing them first would cost a message per event.
     await orAfter(
       this.context.close().catch(() => {}),
-      this.videoFolder === undefined ? CLOSE_TIMEOUT_MS : VIDEO_CLOSE_TIMEOUT_MS,
+      CLOSE_TIMEOUT_MS,
       undefined,
     );
-    const videos = [...(await filesIn(this.videoFolder, '.webm')), ...ownVideos];
+    const videos = ownVideos;
     const removed = await this.removeDownloads();
     const mark = (file: FileRecord): FileRecord => (removed !== undefined && isInside(removed, file.path) ? { ...file, removed: true } : file);
     return { videos: videos.map(mark), traces: traces.map(mark) };
@@ -1413,26 +1409,6 @@ function waitedForPersonError(options: RunOptions): SessionError {
     `The call did not start within its time limit of ${options.timeout} ms: a person has control of this session in its live view, and the call waited for them to give it back. Nothing was done; try again once they have.`,
     { details: { timeout: options.timeout, pageReplaced: false, waitedFor: 'person' } },
   );
-}
-
-/** The files in `folder` with this extension, with their sizes ([] when there is no folder). */
-async function filesIn(folder: string | undefined, extension: string): Promise<FileRecord[]> {
-  if (folder === undefined) return [];
-  const names = await readdir(folder).catch(() => [] as string[]);
-  const files = await Promise.all(
-    names
-      .filter((name) => name.endsWith(extension))
-      .sort()
-      .map(async (name) => {
-        const file = path.join(folder, name);
-        const bytes = await stat(file).then(
-          (info) => info.size,
-          () => -1,
-        );
-        return { path: file, bytes };
-      }),
-  );
-  return files.filter((file) => file.bytes >= 0);
 }
 
 /**

@@ -103,6 +103,36 @@ describe('the files a session writes', () => {
     }
   });
 
+  it('stops the video of a session created with recordVideo past the byte limit, keeping it and saying why as it closes', async () => {
+    const small = new SessionManager({ host, outputDir, warmSessions: 0, downloads: { maxBytes: 60_000, keep: true } });
+    try {
+      const session = await small.create({ options: { recordVideo: true } });
+      expect(session.recordingVideo).toBe(true);
+      await small.run(session.id, (page) => page.goto(server.urlFor('/pages/home')));
+      // The video tool's recording is the one running: a second is refused.
+      await expect(small.run(session.id, (_page, s) => s.startVideo(undefined))).rejects.toMatchObject({ details: { reason: 'video_running' } });
+      await small.run(session.id, (page) =>
+        page.evaluate(() => {
+          let n = 0;
+          setInterval(() => {
+            n += 1;
+            document.body.style.background = `hsl(${(n * 37) % 360} 80% 50%)`;
+            document.body.textContent = `frame ${n} ${Math.random()}`;
+          }, 30);
+        }),
+      );
+      await expect.poll(() => session.recordingVideo, { timeout: 30_000, interval: 200 }).toBe(false);
+      const { videos } = await small.close(session.id);
+      expect(videos).toHaveLength(1);
+      expect(videos[0]?.path).toMatch(/[\\/]videos[\\/]video\.webm$/);
+      expect(videos[0]?.stopped).toMatch(/limit of 60000 bytes/);
+      expect(existsSync(videos[0]?.path ?? '')).toBe(true);
+      expect(videos[0]?.bytes).toBeGreaterThan(0);
+    } finally {
+      await Promise.all((await small.list()).map((info) => small.close(info.sessionId)));
+    }
+  });
+
   it("refuses a trace and cancels a download once the owner's folder holds maxFolderBytes", async () => {
     const capped = new SessionManager({
       host,

@@ -288,6 +288,23 @@ describe('traces and videos', () => {
     expect(head.readUInt32BE(0)).toBe(0x1a45dfa3);
     expect(head.toString('latin1')).toContain('webm');
   });
+
+  it("keeps the video of a tab closed while the session records, beside the open tab's", async () => {
+    const session = await manager.create({ options: { recordVideo: true } });
+    await manager.run(session.id, async (page) => {
+      await page.goto(server.urlFor('/pages/home'));
+      const popup = await page.context().newPage();
+      await popup.goto(server.urlFor('/pages/buttons'));
+      await popup.waitForTimeout(500);
+      await popup.close();
+    });
+    const { videos } = await manager.close(session.id);
+    expect(videos.map((video) => path.basename(video.path)).sort()).toEqual(['video-1.webm', 'video.webm']);
+    for (const video of videos) {
+      expect(video.bytes).toBeGreaterThan(0);
+      expect(readFileSync(video.path).readUInt32BE(0)).toBe(0x1a45dfa3);
+    }
+  });
 });
 
 describe('ffmpeg for video', () => {

@@ -3,13 +3,17 @@
 // quietly sending a fast path to its fallback.
 import childProcess from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import http from 'node:http';
 import { type FixtureServer, startFixtureServer } from '@sessionwright/test-kit';
 import { type Browser, chromium, type Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { playwrightVersion, resolveExecutable } from '../src/index.js';
-import { actionRecorder, downloadFile, registryFfmpegPath, serverSide } from '../src/playwright-internals.js';
+import { actionRecorder, downloadFile, registryFfmpegPath, saveClosedScreencast, serverSide } from '../src/playwright-internals.js';
+import { ensureFfmpeg } from '../src/video.js';
 
 const executablePath = resolveExecutable({ browser: 'chromium', headless: true }).executablePath;
 let browser: Browser;
@@ -113,6 +117,19 @@ describe('the pinned Playwright offers every internal sessionwright uses', () =>
     await expect.poll(() => existsSync(`${file}.crdownload`) || existsSync(file ?? '')).toBe(true);
     await download.cancel();
     await context.close();
+  });
+
+  it('a tab closed while its screencast records keeps its video: `screencast._artifact.saveAs` (page-video.ts)', async () => {
+    await ensureFfmpeg();
+    const folder = await mkdtemp(path.join(tmpdir(), 'sessionwright-internals-'));
+    const page = await browser.newPage();
+    const file = path.join(folder, 'closed.webm');
+    await page.screencast.start({ path: file });
+    await page.goto(fixture.urlFor('/pages/framed'));
+    await page.close();
+    expect(await saveClosedScreencast(page.screencast, file)).toBe(true);
+    expect(statSync(file).size).toBeGreaterThan(0);
+    await rm(folder, { recursive: true, force: true });
   });
 
   it("the context's recorder: `_startRecording` reports each action as code, `_stopRecording` ends it (action-recording.ts)", async () => {
