@@ -1,4 +1,5 @@
 // The live page a person opens from a live-view link (self-contained HTML, script and style inline).
+import { CAPTURE_INPUT } from './capture-input.js';
 
 /** The live view: the tab as frames on a canvas, its URL and title, "Take control" / "Give back control", and input while held. */
 export function livePageHtml(): string {
@@ -179,56 +180,7 @@ const SCRIPT = `(() => {
     while (queue.length > 0) await post('/input', { events: queue.splice(0, 100) });
     sending = false;
   }
-  function where(event) {
-    const box = canvas.getBoundingClientRect();
-    return { x: (event.clientX - box.left) / box.width, y: (event.clientY - box.top) / box.height };
-  }
-  function modifiers(event) { return (event.altKey ? 1 : 0) | (event.ctrlKey ? 2 : 0) | (event.metaKey ? 4 : 0) | (event.shiftKey ? 8 : 0); }
-  const BUTTONS = ['left', 'middle', 'right'];
-  function mouse(type) {
-    return (event) => {
-      if (!active()) return;
-      event.preventDefault();
-      if (type === 'down') canvas.focus();
-      const point = where(event);
-      send({ kind: 'mouse', type, x: point.x, y: point.y, button: BUTTONS[event.button] || 'left', clickCount: Math.max(1, event.detail || 1), modifiers: modifiers(event) });
-    };
-  }
-  canvas.addEventListener('mousedown', mouse('down'));
-  canvas.addEventListener('mouseup', mouse('up'));
-  let lastMove = 0;
-  canvas.addEventListener('mousemove', (event) => {
-    if (!active()) return;
-    const now = Date.now();
-    if (event.buttons === 0 && now - lastMove < 50) return;
-    lastMove = now;
-    const point = where(event);
-    send({ kind: 'mouse', type: 'move', x: point.x, y: point.y, button: BUTTONS[[1, 4, 2].indexOf(event.buttons & 7)] || 'none', modifiers: modifiers(event) });
-  });
-  canvas.addEventListener('wheel', (event) => {
-    if (!active()) return;
-    event.preventDefault();
-    const scale = event.deltaMode === 1 ? 16 : event.deltaMode === 2 ? canvas.clientHeight : 1;
-    const point = where(event);
-    send({ kind: 'wheel', x: point.x, y: point.y, deltaX: event.deltaX * scale, deltaY: event.deltaY * scale, modifiers: modifiers(event) });
-  }, { passive: false });
-  canvas.addEventListener('contextmenu', (event) => { if (active()) event.preventDefault(); });
-  function key(type) {
-    return (event) => {
-      if (!active()) return;
-      // Ctrl+V / Cmd+V is left to the browser, whose paste event sends the text itself.
-      if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 'v') return;
-      event.preventDefault();
-      send({ kind: 'key', type, key: event.key, code: event.code, keyCode: event.keyCode, modifiers: modifiers(event) });
-    };
-  }
-  canvas.addEventListener('keydown', key('down'));
-  canvas.addEventListener('keyup', key('up'));
-  canvas.addEventListener('paste', (event) => {
-    if (!active()) return;
-    event.preventDefault();
-    const text = (event.clipboardData && event.clipboardData.getData('text/plain')) || '';
-    if (text) send({ kind: 'text', text: text.slice(0, 10000) });
-  });
+  ${CAPTURE_INPUT}
+  captureInput(canvas, active, send, 50);
   render();
 })();`;
