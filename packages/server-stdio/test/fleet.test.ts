@@ -16,7 +16,7 @@ let fleet: Fleet;
 beforeAll(async () => {
   if (!parts) return;
   fixture = await startFixtureServer();
-  fleet = await startFleet(3, ['--max-sessions', '3', '--max-sessions-per-client', '4', '--caps', 'live']);
+  fleet = await startFleet(3, ['--max-sessions', '3', '--max-sessions-per-client', '4', '--caps', 'live,states']);
 }, 120_000);
 
 afterAll(async () => {
@@ -220,6 +220,31 @@ describe.skipIf(!parts)('a fleet of three replicas on Redis behind HAProxy', () 
     const replicas = new Set(listed.sessions.map((session: { replica: string }) => session.replica));
     expect(replicas.size).toBeGreaterThan(1);
     for (const sessionId of ids) expect((await modernCall(fleet.balancer.url, 'close_session', { sessionId }, bob)).json.success).toBe(true);
+  }, 120_000);
+
+  it("counts fork_session's copies against --max-sessions-per-client across replicas, all or none", async () => {
+    const [first, second] = fleet.replicas;
+    if (!first || !second) throw new Error('no replicas');
+    const source = (await modernCall(first.base, 'create_session', {}, bob)).json.sessionId as string;
+    await modernCall(first.base, 'navigate', { sessionId: source, url: fixture.urlFor('/pages/home') }, bob);
+    const other = (await modernCall(second.base, 'create_session', {}, bob)).json.sessionId as string;
+    // Bob holds two of his four: three copies do not fit, and none is opened.
+    const refused = await modernCall(fleet.balancer.url, 'fork_session', { sessionId: source, count: 3 }, bob);
+    expect(refused.response.result.isError, JSON.stringify(refused.json)).toBe(true);
+    expect(refused.json.errorCode).toBe('MAX_SESSIONS_REACHED');
+    expect(refused.json.details.scope).toBe('client');
+    const count = async () => (await modernCall(fleet.balancer.url, 'list_sessions', {}, bob)).json.sessions.length as number;
+    expect(await count()).toBe(2);
+    // Two copies fit; then the fleet holds his four, and a create anywhere is refused.
+    const forked = await modernCall(fleet.balancer.url, 'fork_session', { sessionId: source, count: 2 }, bob);
+    expect(forked.response.result.isError, JSON.stringify(forked.json)).toBeFalsy();
+    const copies = (forked.json.sessions as { sessionId: string }[]).map((copy) => copy.sessionId);
+    expect(copies).toHaveLength(2);
+    expect(await count()).toBe(4);
+    for (const replica of fleet.replicas) expect((await modernCall(replica.base, 'create_session', {}, bob)).json.errorCode).toBe('MAX_SESSIONS_REACHED');
+    expect((await modernCall(fleet.balancer.url, 'fork_session', { sessionId: source }, bob)).json.errorCode).toBe('MAX_SESSIONS_REACHED');
+    for (const sessionId of [source, other, ...copies])
+      expect((await modernCall(fleet.balancer.url, 'close_session', { sessionId }, bob)).json.success).toBe(true);
   }, 120_000);
 });
 
