@@ -291,9 +291,9 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     req: IncomingMessage,
     res: ServerResponse,
     body: unknown,
-    { whole = false }: { whole?: boolean } = {},
+    { whole = false, path = MCP_PATH }: { whole?: boolean; path?: string } = {},
   ): Promise<boolean> {
-    const target = new URL(`${replica}${MCP_PATH}`);
+    const target = new URL(`${replica}${path}`);
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(req.headers)) {
       if (value === undefined || ['host', 'content-length', 'connection', 'transfer-encoding'].includes(name)) continue;
@@ -414,7 +414,9 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
   }
 
   async function openLegacyStream(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const transport = new LegacySseTransport(MESSAGES_PATH, res, { keepAliveMs });
+    // In a fleet its id names this replica, so a message a balancer sends to another replica is relayed here.
+    const fleetId = runtime.fleet?.connectionId();
+    const transport = new LegacySseTransport(MESSAGES_PATH, res, { keepAliveMs, ...(fleetId === undefined ? {} : { sessionId: fleetId }) });
     const entry: LegacyConnection = {
       transport,
       identity: guard.identify(req.headers),
@@ -435,6 +437,16 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
 
   async function postLegacyMessage(req: IncomingMessage, res: ServerResponse, id: string | null): Promise<void> {
     const entry = id === null ? undefined : legacy.get(id);
+    // In a fleet, a stream opened at another replica (a balancer without stickiness) takes its messages there.
+    if (!entry && id !== null && runtime.fleet !== undefined) {
+      const replica = await runtime.fleet.connectionReplica(id);
+      if (replica !== undefined) {
+        const body = await readJson(req, res);
+        if (!(await relay(runtime.fleet, replica, id, req, res, body, { path: `${MESSAGES_PATH}?sessionId=${encodeURIComponent(id)}` })))
+          sendError(res, 404, -32001, 'Session not found: the SSE stream for this sessionId is closed or never existed. Open a new one with GET /sse.');
+        return;
+      }
+    }
     if (!entry || entry.identity !== guard.identify(req.headers)) {
       return sendError(res, 404, -32001, 'Session not found: the SSE stream for this sessionId is closed or never existed. Open a new one with GET /sse.');
     }
@@ -543,10 +555,12 @@ function reachedBase(req: IncomingMessage): string | undefined {
   return `${header(req, 'x-forwarded-proto') === 'https' ? 'https' : 'http'}://${host}`;
 }
 
-/** What a relayed request's signature covers: its connection id (2025), or the session its 2026-07-28 call names. */
+/** What a relayed request's signature covers: its connection id (2025, a legacy SSE message's too), or the session its 2026-07-28 call names. */
 function relaySubject(req: IncomingMessage): string | undefined {
   const connection = header(req, 'mcp-session-id');
   if (connection !== undefined) return connection;
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  if (url.pathname === MESSAGES_PATH) return url.searchParams.get('sessionId') ?? undefined;
   const session = header(req, 'mcp-param-session-id');
   return session === undefined ? undefined : `session:${session}`;
 }
