@@ -1,7 +1,7 @@
 # A client for the playwright profile built on the official Python MCP SDK, behaving as agent frameworks' PlaywrightSession does.
 #
 # Usage: python python-client.py <page-url> [--dialog <dialog-page-url>] stdio <command> [args...]
-#        python python-client.py <page-url> [--dialog <dialog-page-url>] sse <server-url>
+#        python python-client.py <page-url> [--dialog <dialog-page-url>] sse <server-url>   (env SESSIONWRIGHT_BEARER: a token to send)
 #
 # It connects lazily on the first call (stdio_client, or sse_client on the URL it is given), calls browser_navigate
 # {url} and browser_snapshot {} without a session id, reads only content[0].text, and json.loads the snapshot's
@@ -11,6 +11,7 @@
 # browser_handle_dialog. It prints one JSON line with what it saw and exits 0, or exits 1 saying what failed.
 import asyncio
 import json
+import os
 import sys
 
 from mcp import ClientSession, StdioServerParameters
@@ -34,7 +35,9 @@ class PlaywrightSession:
         if isinstance(self.server_params, StdioServerParameters):
             self._client = stdio_client(self.server_params)
         else:
-            self._client = sse_client(self.server_params)
+            # A server with client identities: the token comes from SESSIONWRIGHT_BEARER.
+            token = os.environ.get("SESSIONWRIGHT_BEARER")
+            self._client = sse_client(self.server_params, headers={"Authorization": f"Bearer {token}"} if token else None)
         self.read, self.write = await self._client.__aenter__()
         self.session = ClientSession(self.read, self.write)
         await self.session.__aenter__()

@@ -19,7 +19,7 @@ import type { SessionwrightServer } from './runtime.js';
 import { MAX_MESSAGE_BYTES } from './limits.js';
 import { DEFAULT_JSON_LIMITS, readJsonBody } from './bounded-read.js';
 import type { Fleet } from './fleet/fleet.js';
-import { INTERNAL_CALL_PATH, SIGNATURE_HEADER } from './fleet/internal-route.js';
+import { INTERNAL_CALL_PATH, LIVE_BASE_HEADER, SIGNATURE_HEADER, liveLinkBase } from './fleet/internal-route.js';
 
 /**
  * `allowUnauthenticated` is left out: it only lifts a check made before the server starts (checkListening); so is
@@ -151,7 +151,18 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     });
   });
 
+  /**
+   * In a fleet, a request's live-view links are on the address its client reached (a balancer's), also when its call
+   * runs on another replica: a relayed request brings that address along.
+   */
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const fleet = runtime.fleet;
+    if (fleet === undefined) return serve(req, res);
+    const relayed = fleet.isRelayed(header(req, SIGNATURE_HEADER), req.method ?? '', relaySubject(req));
+    return liveLinkBase.run(relayed ? header(req, LIVE_BASE_HEADER) : reachedBase(req), () => serve(req, res));
+  }
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // A live view is a page a person opens from a link (a navigation from anywhere, no bearer token): it carries a token
     // of its own, is checked here for its Host only (DNS rebinding), and checks its page's own requests itself
     // (live-view/live-views.ts). Its streams are no MCP connection and hold no connection slot.
@@ -280,15 +291,18 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     req: IncomingMessage,
     res: ServerResponse,
     body: unknown,
-    { whole = false }: { whole?: boolean } = {},
+    { whole = false, path = MCP_PATH }: { whole?: boolean; path?: string } = {},
   ): Promise<boolean> {
-    const target = new URL(`${replica}${MCP_PATH}`);
+    const target = new URL(`${replica}${path}`);
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(req.headers)) {
       if (value === undefined || ['host', 'content-length', 'connection', 'transfer-encoding'].includes(name)) continue;
       headers[name] = value;
     }
     headers[SIGNATURE_HEADER] = fleet.relaySignature(req.method ?? '', subject);
+    const liveBase = liveLinkBase.getStore();
+    if (liveBase === undefined) delete headers[LIVE_BASE_HEADER];
+    else headers[LIVE_BASE_HEADER] = liveBase;
     const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body), 'utf8');
     if (payload !== undefined) headers['content-length'] = String(payload.length);
     // false: nothing was answered (the replica is gone, or stopping and answered 503), so the caller serves it here.
@@ -400,7 +414,9 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
   }
 
   async function openLegacyStream(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const transport = new LegacySseTransport(MESSAGES_PATH, res, { keepAliveMs });
+    // In a fleet its id names this replica, so a message a balancer sends to another replica is relayed here.
+    const fleetId = runtime.fleet?.connectionId();
+    const transport = new LegacySseTransport(MESSAGES_PATH, res, { keepAliveMs, ...(fleetId === undefined ? {} : { sessionId: fleetId }) });
     const entry: LegacyConnection = {
       transport,
       identity: guard.identify(req.headers),
@@ -421,6 +437,16 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
 
   async function postLegacyMessage(req: IncomingMessage, res: ServerResponse, id: string | null): Promise<void> {
     const entry = id === null ? undefined : legacy.get(id);
+    // In a fleet, a stream opened at another replica (a balancer without stickiness) takes its messages there.
+    if (!entry && id !== null && runtime.fleet !== undefined) {
+      const replica = await runtime.fleet.connectionReplica(id);
+      if (replica !== undefined) {
+        const body = await readJson(req, res);
+        if (!(await relay(runtime.fleet, replica, id, req, res, body, { path: `${MESSAGES_PATH}?sessionId=${encodeURIComponent(id)}` })))
+          sendError(res, 404, -32001, 'Session not found: the SSE stream for this sessionId is closed or never existed. Open a new one with GET /sse.');
+        return;
+      }
+    }
     if (!entry || entry.identity !== guard.identify(req.headers)) {
       return sendError(res, 404, -32001, 'Session not found: the SSE stream for this sessionId is closed or never existed. Open a new one with GET /sse.');
     }
@@ -522,10 +548,19 @@ function advertisedUrl(options: HttpServerOptions, url: string, port: number): s
   return `http://${hostname()}:${port}`;
 }
 
-/** What a relayed request's signature covers: its connection id (2025), or the session its 2026-07-28 call names. */
+/** The address a request reached, as its client named it (Host, and X-Forwarded-Proto from a balancer that ends TLS). */
+function reachedBase(req: IncomingMessage): string | undefined {
+  const host = header(req, 'host');
+  if (host === undefined || !/^[A-Za-z0-9.:[\]-]{1,300}$/.test(host)) return undefined;
+  return `${header(req, 'x-forwarded-proto') === 'https' ? 'https' : 'http'}://${host}`;
+}
+
+/** What a relayed request's signature covers: its connection id (2025, a legacy SSE message's too), or the session its 2026-07-28 call names. */
 function relaySubject(req: IncomingMessage): string | undefined {
   const connection = header(req, 'mcp-session-id');
   if (connection !== undefined) return connection;
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  if (url.pathname === MESSAGES_PATH) return url.searchParams.get('sessionId') ?? undefined;
   const session = header(req, 'mcp-param-session-id');
   return session === undefined ? undefined : `session:${session}`;
 }

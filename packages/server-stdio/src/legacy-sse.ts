@@ -9,7 +9,7 @@ import { isJsonContentType, parseJSONRPCMessage, type JSONRPCMessage, type Trans
  * carries a comment line every `keepAliveMs`, so proxies and clients see traffic on a quiet stream and keep it open.
  */
 export class LegacySseTransport implements Transport {
-  readonly sessionId = randomUUID();
+  readonly sessionId: string;
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
@@ -20,7 +20,9 @@ export class LegacySseTransport implements Transport {
   private open = false;
   private closed = false;
 
-  constructor(endpoint: string, res: ServerResponse, options: { keepAliveMs: number }) {
+  /** `sessionId`: the connection's id (in a fleet, one that names its replica); a random one by default. */
+  constructor(endpoint: string, res: ServerResponse, options: { keepAliveMs: number; sessionId?: string }) {
+    this.sessionId = options.sessionId ?? randomUUID();
     this.endpoint = endpoint;
     this.res = res;
     this.keepAliveMs = options.keepAliveMs;

@@ -394,6 +394,7 @@ export function createServer(
         takesSessionId,
         runLocally,
       });
+      live.relayVia(fleet.liveRelay);
       await fleet.connected();
       fleet.start(advertiseUrl);
       logger.info(`replica ${fleet.label} of the fleet on the store`);

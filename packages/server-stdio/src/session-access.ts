@@ -1,5 +1,5 @@
 // The sessions one caller may see and use: a SessionAccess scoped to its connection or its client identity.
-import type { SavedStates, Session, SessionManager } from '@sessionwright/session-core';
+import { MAX_FORKS, type SavedStates, type Session, type SessionManager } from '@sessionwright/session-core';
 import type { SavedStateAccess, SessionAccess } from '@sessionwright/tools';
 
 /**
@@ -48,10 +48,22 @@ export function scopedAccess(manager: SessionManager, scope: CallerScope, create
   return {
     states: saved,
     async fork(sessionId, request) {
-      const copies = await manager.fork(sessionId, { ...request, ...guard, tenant: scope.guarded });
+      // In a fleet each copy takes the caller's place across every replica first, as a create does: all of them or none.
+      const places = fleet === undefined ? [] : await reserveAll(fleet, scope, request.count ?? 1);
+      let copies: Session[];
+      try {
+        copies = await manager.fork(sessionId, { ...request, ...guard, tenant: scope.guarded });
+      } catch (error) {
+        for (const place of places) place.release();
+        throw error;
+      }
       for (const copy of copies) created?.add(copy.id);
-      // In a fleet each copy is entered in the directory like a new session.
-      if (fleet !== undefined) await Promise.all(copies.map((copy) => fleet.opened(copy, scope)));
+      // Each copy is entered in the directory like a new session, in the place reserved for it.
+      try {
+        if (fleet !== undefined) await Promise.all(copies.map((copy) => fleet.opened(copy, scope)));
+      } finally {
+        for (const place of places) place.release();
+      }
       return copies;
     },
     get maxSessions() {
@@ -100,4 +112,20 @@ export function scopedAccess(manager: SessionManager, scope: CallerScope, create
       }
     },
   };
+}
+
+/**
+ * `count` places among the caller's sessions across the fleet, or none: MAX_SESSIONS_REACHED when they do not all fit.
+ * A count the manager refuses (INVALID_PARAMETERS) reserves nothing, so that refusal answers.
+ */
+async function reserveAll(fleet: SessionKeeper, scope: CallerScope, count: number): Promise<{ release(): void }[]> {
+  if (!Number.isInteger(count) || count < 1 || count > MAX_FORKS) return [];
+  const places: { release(): void }[] = [];
+  try {
+    for (let index = 0; index < count; index += 1) places.push(await fleet.reserve(scope));
+  } catch (error) {
+    for (const place of places) place.release();
+    throw error;
+  }
+  return places;
 }

@@ -17,7 +17,8 @@ import { toCallToolResult } from '../serialize.js';
 import type { CallerScope } from '../session-access.js';
 import { Directory, type ReplicaInfo, type SessionRecord } from './directory.js';
 import type { FleetKeys } from './fleet-keys.js';
-import { INTERNAL_CALL_PATH, SIGNATURE_HEADER } from './internal-route.js';
+import { INTERNAL_CALL_PATH, SIGNATURE_HEADER, liveLinkBase } from './internal-route.js';
+import { FleetLiveRelay } from './live-relay.js';
 import { RedisStore } from './redis-store.js';
 import { RESTORED_LOST, withRestored, type Restored, type Routed } from './restored.js';
 
@@ -51,6 +52,8 @@ interface InternalCall {
   hops: number;
   /** list_sessions: this replica's sessions only. */
   localOnly?: boolean;
+  /** The base of live-view links for the caller (liveLinkBase). */
+  liveBase?: string;
 }
 
 export interface FleetOptions {
@@ -74,6 +77,8 @@ interface Held {
 
 export class Fleet {
   readonly store: RedisStore;
+  /** Live-view links through any replica. */
+  readonly liveRelay: FleetLiveRelay;
   private readonly directory: Directory;
   private readonly held = new Map<string, Held>();
   private readonly restoring = new Map<string, Promise<Restored | undefined>>();
@@ -92,6 +97,13 @@ export class Fleet {
     this.store = new RedisStore(options.redis);
     // A directory entry outlives its session's idle timeout by a margin: a replica refreshes it on every call.
     this.directory = new Directory(options.redis, options.manager.sessionTimeout + 60_000);
+    this.liveRelay = new FleetLiveRelay({
+      store: this.store,
+      keys: options.keys,
+      logger: options.logger,
+      url: () => this.url,
+      isLive: async (url) => (await this.liveReplicas()).some((replica) => replica.url === url),
+    });
     options.redis.on('ready', () => {
       if (!this.storeUp) options.logger.info('the store is reachable again');
       this.storeUp = true;
@@ -283,7 +295,8 @@ export class Fleet {
    * it back. BROWSER_ERROR `cancelled` when the caller gave up.
    */
   private async forward(url: string, call: InternalCall, signal: AbortSignal): Promise<CallToolResult | undefined> {
-    const body = JSON.stringify(call);
+    const liveBase = liveLinkBase.getStore();
+    const body = JSON.stringify(liveBase === undefined ? call : { ...call, liveBase });
     let response: Response;
     try {
       response = await fetch(`${url}${INTERNAL_CALL_PATH}`, {
@@ -361,6 +374,11 @@ export class Fleet {
     } catch {
       return { status: 400, body: { error: 'not JSON' } };
     }
+    const liveBase = typeof call.liveBase === 'string' ? call.liveBase : undefined;
+    return liveLinkBase.run(liveBase, () => this.serveCall(call, signal));
+  }
+
+  private async serveCall(call: InternalCall, signal: AbortSignal): Promise<{ status: number; body: unknown }> {
     const run = this.runner();
     if (call.localOnly) return { status: 200, body: await run(call.scope, call.tool, call.arguments, signal) };
     const routed = await this.route(call.scope, call.tool, call.arguments, signal, call.hops);

@@ -17,6 +17,7 @@ import {
 import { validate } from 'uuid';
 import { z } from 'zod';
 import { readJsonBody } from '../bounded-read.js';
+import { liveLinkBase } from '../fleet/internal-route.js';
 import { livePageHtml } from './page.js';
 import { type LiveToken, LiveTokens } from './tokens.js';
 
@@ -69,6 +70,19 @@ const APP_MIN_POLL_MS = 250;
 const APP_POLL_WAIT_MS = 1_000;
 /** Room in a frame result for everything but the picture (the JSON, the URL and title). */
 const APP_RESULT_ROOM = 12_000;
+
+/**
+ * In a fleet, how a live-view link works through any replica (fleet/live-relay.ts): each token is entered where every
+ * replica finds it, and a request for a token this replica does not know goes to the replica that issued it.
+ */
+export interface LiveRelay {
+  /** A link was minted here, valid for `ttlMs`. */
+  minted(tokenId: string, ttlMs: number): Promise<void>;
+  /** Sends the request on to the replica that issued the token, and its answer back; false when none did (or it is gone). */
+  relay(tokenId: string, req: IncomingMessage, res: ServerResponse): Promise<boolean>;
+  /** Whether a request may be served: a direct one, or one relayed by a replica of this fleet (signed with its key). */
+  accepts(req: IncomingMessage): boolean;
+}
 
 /** One open live page. */
 interface Viewer {
@@ -134,6 +148,7 @@ export class LiveViews implements LiveViewAccess {
   /** Streams open per session owner ('' for sessions without one). */
   private readonly viewersOf = new Map<string, number>();
   private closed = false;
+  private relay: LiveRelay | undefined;
 
   constructor(options: LiveViewsOptions) {
     this.logger = options.logger;
@@ -150,18 +165,35 @@ export class LiveViews implements LiveViewAccess {
     this.mount = mount;
   }
 
-  /** A new URL showing the session live, with its expiry (over stdio, the first one opens the loopback listener). */
+  /** In a fleet: links work through any replica of it. */
+  relayVia(relay: LiveRelay): void {
+    this.relay = relay;
+  }
+
+  /**
+   * A new URL showing the session live, with its expiry (over stdio, the first one opens the loopback listener). In a
+   * fleet it is on the address the caller reached (liveLinkBase), through which any replica serves it.
+   */
   async open(session: Session): Promise<LiveViewLink> {
     const mount = await this.mounted();
     this.track(session);
     const { token, secret, retired } = this.tokens.mint(session, this.ttlMs);
+    if (this.relay !== undefined) {
+      try {
+        await this.relay.minted(token.id, this.ttlMs);
+      } catch (error) {
+        // The link still works through this replica; not through the others until the store is back.
+        this.logger.info(`live view: the link could not be entered in the store: ${messageOf(error)}`);
+      }
+    }
+    const base = (this.relay !== undefined ? liveLinkBase.getStore() : undefined) ?? mount.baseUrl;
     const live = this.live.get(session);
     for (const viewer of live ? [...live.viewers] : []) {
       if (!retired.includes(viewer.tokenId)) continue;
       send(viewer.res, 'end', { message: 'This live-view link was replaced by newer ones. Ask for a new one.' });
       viewer.close();
     }
-    return { url: `${mount.baseUrl}${LIVE_PATH}${token.id}/${secret}/`, expiresAt: token.expiresAt };
+    return { url: `${base}${LIVE_PATH}${token.id}/${secret}/`, expiresAt: token.expiresAt };
   }
 
   /**
@@ -233,7 +265,9 @@ export class LiveViews implements LiveViewAccess {
     const parts = url.pathname.slice(LIVE_PATH.length).split('/');
     const [id = '', secret = '', action = '', ...rest] = parts;
     if (rest.length > 0 || id === '' || secret === '') return plain(res, 404, 'Not found');
+    if (this.relay !== undefined && !this.relay.accepts(req)) return plain(res, 403, 'Forbidden');
     const checked = this.tokens.check(id, secret);
+    if (!checked.ok && checked.status === 404 && this.relay !== undefined && (await this.relay.relay(id, req, res))) return;
     if (!checked.ok) return plain(res, checked.status, checked.status === 403 ? 'Forbidden' : 'Not found');
     const { session } = checked.token;
     // The page itself may be opened from anywhere (a link in a chat); everything it then asks for must come from it.
