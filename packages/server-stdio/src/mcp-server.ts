@@ -246,15 +246,21 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
       return resumed ?? toCallToolResult({ ok: false, error: staleAnswer(tool.name, args) }, serialize);
     }
     let restored: Restored | undefined;
+    let ended: (() => void) | undefined;
     if (deps.route !== undefined) {
       const routed = await deps.route(tool.name, args, ctx.mcpReq.signal);
       if (routed.kind === 'result') return routed.result;
       restored = routed.restored;
+      ended = routed.ended;
     }
-    if (!modern) return withRestored(await callTool(tool, args, { ...base, ...legacyElicitUrl(server, ctx) }, serialize), restored);
-    const capabilities = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
-    if (parked === undefined || capabilities?.elicitation?.url === undefined) return withRestored(await callTool(tool, args, base, serialize), restored);
-    return withRestored(await parked.calls.start(parked.owner, tool.name, leg, (flow) => callTool(tool, args, { ...base, ...flow }, serialize)), restored);
+    try {
+      if (!modern) return withRestored(await callTool(tool, args, { ...base, ...legacyElicitUrl(server, ctx) }, serialize), restored);
+      const capabilities = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+      if (parked === undefined || capabilities?.elicitation?.url === undefined) return withRestored(await callTool(tool, args, base, serialize), restored);
+      return withRestored(await parked.calls.start(parked.owner, tool.name, leg, (flow) => callTool(tool, args, { ...base, ...flow }, serialize)), restored);
+    } finally {
+      ended?.();
+    }
   });
   const call = async (name: string, args: unknown, signal: AbortSignal): Promise<CallToolResult> => {
     const tool = byName.get(name);

@@ -83,6 +83,8 @@ export class Fleet {
   private readonly held = new Map<string, Held>();
   private readonly restoring = new Map<string, Promise<Restored | undefined>>();
   private readonly leaving = new Map<string, Promise<void>>();
+  /** Calls routed to run here and not yet ended, by session: a hand-over waits for them (its checkpoint follows them). */
+  private readonly running = new Map<string, { calls: number; ended: (() => void)[] }>();
   private readonly dirty = new Map<string, NodeJS.Timeout>();
   private readonly lastCheckpoint = new Map<string, number>();
   private readonly checkpointQueue: (() => Promise<void>)[] = [];
@@ -174,7 +176,7 @@ export class Fleet {
       const restoring = this.restoring.get(sessionId);
       if (restoring) {
         const restored = await restoring;
-        if (this.held.has(sessionId)) return { kind: 'local', ...(restored ? { restored } : {}) };
+        if (this.held.has(sessionId) && !this.leaving.has(sessionId)) return this.runHere(sessionId, restored);
       }
       const held = this.held.get(sessionId);
       if (held !== undefined && this.isLocal(sessionId)) {
@@ -183,7 +185,9 @@ export class Fleet {
           if (isSessionError(error)) return true; // The store is away: keep serving what this replica holds.
           throw error;
         });
-        if (ours) return { kind: 'local' };
+        // A hand-over that began meanwhile: the call waits for it and follows the session.
+        if (this.leaving.has(sessionId)) continue;
+        if (ours) return this.runHere(sessionId, undefined);
         await this.dropMoved(sessionId);
       }
       const record = await this.directory.lookup(sessionId);
@@ -207,12 +211,36 @@ export class Fleet {
         if (answer !== undefined) return { kind: 'result', result: answer };
       } else {
         const restored = await this.takeOver(record);
-        if (restored !== undefined) return { kind: 'local', restored };
+        if (restored !== undefined && !this.leaving.has(sessionId)) return this.runHere(sessionId, restored);
       }
       if (Date.now() > deadline || hops >= MAX_HOPS || signal.aborted)
         throw browserError('unknown', "The session's replica could not be reached. Try again in a moment.", { sessionId });
       await delay(100);
     }
+  }
+
+  /** "Run it here", counted among the session's running calls until the caller says it ended (`ended`). */
+  private runHere(sessionId: string, restored: Restored | undefined): Routed {
+    const entry = this.running.get(sessionId) ?? { calls: 0, ended: [] };
+    entry.calls += 1;
+    this.running.set(sessionId, entry);
+    let once = false;
+    const ended = () => {
+      if (once) return;
+      once = true;
+      entry.calls -= 1;
+      if (entry.calls > 0) return;
+      this.running.delete(sessionId);
+      for (const resolve of entry.ended.splice(0)) resolve();
+    };
+    return { kind: 'local', ended, ...(restored ? { restored } : {}) };
+  }
+
+  /** Resolves once no call routed here for the session is running. */
+  private callsEnded(sessionId: string): Promise<void> {
+    const entry = this.running.get(sessionId);
+    if (entry === undefined) return Promise.resolve();
+    return new Promise((resolve) => entry.ended.push(resolve));
   }
 
   /** Claims a session whose replica is gone and restores it here from its checkpoint; undefined when another replica won the claim. */
@@ -383,7 +411,11 @@ export class Fleet {
     if (call.localOnly) return { status: 200, body: await run(call.scope, call.tool, call.arguments, signal) };
     const routed = await this.route(call.scope, call.tool, call.arguments, signal, call.hops);
     if (routed.kind === 'result') return { status: 200, body: routed.result };
-    return { status: 200, body: withRestored(await run(call.scope, call.tool, call.arguments, signal), routed.restored) };
+    try {
+      return { status: 200, body: withRestored(await run(call.scope, call.tool, call.arguments, signal), routed.restored) };
+    } finally {
+      routed.ended?.();
+    }
   }
 
   /** A session was created here: it is entered in the directory (the caller's place across the fleet was reserved by reserve()). */
@@ -500,6 +532,8 @@ export class Fleet {
   }
 
   private async handOver(sessionId: string): Promise<void> {
+    // The calls already routed here end first: none finds its session closed, and the checkpoint holds what they did.
+    await this.callsEnded(sessionId);
     const held = this.held.get(sessionId);
     if (held === undefined || !this.isLocal(sessionId)) return;
     const timer = this.dirty.get(sessionId);

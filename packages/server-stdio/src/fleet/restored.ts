@@ -27,8 +27,11 @@ export const RESTORED_SCHEMA = {
   additionalProperties: false,
 } as const;
 
-/** What a call becomes in a fleet: a result from the replica that ran it, or "run it here" (perhaps on a session just restored). */
-export type Routed = { kind: 'result'; result: CallToolResult } | { kind: 'local'; restored?: Restored };
+/**
+ * What a call becomes in a fleet: a result from the replica that ran it, or "run it here" (perhaps on a session just
+ * restored), with `ended` to call once it has run (a hand-over of its session waits for that).
+ */
+export type Routed = { kind: 'result'; result: CallToolResult } | { kind: 'local'; restored?: Restored; ended?: () => void };
 
 /** A result with the `restored` note of a session restored for it (structured and as text); any other answer as it is. */
 export function withRestored<T extends object>(result: T, restored: Restored | undefined): T {
