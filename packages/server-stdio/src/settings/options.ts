@@ -43,8 +43,8 @@ export const META_FLAGS: ReadonlyArray<{ usage: string; env?: string; descriptio
   { usage: '--print-config', description: 'Print the settings in effect and where each came from, as JSON (secrets masked), and exit' },
 ];
 
-/** The help lines, from the table. */
-function buildCli() {
+/** The help text, from the table: cac composes its sections, which are rendered here rather than printed. */
+function helpText(): string {
   const cli = cac('sessionwright');
   for (const flag of FLAG_DEFINITIONS) {
     const byDefault = defaultText(flag);
@@ -54,23 +54,24 @@ function buildCli() {
   cli.usage(
     `[options]\n\n  Every flag can also be set as ${envVarName('<flag>')} (--max-sessions: ${envVarName('max-sessions')}) or as a camelCase key in --config <file>; the command line wins over the environment, which wins over the file.`,
   );
-  cli.help();
+  // cac hands the composed sections to the help callback and then prints them with console.info; the callback throws
+  // them instead, so no global is patched and the caller decides where the text goes (docs/decisions.md).
+  cli.help((sections) => {
+    throw new HelpSections(sections.map((section) => (section.title ? `${section.title}:\n${section.body}` : section.body)).join('\n\n'));
+  });
   cli.version(VERSION);
-  return cli;
+  try {
+    cli.outputHelp();
+  } catch (error) {
+    if (error instanceof HelpSections) return error.text;
+    throw error;
+  }
+  throw new Error('cac composed no help');
 }
 
-function helpText(): string {
-  const lines: string[] = [];
-  const { log, info } = console;
-  try {
-    // cac prints help itself; capture it, so the caller decides where text goes.
-    console.log = console.info = (...parts: unknown[]) => lines.push(parts.join(' '));
-    buildCli().outputHelp();
-  } finally {
-    console.log = log;
-    console.info = info;
-  }
-  return lines.join('\n');
+/** The help text as cac composed it, carried out of its help callback. */
+class HelpSections {
+  constructor(readonly text: string) {}
 }
 
 /**
