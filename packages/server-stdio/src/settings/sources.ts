@@ -5,7 +5,7 @@ import { describeJsonError, readSettingsFile } from '../bounded-read.js';
 import { BadValue, ENV_PREFIX, FLAG_DEFINITIONS, camelCase, envVarName, type FlagDefinition, type FlagValue } from './table.js';
 import { UsageError } from '../usage-error.js';
 
-export type ValueSource = 'cli' | 'env' | 'file' | 'default';
+type ValueSource = 'cli' | 'env' | 'file' | 'default';
 
 export interface ResolvedValue {
   /** Undefined: no source set it and it has no default. */
@@ -41,7 +41,7 @@ export interface CommandLine {
 export type ForeignArity = 'nothing' | 'value' | 'values';
 
 /** Flags of another vocabulary that the command line may hold besides the table's (the playwright profile's), by name. */
-export type ForeignFlags = (name: string) => ForeignArity | undefined;
+type ForeignFlags = (name: string) => ForeignArity | undefined;
 
 export interface ForeignOccurrence {
   /** As typed, without the dashes. */

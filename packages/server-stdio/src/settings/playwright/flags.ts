@@ -496,9 +496,9 @@ export const PLAYWRIGHT_FLAGS: readonly PlaywrightFlag[] = [
 export const BY_NAME = new Map(PLAYWRIGHT_FLAGS.map((flag) => [flag.name, flag]));
 
 /** Our flags that mean something else (or are read another way) in the playwright profile: there, the dialect reads them. */
-export const TAKEN_OVER: readonly string[] = PLAYWRIGHT_FLAGS.filter(
-  (flag) => !flag.sameAsOurs && FLAG_DEFINITIONS.some((ours) => ours.name === flag.name),
-).map((flag) => flag.name);
+const TAKEN_OVER: readonly string[] = PLAYWRIGHT_FLAGS.filter((flag) => !flag.sameAsOurs && FLAG_DEFINITIONS.some((ours) => ours.name === flag.name)).map(
+  (flag) => flag.name,
+);
 
 /** The profile's flags for the command line: the taken-over ones are left to the dialect. */
 export const PLAYWRIGHT_COMMAND_LINE_FLAGS: readonly FlagDefinition[] = PLAYWRIGHT_PROFILE_FLAGS.filter((flag) => !TAKEN_OVER.includes(flag.name));

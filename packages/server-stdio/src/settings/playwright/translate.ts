@@ -10,7 +10,7 @@ import { BY_NAME, PLAYWRIGHT_CAPS, PLAYWRIGHT_ENV_PREFIX, PLAYWRIGHT_FLAGS, appl
 import { DEVICE_KEYS, Level, finishLevel, list, writer, type Given, type SetupPart, type Unmeant } from './level.js';
 
 /** The translation of one run's @playwright/mcp input: our flags' values by level, then the rest once ours are resolved. */
-export interface PlaywrightTranslation {
+interface PlaywrightTranslation {
   /** For resolveConfig: our flags' values from @playwright/mcp's command line, variables and config file. */
   vocabulary: OtherVocabulary;
   /** The environment with PLAYWRIGHT_MCP_CONFIG naming the config file when ours names none. */
