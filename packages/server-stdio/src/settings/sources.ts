@@ -339,7 +339,7 @@ function readText(flag: FlagDefinition, text: string): string[] {
 }
 
 /** A bare flag (or `--flag=`) is true; the words people write in environments (1/0, yes/no, on/off) count too. */
-function readBoolean(text: string | undefined): boolean {
+export function readBoolean(text: string | undefined): boolean {
   const value = text?.trim().toLowerCase();
   if (value === undefined || ['', 'true', '1', 'yes', 'on'].includes(value)) return true;
   if (['false', '0', 'no', 'off'].includes(value)) return false;

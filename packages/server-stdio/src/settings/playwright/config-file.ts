@@ -75,7 +75,13 @@ type Read = (value: unknown, key: string, r: Reader) => void;
 type Keys = Readonly<Record<string, Read>>;
 
 /** Reads the keys of one object of the file by its table; an unknown key is said once, with the close key of the same table if any. */
-function readObject(object: Record<string, unknown>, prefix: string, keys: Keys, r: Reader, options: { unknown: string; keepNull?: boolean }): void {
+function readObject(
+  object: Record<string, unknown>,
+  prefix: string,
+  keys: Keys,
+  r: Reader,
+  options: { unknown: string; keepNull?: boolean; each?: Read },
+): void {
   for (const [name, value] of Object.entries(object)) {
     if (value === undefined || (value === null && !options.keepNull)) continue;
     const key = `${prefix}.${name}`;

@@ -1,10 +1,11 @@
 // The playwright profile's translation: @playwright/mcp's flags, PLAYWRIGHT_MCP_* variables and config file into sessionwright's settings and the browser setup beside them (docs/compat.md).
 import { existsSync } from 'node:fs';
-import { isSessionError, resolveSessionDefaults, systemChromiumCandidates, type BrowserName, type SessionDefaults } from '@sessionwright/session-core';
+import { defined, isSessionError, resolveSessionDefaults, systemChromiumCandidates, type BrowserName, type SessionDefaults } from '@sessionwright/session-core';
 import { CAPABILITIES } from '@sessionwright/tools';
 import { UsageError } from '../../usage-error.js';
 import type { BrowserSetup } from '../setup.js';
-import type { ForeignOccurrence, OtherVocabulary, ResolvedConfig, ResolvedValue } from '../sources.js';
+import { readBoolean, type ForeignOccurrence, type OtherVocabulary, type ResolvedConfig, type ResolvedValue } from '../sources.js';
+import { BadValue } from '../table.js';
 import { isPlaywrightConfig, ownKeys, readConfig } from './config-file.js';
 import { BY_NAME, PLAYWRIGHT_CAPS, PLAYWRIGHT_ENV_PREFIX, PLAYWRIGHT_FLAGS, apply } from './flags.js';
 import { DEVICE_KEYS, Level, finishLevel, list, writer, type Given, type SetupPart, type Unmeant } from './level.js';
@@ -42,7 +43,7 @@ export function translatePlaywright(foreign: readonly ForeignOccurrence[], env: 
     const spelling = `--${name}`;
     if (flag.takes !== 'nothing' && values.length === 0) throw new UsageError(`${spelling} needs a value`);
     const where = values.length === 0 ? spelling : `${spelling} ${flag.secret ? '***' : values.join(' ')}`;
-    const given: Given = flag.takes === 'nothing' ? booleanOf(values[0], where) : values;
+    const given: Given = flag.takes === 'nothing' ? readFlagBoolean(values[0], where) : values;
     apply(flag, given, writer(cli, where, { key: name, display: spelling }, unmeant));
   }
 
@@ -101,22 +102,18 @@ export function translatePlaywright(foreign: readonly ForeignOccurrence[], env: 
       const part: Partial<SetupPart> = Object.assign({}, ...levels.map((level) => level.setup));
       const setup: BrowserSetup = {
         sessionDefaults,
-        launch: {
-          ...(part.chromiumSandbox === undefined ? {} : { chromiumSandbox: part.chromiumSandbox }),
-          ...(part.launchArgs === undefined ? {} : { args: part.launchArgs }),
-          ...(part.launchTimeout === undefined ? {} : { timeout: part.launchTimeout }),
-        },
-        endpoints: {
-          ...(part.cdpHeaders === undefined ? {} : { cdpHeaders: part.cdpHeaders }),
-          ...(part.cdpTimeout === undefined ? {} : { cdpTimeout: part.cdpTimeout }),
-          ...(part.connectHeaders === undefined ? {} : { connectHeaders: part.connectHeaders }),
-          ...(part.connectTimeout === undefined ? {} : { connectTimeout: part.connectTimeout }),
-        },
-        timeouts: {
-          // 0, Playwright's "no limit", is the call's own ceiling here: nothing waits longer than --call-timeout.
-          ...(part.elementTimeout === undefined ? {} : { element: part.elementTimeout || callTimeout }),
-          ...(part.navigationTimeout === undefined ? {} : { navigation: part.navigationTimeout || callTimeout }),
-        },
+        launch: defined({ chromiumSandbox: part.chromiumSandbox, args: part.launchArgs, timeout: part.launchTimeout }),
+        endpoints: defined({
+          cdpHeaders: part.cdpHeaders,
+          cdpTimeout: part.cdpTimeout,
+          connectHeaders: part.connectHeaders,
+          connectTimeout: part.connectTimeout,
+        }),
+        // 0, Playwright's "no limit", is the call's own ceiling here: nothing waits longer than --call-timeout.
+        timeouts: defined({
+          element: part.elementTimeout === undefined ? undefined : part.elementTimeout || callTimeout,
+          navigation: part.navigationTimeout === undefined ? undefined : part.navigationTimeout || callTimeout,
+        }),
         consoleLevel: part.consoleLevel,
         imageResponses: part.imageResponses ?? 'allow',
         recording: { trace: part.saveTrace ?? false, video: part.saveVideo, session: part.saveSession ?? false },
@@ -125,14 +122,6 @@ export function translatePlaywright(foreign: readonly ForeignOccurrence[], env: 
       return { values, setup, notes: [...notes.values()] };
     },
   };
-}
-
-/** `--flag` is true; `--flag=false` (or 0, no, off) is false. */
-function booleanOf(text: string | undefined, where: string): boolean {
-  const value = text?.trim().toLowerCase();
-  if (value === undefined || ['', 'true', '1', 'yes', 'on'].includes(value)) return true;
-  if (['false', '0', 'no', 'off'].includes(value)) return false;
-  throw new UsageError(`${where}: must be true or false`);
 }
 
 /** The session defaults of every level, the higher level winning key by key; a device takes the keys it covers from below. */
@@ -197,4 +186,14 @@ function channelExecutable(channel: string): string | undefined {
     stable && process.platform !== 'linux' ? systemChromiumCandidates(false).filter((file) => pattern.test(file) && !/chromium/i.test(file)) : [];
   const candidates = process.platform === 'linux' ? (stable ? linux : linux.slice(0, 2)) : elsewhere;
   return candidates.find((file) => existsSync(file));
+}
+
+/** A bare @playwright/mcp flag's `=value` read as our booleans are (`--flag` true; `--flag=false`, 0, no or off false). */
+function readFlagBoolean(text: string | undefined, where: string): boolean {
+  try {
+    return readBoolean(text);
+  } catch (error) {
+    if (error instanceof BadValue) throw new UsageError(`${where}: ${error.message}`);
+    throw error;
+  }
 }
