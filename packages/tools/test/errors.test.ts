@@ -5,7 +5,7 @@ import type { BrowserContext, Locator, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserHost, SessionError, messageOf } from '@sessionwright/session-core';
 import { describeTarget, locate, type ElementAction, type ElementTarget } from '../src/page/element.js';
-import { elementError, navigationError, playwrightError } from '../src/framework/errors.js';
+import { elementError, navigationError, toolError } from '../src/framework/errors.js';
 
 const EXTRAS = `<!doctype html><html><head><title>Extras</title>
 <style>
@@ -54,17 +54,13 @@ describe('browser messages', () => {
     const raw = thrown instanceof Error ? thrown.message : String(thrown);
     expect(raw).toContain('Call log:');
     const dimmed = `${raw}\n\u001b[2m  - waiting for the page\u001b[22m`;
-    for (const error of [
-      playwrightError(thrown),
-      playwrightError(new Error(dimmed)),
-      playwrightError(new Error('\u001b[31mred\u001b[39m failure\nCall log:\n  - more')),
-    ]) {
+    for (const error of [toolError(thrown), toolError(new Error(dimmed)), toolError(new Error('\u001b[31mred\u001b[39m failure\nCall log:\n  - more'))]) {
       const said = JSON.stringify(error.toJSON());
       expect(said).not.toContain('\\u001b');
       expect(said).not.toContain('Call log');
       expect(said).not.toMatch(/\[2m|\[22m/);
     }
-    expect(playwrightError(new Error('\u001b[31mred\u001b[39m failure\nCall log:\n  - more')).details?.browserMessage).toBe('red failure');
+    expect(toolError(new Error('\u001b[31mred\u001b[39m failure\nCall log:\n  - more')).details?.browserMessage).toBe('red failure');
     expect(messageOf(new Error(dimmed))).toBe(messageOf(thrown));
   });
 });
@@ -233,14 +229,33 @@ describe('navigationError', () => {
     expect(response?.status()).toBe(404);
   });
 });
-describe('playwrightError', () => {
+describe('toolError', () => {
   it('wraps anything thrown as BROWSER_ERROR reason unknown with the browser message, and passes SessionErrors through', () => {
-    expect(playwrightError('text thrown').toJSON()).toEqual({
+    expect(toolError('text thrown').toJSON()).toEqual({
       errorCode: 'BROWSER_ERROR',
       message: 'The browser reported an error: text thrown',
       details: { browserMessage: 'text thrown', reason: 'unknown' },
     });
     const original = new SessionError('ELEMENT_NOT_FOUND', 'gone');
-    expect(playwrightError(original)).toBe(original);
+    expect(toolError(original)).toBe(original);
+  });
+
+  it("names the tool, says the next step in the profile's words and sets the session the call named", () => {
+    expect(toolError(new Error('boom\nCall log:'), { tool: 'click' }).message).toBe('click failed: boom');
+    const stale = new SessionError('ELEMENT_NOT_FOUND', 'No element has ref e9.', { details: { next: 'new_snapshot' } });
+    const words = {
+      createSession: 'create_session',
+      listSessions: 'list_sessions',
+      closeSession: 'close_session',
+      snapshot: 'browser_snapshot',
+      navigate: 'browser_navigate',
+    };
+    const mapped = toolError(stale, { vocabulary: words, sessionId: 's1' });
+    expect(mapped.message).toBe('No element has ref e9. Take a new snapshot (browser_snapshot) and use a ref from it.');
+    expect(mapped.sessionId).toBe('s1');
+    expect(mapped.details).toEqual({ next: 'new_snapshot' });
+    // An error that names its session keeps it.
+    const named = new SessionError('SESSION_NOT_FOUND', 'gone', { sessionId: 'other' });
+    expect(toolError(named, { sessionId: 's1' }).sessionId).toBe('other');
   });
 });

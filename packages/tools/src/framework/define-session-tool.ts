@@ -5,7 +5,8 @@ import type { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOptions } from './define-tool.js';
 import { checkModal, letFileChooserArrive, type ModalPolicy } from './modal-state.js';
 import { reportWaitForPerson } from './person-wait.js';
-import { CallResponse, type PageHeader, type ToolResponse, type WithAttachments } from './response.js';
+import { outputPath, writeOutputFile } from './output-files.js';
+import { CallResponse, fileResultField, type FileOutput, type FileTarget, type PageHeader, type ToolResponse, type WithAttachments } from './response.js';
 
 /** What a session tool does, written once; each profile offers it under its own name and arguments. */
 export interface SessionToolWork<Args, Prepared, Fields> {
@@ -51,6 +52,11 @@ export interface SessionToolSpec<Input extends z.ZodObject, Output extends z.Zod
     SessionToolWork<z.infer<Input>, Prepared, OwnFields<Output>> {
   /** The call's scope from its arguments; by default the session named by sessionId, with the snapshot when includeSnapshot asks for it. */
   scope?(args: z.infer<Input>): CallScope;
+  /**
+   * With a `filename` argument the result is written to that file under --output-dir instead of answered (the playwright
+   * profile's tools): what the file takes from the result. The name is checked before the call reaches its session.
+   */
+  file?: FileOutput<z.infer<Input>>;
 }
 
 /** A session tool: a tool definition that also carries its work, for another profile to offer it under its own name. */
@@ -69,12 +75,13 @@ function namedScope(args: object): CallScope {
 export function defineSessionTool<Input extends z.ZodObject, Output extends z.ZodObject, Prepared = z.infer<Input>>(
   spec: SessionToolSpec<Input, Output, Prepared>,
 ): SessionTool<Input, Output> {
-  const { prepare, defaultTimeout, loads, timeout, handler, scope = namedScope, ...definition } = spec;
+  const { prepare, defaultTimeout, loads, timeout, handler, scope = namedScope, file, ...definition } = spec;
   const work: SessionToolWork<z.infer<Input>, Prepared, OwnFields<Output>> = { prepare, defaultTimeout, loads, timeout, handler };
   return {
     ...definition,
+    ...(file === undefined ? {} : { output: definition.output.extend(fileResultField) as unknown as Output }),
     work,
-    handler: (args, ctx) => runInSession(work, args, ctx, scope(args)) as Promise<z.infer<Output>>,
+    handler: (args, ctx) => runInSession(work, args, ctx, scope(args), file as FileOutput<unknown> | undefined) as Promise<z.infer<Output>>,
   };
 }
 
@@ -129,7 +136,10 @@ async function runInSession<Args, Prepared, Fields extends object>(
   args: Args,
   ctx: ToolContext,
   scope: CallScope,
+  file?: FileOutput<unknown>,
 ): Promise<Record<string, unknown> | WithAttachments<Record<string, unknown>>> {
+  const filename = file === undefined ? undefined : (args as { filename?: string }).filename;
+  const target = filename === undefined ? undefined : outputPath(ctx.options, filename);
   const prepared = withDefaultTimeout(work.prepare ? await work.prepare(args, ctx) : (args as unknown as Prepared), work.defaultTimeout, ctx.options);
   const loads = typeof work.loads === 'function' ? work.loads(prepared) : work.loads === true;
   const limit = work.timeout?.(prepared);
@@ -156,9 +166,28 @@ async function runInSession<Args, Prepared, Fields extends object>(
       )
       .finally(() => stopReporting());
     // Rendered after run() settled: the manager marks the session used again when the call leaves the queue.
-    return response.render(fields);
+    return response.render(fields, file === undefined || target === undefined ? undefined : fileTarget(file, target, args, sessionId, ctx));
   };
   return scope.sessionId === undefined ? onImplicitSession(ctx, call) : call(scope.sessionId, () => {});
+}
+
+/** Where a call's file output goes: `target` (from outputPath), redacted like any result, counted against the session's limits. */
+function fileTarget(output: FileOutput<unknown>, target: string, args: unknown, sessionId: string, ctx: ToolContext): FileTarget {
+  return {
+    output,
+    args,
+    async write(found) {
+      const content = typeof found === 'string' && ctx.options.redact ? ctx.options.redact(found) : found;
+      // The file counts against the limits of the session the call acted on, while it is open.
+      let session: Session | undefined;
+      try {
+        session = ctx.sessions.get(sessionId);
+      } catch {
+        session = undefined;
+      }
+      return writeOutputFile(ctx.options, target, content, session);
+    },
+  };
 }
 
 /**

@@ -1,7 +1,9 @@
-// Maps Playwright failures to error codes by asking the page what is true now, not by reading English error text.
+// The tools layer's one error mapping (toolError), and the codes of element and navigation failures decided by asking the page what is true now, not by reading English error text.
 import type { Locator, Page } from 'playwright';
 import { SessionError, browserError, firstLine, isSessionError, isTimeoutError, messageOf, orAfter } from '@sessionwright/session-core';
+import type { z } from 'zod';
 import { describeTarget, inspectElement, targetDetails, type ElementAction, type ElementTarget } from '../page/element.js';
+import { withNextStep, type ToolVocabulary } from './next-steps.js';
 
 /**
  * The error for an element action that threw: ELEMENT_NOT_FOUND, ELEMENT_AMBIGUOUS, ELEMENT_NOT_CLICKABLE or
@@ -87,7 +89,7 @@ export async function elementError(
       },
     );
   }
-  return playwrightError(error);
+  return toolError(error);
 }
 
 /**
@@ -128,16 +130,52 @@ export function navigationError(error: unknown, context: { url: string; timeout?
   });
 }
 
+/** What the mapping of a failure knows of its call. */
+export interface FailureContext {
+  /** The tool, named in the message of a failure that is not already a SessionError. */
+  tool?: string;
+  /** The tool names of the call's profile: the error's next step is said in them. */
+  vocabulary?: ToolVocabulary;
+  /** The session the call named, set on an error that names none. */
+  sessionId?: string;
+}
+
 /**
- * The one mapping of anything else the browser threw: a SessionError stays as it is; the rest is BROWSER_ERROR reason
- * `unknown` with the browser's own message. `what` names the operation for the message (default: "The browser reported an error").
+ * The one mapping of a failure in the tools layer: a SessionError stays as it is; anything else is BROWSER_ERROR reason
+ * `unknown` with the browser's own message ("<tool> failed: …", or "The browser reported an error: …" without a tool).
+ * With a vocabulary the error's next step (details.next) is said in the profile's words; with a sessionId the error
+ * names that session unless it names one already.
  */
-export function playwrightError(error: unknown, what?: string): SessionError {
-  if (isSessionError(error)) return error;
-  const text = firstLine(messageOf(error));
-  return browserError('unknown', what === undefined ? `The browser reported an error: ${text}` : `${what} failed: ${text}`, {
-    details: { browserMessage: messageOf(error).slice(0, 1000) },
-    cause: error,
+export function toolError(error: unknown, context: FailureContext = {}): SessionError {
+  let mapped: SessionError;
+  if (isSessionError(error)) mapped = error;
+  else {
+    const text = firstLine(messageOf(error));
+    mapped = browserError('unknown', context.tool === undefined ? `The browser reported an error: ${text}` : `${context.tool} failed: ${text}`, {
+      details: { browserMessage: messageOf(error).slice(0, 1000) },
+      cause: error,
+    });
+  }
+  if (context.vocabulary !== undefined) mapped = withNextStep(mapped, context.vocabulary);
+  return context.sessionId === undefined || mapped.sessionId !== undefined ? mapped : mapped.withSession(context.sessionId);
+}
+
+/**
+ * INVALID_PARAMETERS for arguments a schema refused, one problem per issue: for the tool's own schema with the
+ * arguments it accepts, or for the arguments another profile's tool mapped onto this one's (without that list, which
+ * names the other tool's arguments).
+ */
+export function invalidArguments(toolName: string, error: z.ZodError, options: { accepted?: string[]; sessionId?: string } = {}): SessionError {
+  const { accepted, sessionId } = options;
+  const problems = error.issues.map((issue) => {
+    if (issue.code === 'unrecognized_keys') return `unknown argument ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
+    const where = issue.path.length ? `"${issue.path.join('.')}"` : 'arguments';
+    return `${where}: ${issue.message}`;
+  });
+  const listed = accepted === undefined ? '' : ` Accepted arguments: ${accepted.join(', ') || 'none'}.`;
+  return new SessionError('INVALID_PARAMETERS', `Invalid arguments for ${toolName}: ${problems.join('; ')}.${listed}`, {
+    ...(sessionId === undefined ? {} : { sessionId }),
+    details: { issues: problems, ...(accepted === undefined ? {} : { acceptedArguments: accepted }) },
   });
 }
 

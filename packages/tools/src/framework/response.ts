@@ -11,6 +11,29 @@ export type Attachment =
   | { type: 'image'; data: string; mimeType: 'image/png' | 'image/jpeg' }
   | { type: 'resource'; uri: string; mimeType: string; blob: string };
 
+/** The `filename` argument: checked before the call reaches its session (no --output-dir, or a name leading out of it). */
+export const filenameSchema = z.string().min(1).max(1_000).optional().describe('Save to this file in --output-dir instead.');
+
+export const FILENAME_NOTE =
+  'With filename the result is written to that file inside --output-dir (never outside it; refused without --output-dir) and the answer says where (file).';
+
+/** What a tool writes for its `filename` argument, from its result; undefined writes nothing (a dialog interrupted the call). */
+export interface FileOutput<Args> {
+  content(data: Record<string, unknown>, attachments: readonly Attachment[], args: Args): string | Uint8Array | undefined;
+  /** The result's fields the file replaces, left out of the result (an image attachment is always left out). */
+  omit: readonly string[];
+}
+
+/** The output field a tool with file output adds. */
+export const fileResultField = { file: z.string().optional().describe('With filename: the file written.') };
+
+/** One call's file output: what to write, from which arguments, and how (under --output-dir, counted against the session). */
+export interface FileTarget {
+  output: FileOutput<unknown>;
+  args: unknown;
+  write(content: string | Uint8Array): Promise<string>;
+}
+
 const ATTACHMENTS = Symbol('attachments');
 
 /** A result with attachments after its JSON (content[1…]). */
@@ -178,9 +201,10 @@ export class CallResponse implements ToolResponse {
   /**
    * The result, once: the tool's fields (none when a dialog interrupted it), the page header, the session's new expiry
    * (read now: the manager marks the session used when the call leaves the queue) and events, and what it holds open;
-   * attachments after the JSON.
+   * attachments after the JSON. With a file target (a `filename` argument) the file takes the fields it replaces and any
+   * image, and the result says where it is (file); a call with nothing to write answers as without one.
    */
-  render<T extends object>(fields: T | undefined): Record<string, unknown> | WithAttachments<Record<string, unknown>> {
+  async render<T extends object>(fields: T | undefined, file?: FileTarget): Promise<Record<string, unknown> | WithAttachments<Record<string, unknown>>> {
     const events = this.events ?? { dialogs: [], openedTabs: [], closedTabs: [], downloads: [] };
     const data: Record<string, unknown> = {
       ...fields,
@@ -196,7 +220,14 @@ export class CallResponse implements ToolResponse {
       const said = typeof data.message === 'string' ? `${data.message} ` : '';
       Object.assign(data, { message: `${said}${modalSentence(state)}`, modalState: state });
     }
-    return withAttachments(data, this.attachments);
+    const found = file?.output.content(data, this.attachments, file.args);
+    if (file === undefined || found === undefined) return withAttachments(data, this.attachments);
+    const written = await file.write(found);
+    const kept = Object.fromEntries(Object.entries(data).filter(([key]) => !file.output.omit.includes(key)));
+    return withAttachments(
+      { ...kept, file: written },
+      this.attachments.filter((attachment) => attachment.type !== 'image'),
+    );
   }
 
   /** The url and title of the session's page now, and the snapshot when the call's scope asks for it: read once, at the end of the call. */

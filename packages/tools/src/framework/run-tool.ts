@@ -1,9 +1,8 @@
-// Runs one tool call: strict argument validation, the handler, and every failure turned into a SessionError.
-import { SessionError } from '@sessionwright/session-core';
-import type { z } from 'zod';
+// Runs one tool call: strict argument validation, the handler, and every failure turned into a SessionError by the one mapping (toolError).
+import type { SessionError } from '@sessionwright/session-core';
 import type { AnyTool, ToolContext } from './define-tool.js';
-import { SESSIONS_VOCABULARY, withNextStep } from './next-steps.js';
-import { playwrightError } from './errors.js';
+import { invalidArguments, toolError } from './errors.js';
+import { SESSIONS_VOCABULARY } from './next-steps.js';
 import { attachmentsOf, type Attachment } from './response.js';
 
 export type ToolOutcome = { ok: true; data: Record<string, unknown>; attachments: Attachment[] } | { ok: false; error: SessionError };
@@ -23,28 +22,11 @@ export async function runTool(tool: AnyTool, rawArgs: unknown, ctx: ToolContext)
     return { ok: true, data, attachments };
   } catch (error) {
     // Anything not already a SessionError is BROWSER_ERROR reason unknown, with the browser's own message.
-    const mapped = withNextStep(playwrightError(error, tool.name), ctx.vocabulary ?? SESSIONS_VOCABULARY);
-    return { ok: false, error: sessionId === undefined || mapped.sessionId !== undefined ? mapped : mapped.withSession(sessionId) };
+    return {
+      ok: false,
+      error: toolError(error, { tool: tool.name, vocabulary: ctx.vocabulary ?? SESSIONS_VOCABULARY, ...(sessionId === undefined ? {} : { sessionId }) }),
+    };
   }
-}
-
-/**
- * INVALID_PARAMETERS for arguments a schema refused, one problem per issue: for the tool's own schema with the
- * arguments it accepts, or for the arguments another profile's tool mapped onto this one's (without that list, which
- * names the other tool's arguments).
- */
-export function invalidArguments(toolName: string, error: z.ZodError, options: { accepted?: string[]; sessionId?: string } = {}): SessionError {
-  const { accepted, sessionId } = options;
-  const problems = error.issues.map((issue) => {
-    if (issue.code === 'unrecognized_keys') return `unknown argument ${issue.keys.map((key) => `"${key}"`).join(', ')}`;
-    const where = issue.path.length ? `"${issue.path.join('.')}"` : 'arguments';
-    return `${where}: ${issue.message}`;
-  });
-  const listed = accepted === undefined ? '' : ` Accepted arguments: ${accepted.join(', ') || 'none'}.`;
-  return new SessionError('INVALID_PARAMETERS', `Invalid arguments for ${toolName}: ${problems.join('; ')}.${listed}`, {
-    ...(sessionId === undefined ? {} : { sessionId }),
-    details: { issues: problems, ...(accepted === undefined ? {} : { acceptedArguments: accepted }) },
-  });
 }
 
 function sessionIdOf(rawArgs: unknown): string | undefined {

@@ -3,7 +3,7 @@ import { browserError, firstLine, isTimeoutError, messageOf, serverSide } from '
 import type { Page } from 'playwright';
 import type { ElementTarget } from './element.js';
 import { onElement } from './actions.js';
-import { playwrightError } from '../framework/errors.js';
+import { toolError } from '../framework/errors.js';
 import { DEFAULT_ELEMENT_TIMEOUT } from '../framework/schemas.js';
 
 /** About 10 000 tokens: a whole ordinary page fits, a huge one is cut with a note. */
@@ -111,7 +111,7 @@ export async function wholePage(page: Page, options: SnapshotOptions): Promise<s
     text = await Promise.race([quickSnapshot(page, options), late]);
     if (text !== 'late') text ??= await page.ariaSnapshot(options);
   } catch (error) {
-    if (!isTimeoutError(error)) throw playwrightError(error);
+    if (!isTimeoutError(error)) throw toolError(error);
     text = 'late';
     browserMessage = firstLine(messageOf(error));
   } finally {

@@ -3,7 +3,7 @@ import { SessionError, browserError, firstLine, messageOf } from '@sessionwright
 import type { Frame, Page, Request } from 'playwright';
 import { z } from 'zod';
 import { frameOf, onElement } from '../page/actions.js';
-import { playwrightError } from '../framework/errors.js';
+import { toolError } from '../framework/errors.js';
 import { sessionOutput } from '../framework/response.js';
 import { DEFAULT_ELEMENT_TIMEOUT, optionalTargetInput, sessionIdSchema } from '../framework/schemas.js';
 import { defineSessionTool } from '../framework/define-session-tool.js';
@@ -282,7 +282,7 @@ async function runWatchingNavigation<T>(page: Page, work: () => Promise<T>): Pro
         details: { navigated: true, url: page.url(), browserMessage: firstLine(messageOf(error)) },
       });
     }
-    throw playwrightError(error);
+    throw toolError(error);
   } finally {
     page.off('framenavigated', onNavigation);
     page.off('request', onRequest);

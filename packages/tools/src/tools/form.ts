@@ -1,11 +1,11 @@
 // fill_form and drag: several fields in one call, and dragging one element onto another.
-import { SessionError, isSessionError } from '@sessionwright/session-core';
+import { SessionError } from '@sessionwright/session-core';
 import type { Locator, Page } from 'playwright';
 import { z } from 'zod';
 import { locate, type ElementTarget } from '../page/element.js';
 import { checkSelectable, readSelect } from './input.js';
 import { actAndSettle, onElement } from '../page/actions.js';
-import { playwrightError } from '../framework/errors.js';
+import { toolError } from '../framework/errors.js';
 import { sessionOutput } from '../framework/response.js';
 import { DEFAULT_ELEMENT_TIMEOUT, elementTimeoutSchema, includeSnapshotSchema, refText, selectorText, sessionIdSchema } from '../framework/schemas.js';
 import { defineSessionTool } from '../framework/define-session-tool.js';
@@ -71,7 +71,7 @@ export const fillForm = defineSessionTool({
       try {
         filled.push({ index, value: await fillField(page, { selector: field.selector, ref: field.ref }, value, timeout) });
       } catch (error) {
-        const failure = isSessionError(error) ? error : playwrightError(error);
+        const failure = toolError(error);
         throw new SessionError(failure.code, `Field ${index}: ${failure.message}${index > 0 ? ` Fields 0 to ${index - 1} were filled.` : ''}`, {
           details: { ...failure.details, field: index },
         });
@@ -177,7 +177,7 @@ async function labelled<T>(end: 'from' | 'to', step: () => Promise<T>): Promise<
   try {
     return await step();
   } catch (error) {
-    const failure = isSessionError(error) ? error : playwrightError(error);
+    const failure = toolError(error);
     throw new SessionError(failure.code, `${end === 'from' ? 'The element to drag' : 'The drop target'}: ${failure.message}`, {
       details: { ...failure.details, end },
     });

@@ -4,7 +4,7 @@ import type { Page } from 'playwright';
 import { z } from 'zod';
 import { imageSize, scaleImage, type ImageFormat, type ImageSize } from '../page/image.js';
 import { onElement } from '../page/actions.js';
-import { playwrightError } from '../framework/errors.js';
+import { toolError } from '../framework/errors.js';
 import { sessionOutput } from '../framework/response.js';
 import { DEFAULT_ELEMENT_TIMEOUT, optionalTargetInput, sessionIdSchema } from '../framework/schemas.js';
 import { defineSessionTool } from '../framework/define-session-tool.js';
@@ -83,7 +83,7 @@ async function capture(
   try {
     return await page.screenshot({ ...shot, fullPage: options.fullPage });
   } catch (error) {
-    throw playwrightError(error);
+    throw toolError(error);
   }
 }
 

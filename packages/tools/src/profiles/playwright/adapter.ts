@@ -2,8 +2,8 @@
 import { z } from 'zod';
 import type { ToolKind } from '../../framework/define-tool.js';
 import { modalResultFields, type ModalPolicy } from '../../framework/modal-state.js';
-import { pageResultFields, snapshotResultFields } from '../../framework/response.js';
-import { invalidArguments } from '../../framework/run-tool.js';
+import { pageResultFields, snapshotResultFields, type FileOutput } from '../../framework/response.js';
+import { invalidArguments } from '../../framework/errors.js';
 import { MAX_SELECTOR, REF_PATTERN, refText, sessionIdSchema } from '../../framework/schemas.js';
 import {
   defineBesideTool,
@@ -94,6 +94,8 @@ interface AdapterSpec<Input extends z.ZodObject> {
   kind?: ToolKind;
   /** What the call does about a dialog or file chooser held open (default: refuses to run while one is). */
   modal?: ModalPolicy;
+  /** With a `filename` argument: what the file takes from the result (defineSessionTool's file). */
+  file?: FileOutput<z.infer<Input>>;
 }
 
 /**
@@ -120,6 +122,7 @@ export function adapt<Input extends z.ZodObject>(spec: AdapterSpec<Input>): Sess
     errors: base.errors,
     // A capability's tool is in the same group under every name (--caps names the group, not the tool).
     ...(base.capability === undefined ? {} : { capability: base.capability }),
+    ...(spec.file === undefined ? {} : { file: spec.file }),
     scope(args) {
       const snapshot = typeof spec.snapshot === 'function' ? spec.snapshot(own(args)) : spec.snapshot === true;
       return playwrightScope({ name: spec.name, kind, modal: spec.modal }, (args as { sessionId?: string }).sessionId, snapshot);

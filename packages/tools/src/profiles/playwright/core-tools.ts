@@ -3,10 +3,9 @@ import { z } from 'zod';
 import { dropDataSchema } from '../../tools/drop.js';
 import { emulate } from '../../tools/emulate.js';
 import { isSessionError, SessionError } from '@sessionwright/session-core';
-import { FILENAME_NOTE, filenameSchema, savingToFile } from '../../framework/file-output.js';
+import { FILENAME_NOTE, filenameSchema } from '../../framework/response.js';
 import { networkRequest, networkRequests } from '../../tools/network.js';
-import { SESSION_NOTE, adapt, elementCount, elementFields, optionalSessionIdSchema, toTarget } from './adapter.js';
-import type { SessionTool } from '../../framework/define-session-tool.js';
+import { SESSION_NOTE, adapt, elementCount, elementFields, optionalSessionIdSchema, playwrightOutput, playwrightSessionTool, toTarget } from './adapter.js';
 import { uploadFile } from '../../tools/upload.js';
 
 /**
@@ -85,20 +84,18 @@ const indexOf = (id: string) => Number(id.slice(1));
 
 const requestItem = (networkRequests.output as z.ZodObject).shape.requests as z.ZodArray<z.ZodObject>;
 
-/** browser_network_requests' answer with each request's index, the number browser_network_request takes. */
-export function numbered<Input extends z.ZodObject>(tool: SessionTool<Input, z.ZodObject>): SessionTool<Input, z.ZodObject> {
-  return {
-    ...tool,
-    output: tool.output.extend({
-      requests: z.array(requestItem.element.extend({ index: z.number().describe('For browser_network_request.') })).optional(),
-    }),
-    async handler(args, ctx) {
-      const answer = (await tool.handler(args, ctx)) as Record<string, unknown>;
-      if (!Array.isArray(answer.requests)) return answer;
-      const requests = (answer.requests as { id: string }[]).map((request) => ({ index: indexOf(request.id), ...request }));
-      return { ...answer, requests };
-    },
-  };
+/** browser_network_requests' output: each request with its index, the number browser_network_request takes. */
+export function numberedOutput(output: z.ZodObject): z.ZodObject {
+  return output.extend({
+    requests: z.array(requestItem.element.extend({ index: z.number().describe('For browser_network_request.') })).optional(),
+  });
+}
+
+/** network_requests' fields with each request's index. */
+export function numbered<Fields extends object>(fields: Fields): Fields {
+  const { requests } = fields as { requests?: unknown };
+  if (!Array.isArray(requests)) return fields;
+  return { ...fields, requests: (requests as { id: string }[]).map((request) => ({ index: indexOf(request.id), ...request })) };
 }
 
 /** What `part` selects of a request's details, and the fields that carry it. */
@@ -122,7 +119,8 @@ const networkRequestInput = z.strictObject({
   sessionId: optionalSessionIdSchema,
 });
 
-const byIndex = adapt({
+/** network_request's work under the number browser_network_requests gives, narrowed to one part with `part`. */
+export const browserNetworkRequest = playwrightSessionTool({
   name: 'browser_network_request',
   title: 'Show one network request',
   description: 'Shows one request from browser_network_requests in full, or one part of it.',
@@ -131,32 +129,27 @@ const byIndex = adapt({
     `Text bodies are cut at 100000 characters (truncated: true), binary bodies are a note; credentials in Authorization headers are hidden. ${FILENAME_NOTE} ${SESSION_NOTE} ` +
     'Errors: INVALID_PARAMETERS (no request has that number in this session, or it fell out of the 1000 kept: list again).',
   input: networkRequestInput,
-  base: networkRequest,
-  toBase: ({ index }) => ({ id: `r${index}` }),
-});
-
-export const browserNetworkRequest = savingToFile(
-  {
-    ...byIndex,
-    output: byIndex.output.extend({ index: z.number().optional() }),
-    async handler(args, ctx) {
-      let answer: Record<string, unknown>;
-      try {
-        answer = (await byIndex.handler(args, ctx)) as Record<string, unknown>;
-      } catch (error) {
-        if (isSessionError(error) && error.code === 'INVALID_PARAMETERS' && typeof error.details?.id === 'string') {
-          throw new SessionError('INVALID_PARAMETERS', `No request #${args.index} in this session. Call browser_network_requests and use an index it lists.`, {
-            details: { index: args.index, reason: error.details.reason },
-          });
-        }
-        throw error;
+  output: playwrightOutput(networkRequest.output as z.ZodObject).extend({ index: z.number().optional() }),
+  kind: networkRequest.kind,
+  errors: networkRequest.errors,
+  ...(networkRequest.capability === undefined ? {} : { capability: networkRequest.capability }),
+  async handler({ index, part }, page, response, ctx) {
+    let fields: Record<string, unknown>;
+    try {
+      fields = await networkRequest.work.handler({ id: `r${index}` }, page, response, ctx);
+    } catch (error) {
+      if (isSessionError(error) && error.code === 'INVALID_PARAMETERS' && typeof error.details?.id === 'string') {
+        throw new SessionError('INVALID_PARAMETERS', `No request #${index} in this session. Call browser_network_requests and use an index it lists.`, {
+          details: { index, reason: error.details.reason },
+        });
       }
-      const kept = args.part === undefined ? DETAIL_FIELDS : (PARTS[args.part] as readonly string[]);
-      const narrowed = Object.fromEntries(Object.entries(answer).filter(([key]) => kept.includes(key) || !(DETAIL_FIELDS as readonly string[]).includes(key)));
-      return typeof answer.id === 'string' ? { index: indexOf(answer.id), ...narrowed } : narrowed;
-    },
+      throw error;
+    }
+    const kept = part === undefined ? DETAIL_FIELDS : (PARTS[part] as readonly string[]);
+    const narrowed = Object.fromEntries(Object.entries(fields).filter(([key]) => kept.includes(key) || !(DETAIL_FIELDS as readonly string[]).includes(key)));
+    return typeof fields.id === 'string' ? { index: indexOf(fields.id), ...narrowed } : narrowed;
   },
-  {
+  file: {
     content: (data, _attachments, { part }) => {
       if (typeof data.id !== 'string') return undefined;
       if (part === undefined) return `${JSON.stringify(data, null, 2)}\n`;
@@ -170,4 +163,4 @@ export const browserNetworkRequest = savingToFile(
     },
     omit: DETAIL_FIELDS,
   },
-);
+});

@@ -6,17 +6,16 @@ import { defineTool } from '../../framework/define-tool.js';
 import { handleDialog } from '../../tools/dialog.js';
 import { emulate } from '../../tools/emulate.js';
 import { evaluate } from '../../tools/evaluate.js';
-import { FILENAME_NOTE, filenameSchema, savingToFile } from '../../framework/file-output.js';
 import { ONE_QUERY_MESSAGE, find, findOutput, findQueryFields, oneQuery } from '../../tools/find.js';
 import { drag, fillForm } from '../../tools/form.js';
 import { click, hover, pressKey, selectOption, type } from '../../tools/input.js';
 import { FILE_UPLOAD_TOOL, HANDLE_DIALOG_TOOL } from '../../framework/modal-state.js';
 import { goBack, navigate } from '../../tools/navigation.js';
 import { networkRequests } from '../../tools/network.js';
-import { numbered } from './core-tools.js';
+import { numbered, numberedOutput } from './core-tools.js';
 import { outputPath, writeOutputFile } from '../../framework/output-files.js';
 import { SESSION_NOTE, adapt, elementCount, elementFields, optionalSessionIdSchema, playwrightOutput, playwrightSessionTool, toTarget } from './adapter.js';
-import { sessionOutput } from '../../framework/response.js';
+import { FILENAME_NOTE, filenameSchema, sessionOutput } from '../../framework/response.js';
 import { MAX_SELECTOR, refText } from '../../framework/schemas.js';
 import { MAX_SNAPSHOT_MAX_CHARS } from '../../page/snapshot.js';
 import type { OwnFields } from '../../framework/define-session-tool.js';
@@ -75,35 +74,33 @@ export const browserNavigateBack = adapt({
   toBase: () => ({}),
 });
 
-export const browserSnapshot = savingToFile(
-  adapt({
-    name: 'browser_snapshot',
-    title: 'Page snapshot',
-    description: "Captures the page's accessibility snapshot, with refs to act on; better than a screenshot.",
-    notes:
-      'Captures the page\'s accessibility snapshot: an outline of roles, names and text in which every element you can act on carries a ref, e.g. `button "Send" [ref=e12]`. ' +
-      'Better than a screenshot for acting on the page: pass a ref to browser_click, browser_type, browser_hover, browser_select_option. ' +
-      'The result is JSON: {url, title, snapshot}. Name an element (ref or target) for only that part; depth limits how deep it goes; boxes: true adds [box=x,y,width,height] (CSS pixels, viewport-relative) to each element. ' +
-      `Refs belong to the current document: after a navigation take a new snapshot. ${FILENAME_NOTE} ${SESSION_NOTE}`,
-    input: optionalElementInput({
-      depth: z.number().int().min(1).max(1_000).optional().describe('Default all.'),
-      boxes: boxesSchema,
-      filename: filenameSchema,
-    }),
-    base: snapshot,
-    // A file takes the whole snapshot; an answer is capped for the model.
-    toBase: ({ depth, boxes, filename, ...element }) => ({
-      ...toTarget(element),
-      depth,
-      boxes,
-      maxChars: filename === undefined ? undefined : MAX_SNAPSHOT_MAX_CHARS,
-    }),
+export const browserSnapshot = adapt({
+  name: 'browser_snapshot',
+  title: 'Page snapshot',
+  description: "Captures the page's accessibility snapshot, with refs to act on; better than a screenshot.",
+  notes:
+    'Captures the page\'s accessibility snapshot: an outline of roles, names and text in which every element you can act on carries a ref, e.g. `button "Send" [ref=e12]`. ' +
+    'Better than a screenshot for acting on the page: pass a ref to browser_click, browser_type, browser_hover, browser_select_option. ' +
+    'The result is JSON: {url, title, snapshot}. Name an element (ref or target) for only that part; depth limits how deep it goes; boxes: true adds [box=x,y,width,height] (CSS pixels, viewport-relative) to each element. ' +
+    `Refs belong to the current document: after a navigation take a new snapshot. ${FILENAME_NOTE} ${SESSION_NOTE}`,
+  input: optionalElementInput({
+    depth: z.number().int().min(1).max(1_000).optional().describe('Default all.'),
+    boxes: boxesSchema,
+    filename: filenameSchema,
   }),
-  {
+  base: snapshot,
+  // A file takes the whole snapshot; an answer is capped for the model.
+  toBase: ({ depth, boxes, filename, ...element }) => ({
+    ...toTarget(element),
+    depth,
+    boxes,
+    maxChars: filename === undefined ? undefined : MAX_SNAPSHOT_MAX_CHARS,
+  }),
+  file: {
     content: (data) => (typeof data.snapshot === 'string' ? data.snapshot : undefined),
     omit: ['snapshot'],
   },
-);
+});
 
 export const browserClick = adapt({
   name: 'browser_click',
@@ -190,58 +187,54 @@ export const browserSelectOption = adapt({
   toBase: ({ values, ...element }) => ({ ...toTarget(element), values }),
 });
 
-export const browserEvaluate = savingToFile(
-  adapt({
-    name: 'browser_evaluate',
-    title: 'Evaluate JavaScript',
-    description: 'Evaluates a JavaScript function on the page or an element.',
-    notes:
-      'Runs a JavaScript function in the page and returns its result as JSON (key result): "() => document.title", or with an element (ref or target) "(element) => element.textContent". ' +
-      `${FILENAME_NOTE} ${SESSION_NOTE} Errors: BROWSER_ERROR when the function throws (details.pageMessage), INVALID_PARAMETERS when it does not parse, ELEMENT_NOT_FOUND / ELEMENT_AMBIGUOUS for the element.`,
-    input: optionalElementInput({
-      function: z.string().min(1).max(100_000).describe('() => … or (element) => …'),
-      filename: filenameSchema,
-    }),
-    base: evaluate,
-    toBase: ({ function: source, filename: _file, ...element }) => ({ ...toTarget(element), function: source }),
+export const browserEvaluate = adapt({
+  name: 'browser_evaluate',
+  title: 'Evaluate JavaScript',
+  description: 'Evaluates a JavaScript function on the page or an element.',
+  notes:
+    'Runs a JavaScript function in the page and returns its result as JSON (key result): "() => document.title", or with an element (ref or target) "(element) => element.textContent". ' +
+    `${FILENAME_NOTE} ${SESSION_NOTE} Errors: BROWSER_ERROR when the function throws (details.pageMessage), INVALID_PARAMETERS when it does not parse, ELEMENT_NOT_FOUND / ELEMENT_AMBIGUOUS for the element.`,
+  input: optionalElementInput({
+    function: z.string().min(1).max(100_000).describe('() => … or (element) => …'),
+    filename: filenameSchema,
   }),
-  {
+  base: evaluate,
+  toBase: ({ function: source, filename: _file, ...element }) => ({ ...toTarget(element), function: source }),
+  file: {
     content: (data) => ('type' in data ? `${JSON.stringify(data.result, null, 2) ?? 'undefined'}\n` : undefined),
     omit: ['result'],
   },
-);
+});
 
-export const browserTakeScreenshot = savingToFile(
-  adapt({
-    name: 'browser_take_screenshot',
-    title: 'Take a screenshot',
-    description: 'Takes a screenshot; to act on the page use browser_snapshot.',
-    notes:
-      'Takes a screenshot of the viewport, the full page (fullPage: true) or one element (ref or target). content[0] is JSON {url, title, width, height, bytes, format}; the image follows as content[1]. ' +
-      'scale "device" captures device pixels (sharper on a high-density device), "css" (default) one pixel per CSS pixel. ' +
-      `Large captures are scaled down. To act on the page use browser_snapshot, not a screenshot. With filename the image is written to that file inside --output-dir (never outside it; refused without --output-dir) instead of returned, and the answer says where (file). ${SESSION_NOTE}`,
-    input: optionalElementInput({
-      type: z.enum(['png', 'jpeg']).optional().describe('Default png.'),
-      fullPage: z.boolean().optional().describe('Whole page.'),
-      scale: scaleSchema,
-      filename: filenameSchema,
-    }),
-    base: screenshot,
-    toBase: ({ type: format, fullPage, scale, filename, ...element }) => ({
-      ...toTarget(element),
-      format: format ?? (filename && /\.jpe?g$/i.test(filename) ? 'jpeg' : undefined),
-      fullPage,
-      scale,
-    }),
+export const browserTakeScreenshot = adapt({
+  name: 'browser_take_screenshot',
+  title: 'Take a screenshot',
+  description: 'Takes a screenshot; to act on the page use browser_snapshot.',
+  notes:
+    'Takes a screenshot of the viewport, the full page (fullPage: true) or one element (ref or target). content[0] is JSON {url, title, width, height, bytes, format}; the image follows as content[1]. ' +
+    'scale "device" captures device pixels (sharper on a high-density device), "css" (default) one pixel per CSS pixel. ' +
+    `Large captures are scaled down. To act on the page use browser_snapshot, not a screenshot. With filename the image is written to that file inside --output-dir (never outside it; refused without --output-dir) instead of returned, and the answer says where (file). ${SESSION_NOTE}`,
+  input: optionalElementInput({
+    type: z.enum(['png', 'jpeg']).optional().describe('Default png.'),
+    fullPage: z.boolean().optional().describe('Whole page.'),
+    scale: scaleSchema,
+    filename: filenameSchema,
   }),
-  {
+  base: screenshot,
+  toBase: ({ type: format, fullPage, scale, filename, ...element }) => ({
+    ...toTarget(element),
+    format: format ?? (filename && /\.jpe?g$/i.test(filename) ? 'jpeg' : undefined),
+    fullPage,
+    scale,
+  }),
+  file: {
     content: (_data, attachments) => {
       const image = attachments.find((attachment) => attachment.type === 'image');
       return image === undefined ? undefined : Buffer.from(image.data, 'base64');
     },
     omit: [],
   },
-);
+});
 
 /** The longest a time wait may take, in seconds, as in @playwright/mcp. */
 const MAX_TIME_WAIT_S = 30;
@@ -477,39 +470,37 @@ const consoleOutput = consoleMessages.output as z.ZodObject;
  * console_messages' work with @playwright/mcp's arguments: by default only what came since the current tab last loaded
  * a page (the cursor the default tool answers as loadCursor), everything kept with all: true.
  */
-export const browserConsoleMessages = savingToFile(
-  playwrightSessionTool({
-    name: 'browser_console_messages',
-    title: 'Get console messages',
-    description: "Returns the page's console messages.",
-    notes:
-      'Returns the console messages of the page (every tab of the session), uncaught exceptions included as errors, oldest first: level is the lowest level to include ' +
-      '("error", "warning", "info" by default, or "debug" for everything); onlyErrors: true is level "error". ' +
-      `Only what came since the current tab last loaded a page, unless all: true (everything since the session began). ${FILENAME_NOTE} ${SESSION_NOTE}`,
-    input: z
-      .strictObject({
-        level: z.enum(['error', 'warning', 'info', 'debug']).optional().describe('Lowest level (default info).'),
-        onlyErrors: z.boolean().optional().describe('Same as level error.'),
-        all: z.boolean().optional().describe('Since the session began, not the last page load.'),
-        filename: filenameSchema,
-        sessionId: optionalSessionIdSchema,
-      })
-      .refine((args) => args.level === undefined || args.onlyErrors === undefined, { message: 'give "level" or "onlyErrors", not both', path: ['onlyErrors'] }),
-    output: playwrightOutput(consoleOutput),
-    kind: 'read',
-    errors: consoleMessages.errors,
-    async handler({ level, onlyErrors, all, filename }, page, response, ctx) {
-      const since = all === true ? undefined : response.session.collectors.consoleSinceNavigation(page);
-      // A file takes every message kept; an answer the default number.
-      const limit = filename === undefined ? undefined : COLLECTOR_CAPACITY;
-      return consoleMessages.work.handler({ level: onlyErrors ? 'error' : level, since, limit }, page, response, ctx);
-    },
-  }),
-  {
+export const browserConsoleMessages = playwrightSessionTool({
+  name: 'browser_console_messages',
+  title: 'Get console messages',
+  description: "Returns the page's console messages.",
+  notes:
+    'Returns the console messages of the page (every tab of the session), uncaught exceptions included as errors, oldest first: level is the lowest level to include ' +
+    '("error", "warning", "info" by default, or "debug" for everything); onlyErrors: true is level "error". ' +
+    `Only what came since the current tab last loaded a page, unless all: true (everything since the session began). ${FILENAME_NOTE} ${SESSION_NOTE}`,
+  input: z
+    .strictObject({
+      level: z.enum(['error', 'warning', 'info', 'debug']).optional().describe('Lowest level (default info).'),
+      onlyErrors: z.boolean().optional().describe('Same as level error.'),
+      all: z.boolean().optional().describe('Since the session began, not the last page load.'),
+      filename: filenameSchema,
+      sessionId: optionalSessionIdSchema,
+    })
+    .refine((args) => args.level === undefined || args.onlyErrors === undefined, { message: 'give "level" or "onlyErrors", not both', path: ['onlyErrors'] }),
+  output: playwrightOutput(consoleOutput),
+  kind: 'read',
+  errors: consoleMessages.errors,
+  async handler({ level, onlyErrors, all, filename }, page, response, ctx) {
+    const since = all === true ? undefined : response.session.collectors.consoleSinceNavigation(page);
+    // A file takes every message kept; an answer the default number.
+    const limit = filename === undefined ? undefined : COLLECTOR_CAPACITY;
+    return consoleMessages.work.handler({ level: onlyErrors ? 'error' : level, since, limit }, page, response, ctx);
+  },
+  file: {
     content: (data) => (Array.isArray(data.messages) ? consoleLog(data.messages as ConsoleLine[]) : undefined),
     omit: ['messages'],
   },
-);
+});
 
 type ConsoleLine = { type: string; text: string; url?: string; line?: number };
 
@@ -518,50 +509,46 @@ function consoleLog(messages: readonly ConsoleLine[]): string {
   return messages.map(({ type, text, url, line }) => `[${type}] ${text}${url ? ` (${url}${line === undefined ? '' : `:${line}`})` : ''}\n`).join('');
 }
 
-export const browserNetworkRequests = savingToFile(
-  numbered(
-    playwrightSessionTool({
-      name: 'browser_network_requests',
-      title: 'List network requests',
-      description: "Lists the page's network requests, numbered for browser_network_request.",
-      notes:
-        'Lists the requests the page (every tab of the session) made, oldest first: index (for browser_network_request), method, url, resource type, status (null while pending or when it failed) and failure. ' +
-        'Only those since the current tab last loaded a page, unless all: true (everything kept since the session began). Numbers stay the same for the whole session. filter keeps URLs matching a regular expression ("/api/.*user"). ' +
-        `Images, fonts, stylesheets and media are left out unless static: true (includeStatic is the same). ${FILENAME_NOTE} ${SESSION_NOTE} Errors: INVALID_PARAMETERS (a filter that is not a regular expression).`,
-      input: z.strictObject({
-        static: z.boolean().optional().describe('Also images, fonts, stylesheets, media.'),
-        includeStatic: z.boolean().optional().describe('Same as static.'),
-        filter: z.string().min(1).max(1_000).optional().describe('URL regexp, e.g. "/api/.*user".'),
-        all: z.boolean().optional().describe('Since the session began, not the last page load.'),
-        filename: filenameSchema,
-        sessionId: optionalSessionIdSchema,
-      }),
-      output: playwrightOutput(networkRequests.output as z.ZodObject),
-      kind: 'read',
-      errors: networkRequests.errors,
-      // @playwright/mcp's filter is a regular expression's source; ours reads one written /…/.
-      async prepare({ static: withStatic, includeStatic, filter, all, filename }, ctx) {
-        const read = await (networkRequests.work.prepare as NonNullable<typeof networkRequests.work.prepare>)(
-          {
-            includeStatic: withStatic ?? includeStatic,
-            filter: filter === undefined ? undefined : `/${filter}/`,
-            limit: filename === undefined ? undefined : COLLECTOR_CAPACITY,
-          },
-          ctx,
-        );
-        return { read, all: all === true };
+export const browserNetworkRequests = playwrightSessionTool({
+  name: 'browser_network_requests',
+  title: 'List network requests',
+  description: "Lists the page's network requests, numbered for browser_network_request.",
+  notes:
+    'Lists the requests the page (every tab of the session) made, oldest first: index (for browser_network_request), method, url, resource type, status (null while pending or when it failed) and failure. ' +
+    'Only those since the current tab last loaded a page, unless all: true (everything kept since the session began). Numbers stay the same for the whole session. filter keeps URLs matching a regular expression ("/api/.*user"). ' +
+    `Images, fonts, stylesheets and media are left out unless static: true (includeStatic is the same). ${FILENAME_NOTE} ${SESSION_NOTE} Errors: INVALID_PARAMETERS (a filter that is not a regular expression).`,
+  input: z.strictObject({
+    static: z.boolean().optional().describe('Also images, fonts, stylesheets, media.'),
+    includeStatic: z.boolean().optional().describe('Same as static.'),
+    filter: z.string().min(1).max(1_000).optional().describe('URL regexp, e.g. "/api/.*user".'),
+    all: z.boolean().optional().describe('Since the session began, not the last page load.'),
+    filename: filenameSchema,
+    sessionId: optionalSessionIdSchema,
+  }),
+  output: numberedOutput(playwrightOutput(networkRequests.output as z.ZodObject)),
+  kind: 'read',
+  errors: networkRequests.errors,
+  // @playwright/mcp's filter is a regular expression's source; ours reads one written /…/.
+  async prepare({ static: withStatic, includeStatic, filter, all, filename }, ctx) {
+    const read = await (networkRequests.work.prepare as NonNullable<typeof networkRequests.work.prepare>)(
+      {
+        includeStatic: withStatic ?? includeStatic,
+        filter: filter === undefined ? undefined : `/${filter}/`,
+        limit: filename === undefined ? undefined : COLLECTOR_CAPACITY,
       },
-      async handler({ read, all }, page, response, ctx) {
-        const since = all ? undefined : response.session.collectors.requestsSinceNavigation(page);
-        return networkRequests.work.handler({ ...read, since }, page, response, ctx);
-      },
-    }),
-  ),
-  {
+      ctx,
+    );
+    return { read, all: all === true };
+  },
+  async handler({ read, all }, page, response, ctx) {
+    const since = all ? undefined : response.session.collectors.requestsSinceNavigation(page);
+    return numbered(await networkRequests.work.handler({ ...read, since }, page, response, ctx));
+  },
+  file: {
     content: (data) => (Array.isArray(data.requests) ? requestLog(data.requests as RequestLine[]) : undefined),
     omit: ['requests'],
   },
-);
+});
 
 type RequestLine = { index: number; method: string; url: string; status: number | null; failure?: string };
 
