@@ -1,10 +1,10 @@
-// screenshot, wait_for and evaluate through the real stdio server: image headers and sizes, caps, wait conditions, results and errors.
+// screenshot, wait_for and evaluate in process (runTool over a real SessionManager, Chromium and the fixture server): image headers and sizes, caps, wait conditions, results and errors.
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { useServerWithFixture } from './helpers.js';
+import { useTools } from './tool-harness.js';
 
-const server = useServerWithFixture();
+const server = useTools();
 const { call, sessionOn } = server;
 
 function headerSize(data: Buffer): { format: 'png' | 'jpeg'; width: number; height: number } {

@@ -1,10 +1,10 @@
-// Input and navigation tools through the real stdio server: press_key, hover, select_option, check/uncheck,
+// Input and navigation tools in process (runTool over a real SessionManager, Chromium and the fixture server): press_key, hover, select_option, check/uncheck,
 // go_back/go_forward/reload, includeSnapshot, and the never-blocked design (dialogs, new tabs, beforeunload).
 import { describe, expect, it } from 'vitest';
 import { startFixtureServer } from '@sessionwright/test-kit';
-import { useServerWithFixture } from './helpers.js';
+import { useTools } from './tool-harness.js';
 
-const server = useServerWithFixture();
+const server = useTools();
 const { call, createSession, sessionOn } = server;
 
 const read = async (sessionId: string, fn: string) => {

@@ -1,0 +1,108 @@
+// Tools called in this process, as a server calls them: runTool with a ToolContext over a real SessionManager on headless Chromium, and the result read as a client reads it.
+import { BrowserHost, SessionManager, silentLogger } from '@sessionwright/session-core';
+import { startFixtureServer, type FixtureServer, type FixtureServerOptions, type JsonToolResult } from '@sessionwright/test-kit';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { everyTool, runTool, type AnyTool, type SessionAccess, type ToolContext, type ToolOptions, type ToolOutcome } from '../src/index.js';
+
+/** The one caller of the harness, as a stdio server has one. */
+const OWNER = 'in-process';
+
+/** Sessions for one caller, as a server's SessionAccess gives them (without identities, so nothing is guarded). */
+function accessTo(manager: SessionManager): SessionAccess {
+  return {
+    get maxSessions() {
+      return manager.maxSessions;
+    },
+    create: (request = {}) => manager.create({ ...request, owner: OWNER }),
+    fork: (sessionId, request) => manager.fork(sessionId, request),
+    close: (sessionId) => manager.close(sessionId),
+    get: (sessionId) => manager.get(sessionId),
+    list: () => manager.list({ owner: OWNER }),
+    run: (sessionId, fn, options = {}) => manager.run(sessionId, fn, options),
+  };
+}
+
+/**
+ * The outcome as a client reads it (the server's serialization, README: Results): a success is structuredContent and the
+ * same JSON as content[0].text, attachments after it; a failure is isError with the error JSON alone. A success is
+ * checked against the tool's output schema, as an MCP client checks structuredContent against the listed outputSchema.
+ */
+function asClientReads(tool: AnyTool, outcome: ToolOutcome): JsonToolResult {
+  if (!outcome.ok) {
+    const text = JSON.stringify(outcome.error.toJSON());
+    return { isError: true, json: JSON.parse(text), result: { isError: true, content: [{ type: 'text', text }] } };
+  }
+  const checked = tool.output.safeParse(outcome.data);
+  if (!checked.success) throw new Error(`${tool.name}: the result does not match its output schema: ${checked.error.message}`);
+  const text = JSON.stringify(outcome.data);
+  const json = JSON.parse(text);
+  const attachments = outcome.attachments.map((attachment) =>
+    attachment.type === 'image'
+      ? { type: 'image' as const, data: attachment.data, mimeType: attachment.mimeType }
+      : { type: 'resource' as const, resource: { uri: attachment.uri, mimeType: attachment.mimeType, blob: attachment.blob } },
+  );
+  return { isError: false, json, result: { structuredContent: json, content: [{ type: 'text', text }, ...attachments] } };
+}
+
+export interface ToolHarnessOptions {
+  maxSessions?: number;
+  tools?: readonly AnyTool[];
+  toolOptions?: Partial<ToolOptions>;
+  fixture?: FixtureServerOptions;
+}
+
+/**
+ * One SessionManager on headless Chromium and one fixture server for a whole test file, with helpers that call the
+ * default profile's tools (every capability included) and open sessions on fixture pages. Each test's sessions are
+ * closed after it.
+ */
+export function useTools(options: ToolHarnessOptions = {}) {
+  const tools = new Map((options.tools ?? everyTool).map((tool) => [tool.name, tool]));
+  const toolOptions: ToolOptions = { allowFileUrls: false, fileRoots: [], defaultTimeouts: {}, ...options.toolOptions };
+  let fixture: FixtureServer | undefined;
+  let manager: SessionManager | undefined;
+  const opened: string[] = [];
+
+  beforeAll(async () => {
+    fixture = await startFixtureServer(options.fixture);
+    manager = new SessionManager({ host: new BrowserHost({ headless: true }).start(), maxSessions: options.maxSessions ?? 20, logger: silentLogger });
+  });
+  afterAll(async () => {
+    await manager?.shutdown();
+    await fixture?.close();
+  });
+
+  /** Calls a tool by name with these arguments, as a client's tools/call does. */
+  async function call(name: string, args: Record<string, unknown> = {}): Promise<JsonToolResult> {
+    const tool = tools.get(name);
+    if (tool === undefined) throw new Error(`No tool "${name}" in the harness.`);
+    const ctx: ToolContext = {
+      sessions: accessTo(manager as SessionManager),
+      logger: silentLogger,
+      signal: new AbortController().signal,
+      progress: () => {},
+      options: toolOptions,
+    };
+    return asClientReads(tool, await runTool(tool, args, ctx));
+  }
+
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((sessionId) => call('close_session', { sessionId })));
+  });
+
+  async function createSession(): Promise<string> {
+    const created = await call('create_session');
+    expect(created.isError, JSON.stringify(created.json)).toBe(false);
+    opened.push(created.json.sessionId);
+    return created.json.sessionId as string;
+  }
+
+  async function sessionOn(page: string): Promise<string> {
+    const sessionId = await createSession();
+    const nav = await call('navigate', { sessionId, url: (fixture as FixtureServer).urlFor(`/pages/${page}`) });
+    expect(nav.isError, JSON.stringify(nav.json)).toBe(false);
+    return sessionId;
+  }
+
+  return { call, createSession, sessionOn, fixture: () => fixture as FixtureServer, manager: () => manager as SessionManager };
+}
