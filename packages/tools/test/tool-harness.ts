@@ -1,5 +1,13 @@
 // Tools called in this process, as a server calls them: runTool with a ToolContext over a real SessionManager on headless Chromium, and the result read as a client reads it.
-import { BROWSER_ERROR_REASONS, BrowserHost, ERROR_CODES, SessionManager, silentLogger, type ErrorCode } from '@sessionwright/session-core';
+import {
+  BROWSER_ERROR_REASONS,
+  BrowserHost,
+  ERROR_CODES,
+  SessionManager,
+  silentLogger,
+  type ErrorCode,
+  type SessionManagerOptions,
+} from '@sessionwright/session-core';
 import { startFixtureServer, type FixtureServer, type FixtureServerOptions, type JsonToolResult } from '@sessionwright/test-kit';
 import { validate, version } from 'uuid';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
@@ -98,6 +106,8 @@ export function isUuidV4(id: unknown): boolean {
 
 export interface ToolHarnessOptions {
   maxSessions?: number;
+  /** More of the manager's settings, as a server's flags give them (maxTabs, …). */
+  manager?: Omit<SessionManagerOptions, 'host' | 'maxSessions' | 'logger'>;
   tools?: readonly AnyTool[];
   toolOptions?: Partial<ToolOptions>;
   fixture?: FixtureServerOptions;
@@ -117,7 +127,12 @@ export function useTools(options: ToolHarnessOptions = {}) {
 
   beforeAll(async () => {
     fixture = await startFixtureServer(options.fixture);
-    manager = new SessionManager({ host: new BrowserHost({ headless: true }).start(), maxSessions: options.maxSessions ?? 20, logger: silentLogger });
+    manager = new SessionManager({
+      ...options.manager,
+      host: new BrowserHost({ headless: true }).start(),
+      maxSessions: options.maxSessions ?? 20,
+      logger: silentLogger,
+    });
   });
   afterAll(async () => {
     await manager?.shutdown();
@@ -143,7 +158,7 @@ export function useTools(options: ToolHarnessOptions = {}) {
   });
 
   async function createSession(): Promise<string> {
-    const created = await call('create_session');
+    const created = await checkedCall('create_session');
     expect(created.isError, JSON.stringify(created.json)).toBe(false);
     opened.push(created.json.sessionId);
     return created.json.sessionId as string;
@@ -151,7 +166,7 @@ export function useTools(options: ToolHarnessOptions = {}) {
 
   async function sessionOn(page: string): Promise<string> {
     const sessionId = await createSession();
-    const nav = await call('navigate', { sessionId, url: (fixture as FixtureServer).urlFor(`/pages/${page}`) });
+    const nav = await checkedCall('navigate', { sessionId, url: (fixture as FixtureServer).urlFor(`/pages/${page}`) });
     expect(nav.isError, JSON.stringify(nav.json)).toBe(false);
     return sessionId;
   }
