@@ -4,7 +4,6 @@ import type { Page } from 'playwright';
 import { z } from 'zod';
 import type { ElementTarget } from '../page/element.js';
 import { actAndSettle, onElement } from '../page/actions.js';
-import type { UploadPayload } from './upload.js';
 
 /** Most MIME types one drop may carry. */
 const MAX_DATA_TYPES = 20;
@@ -16,6 +15,13 @@ export const dropDataSchema = z
 
 /** upload_file's `drop`: drops the files, and the map's data with them (an empty map: the files only). */
 export const dropSchema = dropDataSchema.optional().describe('Drop on it; MIME → text.');
+
+/** A file read for upload_file or a drop: its name, type and bytes. */
+export interface UploadPayload {
+  name: string;
+  mimeType: string;
+  buffer: Buffer;
+}
 
 interface DropPayload {
   files: readonly UploadPayload[];

@@ -7,7 +7,8 @@ import { outputPath, writeOutputFile } from '../framework/output-files.js';
 import { sessionOutput } from '../framework/response.js';
 import { sessionIdSchema } from '../framework/schemas.js';
 import { defineSessionTool } from '../framework/define-session-tool.js';
-import { readAllowedFile, type UploadPayload } from './upload.js';
+import type { UploadPayload } from './drop.js';
+import { readAllowedFile } from './upload.js';
 import { webStorage } from './web-storage.js';
 
 // Loose: a newer Playwright may add fields (partitionKey) that the result passes through.

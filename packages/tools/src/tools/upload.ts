@@ -6,7 +6,7 @@ import { SessionError, isInside } from '@sessionwright/session-core';
 import type { FileChooser } from 'playwright';
 import { z } from 'zod';
 import type { AllowedRoots } from '../framework/define-tool.js';
-import { dropOnto, dropSchema } from './drop.js';
+import { dropOnto, dropSchema, type UploadPayload } from './drop.js';
 import { onElement } from '../page/actions.js';
 import { sessionOutput } from '../framework/response.js';
 import { DEFAULT_ELEMENT_TIMEOUT, elementTimeoutSchema, sessionIdSchema, targetInput } from '../framework/schemas.js';
@@ -31,12 +31,6 @@ export const fileSchema = z.union([
     contentBase64: z.base64().max(40_000_000),
   }),
 ]);
-
-export interface UploadPayload {
-  name: string;
-  mimeType: string;
-  buffer: Buffer;
-}
 
 export const uploadFile = defineSessionTool({
   name: 'upload_file',
