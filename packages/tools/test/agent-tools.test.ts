@@ -3,8 +3,8 @@ import { LARGE_BODY_LENGTH, type FixtureServer } from '@sessionwright/test-kit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, expectSuccess, useTools } from './tool-harness.js';
 
-// As a server serving every capability group: it collects the network requests network_requests reads.
-const harness = useTools({ manager: { collectNetwork: true } });
+// As a server serving every capability group (--caps all).
+const harness = useTools();
 let fx: FixtureServer;
 
 beforeAll(() => {

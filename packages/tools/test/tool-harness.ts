@@ -11,7 +11,19 @@ import {
 import { startFixtureServer, type FixtureServer, type FixtureServerOptions, type JsonToolResult } from '@sessionwright/test-kit';
 import { validate, version } from 'uuid';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { everyTool, runTool, type AnyTool, type SessionAccess, type ToolContext, type ToolOptions, type ToolOutcome } from '../src/index.js';
+import {
+  ImplicitSession,
+  everyTool,
+  readsRequestList,
+  runTool,
+  type AllowedRoots,
+  type AnyTool,
+  type Profile,
+  type SessionAccess,
+  type ToolContext,
+  type ToolOptions,
+  type ToolOutcome,
+} from '../src/index.js';
 
 /** The one caller of the harness, as a stdio server has one. */
 const OWNER = 'in-process';
@@ -105,6 +117,10 @@ export function isUuidV4(id: unknown): boolean {
 }
 
 export interface ToolHarnessOptions {
+  /** The profile whose tools are called, with its words for next steps and, for the playwright profile, one connection's implicit session (default: the default profile, every capability included). */
+  profile?: Profile;
+  /** Where upload tools may read files, as a server decides it (--file-root, a client's roots). */
+  roots?: AllowedRoots;
   maxSessions?: number;
   /** More of the manager's settings, as a server's flags give them (maxTabs, …). */
   manager?: Omit<SessionManagerOptions, 'host' | 'maxSessions' | 'logger'>;
@@ -119,22 +135,27 @@ export interface ToolHarnessOptions {
  * closed after it.
  */
 export function useTools(options: ToolHarnessOptions = {}) {
-  const tools = new Map((options.tools ?? everyTool).map((tool) => [tool.name, tool]));
+  const tools = new Map((options.tools ?? options.profile?.tools ?? everyTool).map((tool) => [tool.name, tool]));
   const toolOptions: ToolOptions = { allowFileUrls: false, fileRoots: [], defaultTimeouts: {}, ...options.toolOptions };
   let fixture: FixtureServer | undefined;
   let manager: SessionManager | undefined;
+  let implicitSession: ImplicitSession | undefined;
   const opened: string[] = [];
 
   beforeAll(async () => {
     fixture = await startFixtureServer(options.fixture);
     manager = new SessionManager({
+      // As a server does: Playwright keeps what network_requests reads only when a tool reads it.
+      collectNetwork: readsRequestList([...tools.values()]),
       ...options.manager,
       host: new BrowserHost({ headless: true }).start(),
       maxSessions: options.maxSessions ?? 20,
       logger: silentLogger,
     });
+    if (options.profile?.implicitSession) implicitSession = new ImplicitSession(accessTo(manager));
   });
   afterAll(async () => {
+    await implicitSession?.close();
     await manager?.shutdown();
     await fixture?.close();
   });
@@ -149,6 +170,9 @@ export function useTools(options: ToolHarnessOptions = {}) {
       signal: new AbortController().signal,
       progress: () => {},
       options: toolOptions,
+      ...(options.profile === undefined ? {} : { vocabulary: options.profile.vocabulary }),
+      ...(implicitSession === undefined ? {} : { implicitSession }),
+      ...(options.roots === undefined ? {} : { roots: async () => options.roots as AllowedRoots }),
     };
     return asClientReads(tool, await runTool(tool, args, ctx));
   }
