@@ -4,7 +4,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { readBody, send } from '@sessionwright/loopback';
+import { readBody, send } from '@sessionwright/test-kit/loopback';
 import { deviceNames } from '@sessionwright/session-core';
 import type { CallRequest, DemoSiteInfo, InfoResponse, JsonSchema, LogEntry, SessionView, SessionsResponse, ToolSummary } from './api.js';
 import type { CallOutcome, ServerLink } from './server-link.js';

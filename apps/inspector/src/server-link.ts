@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
-import { connectStdio } from '@sessionwright/loopback';
+import { connectStdio } from '@sessionwright/test-kit/loopback';
 
 /** What came back from one tools/call, in the shape the demo and the inspector both read. */
 export interface CallOutcome {

@@ -1,6 +1,6 @@
 // Fixture routes for the agent tools: downloads with chosen file names, JSON and binary API answers, a large body.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { send } from '@sessionwright/loopback';
+import { send } from './local-server.js';
 
 /** The body of `/api/large`: 250 000 characters, more than a request body tool should return. */
 export const LARGE_BODY_LENGTH = 250_000;

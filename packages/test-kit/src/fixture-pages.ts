@@ -1,5 +1,5 @@
 // The built-in HTML pages the fixture server serves at /pages/<name>, each small and deterministic.
-import { escapeHtml } from '@sessionwright/loopback';
+import { escapeHtml } from './local-server.js';
 
 /** Wraps a body in a complete document; `title` is escaped, `body` is trusted HTML. */
 export function htmlPage(title: string, body: string, head = ''): string {

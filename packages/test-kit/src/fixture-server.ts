@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { builtinPages, htmlPage } from './fixture-pages.js';
 import { agentRoutes } from './agent-routes.js';
 import { identityRoutes } from './identity-routes.js';
-import { escapeHtml, readBody, send, startLocalServer } from '@sessionwright/loopback';
+import { escapeHtml, readBody, send, startLocalServer } from './local-server.js';
 
 /** One POST to /submit or /beacon, as the server received it. */
 export interface RecordedPost {

@@ -2,7 +2,7 @@
 import { request as httpRequest } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { startLocalServer } from '@sessionwright/loopback';
+import { startLocalServer } from './local-server.js';
 
 export interface ForwardProxyOptions {
   /**

@@ -1,7 +1,7 @@
 // Fixture routes that show who a browser session is: the headers it sent, a basic-auth door, a cookie sign-in, an image.
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { escapeHtml, send } from '@sessionwright/loopback';
+import { escapeHtml, send } from './local-server.js';
 import { htmlPage } from './fixture-pages.js';
 
 /** The basic-auth route's account: `/basic-auth` answers 401 to anyone else. */

@@ -1,4 +1,4 @@
-// Public API of @sessionwright/test-kit: fixture web server, process-tree helpers, MCP client helpers.
+// Public API of @sessionwright/test-kit: fixture web server, process-tree helpers, MCP client helpers, and the loopback pieces (also alone at @sessionwright/test-kit/loopback).
 export { startFixtureServer } from './fixture-server.js';
 export type { FixtureServer, FixtureServerOptions, RecordedPost } from './fixture-server.js';
 export { descendants, forceKill, isAlive, browserProcesses, pipeBrowsers, pss, treePss, waitFor } from './processes.js';
@@ -6,8 +6,8 @@ export type { ProcInfo } from './processes.js';
 export { holdsFor, waitForOutput } from './waits.js';
 export { callJson, type JsonToolResult } from './mcp-client.js';
 export { isAppOnly, toolListCost, type ListedTool, type ToolListCost } from './tool-list-cost.js';
-// The generic client lives in @sessionwright/loopback (the inspector uses it too); tests and the bench take it from here.
-export { connectStdio, type ConnectStdioOptions, type StdioConnection } from '@sessionwright/loopback';
+export { connectStdio, type ConnectStdioOptions, type StdioConnection } from './stdio-client.js';
+export { escapeHtml, readBody, send, startLocalServer, type LocalServer } from './local-server.js';
 export { startForwardProxy } from './forward-proxy.js';
 export type { ForwardProxy, ForwardProxyOptions, ProxiedRequest } from './forward-proxy.js';
 export { BASIC_AUTH } from './identity-routes.js';

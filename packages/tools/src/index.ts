@@ -1,33 +1,33 @@
 // Public API of @sessionwright/tools: the tool lists and profiles, and what a server needs to serve them or to add tools of its own.
-import { consoleMessages } from './console-tools.js';
-import { CAPABILITIES, type AnyTool } from './define-tool.js';
-import { handleDialog } from './dialog-tools.js';
-import { emulate } from './emulate-tools.js';
-import { drag, fillForm } from './form-tools.js';
-import { networkTools } from './network-tools.js';
-import { mouse } from './mouse-tools.js';
-import { route } from './route-tools.js';
-import { savePdf } from './pdf-tools.js';
-import { getConfig } from './config-tools.js';
-import { runCodeUnsafe } from './run-code-tools.js';
-import { uploadFile } from './upload-tools.js';
-import { evaluate } from './evaluate-tools.js';
-import { find } from './find-tools.js';
-import { check, click, hover, pressKey, selectOption, type, uncheck } from './input-tools.js';
-import { goBack, goForward, navigate, reload } from './navigation-tools.js';
-import { screenshot } from './screenshot-tools.js';
-import { closeSession, createSession, listSessions } from './session-tools.js';
-import { snapshot } from './snapshot-tools.js';
-import { storageTools } from './storage-tools.js';
-import { stateTools } from './state-tools.js';
-import { tabs } from './tab-tools.js';
-import { testingTools } from './testing-tools.js';
-import { waitFor } from './wait-tools.js';
-import { liveView, liveViewControl, liveViewFrame, liveViewInput, requestHuman } from './live-tools.js';
-import { startTrace, stopTrace } from './trace-tools.js';
-import { video } from './video-tools.js';
-import { highlight } from './highlight-tools.js';
-import { recordActions, resume } from './recording-tools.js';
+import { consoleMessages } from './tools/console.js';
+import { CAPABILITIES, type AnyTool } from './framework/define-tool.js';
+import { handleDialog } from './tools/dialog.js';
+import { emulate } from './tools/emulate.js';
+import { drag, fillForm } from './tools/form.js';
+import { networkTools } from './tools/network.js';
+import { mouse } from './tools/mouse.js';
+import { route } from './tools/route.js';
+import { savePdf } from './tools/pdf.js';
+import { getConfig } from './tools/config.js';
+import { runCodeUnsafe } from './tools/run-code.js';
+import { uploadFile } from './tools/upload.js';
+import { evaluate } from './tools/evaluate.js';
+import { find } from './tools/find.js';
+import { check, click, hover, pressKey, selectOption, type, uncheck } from './tools/input.js';
+import { goBack, goForward, navigate, reload } from './tools/navigation.js';
+import { screenshot } from './tools/screenshot.js';
+import { closeSession, createSession, listSessions } from './tools/lifecycle.js';
+import { snapshot } from './tools/snapshot.js';
+import { storageTools } from './tools/storage.js';
+import { stateTools } from './tools/state.js';
+import { tabs } from './tools/tabs.js';
+import { testingTools } from './tools/testing.js';
+import { waitFor } from './tools/wait.js';
+import { liveView, liveViewControl, liveViewFrame, liveViewInput, requestHuman } from './tools/live.js';
+import { startTrace, stopTrace } from './tools/trace.js';
+import { video } from './tools/video.js';
+import { highlight } from './tools/highlight.js';
+import { recordActions, resume } from './tools/recording.js';
 
 export {
   CAPABILITIES,
@@ -50,17 +50,24 @@ export {
   type ToolDefinition,
   type ToolKind,
   type ToolOptions,
-} from './define-tool.js';
-export { defineSessionTool, type CallScope, type OwnFields, type SessionTool, type SessionToolSpec, type SessionToolWork } from './session-tool.js';
-export { sessionOutput, type Attachment, type ToolResponse, type WithAttachments } from './response.js';
-export { runTool, type ToolOutcome } from './run-tool.js';
-export { ImplicitSession } from './implicit-session.js';
-export type { ToolVocabulary } from './next-steps.js';
-export { PROFILE_NAMES, playwrightProfile, sessionsProfile, type Profile, type ProfileName } from './profiles.js';
-export { imageSize, type ImageSize } from './image.js';
-export { LIVE_VIEW_RESOURCE_URI, MAX_APP_RESULT_CHARS, MAX_INPUT_EVENTS, personInputSchema } from './live-tools.js';
-export { readsRequestList } from './network-tools.js';
-export { UNSAFE_CODE_TOOLS } from './run-code-tools.js';
+} from './framework/define-tool.js';
+export {
+  defineSessionTool,
+  type CallScope,
+  type OwnFields,
+  type SessionTool,
+  type SessionToolSpec,
+  type SessionToolWork,
+} from './framework/define-session-tool.js';
+export { sessionOutput, type Attachment, type ToolResponse, type WithAttachments } from './framework/response.js';
+export { runTool, type ToolOutcome } from './framework/run-tool.js';
+export { ImplicitSession } from './profiles/playwright/implicit-session.js';
+export type { ToolVocabulary } from './framework/next-steps.js';
+export { PROFILE_NAMES, playwrightProfile, sessionsProfile, type Profile, type ProfileName } from './profiles/profiles.js';
+export { imageSize, type ImageSize } from './page/image.js';
+export { LIVE_VIEW_RESOURCE_URI, MAX_APP_RESULT_CHARS, MAX_INPUT_EVENTS, personInputSchema } from './tools/live.js';
+export { readsRequestList } from './tools/network.js';
+export { UNSAFE_CODE_TOOLS } from './tools/run-code.js';
 
 /**
  * Tools of the capability groups (docs/agent-tools.md), each marked with its `capability`; not in allTools.

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SessionError } from '@sessionwright/session-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bodyText, urlMatcher } from '../src/network-tools.js';
-import { pdfPageCount, requirePdfSupport } from '../src/pdf-tools.js';
-import { readAllowedFile, readUploads } from '../src/upload-tools.js';
+import { bodyText, urlMatcher } from '../src/tools/network.js';
+import { pdfPageCount, requirePdfSupport } from '../src/tools/pdf.js';
+import { readAllowedFile, readUploads } from '../src/tools/upload.js';
 
 function errorOf(fn: () => unknown): SessionError {
   try {

@@ -1,7 +1,7 @@
 // The tools layer words session-core's next-step hints for the profile in use.
 import { NEXT_STEPS, SessionError } from '@sessionwright/session-core';
 import { describe, expect, it } from 'vitest';
-import { SESSIONS_VOCABULARY, nextStepSentence, withNextStep, type ToolVocabulary } from '../src/next-steps.js';
+import { SESSIONS_VOCABULARY, nextStepSentence, withNextStep, type ToolVocabulary } from '../src/framework/next-steps.js';
 
 const DROP_IN: ToolVocabulary = {
   createSession: 'create_session',

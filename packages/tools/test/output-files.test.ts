@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { SessionError, isSessionError } from '@sessionwright/session-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkedOutputFile, defaultFileName, outputPath, writeOutputFile } from '../src/output-files.js';
-import { readAllowedFile } from '../src/upload-tools.js';
+import { checkedOutputFile, defaultFileName, outputPath, writeOutputFile } from '../src/framework/output-files.js';
+import { readAllowedFile } from '../src/tools/upload.js';
 
 let dir: string;
 let root: string;

@@ -4,7 +4,7 @@ import { resolveExecutable } from '@sessionwright/session-core';
 import { type FixtureServer, startFixtureServer } from '@sessionwright/test-kit';
 import { type Browser, chromium, type Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { quickSnapshot, readSnapshot, wholePage } from '../src/page-snapshot.js';
+import { quickSnapshot, readSnapshot, wholePage } from '../src/page/snapshot.js';
 
 let browser: Browser;
 let fixture: FixtureServer;

@@ -4,7 +4,7 @@ import { resolveExecutable } from '@sessionwright/session-core';
 import { type FixtureServer, startFixtureServer } from '@sessionwright/test-kit';
 import { type Browser, type CDPSession, chromium, type Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { directSend, prepareTitle, readTitle, titleAtLoad } from '../src/page-title.js';
+import { directSend, prepareTitle, readTitle, titleAtLoad } from '../src/page/title.js';
 
 let browser: Browser;
 let fixture: FixtureServer;

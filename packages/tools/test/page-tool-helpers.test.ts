@@ -4,10 +4,10 @@ import fc from 'fast-check';
 import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
-import { imageSize, scaleImage } from '../src/image.js';
-import { normalizeKey } from '../src/key-names.js';
-import { MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, fitImage } from '../src/screenshot-tools.js';
-import { capSnapshot } from '../src/page-snapshot.js';
+import { imageSize, scaleImage } from '../src/page/image.js';
+import { normalizeKey } from '../src/page/key-names.js';
+import { MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, fitImage } from '../src/tools/screenshot.js';
+import { capSnapshot } from '../src/page/snapshot.js';
 
 function png(width: number, height: number, pixel: (x: number, y: number) => [number, number, number]): Buffer {
   const image = new PNG({ width, height });

@@ -1,7 +1,7 @@
 // Searching a snapshot's text (find, browser_find): which lines match, the ref and path each comes with, and the queries that are refused.
 import { isSessionError } from '@sessionwright/session-core';
 import { describe, expect, it } from 'vitest';
-import { MAX_FIND_MATCHES, compileQuery, renderMatches, searchSnapshot, type SnapshotQuery } from '../src/snapshot-search.js';
+import { MAX_FIND_MATCHES, compileQuery, renderMatches, searchSnapshot, type SnapshotQuery } from '../src/page/snapshot-search.js';
 
 const PAGE = [
   '- generic [ref=e1]:',

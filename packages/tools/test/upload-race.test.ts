@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isSessionError } from '@sessionwright/session-core';
-import { readAllowedFile } from '../src/upload-tools.js';
+import { readAllowedFile } from '../src/tools/upload.js';
 
 /**
  * Swaps `root/sub` between a real directory and a symlink to a directory outside the root, as fast as it can, until

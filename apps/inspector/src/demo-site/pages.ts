@@ -1,5 +1,5 @@
 // The demo site's HTML: a small tea shop with a sign-in form, a greeting page, a searchable list and a slow report.
-import { escapeHtml } from '@sessionwright/loopback';
+import { escapeHtml } from '@sessionwright/test-kit/loopback';
 
 export interface DemoUser {
   username: string;

@@ -1,7 +1,7 @@
 // The demo site's HTTP server on 127.0.0.1: cookie sign-in kept in memory, a searchable list and a slow page.
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { readBody, send, startLocalServer } from '@sessionwright/loopback';
+import { readBody, send, startLocalServer } from '@sessionwright/test-kit/loopback';
 import { DEMO_USERS, SITE_CSS, homePage, loginPage, notFoundPage, slowPage, teasPage, welcomePage, type DemoUser } from './pages.js';
 
 export interface DemoSite {

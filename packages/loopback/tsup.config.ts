@@ -1,3 +1,0 @@
-import { defineConfig } from 'tsup';
-
-export default defineConfig({ entry: ['src/index.ts'], format: 'esm', dts: true, clean: true, target: 'node20' });

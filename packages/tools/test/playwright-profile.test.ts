@@ -1,0 +1,196 @@
+// --profile playwright in process (runTool over a real SessionManager, Chromium and the fixture server, with one connection's implicit session): dialogs and file choosers held open, forms, drags, tabs, console and network.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FixtureServer } from '@sessionwright/test-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { playwrightProfile } from '../src/index.js';
+import { expectError, expectSuccess, useTools } from './tool-harness.js';
+
+/** The first ref the snapshot gives a line matching `line`, e.g. /link "Form"/. */
+function refIn(snapshot: string, line: RegExp): string {
+  const found = snapshot.split('\n').find((text) => line.test(text));
+  const ref = found && /\[ref=([^\]]+)\]/.exec(found)?.[1];
+  if (!ref) throw new Error(`no ref for ${line} in:\n${snapshot}`);
+  return ref;
+}
+
+describe('--profile playwright in process: dialogs and file choosers held open, and the rest of the core tools', () => {
+  // As a server started with --profile playwright --file-root <uploads>: one connection, with its own page.
+  const uploads = mkdtempSync(path.join(tmpdir(), 'sessionwright-uploads-'));
+  writeFileSync(path.join(uploads, 'a.txt'), 'hello');
+  writeFileSync(path.join(uploads, 'b.txt'), 'abc');
+  const harness = useTools({ profile: playwrightProfile(), toolOptions: { fileRoots: [uploads] }, roots: { directories: [uploads], source: 'file-root' } });
+  let fixture: FixtureServer;
+  beforeAll(() => {
+    fixture = harness.fixture();
+  });
+  afterAll(async () => {
+    await rm(uploads, { recursive: true, force: true });
+  });
+  const tool = (name: string, args: Record<string, unknown> = {}) => harness.checkedCall(name, args);
+  const read = async (expression: string, sessionId?: string) =>
+    expectSuccess(await tool('browser_evaluate', { function: `() => ${expression}`, ...(sessionId ? { sessionId } : {}) })).result;
+
+  it('a click that opens a confirm returns with modalState; other calls refuse; browser_handle_dialog answers yes and no', async () => {
+    await tool('browser_navigate', { url: fixture.urlFor('/pages/dialog') });
+    expectError(await tool('browser_handle_dialog', { accept: true }), 'INVALID_PARAMETERS');
+
+    for (const accept of [true, false]) {
+      const clicked = expectSuccess(await tool('browser_click', { element: 'Confirm', target: '#confirm' }));
+      expect(clicked).toMatchObject({
+        url: fixture.urlFor('/pages/dialog'),
+        title: 'Dialog',
+        modalState: { type: 'dialog', dialogType: 'confirm', dialogMessage: 'ok?', answerWith: 'browser_handle_dialog' },
+      });
+      expect(clicked.message).toContain('browser_handle_dialog');
+
+      const refused = expectError(await tool('browser_snapshot'), 'INVALID_PARAMETERS');
+      expect(refused.message).toContain('browser_handle_dialog');
+      expect(refused.details).toMatchObject({ reason: 'modal_state_open', modalState: { dialogType: 'confirm' } });
+      expectError(await tool('browser_file_upload', {}), 'INVALID_PARAMETERS');
+
+      const answered = expectSuccess(await tool('browser_handle_dialog', { accept }));
+      expect(answered).toMatchObject({ url: fixture.urlFor('/pages/dialog'), title: 'Dialog' });
+      expect(answered.modalState).toBeUndefined();
+      expect(await read("document.getElementById('confirm-result').textContent")).toBe(String(accept));
+    }
+  });
+
+  it('answers a prompt with promptText and an alert, and holds dialogs in sessions made with create_session too', async () => {
+    await tool('browser_navigate', { url: fixture.urlFor('/pages/dialog') });
+    const prompted = expectSuccess(await tool('browser_click', { target: '#prompt' }));
+    expect(prompted.modalState).toMatchObject({ type: 'dialog', dialogType: 'prompt', dialogMessage: 'name?' });
+    expect(prompted.message).toContain('promptText');
+    const answered = expectSuccess(await tool('browser_handle_dialog', { accept: true, promptText: 'Ada' }));
+    expect(answered.snapshot).toContain('Ada');
+    expect(await read("document.getElementById('prompt-result').textContent")).toBe('Ada');
+
+    const sessionId = expectSuccess(await tool('create_session')).sessionId;
+    await tool('browser_navigate', { sessionId, url: fixture.urlFor('/pages/dialog') });
+    const alerted = expectSuccess(await tool('browser_click', { sessionId, target: '#alert' }));
+    expect(alerted.modalState).toMatchObject({ type: 'dialog', dialogType: 'alert', dialogMessage: 'hi' });
+    // The implicit page is not held up by the other session's dialog.
+    expect(expectSuccess(await tool('browser_snapshot')).title).toBe('Dialog');
+    expectError(await tool('browser_click', { sessionId, target: '#confirm' }), 'INVALID_PARAMETERS', sessionId);
+    expectSuccess(await tool('browser_handle_dialog', { sessionId, accept: true }));
+    expect(expectSuccess(await tool('browser_click', { sessionId, target: '#confirm' })).modalState.dialogType).toBe('confirm');
+    expectSuccess(await tool('browser_handle_dialog', { sessionId, accept: true }));
+    expect(await read("document.getElementById('confirm-result').textContent", sessionId)).toBe('true');
+    expectSuccess(await tool('close_session', { sessionId }));
+
+    expectError(await tool('browser_handle_dialog', { accept: 'yes' }), 'INVALID_PARAMETERS');
+    expectError(await tool('browser_handle_dialog', {}), 'INVALID_PARAMETERS');
+  });
+
+  it('a click that opens a file chooser says so; browser_file_upload answers it from an allowed root, or cancels it', async () => {
+    await tool('browser_navigate', { url: fixture.urlFor('/pages/upload') });
+    expectError(await tool('browser_file_upload', { paths: [path.join(uploads, 'a.txt')] }), 'INVALID_PARAMETERS');
+
+    const clicked = expectSuccess(await tool('browser_click', { element: 'Choose files', target: '#chooser' }));
+    expect(clicked.modalState).toEqual({ type: 'fileChooser', multiple: true, answerWith: 'browser_file_upload' });
+    expect(clicked.message).toContain('browser_file_upload');
+    expect(expectError(await tool('browser_click', { target: '#plain' }), 'INVALID_PARAMETERS').message).toContain('browser_file_upload');
+    // A path outside --file-root is refused, and the chooser stays open for a good answer.
+    expectError(await tool('browser_file_upload', { paths: ['/etc/hostname'] }), 'INVALID_PARAMETERS');
+    expectError(await tool('browser_file_upload', { paths: 'a.txt' }), 'INVALID_PARAMETERS');
+    const uploaded = expectSuccess(await tool('browser_file_upload', { paths: [path.join(uploads, 'a.txt'), path.join(uploads, 'b.txt')] }));
+    expect(uploaded).toMatchObject({
+      title: 'Upload',
+      files: [
+        { name: 'a.txt', bytes: 5 },
+        { name: 'b.txt', bytes: 3 },
+      ],
+    });
+    expect(await read("document.getElementById('names').textContent")).toBe('a.txt:5,b.txt:3');
+
+    expect(expectSuccess(await tool('browser_click', { target: '#single' })).modalState).toMatchObject({ type: 'fileChooser', multiple: false });
+    expectError(await tool('browser_file_upload', { paths: [path.join(uploads, 'a.txt'), path.join(uploads, 'b.txt')] }), 'INVALID_PARAMETERS');
+    const cancelled = expectSuccess(await tool('browser_file_upload', {}));
+    expect(cancelled.files).toEqual([]);
+    expect(cancelled.modalState).toBeUndefined();
+    expect(expectSuccess(await tool('browser_snapshot')).title).toBe('Upload');
+  });
+
+  it('fills a form (textbox by ref, combobox and checkbox by target) and drags one element onto another', async () => {
+    await tool('browser_navigate', { url: fixture.urlFor('/pages/form') });
+    const { snapshot } = expectSuccess(await tool('browser_snapshot'));
+    const filled = expectSuccess(
+      await tool('browser_fill_form', {
+        fields: [
+          { name: 'Name', type: 'textbox', ref: refIn(snapshot, /textbox "Name"/), value: 'Ada' },
+          { name: 'Color', type: 'combobox', target: '#color', value: 'Blue' },
+          { name: 'Agree', type: 'checkbox', target: '#agree', value: 'true' },
+        ],
+      }),
+    );
+    expect(filled).toMatchObject({ url: fixture.urlFor('/pages/form'), title: 'Form' });
+    expect(filled.snapshot).toContain('textbox "Name"');
+    expect(await read("[document.getElementById('name').value, document.getElementById('color').value, document.getElementById('agree').checked]")).toEqual([
+      'Ada',
+      'b',
+      true,
+    ]);
+    expectError(await tool('browser_fill_form', { fields: [{ name: 'Agree', type: 'checkbox', target: '#agree', value: 'yes' }] }), 'INVALID_PARAMETERS');
+    expectError(await tool('browser_fill_form', { fields: [{ name: 'Name', type: 'textbox', value: 'x' }] }), 'INVALID_PARAMETERS');
+    expectError(await tool('browser_fill_form', { fields: [{ name: 'Name', type: 'date', target: '#name', value: 'x' }] }), 'INVALID_PARAMETERS');
+    expectError(await tool('browser_fill_form', { fields: [] }), 'INVALID_PARAMETERS');
+
+    await tool('browser_navigate', { url: fixture.urlFor('/pages/drag') });
+    const dragged = expectSuccess(await tool('browser_drag', { startElement: 'Card', startTarget: '#card', endElement: 'Drop zone', endTarget: '#zone' }));
+    expect(dragged.title).toBe('Drag');
+    expect(await read("document.getElementById('dropped').textContent")).toBe('card');
+    expectError(await tool('browser_drag', { startRef: 'e1', startTarget: '#card', endTarget: '#zone' }), 'INVALID_PARAMETERS');
+    expectError(await tool('browser_drag', { startTarget: '#card' }), 'INVALID_PARAMETERS');
+    expectError(await tool('browser_drag', { startTarget: '#nothing', endTarget: '#zone' }), 'ELEMENT_NOT_FOUND');
+  });
+
+  it('opens, lists, selects and closes tabs, and resizes the viewport', async () => {
+    await tool('browser_navigate', { url: fixture.urlFor('/pages/home') });
+    const opened = expectSuccess(await tool('browser_tabs', { action: 'new' }));
+    expect(opened.tabs).toHaveLength(2);
+    expect(opened.current).toBe(1);
+    expect(opened.url).toBe('about:blank');
+    await tool('browser_navigate', { url: fixture.urlFor('/pages/form') });
+    const listed = expectSuccess(await tool('browser_tabs', { action: 'list' }));
+    expect(listed.tabs.map((tab: { title: string }) => tab.title)).toEqual(['Home', 'Form']);
+    expect(listed.snapshot).toBeUndefined();
+    const selected = expectSuccess(await tool('browser_tabs', { action: 'select', index: 0 }));
+    expect(selected).toMatchObject({ url: fixture.urlFor('/pages/home'), title: 'Home', current: 0 });
+    expect(selected.snapshot).toContain('Fixture home');
+    expect(expectSuccess(await tool('browser_tabs', { action: 'close', index: 1 })).tabs).toHaveLength(1);
+    expectError(await tool('browser_tabs', { action: 'select', index: 5 }), 'INVALID_PARAMETERS');
+    expectError(await tool('browser_tabs', { action: 'open' }), 'INVALID_PARAMETERS');
+
+    const resized = expectSuccess(await tool('browser_resize', { width: 640, height: 480 }));
+    expect(resized).toMatchObject({ viewport: { width: 640, height: 480 }, url: fixture.urlFor('/pages/home') });
+    expect(await read('[window.innerWidth, window.innerHeight]')).toEqual([640, 480]);
+    expectError(await tool('browser_resize', { width: 640 }), 'INVALID_PARAMETERS');
+    expectError(await tool('browser_resize', { width: -1, height: 480 }), 'INVALID_PARAMETERS');
+  });
+
+  it('lists console messages by level and network requests (static resources only when asked)', async () => {
+    await tool('browser_navigate', { url: fixture.urlFor('/pages/console') });
+    const all = expectSuccess(await tool('browser_console_messages'));
+    const texts = all.messages.map((message: { text: string }) => message.text);
+    expect(texts).toEqual(expect.arrayContaining(['log on load', 'info on load', 'warning on load', 'error on load']));
+    expect(texts).not.toContain('debug on load');
+    for (const args of [{ level: 'error' }, { onlyErrors: true }]) {
+      const errors = expectSuccess(await tool('browser_console_messages', args)).messages.map((message: { text: string }) => message.text);
+      expect(errors).toContain('error on load');
+      expect(errors).not.toContain('warning on load');
+    }
+    expectError(await tool('browser_console_messages', { level: 'verbose' }), 'INVALID_PARAMETERS');
+    expectError(await tool('browser_console_messages', { level: 'error', onlyErrors: true }), 'INVALID_PARAMETERS');
+
+    await tool('browser_navigate', { url: fixture.urlFor('/pages/network') });
+    expectSuccess(await tool('browser_wait_for', { text: 'done' }));
+    const requests = expectSuccess(await tool('browser_network_requests')).requests.map((request: { url: string }) => request.url);
+    expect(requests).toContain(fixture.urlFor('/api/json?tag=first'));
+    expect(requests.some((url: string) => url.includes('/image.png'))).toBe(false);
+    const everything = expectSuccess(await tool('browser_network_requests', { static: true })).requests;
+    expect(everything.some((request: { url: string }) => request.url.includes('/image.png'))).toBe(true);
+    expectError(await tool('browser_network_requests', { includeStatic: 'yes' }), 'INVALID_PARAMETERS');
+  });
+});

@@ -1,0 +1,206 @@
+// Tools called in this process, as a server calls them: runTool with a ToolContext over a real SessionManager on headless Chromium, and the result read as a client reads it.
+import {
+  BROWSER_ERROR_REASONS,
+  BrowserHost,
+  ERROR_CODES,
+  SessionManager,
+  silentLogger,
+  type ErrorCode,
+  type SessionManagerOptions,
+} from '@sessionwright/session-core';
+import { startFixtureServer, type FixtureServer, type FixtureServerOptions, type JsonToolResult } from '@sessionwright/test-kit';
+import { validate, version } from 'uuid';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import {
+  ImplicitSession,
+  everyTool,
+  readsRequestList,
+  runTool,
+  type AllowedRoots,
+  type AnyTool,
+  type Profile,
+  type SessionAccess,
+  type ToolContext,
+  type ToolOptions,
+  type ToolOutcome,
+} from '../src/index.js';
+
+/** The one caller of the harness, as a stdio server has one. */
+const OWNER = 'in-process';
+
+/** Sessions for one caller, as a server's SessionAccess gives them (without identities, so nothing is guarded). */
+function accessTo(manager: SessionManager): SessionAccess {
+  return {
+    get maxSessions() {
+      return manager.maxSessions;
+    },
+    create: (request = {}) => manager.create({ ...request, owner: OWNER }),
+    fork: (sessionId, request) => manager.fork(sessionId, request),
+    close: (sessionId) => manager.close(sessionId),
+    get: (sessionId) => manager.get(sessionId),
+    list: () => manager.list({ owner: OWNER }),
+    run: (sessionId, fn, options = {}) => manager.run(sessionId, fn, options),
+  };
+}
+
+/**
+ * The outcome as a client reads it (the server's serialization, README: Results): a success is structuredContent and the
+ * same JSON as content[0].text, attachments after it; a failure is isError with the error JSON alone. A success is
+ * checked against the tool's output schema, as an MCP client checks structuredContent against the listed outputSchema.
+ */
+function asClientReads(tool: AnyTool, outcome: ToolOutcome): JsonToolResult {
+  if (!outcome.ok) {
+    const text = JSON.stringify(outcome.error.toJSON());
+    return { isError: true, json: JSON.parse(text), result: { isError: true, content: [{ type: 'text', text }] } };
+  }
+  const checked = tool.output.safeParse(outcome.data);
+  if (!checked.success) throw new Error(`${tool.name}: the result does not match its output schema: ${checked.error.message}`);
+  const text = JSON.stringify(outcome.data);
+  const json = JSON.parse(text);
+  const attachments = outcome.attachments.map((attachment) =>
+    attachment.type === 'image'
+      ? { type: 'image' as const, data: attachment.data, mimeType: attachment.mimeType }
+      : { type: 'resource' as const, resource: { uri: attachment.uri, mimeType: attachment.mimeType, blob: attachment.blob } },
+  );
+  return { isError: false, json, result: { structuredContent: json, content: [{ type: 'text', text }, ...attachments] } };
+}
+
+/**
+ * The result contract (README: Results) for any result: a success has structuredContent equal to content[0].text as
+ * JSON; a failure has only the error JSON, with a known code, a message, the sessionId when the call named one, and no
+ * stack trace.
+ */
+export function expectWellFormed(outcome: JsonToolResult, args: unknown): void {
+  const { result, json } = outcome;
+  const first = result.content[0];
+  expect(first?.type).toBe('text');
+  if (!outcome.isError) {
+    expect(result.structuredContent).toEqual(json);
+    return;
+  }
+  expect(result.structuredContent).toBeUndefined();
+  expect(result.content).toHaveLength(1);
+  expect(Object.keys(json).every((key) => ['errorCode', 'message', 'sessionId', 'details'].includes(key))).toBe(true);
+  expect(ERROR_CODES).toContain(json.errorCode);
+  expect(typeof json.message).toBe('string');
+  expect(json.message.trim()).not.toBe('');
+  expect((first as { text: string }).text).not.toContain('    at ');
+  if (json.details !== undefined) expect(typeof json.details).toBe('object');
+  // Every BROWSER_ERROR carries a reason from the closed set; `unknown` carries the browser's own message.
+  if (json.errorCode === 'BROWSER_ERROR') {
+    expect(BROWSER_ERROR_REASONS).toContain(json.details?.reason);
+    if (json.details.reason === 'unknown') expect(typeof json.details.browserMessage).toBe('string');
+  }
+  const named = typeof args === 'object' && args !== null ? (args as Record<string, unknown>).sessionId : undefined;
+  if (typeof named === 'string' && named !== '') expect(json.sessionId).toBe(named);
+}
+
+/** A failure with this code (and the session named, when given); returns the error JSON. */
+export function expectError(outcome: JsonToolResult, code: ErrorCode, sessionId?: string): any {
+  expect(outcome.isError, `expected ${code}, got ${JSON.stringify(outcome.json)}`).toBe(true);
+  expect(outcome.json.errorCode, JSON.stringify(outcome.json)).toBe(code);
+  expect(outcome.json.message.length).toBeGreaterThan(0);
+  if (sessionId !== undefined) expect(outcome.json.sessionId).toBe(sessionId);
+  return outcome.json;
+}
+
+/** A success; returns structuredContent (already checked equal to content[0].text). */
+export function expectSuccess(outcome: JsonToolResult): any {
+  expect(outcome.isError, `expected success, got ${JSON.stringify(outcome.json)}`).toBe(false);
+  expect(outcome.result.structuredContent).toEqual(outcome.json);
+  return outcome.json;
+}
+
+/** Whether `id` is a UUID v4, the shape of every sessionId. */
+export function isUuidV4(id: unknown): boolean {
+  return typeof id === 'string' && validate(id) && version(id) === 4;
+}
+
+export interface ToolHarnessOptions {
+  /** The profile whose tools are called, with its words for next steps and, for the playwright profile, one connection's implicit session (default: the default profile, every capability included). */
+  profile?: Profile;
+  /** Where upload tools may read files, as a server decides it (--file-root, a client's roots). */
+  roots?: AllowedRoots;
+  maxSessions?: number;
+  /** More of the manager's settings, as a server's flags give them (maxTabs, …). */
+  manager?: Omit<SessionManagerOptions, 'host' | 'maxSessions' | 'logger'>;
+  tools?: readonly AnyTool[];
+  toolOptions?: Partial<ToolOptions>;
+  fixture?: FixtureServerOptions;
+}
+
+/**
+ * One SessionManager on headless Chromium and one fixture server for a whole test file, with helpers that call the
+ * default profile's tools (every capability included) and open sessions on fixture pages. Each test's sessions are
+ * closed after it.
+ */
+export function useTools(options: ToolHarnessOptions = {}) {
+  const tools = new Map((options.tools ?? options.profile?.tools ?? everyTool).map((tool) => [tool.name, tool]));
+  const toolOptions: ToolOptions = { allowFileUrls: false, fileRoots: [], defaultTimeouts: {}, ...options.toolOptions };
+  let fixture: FixtureServer | undefined;
+  let manager: SessionManager | undefined;
+  let implicitSession: ImplicitSession | undefined;
+  const opened: string[] = [];
+
+  beforeAll(async () => {
+    fixture = await startFixtureServer(options.fixture);
+    manager = new SessionManager({
+      // As a server does: Playwright keeps what network_requests reads only when a tool reads it.
+      collectNetwork: readsRequestList([...tools.values()]),
+      ...options.manager,
+      host: new BrowserHost({ headless: true }).start(),
+      maxSessions: options.maxSessions ?? 20,
+      logger: silentLogger,
+    });
+    if (options.profile?.implicitSession) implicitSession = new ImplicitSession(accessTo(manager));
+  });
+  afterAll(async () => {
+    await implicitSession?.close();
+    await manager?.shutdown();
+    await fixture?.close();
+  });
+
+  /** Calls a tool by name with these arguments, as a client's tools/call does. */
+  async function call(name: string, args: Record<string, unknown> = {}): Promise<JsonToolResult> {
+    const tool = tools.get(name);
+    if (tool === undefined) throw new Error(`No tool "${name}" in the harness.`);
+    const ctx: ToolContext = {
+      sessions: accessTo(manager as SessionManager),
+      logger: silentLogger,
+      signal: new AbortController().signal,
+      progress: () => {},
+      options: toolOptions,
+      ...(options.profile === undefined ? {} : { vocabulary: options.profile.vocabulary }),
+      ...(implicitSession === undefined ? {} : { implicitSession }),
+      ...(options.roots === undefined ? {} : { roots: async () => options.roots as AllowedRoots }),
+    };
+    return asClientReads(tool, await runTool(tool, args, ctx));
+  }
+
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((sessionId) => call('close_session', { sessionId })));
+  });
+
+  async function createSession(): Promise<string> {
+    const created = await checkedCall('create_session');
+    expect(created.isError, JSON.stringify(created.json)).toBe(false);
+    opened.push(created.json.sessionId);
+    return created.json.sessionId as string;
+  }
+
+  async function sessionOn(page: string): Promise<string> {
+    const sessionId = await createSession();
+    const nav = await checkedCall('navigate', { sessionId, url: (fixture as FixtureServer).urlFor(`/pages/${page}`) });
+    expect(nav.isError, JSON.stringify(nav.json)).toBe(false);
+    return sessionId;
+  }
+
+  /** Calls a tool and checks the result's shape whatever it is (README: Results); returns it for the caller's own checks. */
+  async function checkedCall(name: string, args: Record<string, unknown> = {}): Promise<JsonToolResult> {
+    const outcome = await call(name, args);
+    expectWellFormed(outcome, args);
+    return outcome;
+  }
+
+  return { call, checkedCall, createSession, sessionOn, fixture: () => fixture as FixtureServer, manager: () => manager as SessionManager };
+}
