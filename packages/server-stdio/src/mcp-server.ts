@@ -146,6 +146,17 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
     if (modern || below(level, minimumLevel) || server.getClientVersion() === undefined) return;
     server.sendLoggingMessage({ level, logger: SERVER_NAME, data: message }).catch(() => {});
   };
+  const serialize: SerializeOptions = { images: deps.images ?? 'allow', redactor: deps.redactor };
+  /** What a tool sees of a call: this server's sessions and options, and the call's leg (its signal, progress and logs). */
+  const contextOf = (leg: Leg): ToolContext => ({
+    sessions: deps.sessions,
+    ...leg,
+    options: deps.toolOptions,
+    vocabulary: profile.vocabulary,
+    ...(implicitSession === undefined ? {} : { implicitSession }),
+    ...(live === undefined ? {} : { live }),
+    roots: () => allowedRoots(server, deps, leg.signal),
+  });
   // Described once per runtime (ToolSurface), on the first tools/list, so the JSON Schema work does not delay initialize.
   server.setRequestHandler('tools/list', () => ({ tools: surface.listing(modern ? 'modern' : 'legacy') }));
   server.setRequestHandler('tools/call', async (request, ctx) => {
@@ -158,17 +169,8 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
     }
     const log = (level: LoggingLevel, message: string) => (modern ? void ctx.mcpReq.log(level, message, SERVER_NAME).catch(() => {}) : notify(level, message));
     const leg: Leg = { signal: ctx.mcpReq.signal, progress: progressReporter(ctx), logger: callLogger(deps.logger, log) };
-    const base: ToolContext = {
-      sessions: deps.sessions,
-      ...leg,
-      options: deps.toolOptions,
-      vocabulary: profile.vocabulary,
-      ...(implicitSession === undefined ? {} : { implicitSession }),
-      ...(live === undefined ? {} : { live }),
-      roots: () => allowedRoots(server, deps, ctx.mcpReq.signal),
-    };
+    const base = contextOf(leg);
     const args = request.params.arguments;
-    const serialize: SerializeOptions = { images: deps.images ?? 'allow', redactor: deps.redactor };
     // 2026-07-28: a question to the user is an input_required answer, and the call waits for the client's retry.
     const { parked } = deps;
     const state = modern ? ctx.mcpReq.requestState() : undefined;
@@ -195,20 +197,8 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
   });
   const call = async (name: string, args: unknown, signal: AbortSignal): Promise<CallToolResult> => {
     const tool = surface.get(name);
-    const serialize: SerializeOptions = { images: deps.images ?? 'allow', redactor: deps.redactor };
     if (!tool) return toCallToolResult({ ok: false, error: new SessionError('INVALID_PARAMETERS', `Unknown tool "${name}".`) }, serialize);
-    const ctx: ToolContext = {
-      sessions: deps.sessions,
-      signal,
-      progress: () => {},
-      logger: deps.logger,
-      options: deps.toolOptions,
-      vocabulary: profile.vocabulary,
-      ...(implicitSession === undefined ? {} : { implicitSession }),
-      ...(live === undefined ? {} : { live }),
-      roots: () => allowedRoots(server, deps, signal),
-    };
-    return callTool(tool, args, ctx, serialize);
+    return callTool(tool, args, contextOf({ signal, progress: () => {}, logger: deps.logger }), serialize);
   };
   return { server, notify, implicitSession, call };
 }
