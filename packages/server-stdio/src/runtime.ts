@@ -294,7 +294,7 @@ export function createServer(
    * The one way this runtime makes a protocol server for a caller. A server of a `connection` keeps the connection's
    * own record of the sessions it created (--close-sessions-on-disconnect) and its own implicit session; one without
    * (a 2026-07-28 request, a call another replica forwarded) shares the implicit session of the caller's identity. A
-   * `forwarded` call is routed and its result written by the replica that forwarded it (fleet/fleet.ts).
+   * `forwarded` call's server has no route, parked calls or redactor, and the tool options without the identity's folder.
    */
   const serverFor = (
     scope: CallerScope,
