@@ -1,5 +1,6 @@
 // What every bench section shares: the browser binary, the fixture server, the iteration counts, a log, and error tallies.
 import type { FixtureServer } from '@sessionwright/test-kit';
+import type { Samples } from './stats.js';
 
 export interface BenchConfig {
   /** Measured iterations per figure (after the warm-up). */
@@ -36,4 +37,31 @@ export interface BenchContext {
 export function rotate<T>(items: readonly T[], by: number): T[] {
   const k = ((by % items.length) + items.length) % items.length;
   return [...items.slice(k), ...items.slice(0, k)];
+}
+
+/** One timed step of a section: it adds its figure under `name` to `record`, or records nothing in a warm-up round. */
+export type Step = (record: Samples | undefined, name: string) => Promise<void>;
+
+/**
+ * Runs `rounds` rounds of the named steps, each round in a rotated order and the first `warmup` unrecorded; a failed
+ * step is counted against `section.name` and the rest go on. `between` runs after each step.
+ */
+export async function interleave(
+  ctx: BenchContext,
+  section: string,
+  steps: ReadonlyArray<readonly [string, Step]>,
+  samples: Samples,
+  plan: { rounds: number; warmup: number; logEvery?: number; between?: () => Promise<void> },
+): Promise<void> {
+  for (let i = 0; i < plan.rounds; i += 1) {
+    for (const [name, step] of rotate(steps, i)) {
+      try {
+        await step(i >= plan.warmup ? samples : undefined, name);
+      } catch (error) {
+        ctx.error(`${section}.${name}`, error);
+      }
+      await plan.between?.();
+    }
+    if ((i + 1) % (plan.logEvery ?? 1) === 0) ctx.log(`${section}: ${i + 1}/${plan.rounds}`);
+  }
 }

@@ -1,7 +1,7 @@
 // What a session with identity options costs to create, next to one from the warm pool and raw newContext(options), interleaved.
 import os from 'node:os';
 import { chromium, devices } from 'playwright';
-import { rotate, type BenchContext } from './context.js';
+import { type BenchContext, interleave, type Step } from './context.js';
 import { Samples } from './stats.js';
 import { connectStdio, jsonOf, sessionwrightArgs, timedCall } from './systems.js';
 
@@ -35,7 +35,7 @@ export async function runOptions(ctx: BenchContext): Promise<OptionsResult> {
       record?.add(name, created.ms);
       await timedCall(sw.client, 'close_session', { sessionId: String(jsonOf(created).sessionId) });
     };
-    const steps: Array<[string, (record: Samples | undefined, name: string) => Promise<void>]> = [
+    const steps: Array<[string, Step]> = [
       ['pool', swCreate({})],
       ['options', swCreate({ ...DRESSED })],
       ['blocking', swCreate({ ...DRESSED, blockResources: ['image', 'font'] })],
@@ -50,19 +50,13 @@ export async function runOptions(ctx: BenchContext): Promise<OptionsResult> {
         },
       ],
     ];
-    const total = ctx.config.warmup + ctx.config.iterations;
-    for (let i = 0; i < total; i += 1) {
-      for (const [name, step] of rotate(steps, i)) {
-        try {
-          await step(i >= ctx.config.warmup ? samples : undefined, name);
-        } catch (error) {
-          ctx.error(`options.${name}`, error);
-        }
-        // The pool refills between creates, as it would while an agent thinks.
-        await new Promise((resolve) => setTimeout(resolve, SETTLE_BETWEEN_CREATES_MS));
-      }
-      if ((i + 1) % 5 === 0) ctx.log(`options: ${i + 1}/${total}`);
-    }
+    // The pool refills between creates, as it would while an agent thinks.
+    await interleave(ctx, 'options', steps, samples, {
+      rounds: ctx.config.warmup + ctx.config.iterations,
+      warmup: ctx.config.warmup,
+      logEvery: 5,
+      between: () => new Promise((resolve) => setTimeout(resolve, SETTLE_BETWEEN_CREATES_MS)),
+    });
     return { samples: samples.toJSON(), date: new Date().toISOString(), load };
   } finally {
     await Promise.all([sw.close(), raw.close()]);

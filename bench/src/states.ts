@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright';
-import { rotate, type BenchContext } from './context.js';
+import { type BenchContext, interleave, type Step } from './context.js';
 import { Samples, summarize } from './stats.js';
 import { connectStdio, jsonOf, sessionwrightArgs, timedCall, type Connection } from './systems.js';
 
@@ -47,7 +47,7 @@ export async function runStates(ctx: BenchContext): Promise<StatesResult> {
     let rawState = await rawContext.storageState({ indexedDB: true });
     await call('save_state', { sessionId: source, name: 'bench' });
 
-    const steps: Array<[string, (record: Samples | undefined, name: string) => Promise<void>]> = [
+    const steps: Array<[string, Step]> = [
       ['save', async (record, name) => record?.add(name, (await call('save_state', { sessionId: source, name: 'bench' })).ms)],
       [
         'rawSave',
@@ -76,19 +76,9 @@ export async function runStates(ctx: BenchContext): Promise<StatesResult> {
         },
       ],
     ];
-    const total = ctx.config.warmup + ctx.config.iterations;
-    for (let i = 0; i < total; i += 1) {
-      for (const [name, step] of rotate(steps, i)) {
-        try {
-          await step(i >= ctx.config.warmup ? samples : undefined, name);
-        } catch (error) {
-          ctx.error(`states.${name}`, error);
-        }
-      }
-      if ((i + 1) % 10 === 0) ctx.log(`states: ${i + 1}/${total}`);
-    }
+    await interleave(ctx, 'states', steps, samples, { rounds: ctx.config.warmup + ctx.config.iterations, warmup: ctx.config.warmup, logEvery: 10 });
 
-    const forkSteps: Array<[string, (record: Samples | undefined, name: string) => Promise<void>]> = [
+    const forkSteps: Array<[string, Step]> = [
       [
         'fork5',
         async (record, name) => {
@@ -114,17 +104,7 @@ export async function runStates(ctx: BenchContext): Promise<StatesResult> {
         },
       ],
     ];
-    const rounds = 1 + Math.min(FORK_ROUNDS_MAX, ctx.config.iterations);
-    for (let i = 0; i < rounds; i += 1) {
-      for (const [name, step] of rotate(forkSteps, i)) {
-        try {
-          await step(i >= 1 ? samples : undefined, name);
-        } catch (error) {
-          ctx.error(`states.${name}`, error);
-        }
-      }
-      ctx.log(`states: fork round ${i + 1}/${rounds}`);
-    }
+    await interleave(ctx, 'states', forkSteps, samples, { rounds: 1 + Math.min(FORK_ROUNDS_MAX, ctx.config.iterations), warmup: 1 });
     await rawContext.close();
     const figures = samples.toJSON();
     for (const [name, values] of Object.entries(figures)) {

@@ -1,11 +1,11 @@
 // How the server listens in HTTP mode: the options the HTTP-only flags fill in, and the refusal to run unprotected.
 import { isIP } from 'node:net';
-import { envVarName, type HttpFlagValues } from './flags.js';
+import { envVarName, type HttpFlagValues } from './settings/table.js';
 import { readIdentities } from './identities.js';
 import { UsageError } from './usage-error.js';
 
 /**
- * How the server listens when it serves HTTP instead of stdio: one field per HTTP-only flag of the table in flags.ts.
+ * How the server listens when it serves HTTP instead of stdio: one field per HTTP-only flag of the table in settings/table.ts.
  * `port` (0 picks any free port) is always set here; `host` is the address to bind; `allowedHosts` are accepted on top
  * of the loopback names, `allowedOrigins` are the web origins whose pages may use the server (`*`: any; docs/http.md);
  * with `authToken` every request needs `Authorization: Bearer <token>`.

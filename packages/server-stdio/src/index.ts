@@ -10,11 +10,12 @@ export {
   type FlagDefinition,
   type FlagKind,
   type FlagValue,
-} from './flags.js';
+} from './settings/table.js';
 export type { HttpOptions } from './http-options.js';
 export { startHttpServer, type HttpServerHandle, type HttpServerOptions } from './http-server.js';
 export { createMcpServer, type McpConnection, type McpServerDeps } from './mcp-server.js';
-export { META_FLAGS, UsageError, parseArgs, type BrowserSetup, type CliCommand, type ServerOptions } from './options.js';
+export { META_FLAGS, UsageError, parseArgs, type CliCommand, type ServerOptions } from './settings/options.js';
+export type { BrowserSetup } from './settings/setup.js';
 export { createServer, type ServerHooks, type SessionwrightServer } from './runtime.js';
 export { toCallToolResult } from './serialize.js';
 export { TOOL_LISTING_FILE, packagedToolListing, type ToolListing } from './tool-listing.js';

@@ -3,7 +3,7 @@ import v8 from 'node:v8';
 import { BrowserHost, messageOf, playwrightVersion, resolveHeadless } from '@sessionwright/session-core';
 import { isLoopback } from './http-options.js';
 import type { HttpServerHandle } from './http-server.js';
-import { UsageError, parseArgs, type ServerOptions } from './options.js';
+import { UsageError, parseArgs, type ServerOptions } from './settings/options.js';
 import { createServer } from './runtime.js';
 import { serveStdioConnection } from './stdio-server.js';
 import { PACKAGE_NAME, VERSION } from './version.js';

@@ -38,7 +38,7 @@ import { IdentityFolders } from './identity-folders.js';
 import { createRedactor, readSecretsFile } from './redaction.js';
 import { createMcpServer, type McpConnection } from './mcp-server.js';
 import { toolSurface, type ToolSurface } from './tool-surface.js';
-import { DEFAULT_OPTIONS, checkCombinations, type ServerOptions } from './options.js';
+import { DEFAULT_OPTIONS, checkCombinations, type ServerOptions } from './settings/options.js';
 import { ParkedCalls } from './parked-calls.js';
 import { scopedAccess, type CallerScope } from './session-access.js';
 import type { Fleet } from './fleet/fleet.js';

@@ -17,7 +17,7 @@ import {
 } from '@sessionwright/test-kit';
 import { validate, version } from 'uuid';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { parseArgs } from '../src/options.js';
+import { parseArgs } from '../src/settings/options.js';
 import { createServer, type SessionwrightServer } from '../src/runtime.js';
 
 /** The built CLI, as `npx @sessionwright/playwright-mcp` runs it. `pnpm test` builds before testing. */

@@ -2,7 +2,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseArgs } from '../src/options.js';
+import { parseArgs } from '../src/settings/options.js';
 import { CLI_PATH, call, expectSuccess, run } from './helpers.js';
 import { INITIALIZE, JSON_POST, connectSse, connectStreamable, openRawStream, rawRequest, startHttpCli, type HttpCli } from './http-helpers.js';
 

@@ -4,8 +4,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { parseArgs, type CliCommand, type ServerOptions } from '../src/options.js';
-import { PLAYWRIGHT_FLAGS } from '../src/playwright-dialect.js';
+import { parseArgs, type CliCommand, type ServerOptions } from '../src/settings/options.js';
+import { PLAYWRIGHT_FLAGS } from '../src/settings/playwright/flags.js';
 import { CLI_PATH, REPO_ROOT, run } from './helpers.js';
 
 const require = createRequire(import.meta.url);

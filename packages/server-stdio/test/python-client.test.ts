@@ -1,10 +1,10 @@
 // Clients on the official Python MCP SDK: one written as agent frameworks' PlaywrightSession is (2025 era) drives --profile
 // playwright over stdio and over legacy SSE at the bare URL; the SDK's own Client negotiates 2026-07-28 over /mcp and stdio.
-import { spawn } from 'node:child_process';
 import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
-import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { CLI_PATH, REPO_ROOT } from './helpers.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_PATH } from './helpers.js';
 import { type HttpCli, startHttpCli } from './http-helpers.js';
+import { runPythonClient, skipWithoutSdk, summaryOf } from './python-client.js';
 
 /** The first run installs the Python MCP SDK into a cached venv (scripts/python-client.sh): a minute or so where pip installs it from the configured index. */
 const FIRST_RUN_TIMEOUT = 480_000;
@@ -16,41 +16,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await fixture?.close();
 });
-
-/** Runs scripts/python-client.sh with these arguments; resolves with its exit code and output. */
-function runPythonClient(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', [`${REPO_ROOT}scripts/python-client.sh`, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** scripts/python-client.sh's exit status when pip cannot install the Python SDK here (no index this machine's pip knows serves it). */
-const SDK_UNAVAILABLE = 77;
-
-/** Skips (saying why) when the Python SDK cannot be had on this machine: that is the machine's limit, not the server's fault. */
-function skipWithoutSdk(ctx: TestContext, ...runs: { code: number | null; stderr: string }[]): void {
-  const unavailable = runs.find((run) => run.code === SDK_UNAVAILABLE);
-  if (!unavailable) return;
-  process.stderr.write(`python-client.test: skipped: ${unavailable.stderr.trim().split('\n').at(-1)}\n`);
-  ctx.skip();
-}
-
-/** The one JSON line the client prints when every check passed. */
-function summaryOf(run: { code: number | null; stdout: string; stderr: string }) {
-  expect(run.code, `python client failed:\n${run.stderr}`).toBe(0);
-  const line = run.stdout.trim().split('\n').at(-1) ?? '';
-  return JSON.parse(line) as { url: string; title: string; refs: boolean; sessions: number; dialog?: string };
-}
 
 describe('the Python MCP SDK client (PlaywrightSession)', () => {
   it(

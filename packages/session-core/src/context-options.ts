@@ -312,7 +312,7 @@ const defaultOnlyShape = {
  * --viewport-size or --init-script): the session options, the device fields one by one, a few context options only a
  * server-wide default sets, page scripts, and which origins the pages may request.
  */
-const sessionDefaultsSchema = z.strictObject({
+export const sessionDefaultsSchema = z.strictObject({
   ...sessionOptionsShape,
   ...defaultOnlyShape,
   /** Script sources every page runs before its own (Playwright's addInitScript). */

@@ -18,6 +18,7 @@ export {
   isStaticResource,
   exportedStorageStateSchema,
   resolveSessionDefaults,
+  sessionDefaultsSchema,
   sessionOptionsShape,
   type EffectiveSessionOptions,
   type OriginRule,

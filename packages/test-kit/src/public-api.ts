@@ -1,5 +1,5 @@
 // A package's public API for tests that compare it with checked-in reports: its names, read from its index.ts, and its signatures, read from its built declarations.
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 /**
  * The names `index` exports, sorted, each type-only one as `type Name`. The house style keeps every index.ts an
@@ -61,4 +61,15 @@ function withoutComments(text: string): string {
     }
   }
   return out;
+}
+
+/**
+ * The lines of a checked-in report, to compare `actual` with; with UPDATE_API=1 in the environment the report is
+ * rewritten from `actual` first (after a deliberate change of the API).
+ */
+export function reported(report: URL, actual: readonly string[]): string[] {
+  if (process.env['UPDATE_API'] === '1') writeFileSync(report, `${actual.join('\n')}\n`);
+  return readFileSync(report, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '');
 }

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { isSessionError, messageOf, shortId, type Logger, type Session, type SessionImage, type SessionManager, type Store } from '@sessionwright/session-core';
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import { validate } from 'uuid';
 import { toCallToolResult } from '../serialize.js';
 import type { CallerScope, SessionKeeper } from '../session-access.js';
 import { RESTORED_LOST, type Restored, type Routed } from './restored.js';
@@ -84,7 +85,7 @@ export class LocalCheckpoints implements SessionKeeper {
     const running = this.restoring.get(sessionId);
     if (running) return running;
     const restoring = (async () => {
-      if (!/^[0-9a-f-]{36}$/.test(sessionId)) return undefined;
+      if (!validate(sessionId)) return undefined;
       const stored = await this.store.get(keyOf(sessionId));
       if (stored === undefined) return undefined;
       const checkpoint = JSON.parse(Buffer.from(stored).toString('utf8')) as Checkpoint;

@@ -1,5 +1,5 @@
 // The live view as an MCP App: a self-contained page that draws the session from frames it asks the host for (app-only tools), with no frame and no connection of its own.
-import { CAPTURE_INPUT } from './capture-input.js';
+import { CAPTURE_INPUT, DRAW_FRAMES, INPUT_QUEUE } from './page-scripts.js';
 
 /**
  * The MCP App a host renders for live_view and request_human. It speaks MCP Apps' postMessage protocol with the host
@@ -79,7 +79,6 @@ const SCRIPT = `(() => {
   'use strict';
   const $ = (id) => document.getElementById(id);
   const canvas = $('view');
-  const paint = canvas.getContext('2d');
   const take = $('take');
   const give = $('give');
   const full = $('full');
@@ -202,24 +201,11 @@ const SCRIPT = `(() => {
     if (image) draw(image.data);
     render();
   }
-  let decoding = false;
-  let waiting = null;
-  function draw(base64) {
-    if (decoding) { waiting = base64; return; }
-    decoding = true;
-    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-    createImageBitmap(new Blob([bytes], { type: 'image/jpeg' })).then((image) => {
-      if (canvas.width !== image.width || canvas.height !== image.height) { canvas.width = image.width; canvas.height = image.height; }
-      paint.drawImage(image, 0, 0);
-      image.close();
-      frames += 1;
-      canvas.dataset.frames = String(frames);
-      if (frames === 1) render();
-    }).catch(() => {}).finally(() => {
-      decoding = false;
-      if (waiting) { const next = waiting; waiting = null; draw(next); }
-    });
-  }
+  ${DRAW_FRAMES}
+  const draw = frameDrawer(canvas, (count) => {
+    frames = count;
+    if (frames === 1) render();
+  });
 
   function active() { return !ended && control.mine && control.state === 'held'; }
   function render() {
@@ -261,30 +247,16 @@ const SCRIPT = `(() => {
     canvas.focus();
   });
   // Input still on its way goes first: what the person typed just before giving control back reaches the page.
-  give.addEventListener('click', () => drained.then(() => controlCall('give_back')));
+  give.addEventListener('click', () => input.drained().then(() => controlCall('give_back')));
 
-  // Input goes out in order, in batches; a pointer move replaces the one still waiting to go.
-  let queue = [];
-  let sending = false;
-  let drained = Promise.resolve();
-  function send(input) {
-    if (!active()) return;
-    const last = queue[queue.length - 1];
-    if (input.kind === 'mouse' && input.type === 'move' && last && last.kind === 'mouse' && last.type === 'move') queue[queue.length - 1] = input;
-    else queue.push(input);
-    if (!sending) drained = flush();
-  }
-  async function flush() {
-    sending = true;
-    while (queue.length > 0) {
-      const answer = await callServerTool('live_view_input', { viewer, events: queue.splice(0, 100) }).catch(() => undefined);
-      if (!answer || answer.isError) { note = 'Your input did not reach the page.'; render(); }
-    }
-    sending = false;
-  }
+  ${INPUT_QUEUE}
+  const input = inputQueue(active, async (events) => {
+    const answer = await callServerTool('live_view_input', { viewer, events }).catch(() => undefined);
+    if (!answer || answer.isError) { note = 'Your input did not reach the page.'; render(); }
+  });
   ${CAPTURE_INPUT}
   // Moves go out at most ten times a second (each is a call through the host), drags as they come.
-  captureInput(canvas, active, send, 100);
+  captureInput(canvas, active, input.send, 100);
 
   request('ui/initialize', {
     appCapabilities: { availableDisplayModes: ['inline', 'fullscreen'] },

@@ -1,7 +1,6 @@
 // Live views of sessions: the page at /live/<id>/<secret>/ over HTTP (frames as SSE, a person's control and input as POSTs, on the server's listener or a loopback one of its own), and the same view, control and input for the MCP App through its tools.
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { type ControlLease, type Logger, type PersonInput, type Session, SessionError, isSessionError, messageOf } from '@sessionwright/session-core';
 import {
   type HandOff,
@@ -16,25 +15,10 @@ import {
 } from '@sessionwright/tools';
 import { validate } from 'uuid';
 import { z } from 'zod';
-import { readJsonBody } from '../bounded-read.js';
 import { liveLinkBase } from '../fleet/internal-route.js';
-import { livePageHtml } from './page.js';
+import { type AppViewer, pauseApp, watchApp } from './app-viewer.js';
+import { fromThePage, json, type LiveMount, listenOnLoopback, page, plain, readJson, send } from './live-http.js';
 import { type LiveToken, LiveTokens } from './tokens.js';
-
-/** Where live views are served: a base URL, and which Host headers and Origins its requests may carry. */
-export interface LiveMount {
-  /** e.g. `http://127.0.0.1:8931`, no trailing slash. */
-  baseUrl: string;
-  /** Whether a request's Host header names this server (the DNS-rebinding check). */
-  hostAllowed(host: string | undefined): boolean;
-  /** Web origins besides the page's own that may drive a live view (`--allowed-origins`; `*`: any). */
-  allowedOrigins: readonly string[];
-  /**
-   * Takes a connection slot for a live page's stream, counted against the session owner's share (the listener's own
-   * connection limits); the release, or why there is none. Without it only the live views' own caps bound streams.
-   */
-  takeSlot?(owner: string | undefined, req: IncomingMessage): { release(): void } | { refused: string };
-}
 
 export interface LiveViewsOptions {
   logger: Logger;
@@ -57,13 +41,8 @@ export const MAX_VIEWERS = 64;
 const HOLDER_GRACE_MS = 3_000;
 const KEEP_ALIVE_MS = 15_000;
 const MAX_INPUT_BODY = 256 * 1024;
-/** A batch of input events is a list of flat objects: room for 200 of them, nothing deeper. */
-const MAX_INPUT_DEPTH = 4;
-const MAX_INPUT_TOKENS = 10_000;
 /** An MCP App viewer that has not called for this long has gone (its host closed it); a control it held goes back. */
 const APP_VIEWER_IDLE_MS = 10_000;
-/** An MCP App's frames: small enough for a host's inline box and its message limits, large enough for its fullscreen. */
-const APP_FRAME_SIZE = { maxSide: 800, quality: 50 };
 /** Calls of one MCP App viewer are answered at most this often. */
 const APP_MIN_POLL_MS = 250;
 /** How long a frame call waits for a newer frame before answering without one. */
@@ -94,27 +73,6 @@ interface Viewer {
   /** A frame the stream had no room for yet; the newest replaces it. */
   pendingFrame: string | undefined;
   close(): void;
-}
-
-/** One MCP App showing the session: it polls for frames through its tools, so it is known by its calls alone. */
-interface AppViewer {
-  readonly id: string;
-  /** Whose session it watches: app viewers count against their identity's share, as live pages do. */
-  readonly owner: string;
-  /** The latest frame the screencast sent, and its number. */
-  jpeg: Buffer | undefined;
-  width: number;
-  height: number;
-  cursor: number;
-  url: string;
-  title: string;
-  failure: string | undefined;
-  /** When its last frame call was answered (the poll rate's bound). */
-  answeredAt: number;
-  /** Ends a frame call that waits for a change. */
-  wake: (() => void) | undefined;
-  idle: NodeJS.Timeout | undefined;
-  stopWatching(): void;
 }
 
 /** What live views keep per session. */
@@ -294,7 +252,7 @@ export class LiveViews implements LiveViewAccess {
   private async mounted(): Promise<LiveMount> {
     if (this.mount) return this.mount;
     if (this.closed) throw new Error('live views are closed');
-    this.own ??= listenOnLoopback((req, res) => void this.handle(req, res));
+    this.own ??= listenOnLoopback(LIVE_PATH, (req, res) => void this.handle(req, res));
     return (await this.own).mount;
   }
 
@@ -505,9 +463,9 @@ export class LiveViews implements LiveViewAccess {
     // Watching is a use of the session, a bounded one (Session.watched): a session only watched still expires.
     session.watched(Date.now());
     const early = app.answeredAt + APP_MIN_POLL_MS - Date.now();
-    if (early > 0) await this.pause(app, early, request.signal, false);
+    if (early > 0) await pauseApp(app, early, request.signal, false);
     // Nothing newer than what the app has (or no picture yet): wait a moment for one, so polling is cheap.
-    if ((request.cursor === app.cursor || app.jpeg === undefined) && app.failure === undefined) await this.pause(app, APP_POLL_WAIT_MS, request.signal, true);
+    if ((request.cursor === app.cursor || app.jpeg === undefined) && app.failure === undefined) await pauseApp(app, APP_POLL_WAIT_MS, request.signal, true);
     this.keepApp(session, live, app);
     app.answeredAt = Date.now();
     const base = { viewer: app.id, cursor: app.cursor, width: app.width, height: app.height, url: app.url, title: app.title };
@@ -568,43 +526,7 @@ export class LiveViews implements LiveViewAccess {
     }
     const id = asked !== undefined && asked === live.holder ? asked : randomUUID();
     if (live.holder === id) clearTimeout(live.holderGrace);
-    const app: AppViewer = {
-      id,
-      owner,
-      jpeg: undefined,
-      width: 0,
-      height: 0,
-      cursor: 0,
-      // The tab's URL until the screencast says more (with the title).
-      url: session.page.isClosed() ? '' : session.page.url(),
-      title: '',
-      failure: undefined,
-      answeredAt: 0,
-      wake: undefined,
-      idle: undefined,
-      stopWatching: () => {},
-    };
-    app.stopWatching = session.screencast.watch(
-      {
-        frame: (frame) => {
-          app.jpeg = frame.jpeg;
-          app.cursor += 1;
-          app.width = frame.viewport.width;
-          app.height = frame.viewport.height;
-          app.wake?.();
-        },
-        tab: (state) => {
-          app.url = state.url;
-          app.title = state.title;
-          app.wake?.();
-        },
-        failed: (message) => {
-          app.failure = message;
-          app.wake?.();
-        },
-      },
-      APP_FRAME_SIZE,
-    );
+    const app = watchApp(session, id, owner);
     live.apps.set(id, app);
     this.joined(owner);
     this.keepApp(session, live, app);
@@ -642,25 +564,6 @@ export class LiveViews implements LiveViewAccess {
     app.wake?.();
   }
 
-  /** Waits `ms`, or less when the call is cancelled or (with `untilChange`) a frame or the control changes. */
-  private pause(app: AppViewer, ms: number, signal: AbortSignal, untilChange: boolean): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        if (app.wake === done) app.wake = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      timer.unref();
-      signal.addEventListener('abort', done, { once: true });
-      if (untilChange) {
-        app.wake?.();
-        app.wake = done;
-      }
-    });
-  }
-
   /** Whether this page may act with the session's control: it took it, or the agent handed the session to whoever opens the link. */
   private mayAct(live: LiveSession, lease: ControlLease, viewerId: string): boolean {
     return lease.by === 'agent' || live.holder === viewerId;
@@ -689,88 +592,8 @@ function watchers(live: LiveSession): number {
   return live.viewers.size + live.apps.size;
 }
 
-/** Opens a listener on 127.0.0.1 at a free port for live views only (stdio has no HTTP listener of its own). */
-async function listenOnLoopback(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ server: Server; mount: LiveMount }> {
-  const server = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    if (!LiveViews.matches(path)) return plain(res, 404, 'Not found');
-    handler(req, res);
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  // Live views never keep the process alive: it ends with its MCP connection.
-  server.unref();
-  const { port } = server.address() as AddressInfo;
-  const names = new Set([`127.0.0.1:${port}`, `localhost:${port}`]);
-  return { server, mount: { baseUrl: `http://127.0.0.1:${port}`, hostAllowed: (host) => host !== undefined && names.has(host), allowedOrigins: [] } };
-}
-
-/**
- * Whether a request comes from the live page itself: its Origin (which browsers send with every POST, and with a
- * cross-origin stream) names this server's own host, or is one the server allows; a browser's Sec-Fetch-Site, when
- * sent, agrees. A request without an Origin is refused for POSTs (a browser always sends one) and let through for the
- * stream, which a same-origin page opens without one.
- */
-function fromThePage(req: IncomingMessage, mount: LiveMount): boolean {
-  const origin = req.headers.origin;
-  const allowed = origin !== undefined && (mount.allowedOrigins.includes('*') || mount.allowedOrigins.includes(origin));
-  if (allowed) return true;
-  const site = req.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin') return false;
-  if (origin === undefined) return req.method === 'GET';
-  try {
-    return new URL(origin).host === req.headers.host;
-  } catch {
-    return false;
-  }
-}
-
 /** The viewer id a page sends with its POSTs, if a page with that id is connected to the session. */
 function viewerOf(req: IncomingMessage, live: LiveSession): string | undefined {
   const id = req.headers['x-live-viewer'];
   return typeof id === 'string' && [...live.viewers].some((viewer) => viewer.id === id) ? id : undefined;
-}
-
-/** A page's POST body as JSON, read within bounds (bounded-read.ts); undefined for one that is too large, too deep or not JSON. */
-async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
-  const body = await readJsonBody(req, { maxBytes, maxDepth: MAX_INPUT_DEPTH, maxTokens: MAX_INPUT_TOKENS });
-  return body.ok ? body.value : undefined;
-}
-
-function send(res: ServerResponse, event: string, data: unknown): void {
-  if (!res.writableEnded) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-}
-
-const SECURITY_HEADERS = {
-  'Cache-Control': 'no-store',
-  'Referrer-Policy': 'no-referrer',
-  'X-Content-Type-Options': 'nosniff',
-};
-
-function page(res: ServerResponse, headOnly: boolean): void {
-  const html = livePageHtml();
-  res.writeHead(200, {
-    ...SECURITY_HEADERS,
-    'Content-Type': 'text/html; charset=utf-8',
-    // Everything is inline and nothing comes from elsewhere; the page talks only to its own routes. It may be framed
-    // (an MCP App, the inspector): its token is the capability, and its requests are checked for their origin.
-    'Content-Security-Policy':
-      "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:; connect-src 'self'; base-uri 'none'; form-action 'none'",
-  });
-  res.end(headOnly ? undefined : html);
-}
-
-function plain(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { ...SECURITY_HEADERS, ...headers, 'Content-Type': 'text/plain; charset=utf-8' });
-  res.end(`${text}\n`);
-}
-
-function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { ...SECURITY_HEADERS, ...headers, 'Content-Type': 'application/json' });
-  res.end(JSON.stringify(body));
 }

@@ -1,5 +1,5 @@
 // The live page a person opens from a live-view link (self-contained HTML, script and style inline).
-import { CAPTURE_INPUT } from './capture-input.js';
+import { CAPTURE_INPUT, DRAW_FRAMES, INPUT_QUEUE } from './page-scripts.js';
 
 /** The live view: the tab as frames on a canvas, its URL and title, "Take control" / "Give back control", and input while held. */
 export function livePageHtml(): string {
@@ -67,7 +67,6 @@ const SCRIPT = `(() => {
   const base = location.pathname.replace(/\\/+$/, '');
   const $ = (id) => document.getElementById(id);
   const canvas = $('view');
-  const paint = canvas.getContext('2d');
   const take = $('take');
   const give = $('give');
   const statusLine = $('status');
@@ -87,7 +86,7 @@ const SCRIPT = `(() => {
     try { sessionStorage.setItem(storageKey, viewer); } catch (e) { /* private mode */ }
     render();
   });
-  events.addEventListener('frame', (event) => draw(JSON.parse(event.data)));
+  events.addEventListener('frame', (event) => draw(JSON.parse(event.data).jpeg));
   events.addEventListener('tab', (event) => {
     const tab = JSON.parse(event.data);
     $('title').textContent = tab.title || '(no title)';
@@ -102,25 +101,11 @@ const SCRIPT = `(() => {
     else if (!ended) statusLine.textContent = 'Connection lost; reconnecting…';
   };
 
-  // Frames are decoded one at a time; one that arrives meanwhile replaces any still waiting, so a slow screen skips frames instead of falling behind.
-  let decoding = false;
-  let waiting = null;
-  function draw(frame) {
-    if (decoding) { waiting = frame; return; }
-    decoding = true;
-    const bytes = Uint8Array.from(atob(frame.jpeg), (c) => c.charCodeAt(0));
-    createImageBitmap(new Blob([bytes], { type: 'image/jpeg' })).then((image) => {
-      if (canvas.width !== image.width || canvas.height !== image.height) { canvas.width = image.width; canvas.height = image.height; }
-      paint.drawImage(image, 0, 0);
-      image.close();
-      frames += 1;
-      canvas.dataset.frames = String(frames);
-      if (frames === 1) render();
-    }).catch(() => {}).finally(() => {
-      decoding = false;
-      if (waiting) { const next = waiting; waiting = null; draw(next); }
-    });
-  }
+  ${DRAW_FRAMES}
+  const draw = frameDrawer(canvas, (count) => {
+    frames = count;
+    if (frames === 1) render();
+  });
 
   function active() { return !ended && control.mine && control.state === 'held'; }
 
@@ -162,25 +147,11 @@ const SCRIPT = `(() => {
   }
   take.addEventListener('click', () => { post('/control', { action: 'take' }); canvas.focus(); });
   // Input still on its way goes first: what the person typed just before giving control back reaches the page.
-  give.addEventListener('click', () => drained.then(() => post('/control', { action: 'give_back' })));
+  give.addEventListener('click', () => input.drained().then(() => post('/control', { action: 'give_back' })));
 
-  // Input goes out in order, in batches; a pointer move replaces the one still waiting to go.
-  let queue = [];
-  let sending = false;
-  let drained = Promise.resolve();
-  function send(input) {
-    if (!active()) return;
-    const last = queue[queue.length - 1];
-    if (input.kind === 'mouse' && input.type === 'move' && last && last.kind === 'mouse' && last.type === 'move') queue[queue.length - 1] = input;
-    else queue.push(input);
-    if (!sending) drained = flush();
-  }
-  async function flush() {
-    sending = true;
-    while (queue.length > 0) await post('/input', { events: queue.splice(0, 100) });
-    sending = false;
-  }
+  ${INPUT_QUEUE}
+  const input = inputQueue(active, (events) => post('/input', { events }));
   ${CAPTURE_INPUT}
-  captureInput(canvas, active, send, 50);
+  captureInput(canvas, active, input.send, 50);
   render();
 })();`;

@@ -1,4 +1,4 @@
-// The person's mouse, wheel, keyboard and paste on the live picture, as PersonInput events: one script for the live page and the MCP App.
+// Browser-side scripts the live page and the MCP App share: drawing frames, capturing a person's input, sending it in order.
 
 /**
  * Browser-side source of `captureInput(canvas, active, send, moveEveryMs)`, inlined into each page's script: it sends
@@ -57,4 +57,58 @@ export const CAPTURE_INPUT = `function captureInput(canvas, active, send, moveEv
       const text = (event.clipboardData && event.clipboardData.getData('text/plain')) || '';
       if (text) send({ kind: 'text', text: text.slice(0, 10000) });
     });
+  }`;
+
+/**
+ * Browser-side source of `frameDrawer(canvas, drawn)`: a `draw(base64Jpeg)` that decodes frames one at a time; a frame
+ * that arrives meanwhile replaces any still waiting, so a slow screen skips frames instead of falling behind.
+ * `drawn(count)` follows each picture shown.
+ */
+export const DRAW_FRAMES = `function frameDrawer(canvas, drawn) {
+    const paint = canvas.getContext('2d');
+    let frames = 0;
+    let decoding = false;
+    let waiting = null;
+    function draw(base64) {
+      if (decoding) { waiting = base64; return; }
+      decoding = true;
+      const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+      createImageBitmap(new Blob([bytes], { type: 'image/jpeg' })).then((image) => {
+        if (canvas.width !== image.width || canvas.height !== image.height) { canvas.width = image.width; canvas.height = image.height; }
+        paint.drawImage(image, 0, 0);
+        image.close();
+        frames += 1;
+        canvas.dataset.frames = String(frames);
+        drawn(frames);
+      }).catch(() => {}).finally(() => {
+        decoding = false;
+        if (waiting) { const next = waiting; waiting = null; draw(next); }
+      });
+    }
+    return draw;
+  }`;
+
+/**
+ * Browser-side source of `inputQueue(active, deliver)`: `send(input)` queues a person's input while `active()`, and
+ * `deliver(batch)` takes it in order, at most 100 events a batch; a pointer move replaces the one still waiting to
+ * go. `drained()` settles once everything queued so far is delivered (input typed just before giving control back
+ * reaches the page first).
+ */
+export const INPUT_QUEUE = `function inputQueue(active, deliver) {
+    const queue = [];
+    let sending = false;
+    let drained = Promise.resolve();
+    async function flush() {
+      sending = true;
+      while (queue.length > 0) await deliver(queue.splice(0, 100));
+      sending = false;
+    }
+    function send(input) {
+      if (!active()) return;
+      const last = queue[queue.length - 1];
+      if (input.kind === 'mouse' && input.type === 'move' && last && last.kind === 'mouse' && last.type === 'move') queue[queue.length - 1] = input;
+      else queue.push(input);
+      if (!sending) drained = flush();
+    }
+    return { send, drained: () => drained };
   }`;

@@ -1,11 +1,11 @@
 // Where each setting's value comes from: the command line, then SESSIONWRIGHT_* variables, then --config <file.json>, then the defaults; every source checked the same way.
 import path from 'node:path';
 import { editDistance } from '@sessionwright/session-core';
-import { describeJsonError, readSettingsFile } from './bounded-read.js';
-import { BadValue, ENV_PREFIX, FLAG_DEFINITIONS, camelCase, envVarName, type FlagDefinition, type FlagValue } from './flags.js';
-import { UsageError } from './usage-error.js';
+import { describeJsonError, readSettingsFile } from '../bounded-read.js';
+import { BadValue, ENV_PREFIX, FLAG_DEFINITIONS, camelCase, envVarName, type FlagDefinition, type FlagValue } from './table.js';
+import { UsageError } from '../usage-error.js';
 
-export type ValueSource = 'cli' | 'env' | 'file' | 'default';
+type ValueSource = 'cli' | 'env' | 'file' | 'default';
 
 export interface ResolvedValue {
   /** Undefined: no source set it and it has no default. */
@@ -41,7 +41,7 @@ export interface CommandLine {
 export type ForeignArity = 'nothing' | 'value' | 'values';
 
 /** Flags of another vocabulary that the command line may hold besides the table's (the playwright profile's), by name. */
-export type ForeignFlags = (name: string) => ForeignArity | undefined;
+type ForeignFlags = (name: string) => ForeignArity | undefined;
 
 export interface ForeignOccurrence {
   /** As typed, without the dashes. */
@@ -339,7 +339,7 @@ function readText(flag: FlagDefinition, text: string): string[] {
 }
 
 /** A bare flag (or `--flag=`) is true; the words people write in environments (1/0, yes/no, on/off) count too. */
-function readBoolean(text: string | undefined): boolean {
+export function readBoolean(text: string | undefined): boolean {
   const value = text?.trim().toLowerCase();
   if (value === undefined || ['', 'true', '1', 'yes', 'on'].includes(value)) return true;
   if (['false', '0', 'no', 'off'].includes(value)) return false;

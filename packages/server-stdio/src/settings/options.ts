@@ -1,73 +1,30 @@
 // The command line (docs/configuration.md): settings from flags, SESSIONWRIGHT_* variables and --config, plus --help, --version and --print-config.
-import type { ConsoleLevel, SessionDefaults } from '@sessionwright/session-core';
 import { playwrightProfile } from '@sessionwright/tools';
 import { cac } from 'cac';
-import { CONFIG_ENV, readCommandLine, resolveConfig, type CommandLine, type ResolvedConfig } from './config.js';
-import { FLAG_DEFINITIONS, camelCase, defaultText, envVarName, flagUsage, type FlagDefinition, type FlagValue, type GeneralFlagValues } from './flags.js';
-import { checkListening, type HttpOptions } from './http-options.js';
-import {
-  PEEK_PLAYWRIGHT_CONFIG,
-  PLAYWRIGHT_COMMAND_LINE_FLAGS,
-  PLAYWRIGHT_PROFILE_FLAGS,
-  REFUSE_PLAYWRIGHT_CONFIG,
-  playwrightArity,
-  playwrightHelp,
-  translatePlaywright,
-} from './playwright-dialect.js';
-import { UsageError } from './usage-error.js';
-import { VERSION } from './version.js';
+import { CONFIG_ENV, readCommandLine, resolveConfig, type CommandLine, type ResolvedConfig } from './sources.js';
+import { FLAG_DEFINITIONS, camelCase, defaultText, envVarName, flagUsage, type FlagDefinition, type FlagValue, type GeneralFlagValues } from './table.js';
+import { checkListening, type HttpOptions } from '../http-options.js';
+import { PEEK_PLAYWRIGHT_CONFIG, REFUSE_PLAYWRIGHT_CONFIG } from './playwright/config-file.js';
+import { PLAYWRIGHT_COMMAND_LINE_FLAGS, playwrightArity, playwrightHelp } from './playwright/flags.js';
+import { PLAYWRIGHT_PROFILE_FLAGS } from './playwright/level.js';
+import { translatePlaywright } from './playwright/translate.js';
+import { NO_SETUP, type BrowserSetup } from './setup.js';
+import { UsageError } from '../usage-error.js';
+import { VERSION } from '../version.js';
 
 export { UsageError };
 
 /**
- * What the server runs with: one field per flag of the table in flags.ts (its camelCase name), the HTTP-only ones
+ * What the server runs with: one field per flag of the table in settings/table.ts (its camelCase name), the HTTP-only ones
  * under `http`, which is undefined without a port (stdio).
  */
 export type ServerOptions = GeneralFlagValues & {
   /** Undefined: serve stdio. Set by a port: serve HTTP (Streamable HTTP and legacy SSE) and not stdio. */
   http: HttpOptions | undefined;
-  /** The settings beyond the table (the playwright profile's flags set them: playwright-dialect.ts). */
+  /** The settings beyond the table (the playwright profile's flags set them: settings/playwright/). */
   setup: BrowserSetup;
   /** Each setting's value and source, secrets masked, as --print-config prints them (get_config answers it); set by parseArgs. */
   readOut?: Record<string, unknown>;
-};
-
-/**
- * Settings the flag table does not carry: what every session starts with, how the browser is launched or reached, the
- * defaults of calls, and what is recorded. The playwright profile fills them from @playwright/mcp's flags, variables
- * and config file (docs/compat.md); elsewhere they stay as in NO_SETUP.
- */
-export interface BrowserSetup {
-  /** What every new session starts with (context options, page scripts, request origins); create_session's own options override each. */
-  sessionDefaults: SessionDefaults | undefined;
-  /** For the browser launched here: Chromium's sandbox, extra switches, how long the launch may take. */
-  launch: { chromiumSandbox?: boolean; args?: string[]; timeout?: number };
-  /** For remote browsers: headers sent when connecting (secrets, never printed), and how long an attempt may take (0: no limit). */
-  endpoints: { cdpHeaders?: Record<string, string>; cdpTimeout?: number; connectHeaders?: Record<string, string>; connectTimeout?: number };
-  /** How long element actions and navigations wait when a call gives no timeout. */
-  timeouts: { element?: number; navigation?: number };
-  /** The lowest level console messages are read from when a call names none. */
-  consoleLevel: ConsoleLevel | undefined;
-  /** omit: results carry no images (a screenshot answers its JSON alone). */
-  imageResponses: 'allow' | 'omit';
-  /**
-   * What to record under --output-dir, for the tracing and video capability: a trace of every session, a video of its
-   * pages at this size, the session's log. Kept here for it; nothing is recorded yet.
-   */
-  recording: { trace: boolean; video: { width: number; height: number } | undefined; session: boolean };
-  /** Secret values by name (--secrets, or a config file's `secrets`): never shown, typed by name (see redaction.ts). */
-  secrets?: Readonly<Record<string, string>>;
-}
-
-/** No setup beyond the table: Playwright's and each tool's defaults. */
-const NO_SETUP: BrowserSetup = {
-  sessionDefaults: undefined,
-  launch: {},
-  endpoints: {},
-  timeouts: {},
-  consoleLevel: undefined,
-  imageResponses: 'allow',
-  recording: { trace: false, video: undefined, session: false },
 };
 
 export type CliCommand =
@@ -86,8 +43,8 @@ export const META_FLAGS: ReadonlyArray<{ usage: string; env?: string; descriptio
   { usage: '--print-config', description: 'Print the settings in effect and where each came from, as JSON (secrets masked), and exit' },
 ];
 
-/** The help lines, from the table. */
-function buildCli() {
+/** The help text, from the table: cac composes its sections, which are rendered here rather than printed. */
+function helpText(): string {
   const cli = cac('sessionwright');
   for (const flag of FLAG_DEFINITIONS) {
     const byDefault = defaultText(flag);
@@ -97,23 +54,24 @@ function buildCli() {
   cli.usage(
     `[options]\n\n  Every flag can also be set as ${envVarName('<flag>')} (--max-sessions: ${envVarName('max-sessions')}) or as a camelCase key in --config <file>; the command line wins over the environment, which wins over the file.`,
   );
-  cli.help();
+  // cac hands the composed sections to the help callback and then prints them with console.info; the callback throws
+  // them instead, so no global is patched and the caller decides where the text goes (docs/decisions.md).
+  cli.help((sections) => {
+    throw new HelpSections(sections.map((section) => (section.title ? `${section.title}:\n${section.body}` : section.body)).join('\n\n'));
+  });
   cli.version(VERSION);
-  return cli;
+  try {
+    cli.outputHelp();
+  } catch (error) {
+    if (error instanceof HelpSections) return error.text;
+    throw error;
+  }
+  throw new Error('cac composed no help');
 }
 
-function helpText(): string {
-  const lines: string[] = [];
-  const { log, info } = console;
-  try {
-    // cac prints help itself; capture it, so the caller decides where text goes.
-    console.log = console.info = (...parts: unknown[]) => lines.push(parts.join(' '));
-    buildCli().outputHelp();
-  } finally {
-    console.log = log;
-    console.info = info;
-  }
-  return lines.join('\n');
+/** The help text as cac composed it, carried out of its help callback. */
+class HelpSections {
+  constructor(readonly text: string) {}
 }
 
 /**
@@ -136,7 +94,7 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
     const line = readCommandLine(argv);
     return command(line, resolveConfig(line, env, FLAG_DEFINITIONS, REFUSE_PLAYWRIGHT_CONFIG));
   }
-  // The playwright profile: @playwright/mcp's flags, variables and config file are translated into ours (playwright-dialect.ts).
+  // The playwright profile: @playwright/mcp's flags, variables and config file are translated into ours (settings/playwright/).
   const translation = translatePlaywright(asPlaywright.foreign, env);
   const config = resolveConfig(asPlaywright, translation.env, PLAYWRIGHT_PROFILE_FLAGS, translation.vocabulary);
   const { values, setup, notes } = translation.finish(config);

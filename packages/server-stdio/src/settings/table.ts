@@ -12,7 +12,7 @@ import {
   parseEndpoint,
 } from '@sessionwright/session-core';
 import { CAPABILITIES, PROFILE_NAMES } from '@sessionwright/tools';
-import { tokenProblem } from './identities.js';
+import { tokenProblem } from '../identities.js';
 
 function checkStateName(value: string): string {
   if (!STATE_NAME_PATTERN.test(value))
@@ -82,7 +82,7 @@ export class BadValue extends Error {
  * need. Its value appears as `options.<camelCase>` in ServerOptions (or `options.http.<camelCase>` when httpOnly),
  * typed from `kind` (undefined when it has no `default`); then run `pnpm build && pnpm readme`.
  */
-export const FLAGS = [
+const FLAGS = [
   {
     name: 'browser',
     kind: 'enum',
