@@ -118,7 +118,6 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     maxSubscriptions: maxConnections,
     onerror: (error) => logger.debug(`2026-07-28 request: ${messageOf(error)}`),
   });
-  const takesSessionId = (name: string) => runtime.profile.tools.some((tool) => tool.name === name && 'sessionId' in tool.input.shape);
   const serveModern = toNodeHandler(modern, { onerror: (error) => logger.info(`2026-07-28 request failed: ${messageOf(error)}`) });
   let closing = false;
   let accepting = true;
@@ -244,7 +243,7 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
 
   /** A 2026-07-28 request: no connection, the caller's identity comes with it (validated here, passed on as authInfo). */
   async function serveModernRequest(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
-    const mismatch = sessionIdHeaderMismatch(body, req.headers, takesSessionId);
+    const mismatch = sessionIdHeaderMismatch(body, req.headers, runtime.tools.takesSessionId);
     if (mismatch !== undefined)
       return sendError(res, 400, HEADER_MISMATCH, `Bad Request: the request headers and body disagree: ${mismatch}.`, {}, requestId(body));
     const identity = guard.identify(req.headers);

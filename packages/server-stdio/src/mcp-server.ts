@@ -1,4 +1,4 @@
-// Builds one MCP protocol server (per client connection) over the shared SessionManager and the tool list.
+// Builds one MCP protocol server (per client connection, or per 2026-07-28 request) over the shared SessionManager and tool surface.
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import {
@@ -11,13 +11,11 @@ import {
   type ProtocolEra,
   type Server,
   type ServerContext,
-  type Tool,
 } from '@modelcontextprotocol/server';
 import { SessionError, type Logger, type SessionManager } from '@sessionwright/session-core';
 import {
   ImplicitSession,
   allTools,
-  annotationsFor,
   runTool,
   sessionsProfile,
   type AllowedRoots,
@@ -27,14 +25,13 @@ import {
   type ToolContext,
   type ToolOptions,
 } from '@sessionwright/tools';
-import { z } from 'zod';
 import type { LiveViews } from './live-view/live-views.js';
-import { appToolMeta, registerLiveViewResource } from './live-view/mcp-app.js';
+import { registerLiveViewResource } from './live-view/mcp-app.js';
 import { USER_ANSWER_MS, type Leg, type ParkedCalls } from './parked-calls.js';
 import type { Redactor } from './redaction.js';
 import { toCallToolResult, type SerializeOptions } from './serialize.js';
-import { withSessionIdHeader } from './session-header.js';
-import { RESTORED_SCHEMA, withRestored, type Restored, type Routed } from './fleet/restored.js';
+import { withRestored, type Restored, type Routed } from './fleet/restored.js';
+import { toolSurface, type ToolSurface } from './tool-surface.js';
 import { SERVER_NAME, VERSION } from './version.js';
 
 export interface McpServerDeps {
@@ -49,17 +46,17 @@ export interface McpServerDeps {
   images?: 'allow' | 'omit';
   /** Hides secrets and URL parameters in every result (--secrets, --redact-url-params). */
   redactor?: Redactor | undefined;
-  /** The tools served and the words they use (default: the sessions profile with `tools`). */
+  /** The tools served and the words they use (default: the sessions profile with `tools`); ignored with `surface`. */
   profile?: Profile;
   /** The sessions profile's tools (default: every default tool); ignored with `profile`. */
   tools?: readonly AnyTool[];
   /** The client runs on this machine (stdio): its MCP roots and the working directory are paths here. */
   local?: boolean;
   /**
-   * A tool's tools/list entry made ahead of time, if there is one (the runtime passes the build's for its packaged
-   * profiles); other tools are described when first listed.
+   * The tools served, prepared once (the runtime passes its own, shared by all its servers); default: a surface of
+   * `profile`, made for this server.
    */
-  listed?: (tool: AnyTool) => Tool | undefined;
+  surface?: ToolSurface;
   /**
    * The protocol era this server serves (default legacy: a 2025 connection opened by initialize). A modern server
    * answers 2026-07-28 requests: it has no connection of its own, so it logs only where a request asks for it.
@@ -85,67 +82,6 @@ export interface McpServerDeps {
   route?: (tool: string, args: unknown, signal: AbortSignal) => Promise<Routed>;
 }
 
-/**
- * The tools/list entry of a tool: JSON Schemas made from its zod schemas, annotations from its kind. A client sends
- * the model the name, description and input schema on every turn, so the input schema carries what a model acts on
- * (types, choices, what is required, no other arguments, the length limits) and leaves out what the tool checks itself
- * and says in its error when a value is wrong: the `$schema` key (MCP already says JSON Schema 2020-12), numeric
- * ranges, patterns and formats (a description shows the form: "e.g. e12"), a `minLength` or `minItems` of 1. The tool's notes are for people (docs/tools.md). Output schemas stay whole.
- */
-export function describeTool(tool: AnyTool): Tool {
-  return {
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: modelFacing(tool.input) as Tool['inputSchema'],
-    outputSchema: withRestoredField(tool, withoutDialect(z.toJSONSchema(tool.output, { io: 'output' }))) as Tool['outputSchema'],
-    annotations: { title: tool.title, ...annotationsFor(tool.kind) },
-    ...(tool.meta === undefined ? {} : { _meta: appToolMeta(tool.meta) }),
-  };
-}
-
-/**
- * A session tool's result may say that its session was restored for it (a fleet's replica died, or the server
- * restarted): the output schema names that field, so a client that checks results against it accepts it.
- */
-function withRestoredField(tool: AnyTool, schema: Record<string, unknown>): Record<string, unknown> {
-  if (!('sessionId' in tool.input.shape) || tool.name === 'create_session') return schema;
-  const properties = schema.properties as Record<string, unknown> | undefined;
-  if (properties === undefined) return schema;
-  return { ...schema, properties: { ...properties, restored: RESTORED_SCHEMA } };
-}
-
-/** An input schema as a model reads it (see describeTool); the tool still checks every argument with its zod schema. */
-function modelFacing(schema: z.ZodType): Record<string, unknown> {
-  return withoutDialect(
-    z.toJSONSchema(schema, {
-      io: 'input',
-      override: ({ jsonSchema, path }) => {
-        for (const key of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'pattern', 'format', 'contentEncoding'] as const)
-          delete jsonSchema[key];
-        if (jsonSchema.minLength === 1) delete jsonSchema.minLength;
-        if (jsonSchema.minItems === 1) delete jsonSchema.minItems;
-        if (path.length > 0) {
-          // The arguments object says that no other keys are taken; an object inside it lists its keys and leaves the
-          // rest to the tool, which refuses unknown keys at any depth. One that takes any keys (storageState) says so
-          // by saying nothing.
-          if (jsonSchema.additionalProperties === false || isEmptyObject(jsonSchema.additionalProperties)) delete jsonSchema.additionalProperties;
-          if (isEmptyObject(jsonSchema.properties)) delete jsonSchema.properties;
-        }
-      },
-    }),
-  );
-}
-
-function withoutDialect(schema: Record<string, unknown>): Record<string, unknown> {
-  const { $schema: _dialect, ...rest } = schema;
-  return rest;
-}
-
-function isEmptyObject(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
-}
-
 /** One MCP connection (or, in the 2026-07-28 era over HTTP, one request): its protocol server and its log channel. */
 export interface McpConnection {
   server: Server;
@@ -168,18 +104,17 @@ const SEVERITY = new Map(LEVELS.map((level, index) => [level, index]));
 const TOOLS_LIST_TTL_MS = 3_600_000;
 
 /**
- * One MCP server for one connection or one 2026-07-28 request. Tools are served through the SDK's low-level Server
- * rather than McpServer.registerTool, because registerTool validates arguments itself and answers failures in plain
- * text, while every failure here must be the JSON error object of the result contract (README: Results) with INVALID_PARAMETERS.
+ * One MCP server for one connection or one 2026-07-28 request (the SDK's HTTP entry takes a server per request and
+ * refuses one that serves another). The tools are the runtime's ToolSurface, served through two handlers on the SDK's
+ * Server rather than McpServer.registerTool, whose answers differ from the contract's (docs/decisions.md): its
+ * tools/list writes an entry's keys in another order, its unknown-tool error names no available tool, a throw becomes a
+ * plain-text result, and with registered tools the HTTP entry's Mcp-Param-* refusal quotes the sessionId.
  * The McpServer around it serves the live view's MCP App resource, registered with ext-apps' helper.
  */
 export function createMcpServer(deps: McpServerDeps): McpConnection {
-  const profile = deps.profile ?? sessionsProfile(deps.tools ?? allTools);
-  const tools = profile.tools;
-  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const surface = deps.surface ?? toolSurface(deps.profile ?? sessionsProfile(deps.tools ?? allTools));
+  const { profile } = surface;
   const modern = deps.era === 'modern';
-  // Made on the first tools/list, not at connect, so the JSON Schema work does not delay initialize.
-  let listing: Tool[] | undefined;
   const implicitSession = deps.implicitSession ?? (profile.implicitSession ? new ImplicitSession(deps.sessions) : undefined);
   const { live } = deps;
   const hint = { ttlMs: TOOLS_LIST_TTL_MS, cacheScope: 'public' } as const;
@@ -195,7 +130,7 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
   const server = mcp.server;
   server.registerCapabilities({ tools: { listChanged: false } });
   // The MCP App resource exists where a listed tool shows it (live_view) and live views are served.
-  if (live !== undefined && tools.some((tool) => tool.meta !== undefined)) {
+  if (live !== undefined && profile.tools.some((tool) => tool.meta !== undefined)) {
     server.registerCapabilities({ resources: { listChanged: false } });
     registerLiveViewResource(mcp);
   }
@@ -211,33 +146,31 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
     if (modern || below(level, minimumLevel) || server.getClientVersion() === undefined) return;
     server.sendLoggingMessage({ level, logger: SERVER_NAME, data: message }).catch(() => {});
   };
-  server.setRequestHandler('tools/list', () => ({
-    tools: (listing ??= tools.map((tool) => {
-      const entry = deps.listed?.(tool) ?? describeTool(tool);
-      return modern ? withSessionIdHeader(entry) : entry;
-    })),
-  }));
+  const serialize: SerializeOptions = { images: deps.images ?? 'allow', redactor: deps.redactor };
+  /** What a tool sees of a call: this server's sessions and options, and the call's leg (its signal, progress and logs). */
+  const contextOf = (leg: Leg): ToolContext => ({
+    sessions: deps.sessions,
+    ...leg,
+    options: deps.toolOptions,
+    vocabulary: profile.vocabulary,
+    ...(implicitSession === undefined ? {} : { implicitSession }),
+    ...(live === undefined ? {} : { live }),
+    roots: () => allowedRoots(server, deps, leg.signal),
+  });
+  // Described once per runtime (ToolSurface), on the first tools/list, so the JSON Schema work does not delay initialize.
+  server.setRequestHandler('tools/list', () => ({ tools: surface.listing(modern ? 'modern' : 'legacy') }));
   server.setRequestHandler('tools/call', async (request, ctx) => {
-    const tool = byName.get(request.params.name);
+    const tool = surface.get(request.params.name);
     if (!tool) {
       // A plain error with a code: ProtocolError would prefix its message, and the client prefixes it again.
-      throw Object.assign(new Error(`Unknown tool "${request.params.name}". Available: ${[...byName.keys()].join(', ')}.`), {
+      throw Object.assign(new Error(`Unknown tool "${request.params.name}". Available: ${surface.names.join(', ')}.`), {
         code: ProtocolErrorCode.InvalidParams,
       });
     }
     const log = (level: LoggingLevel, message: string) => (modern ? void ctx.mcpReq.log(level, message, SERVER_NAME).catch(() => {}) : notify(level, message));
     const leg: Leg = { signal: ctx.mcpReq.signal, progress: progressReporter(ctx), logger: callLogger(deps.logger, log) };
-    const base: ToolContext = {
-      sessions: deps.sessions,
-      ...leg,
-      options: deps.toolOptions,
-      vocabulary: profile.vocabulary,
-      ...(implicitSession === undefined ? {} : { implicitSession }),
-      ...(live === undefined ? {} : { live }),
-      roots: () => allowedRoots(server, deps, ctx.mcpReq.signal),
-    };
+    const base = contextOf(leg);
     const args = request.params.arguments;
-    const serialize: SerializeOptions = { images: deps.images ?? 'allow', redactor: deps.redactor };
     // 2026-07-28: a question to the user is an input_required answer, and the call waits for the client's retry.
     const { parked } = deps;
     const state = modern ? ctx.mcpReq.requestState() : undefined;
@@ -263,21 +196,9 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
     }
   });
   const call = async (name: string, args: unknown, signal: AbortSignal): Promise<CallToolResult> => {
-    const tool = byName.get(name);
-    const serialize: SerializeOptions = { images: deps.images ?? 'allow', redactor: deps.redactor };
+    const tool = surface.get(name);
     if (!tool) return toCallToolResult({ ok: false, error: new SessionError('INVALID_PARAMETERS', `Unknown tool "${name}".`) }, serialize);
-    const ctx: ToolContext = {
-      sessions: deps.sessions,
-      signal,
-      progress: () => {},
-      logger: deps.logger,
-      options: deps.toolOptions,
-      vocabulary: profile.vocabulary,
-      ...(implicitSession === undefined ? {} : { implicitSession }),
-      ...(live === undefined ? {} : { live }),
-      roots: () => allowedRoots(server, deps, signal),
-    };
-    return callTool(tool, args, ctx, serialize);
+    return callTool(tool, args, contextOf({ signal, progress: () => {}, logger: deps.logger }), serialize);
   };
   return { server, notify, implicitSession, call };
 }

@@ -28,7 +28,6 @@ import {
   sessionsProfile,
   toolsFor,
   UNSAFE_CODE_TOOLS,
-  type AnyTool,
   type Profile,
   type SessionAccess,
   type ToolOptions,
@@ -38,6 +37,7 @@ import { LiveViews } from './live-view/live-views.js';
 import { IdentityFolders } from './identity-folders.js';
 import { createRedactor, readSecretsFile } from './redaction.js';
 import { createMcpServer, type McpConnection } from './mcp-server.js';
+import { toolSurface, type ToolSurface } from './tool-surface.js';
 import { DEFAULT_OPTIONS, checkCombinations, type ServerOptions } from './settings/options.js';
 import { ParkedCalls } from './parked-calls.js';
 import { scopedAccess, type CallerScope } from './session-access.js';
@@ -77,6 +77,8 @@ export interface SessionwrightServer {
   readonly logger: Logger;
   /** The tools served and the words they use. */
   readonly profile: Profile;
+  /** The profile's tools as every protocol server of this runtime serves them: described once, found by name. */
+  readonly tools: ToolSurface;
   /** MCP connections open now. */
   readonly connections: number;
   /** The sessions' live views: served by the HTTP server when there is one, else on a loopback listener of their own. */
@@ -245,7 +247,7 @@ export function createServer(
     return { ...toolOptions, outputDir: path.join(outputRoot, folder), outputRoot };
   };
   // The profile is one of the packaged ones, so the build's listing describes its tools.
-  const listed = (tool: AnyTool) => builtToolEntry(profile.name, tool.name);
+  const surface = toolSurface(profile, (tool) => builtToolEntry(profile.name, tool.name));
   /** Each identity's implicit session (playwright profile), for the 2026-07-28 requests that have no connection to own one. */
   const implicitSessions = new Map<string, ImplicitSession>();
   let fleet: Fleet | undefined;
@@ -255,7 +257,7 @@ export function createServer(
     if (kept !== undefined) return { route: (tool: string, args: unknown) => (kept as LocalCheckpoints).route(scope, tool, args) };
     return {};
   };
-  const takesSessionId = (name: string) => profile.tools.some((tool) => tool.name === name && 'sessionId' in tool.input.shape);
+  const { takesSessionId } = surface;
   /** --data-dir without a fleet: sessions checkpointed there, and restored by a restarted server (fleet/local-checkpoints.ts). */
   const kept = options.dataDir !== undefined && options.http?.store === undefined ? localCheckpoints(options, manager, stderr, takesSessionId) : undefined;
   /** A call forwarded to this replica by another, run as a 2026-07-28 request of the caller would run here. */
@@ -264,17 +266,7 @@ export function createServer(
     const key = `${scope.guarded ? 'guarded' : 'open'}:${scope.owner}`;
     let server = forwardedServers.get(key);
     if (server === undefined) {
-      server = createMcpServer({
-        sessions: scopedAccess(manager, scope, undefined, states, fleet ?? kept),
-        logger: stderr,
-        toolOptions,
-        images: setup.imageResponses,
-        profile,
-        listed,
-        era: 'modern',
-        live,
-        ...(profile.implicitSession ? { implicitSession: sharedImplicitSession(scope) } : {}),
-      });
+      server = serverFor(scope, { era: 'modern', forwarded: true });
       // Kept for the caller's next forwarded call; the oldest goes once there are many callers.
       if (forwardedServers.size >= MAX_FORWARDED_SERVERS) forwardedServers.delete(forwardedServers.keys().next().value ?? '');
       forwardedServers.set(key, server);
@@ -298,29 +290,39 @@ export function createServer(
     return new ImplicitSession(sessions, async () => sessions.create({ image: imageOfStorageState(await (sessions.states ?? noStates()).load(state)) }));
   };
 
+  /**
+   * The one way this runtime makes a protocol server for a caller. A server of a `connection` keeps the connection's
+   * own record of the sessions it created (--close-sessions-on-disconnect) and its own implicit session; one without
+   * (a 2026-07-28 request, a call another replica forwarded) shares the implicit session of the caller's identity. A
+   * `forwarded` call's server has no route, parked calls or redactor, and the tool options without the identity's folder.
+   */
+  const serverFor = (
+    scope: CallerScope,
+    served: { era: ProtocolEra; connection?: { created: Set<string>; local: boolean }; forwarded?: boolean },
+  ): McpConnection => {
+    const sessions = scopedAccess(manager, scope, served.connection?.created, states, fleet ?? kept);
+    const implicitSession = !profile.implicitSession ? undefined : served.connection ? implicitSessionOf(sessions) : sharedImplicitSession(scope);
+    return createMcpServer({
+      sessions,
+      ...(implicitSession === undefined ? {} : { implicitSession }),
+      logger: stderr,
+      toolOptions: served.forwarded ? toolOptions : toolOptionsOf(scope),
+      images: setup.imageResponses,
+      surface,
+      ...(served.connection === undefined ? {} : { local: served.connection.local }),
+      era: served.era,
+      live,
+      ...(served.forwarded ? {} : { redactor, parked: { calls: parked, owner: scope.owner }, ...routeFor(scope) }),
+    });
+  };
+
   const open = (caller: Caller & { era?: ProtocolEra } = {}): McpConnection => {
     const scope: CallerScope =
       caller.identity === undefined
         ? { owner: `connection:${randomUUID()}`, guarded: false, stateOwner: LOCAL_OWNER }
         : { owner: `identity:${caller.identity}`, guarded: true };
     const created = new Set<string>();
-    const sessions = scopedAccess(manager, scope, created, states, fleet ?? kept);
-    const implicitSession = profile.implicitSession ? implicitSessionOf(sessions) : undefined;
-    const connection = createMcpServer({
-      sessions,
-      ...(implicitSession === undefined ? {} : { implicitSession }),
-      logger: stderr,
-      toolOptions: toolOptionsOf(scope),
-      images: setup.imageResponses,
-      redactor,
-      profile,
-      local: caller.local ?? false,
-      listed,
-      era: caller.era ?? 'legacy',
-      live,
-      parked: { calls: parked, owner: scope.owner },
-      ...routeFor(scope),
-    });
+    const connection = serverFor(scope, { era: caller.era ?? 'legacy', connection: { created, local: caller.local ?? false } });
     connections.add(connection);
     connection.server.oninitialized = startBrowser;
     // A 2026-07-28 connection has no initialize: its first request is the client's first step.
@@ -342,6 +344,7 @@ export function createServer(
     logger,
     live,
     profile,
+    tools: surface,
     get connections() {
       return connections.size;
     },
@@ -355,22 +358,7 @@ export function createServer(
       startBrowser();
       const scope: CallerScope =
         caller.identity === undefined ? { owner: LOCAL_OWNER, guarded: false } : { owner: `identity:${caller.identity}`, guarded: true };
-      const sessions = scopedAccess(manager, scope, undefined, states, fleet ?? kept);
-      const implicitSession = profile.implicitSession ? sharedImplicitSession(scope) : undefined;
-      return createMcpServer({
-        sessions,
-        logger: stderr,
-        toolOptions: toolOptionsOf(scope),
-        images: setup.imageResponses,
-        redactor,
-        profile,
-        listed,
-        era: 'modern',
-        live,
-        parked: { calls: parked, owner: scope.owner },
-        ...(implicitSession === undefined ? {} : { implicitSession }),
-        ...routeFor(scope),
-      });
+      return serverFor(scope, { era: 'modern' });
     },
     get fleet() {
       return fleet;

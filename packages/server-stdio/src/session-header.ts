@@ -1,6 +1,8 @@
 // The sessionId as an HTTP header (2026-07-28 `x-mcp-header`): clients copy it into Mcp-Param-Session-Id on every
 // tools/call, so a gateway in front of several servers can send each call to the one that holds its session without
-// reading the body; the server checks that the header says what the body says.
+// reading the body; the server checks that the header says what the body says. The SDK checks Mcp-Param-* headers
+// itself only for tools registered with McpServer.registerTool, and its refusal quotes the body's value: a sessionId is
+// a bearer capability, so this check's refusal names none (docs/decisions.md).
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Tool } from '@modelcontextprotocol/server';
 
@@ -8,21 +10,15 @@ import type { Tool } from '@modelcontextprotocol/server';
 const SESSION_ID_HEADER = 'Session-Id';
 const HEADER_KEY = `mcp-param-${SESSION_ID_HEADER.toLowerCase()}`;
 
-const declared = new WeakMap<Tool, Tool>();
-
-/** The tool's tools/list entry for 2026-07-28 clients: its sessionId argument, if it has one, declares the header. */
+/**
+ * The tool's tools/list entry for 2026-07-28 clients: its sessionId argument, if it has one, declares the header.
+ * ToolSurface keeps the result, so each entry is decorated once per runtime.
+ */
 export function withSessionIdHeader(tool: Tool): Tool {
-  let entry = declared.get(tool);
-  if (entry === undefined) {
-    const properties = tool.inputSchema.properties as Record<string, Record<string, unknown>> | undefined;
-    const sessionId = properties?.sessionId;
-    entry =
-      sessionId?.type === 'string'
-        ? { ...tool, inputSchema: { ...tool.inputSchema, properties: { ...properties, sessionId: { ...sessionId, 'x-mcp-header': SESSION_ID_HEADER } } } }
-        : tool;
-    declared.set(tool, entry);
-  }
-  return entry;
+  const properties = tool.inputSchema.properties as Record<string, Record<string, unknown>> | undefined;
+  const sessionId = properties?.sessionId;
+  if (sessionId?.type !== 'string') return tool;
+  return { ...tool, inputSchema: { ...tool.inputSchema, properties: { ...properties, sessionId: { ...sessionId, 'x-mcp-header': SESSION_ID_HEADER } } } };
 }
 
 /**

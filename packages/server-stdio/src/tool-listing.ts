@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import type { Tool } from '@modelcontextprotocol/server';
 import { playwrightProfile, sessionsProfile, toolsFor, type ProfileName } from '@sessionwright/tools';
-import { describeTool } from './mcp-server.js';
+import { describeTool } from './tool-surface.js';
 
 /** Profile name → tool name → its tools/list entry. */
 export type ToolListing = Partial<Record<ProfileName, Record<string, Tool>>>;

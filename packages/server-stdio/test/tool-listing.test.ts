@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { playwrightProfile, sessionsProfile, toolsFor } from '@sessionwright/tools';
 import { describe, expect, it } from 'vitest';
-import { describeTool } from '../src/mcp-server.js';
+import { describeTool } from '../src/tool-surface.js';
 import { TOOL_LISTING_FILE, type ToolListing } from '../src/tool-listing.js';
 import { connectInProcess, startCli } from './helpers.js';
 
