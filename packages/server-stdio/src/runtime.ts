@@ -294,7 +294,8 @@ export function createServer(
    * The one way this runtime makes a protocol server for a caller. A server of a `connection` keeps the connection's
    * own record of the sessions it created (--close-sessions-on-disconnect) and its own implicit session; one without
    * (a 2026-07-28 request, a call another replica forwarded) shares the implicit session of the caller's identity. A
-   * `forwarded` call's server has no route, parked calls or redactor, and the tool options without the identity's folder.
+   * `forwarded` call's server runs the call here, as the caller's own: with the identity's folder and the redactor, and
+   * without a route or parked calls (the replica the caller reached keeps those).
    */
   const serverFor = (
     scope: CallerScope,
@@ -306,13 +307,14 @@ export function createServer(
       sessions,
       ...(implicitSession === undefined ? {} : { implicitSession }),
       logger: stderr,
-      toolOptions: served.forwarded ? toolOptions : toolOptionsOf(scope),
+      toolOptions: toolOptionsOf(scope),
       images: setup.imageResponses,
       surface,
       ...(served.connection === undefined ? {} : { local: served.connection.local }),
       era: served.era,
       live,
-      ...(served.forwarded ? {} : { redactor, parked: { calls: parked, owner: scope.owner }, ...routeFor(scope) }),
+      redactor,
+      ...(served.forwarded ? {} : { parked: { calls: parked, owner: scope.owner }, ...routeFor(scope) }),
     });
   };
 
