@@ -17,7 +17,7 @@ export { createMcpServer, type McpConnection, type McpServerDeps } from './mcp-s
 export { META_FLAGS, UsageError, parseArgs, type CliCommand, type ServerOptions } from './settings/options.js';
 export type { BrowserSetup } from './settings/setup.js';
 export { createServer, type ServerHooks, type SessionwrightServer } from './runtime.js';
-export { toCallToolResult } from './serialize.js';
+export { toCallToolResult } from './mcp-server.js';
 export { TOOL_LISTING_FILE, packagedToolListing, type ToolListing } from './tool-listing.js';
 export { describeTool, toolSurface, type ToolSurface } from './tool-surface.js';
 export { VERSION } from './version.js';

@@ -60,7 +60,7 @@ export {
   type SessionToolWork,
 } from './framework/define-session-tool.js';
 export { sessionOutput, type Attachment, type ToolResponse, type WithAttachments } from './framework/response.js';
-export { runTool, type ToolOutcome } from './framework/run-tool.js';
+export { runTool, type ToolOutcome } from './framework/define-tool.js';
 export { ImplicitSession } from './profiles/playwright/implicit-session.js';
 export type { ToolVocabulary } from './framework/next-steps.js';
 export { PROFILE_NAMES, playwrightProfile, sessionsProfile, type Profile, type ProfileName } from './profiles/profiles.js';

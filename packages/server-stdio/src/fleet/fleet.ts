@@ -13,7 +13,7 @@ import {
   type SessionManager,
 } from '@sessionwright/session-core';
 import type { Redis } from 'ioredis';
-import { toCallToolResult } from '../serialize.js';
+import { toCallToolResult } from '../mcp-server.js';
 import type { CallerScope } from '../session-access.js';
 import { Directory, type ReplicaInfo, type SessionRecord } from './directory.js';
 import type { FleetKeys } from './fleet-keys.js';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { isSessionError, messageOf, shortId, type Logger, type Session, type SessionImage, type SessionManager, type Store } from '@sessionwright/session-core';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { validate } from 'uuid';
-import { toCallToolResult } from '../serialize.js';
+import { toCallToolResult } from '../mcp-server.js';
 import type { CallerScope, SessionKeeper } from '../session-access.js';
 import { RESTORED_LOST, type Restored, type Routed } from './restored.js';
 

@@ -1,4 +1,4 @@
-// The shape of a tool: data (name, schemas, annotations) plus a handler that sees only a narrow context.
+// The shape of a tool (data: name, schemas, annotations, plus a handler that sees only a narrow context) and runTool, which runs one call of it.
 import type {
   ConsoleLevel,
   ErrorCode,
@@ -12,11 +12,13 @@ import type {
   SessionImage,
   SessionInfo,
   SessionOptions,
+  SessionError,
 } from '@sessionwright/session-core';
 import type { Page } from 'playwright';
 import type { z } from 'zod';
-import type { ToolVocabulary } from './next-steps.js';
-import type { WithAttachments } from './response.js';
+import { invalidArguments, toolError } from './errors.js';
+import { SESSIONS_VOCABULARY, type ToolVocabulary } from './next-steps.js';
+import { attachmentsOf, type Attachment, type WithAttachments } from './response.js';
 
 /**
  * What a handler may do with sessions: only what tools use, never the SDK server or the transport. The server hands
@@ -265,3 +267,33 @@ export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject
 /** A list of tools of different schemas, as the server sees them. */
 // biome-ignore lint/suspicious/noExplicitAny: a handler's argument type is contravariant, so only `any` lets tools of different schemas share one list; each tool is checked where defineTool infers it.
 export type AnyTool = ToolDefinition<any, any>;
+
+export type ToolOutcome = { ok: true; data: Record<string, unknown>; attachments: Attachment[] } | { ok: false; error: SessionError };
+
+/** Never throws: whatever goes wrong comes back as an error outcome with a code. */
+export async function runTool(tool: AnyTool, rawArgs: unknown, ctx: ToolContext): Promise<ToolOutcome> {
+  const parsed = tool.input.safeParse(rawArgs ?? {});
+  const sessionId = sessionIdOf(rawArgs);
+  if (!parsed.success) {
+    return {
+      ok: false,
+      error: invalidArguments(tool.name, parsed.error, { accepted: Object.keys(tool.input.shape), ...(sessionId === undefined ? {} : { sessionId }) }),
+    };
+  }
+  try {
+    const { data, attachments } = attachmentsOf(await tool.handler(parsed.data, ctx));
+    return { ok: true, data, attachments };
+  } catch (error) {
+    // Anything not already a SessionError is BROWSER_ERROR reason unknown, with the browser's own message.
+    return {
+      ok: false,
+      error: toolError(error, { tool: tool.name, vocabulary: ctx.vocabulary ?? SESSIONS_VOCABULARY, ...(sessionId === undefined ? {} : { sessionId }) }),
+    };
+  }
+}
+
+function sessionIdOf(rawArgs: unknown): string | undefined {
+  if (typeof rawArgs !== 'object' || rawArgs === null) return undefined;
+  const value = (rawArgs as Record<string, unknown>).sessionId;
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
