@@ -3,6 +3,9 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playw
 import type { Timers } from './clock.js';
 import { browserError, messageOf } from './errors.js';
 
+/** How long a context may take to close (or a page to open) before the session stops waiting for a browser that hangs. */
+export const CLOSE_TIMEOUT_MS = 2_000;
+
 /** How long opening a context and its page may take before creating a session answers BROWSER_ERROR. */
 const OPEN_CONTEXT_TIMEOUT = 30_000;
 

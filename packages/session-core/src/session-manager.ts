@@ -23,7 +23,8 @@ import { restoreTabs, type SessionImage } from './session-image.js';
 import { shortId, silentLogger, type Logger } from './logger.js';
 import { chooseSource, leastLoaded } from './scheduler.js';
 import { DEFAULT_MAX_TABS, Session, type RunOptions, type SessionFiles } from './session.js';
-import { Tombstones, unknownIdError, type EndReason } from './tombstones.js';
+import { unknownIdError, type EndReason } from './call-errors.js';
+import { Tombstones } from './tombstones.js';
 import { WorkTurns } from './turns.js';
 import { BrowserRecycler } from './browser-recycler.js';
 import { DEFAULT_DOWNLOAD_LIMITS, DownloadDirectory, type DownloadLimits } from './downloads.js';
@@ -35,7 +36,7 @@ import { defined } from './fields.js';
 import { MemoryWatch } from './memory-watch.js';
 import { runawayLimits, type RunawayLimits, type RunawayOptions } from './runaway.js';
 
-export type { EndReason } from './tombstones.js';
+export type { EndReason } from './call-errors.js';
 
 export interface SessionManagerOptions {
   /** Where browsers come from: one (a local BrowserHost) or several (remote endpoints); sessions spread over them by load. */
@@ -401,6 +402,8 @@ export class SessionManager {
         onRunaway: (trip) =>
           this.logger.info(`session ${shortId(id)}: its page passed the ${trip.bound} bound (${trip.observed} > ${trip.limit}); its tabs were closed`),
         now: this.clock.now(),
+        clock: this.clock,
+        timers: this.timers,
         timeout: this.sessionTimeout,
         browser,
         context,
@@ -425,7 +428,7 @@ export class SessionManager {
       if (videoFile !== undefined) {
         try {
           await mkdir(path.dirname(videoFile), { recursive: true });
-          await session.startVideo(videoFile);
+          await session.recordings.startVideo(videoFile);
         } catch (error) {
           await session.close();
           throw error;
@@ -636,7 +639,7 @@ export class SessionManager {
   private async measureHeaps(browser: Browser): Promise<void> {
     const waiting = [...this.sessions.values()].filter((session) => session.browser === browser);
     const next = async (): Promise<void> => {
-      for (let session = waiting.shift(); session; session = waiting.shift()) await session.measureHeaps();
+      for (let session = waiting.shift(); session; session = waiting.shift()) await session.runaway.measureHeaps();
     };
     await Promise.all(Array.from({ length: HEAP_MEASURES_AT_ONCE }, next));
   }
@@ -769,7 +772,7 @@ export class SessionManager {
     if (source) this.releaseOwnerSource(source);
     if (reason !== 'browser_disconnected') return session.close();
     session.markEnded();
-    await session.removeDownloads();
+    await session.downloads.remove();
     return undefined;
   }
 

@@ -3,7 +3,7 @@ import type { Browser, BrowserContext, Page } from 'playwright';
 import { orAfter, systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
 import { messageOf } from './errors.js';
 import { silentLogger, type Logger } from './logger.js';
-import { CLOSE_TIMEOUT_MS } from './session.js';
+import { CLOSE_TIMEOUT_MS } from './open-context.js';
 
 /** A context and its first page, opened in one browser. */
 interface OpenedContext {

@@ -41,7 +41,7 @@ export function savingToFile<Input extends z.ZodObject, Args = z.infer<Input>>(
       // The file counts against the limits of the session the call acted on.
       const sessionId = (args as { sessionId?: string }).sessionId ?? ctx.implicitSession?.current;
       const session = sessionId === undefined ? undefined : tryGet(() => ctx.sessions.get(sessionId));
-      const written = await writeOutputFile(ctx.options, target, content, session);
+      const written = await writeOutputFile(ctx.options, target, content, session?.downloads);
       const kept = Object.fromEntries(Object.entries(data).filter(([key]) => !file.omit.includes(key)));
       return withAttachments(
         { ...kept, file: written },
