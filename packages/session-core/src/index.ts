@@ -78,6 +78,7 @@ export {
 export { RESTORE_TAB_TIMEOUT_MS, imageOfStorageState, type ImageStorageState, type ImageTab, type SessionImage } from './session-image.js';
 export type { VideoSettings } from './page-video.js';
 export type { ControlLease, PersonControl } from './control.js';
+export type { Emulation } from './emulation.js';
 export type { ModalHold } from './modal-hold.js';
 export type { Recordings } from './recordings.js';
 export type { RunawayWatch } from './runaway-watch.js';

@@ -2,13 +2,13 @@
 import type { Browser, BrowserContext, Page } from 'playwright';
 import { SessionCollectors } from './collectors.js';
 import { captureImage, type SessionImage } from './session-image.js';
-import { resolveSessionOptions, type EffectiveSessionOptions, type SessionOptions } from './context-options.js';
+import type { EffectiveSessionOptions, SessionOptions } from './context-options.js';
 import { isInside, type DownloadLimits, type DownloadRecord } from './downloads.js';
 import { SessionError } from './errors.js';
 import type { BrowserName } from './executable.js';
 import { orAfter, systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
 import { PersonControl, type ControlLease, type QueuePlace } from './control.js';
-import { defined } from './fields.js';
+import { Emulation } from './emulation.js';
 import { DEFAULT_RUNAWAY_LIMITS, type RunawayLimits, type RunawayTrip } from './runaway.js';
 import { ModalHold, type DialogRecord } from './modal-hold.js';
 import { SessionDownloads } from './session-downloads.js';
@@ -19,6 +19,7 @@ import { CLOSE_TIMEOUT_MS } from './open-context.js';
 
 export type { DialogAnswer, DialogRecord, ModalMode, ModalState } from './modal-hold.js';
 export type { FileRecord } from './recordings.js';
+export type { EffectiveEmulation, EmulationSettings, MediaOverrides } from './emulation.js';
 export { CLOSE_TIMEOUT_MS } from './open-context.js';
 
 /** At most this many events of each kind are remembered between two calls: a page that loops alert() cannot flood a result. */
@@ -36,22 +37,6 @@ export interface SessionEvents {
   /** Files the pages downloaded since the last call. */
   downloads: DownloadRecord[];
 }
-
-/** The CSS media features only emulate changes (Playwright's page.emulateMedia), beside the session options. */
-export interface MediaOverrides {
-  forcedColors?: 'active' | 'none';
-  contrast?: 'more' | 'no-preference';
-  /** The CSS media type: `print` renders as for printing. */
-  media?: 'screen' | 'print';
-}
-
-/** What the session's emulate call can change after creation. */
-export type EmulationSettings = Pick<SessionOptions, 'viewport' | 'colorScheme' | 'reducedMotion' | 'geolocation' | 'offline' | 'extraHTTPHeaders'> &
-  MediaOverrides;
-export type EffectiveEmulation = Pick<EffectiveSessionOptions, 'colorScheme' | 'reducedMotion' | 'geolocation' | 'offline' | 'extraHTTPHeaders'> &
-  MediaOverrides & {
-    viewport: { width: number; height: number } | null;
-  };
 
 /** How a call may be ended from outside: the caller gives up (signal), or its time runs out (timeout). */
 export interface RunOptions {
@@ -146,11 +131,6 @@ export class Session {
   private events: SessionEvents = emptyEvents();
   /** True while the session opens a page itself (a replacement, or a tab asked for): not a tab the site opened. */
   private openingOwnPage = false;
-  /** Lower-case names of the headers the session was given (extraHTTPHeaders): no result shows their values. */
-  private readonly givenHeaders = new Set<string>();
-  /** What emulate changed, applied to tabs opened later too. */
-  private emulation: { viewport?: { width: number; height: number }; media?: Pick<SessionOptions, 'colorScheme' | 'reducedMotion'> & MediaOverrides } = {};
-  private effectiveEmulation: Omit<EffectiveEmulation, 'viewport'>;
   private readonly pageListeners = new Set<(page: Page) => void>();
   private readonly endListeners = new Set<() => void>();
   private ended = false;
@@ -171,6 +151,8 @@ export class Session {
   readonly control: PersonControl;
   /** Counts its pages' events and measures their heaps; stops them past a bound. */
   readonly runaway: RunawayWatch;
+  /** The settings emulate changes after creation, and the headers whose values no result shows. */
+  readonly emulation: Emulation;
 
   constructor(init: SessionInit) {
     this.id = init.id;
@@ -222,10 +204,14 @@ export class Session {
     });
     this.recordings = new Recordings({ context, id: this.id, endpoint: this.endpoint, tabs: () => this.tabs(), files: this.downloads, clock, timers });
     this.control = new PersonControl({ current: this, join: () => this.join(), livePage: () => this.livePage(), ended: () => this.ended, clock });
-    const { colorScheme, reducedMotion, geolocation, offline, extraHTTPHeaders } = this.options;
-    this.effectiveEmulation = { ...defined({ colorScheme, reducedMotion, geolocation, offline, extraHTTPHeaders }) };
-    this.noteGivenHeaders(extraHTTPHeaders);
-    for (const name of init.defaultHeaders ?? []) this.givenHeaders.add(name.toLowerCase());
+    this.emulation = new Emulation({
+      context,
+      browserName: this.browser.browserType().name() as BrowserName,
+      options: this.options,
+      defaultHeaders: init.defaultHeaders ?? [],
+      tabs: () => this.tabs(),
+      page: () => this.currentPage,
+    });
     // Each kind of event Playwright is asked to report costs a call through its client (together most of what opening a
     // session costs besides the browser's own work). The new page is blank and only a call can bring anything to it, so
     // the listeners (and the page guard's script) are attached right after the creation is answered, or by the first call.
@@ -546,55 +532,6 @@ export class Session {
     }
   }
 
-  // Emulation ----------------------------------------------------------------------------------------------------
-
-  /**
-   * Changes the session's settings from now on (every tab, and tabs opened later); INVALID_PARAMETERS for a bad value,
-   * checked before anything changes. Answers the effective settings, header values hidden.
-   */
-  async emulate(settings: EmulationSettings): Promise<EffectiveEmulation> {
-    const { forcedColors, contrast, media: mediaType, ...options } = settings;
-    const checked = resolveSessionOptions(defined(options), this.browser.browserType().name() as BrowserName);
-    const { viewport, colorScheme, reducedMotion, geolocation, offline, extraHTTPHeaders } = settings;
-    if (viewport !== undefined) this.emulation.viewport = viewport;
-    const media = defined({ colorScheme, reducedMotion, forcedColors, contrast, media: mediaType });
-    if (Object.keys(media).length > 0) this.emulation.media = { ...this.emulation.media, ...media };
-    for (const page of this.tabs()) await this.applyEmulation(page);
-    if (geolocation !== undefined) {
-      await this.context.setGeolocation(geolocation);
-      await this.context.grantPermissions(['geolocation']);
-    }
-    if (offline !== undefined) await this.context.setOffline(offline);
-    this.noteGivenHeaders(extraHTTPHeaders);
-    if (extraHTTPHeaders !== undefined) await this.context.setExtraHTTPHeaders(extraHTTPHeaders);
-    const { viewport: _viewport, ...echo } = checked.echo;
-    this.effectiveEmulation = { ...this.effectiveEmulation, ...echo, ...defined({ forcedColors, contrast, media: mediaType }) };
-    return this.emulationState();
-  }
-
-  /**
-   * True for a header whose value a result must not show: one the session was given in extraHTTPHeaders, at creation, by
-   * the manager's defaults or by emulate (a request a page sent carries it too), whatever its name.
-   */
-  hidesHeaderValue(name: string): boolean {
-    return this.givenHeaders.has(name.toLowerCase());
-  }
-
-  private noteGivenHeaders(headers: Record<string, string> | undefined): void {
-    for (const name of Object.keys(headers ?? {})) this.givenHeaders.add(name.toLowerCase());
-  }
-
-  /** The settings emulate can change, as they are now. */
-  emulationState(): EffectiveEmulation {
-    const page = this.currentPage;
-    return { viewport: page.isClosed() ? (this.emulation.viewport ?? null) : page.viewportSize(), ...this.effectiveEmulation };
-  }
-
-  private async applyEmulation(page: Page): Promise<void> {
-    if (this.emulation.viewport) await page.setViewportSize(this.emulation.viewport).catch(() => {});
-    if (this.emulation.media) await page.emulateMedia(this.emulation.media).catch(() => {});
-  }
-
   // Internals ----------------------------------------------------------------------------------------------------
 
   /** The page calls act on: the current tab, else the newest usable one, else a fresh blank one (waiting for one being opened). */
@@ -660,7 +597,7 @@ export class Session {
   private watchPage(page: Page): void {
     this.modal.watch(page);
     this.downloads.watch(page);
-    if (this.emulation.viewport || this.emulation.media) void this.applyEmulation(page);
+    this.emulation.watch(page);
     page.on('crash', () => {
       // The tab is unusable at once (a call may arrive before close() lands); the next call gets a fresh page in the same context.
       this.abandoned.add(page);

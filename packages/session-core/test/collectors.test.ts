@@ -283,7 +283,7 @@ describe('Session in a real browser', () => {
   it('emulates viewport and colour scheme on every tab, also tabs opened later', async () => {
     const session = await sessionOn('home');
     const settings = await manager.run(session.id, () =>
-      session.emulate({ viewport: { width: 500, height: 400 }, colorScheme: 'dark', extraHTTPHeaders: { 'X-Api-Key': 'secret', 'X-Team': 'qa' } }),
+      session.emulation.emulate({ viewport: { width: 500, height: 400 }, colorScheme: 'dark', extraHTTPHeaders: { 'X-Api-Key': 'secret', 'X-Team': 'qa' } }),
     );
     expect(settings).toMatchObject({
       viewport: { width: 500, height: 400 },
@@ -298,7 +298,7 @@ describe('Session in a real browser', () => {
       return opened;
     });
     expect(popup.viewportSize()).toEqual({ width: 500, height: 400 });
-    const error = await rejectionOf(manager.run(session.id, () => session.emulate({ viewport: { width: 0, height: 10 } })));
+    const error = await rejectionOf(manager.run(session.id, () => session.emulation.emulate({ viewport: { width: 0, height: 10 } })));
     expect(error.code).toBe('INVALID_PARAMETERS');
     await manager.close(session.id);
   });
