@@ -1,6 +1,6 @@
 // A person's control of a session: an entry in the session's queue, held from when the calls before it let go until the person gives it back; the live picture and the person's input.
 import type { Page } from 'playwright';
-import type { Clock } from './clock.js';
+import type { Clock, Timers } from './clock.js';
 import { SessionError, browserError } from './errors.js';
 import { dispatchPersonInput, type PersonInput } from './person-input.js';
 import { Screencast, cdpOf, type CurrentTab } from './screencast.js';
@@ -94,6 +94,13 @@ export interface PersonControlInit {
   /** True once the session has ended. */
   ended: () => boolean;
   clock: Clock;
+  timers: Timers;
+}
+
+/** When a lease is due back: `onExpiry` is told once, `afterMs` after it was taken, unless it was given back before. */
+export interface LeaseExpiry {
+  afterMs: number;
+  onExpiry: () => void;
 }
 
 /** A person's part in a session: the live picture, their control (at most one lease at a time) and their input. */
@@ -125,9 +132,10 @@ export class PersonControl {
   /**
    * Puts a person's control in the queue: once every call queued before it has let go, the person has the session,
    * and calls that arrive meanwhile wait behind it (each still ends at its time limit) until release(). At most one
-   * at a time: INVALID_PARAMETERS (details.reason `control_taken`) while another is waiting or held.
+   * at a time: INVALID_PARAMETERS (details.reason `control_taken`) while another is waiting or held. With `expiry`, its
+   * holder is told when the lease is due back (on the session's timers); what then happens is theirs to decide.
    */
-  take(request: ControlRequest = {}): ControlLease {
+  take(request: ControlRequest = {}, expiry?: LeaseExpiry): ControlLease {
     if (this.init.ended()) throw browserError('unknown', 'The session has ended.', { details: { browserMessage: 'the session has ended' } });
     if (this.current) {
       throw new SessionError('INVALID_PARAMETERS', 'Someone already has control of this session, or is about to get it.', {
@@ -137,9 +145,12 @@ export class PersonControl {
     const place = this.init.join();
     const lease = new ControlLease(place.previous, request, (input) => this.sendInput(input), this.init.clock.now());
     this.current = lease;
+    const { timers } = this.init;
+    const due = expiry && timers.setTimeout(() => expiry.onExpiry(), expiry.afterMs);
     lease.onChange((state) => {
       // The next call waits for the lease to be given back, as for a call ahead of it.
       if (state === 'released') {
+        if (due !== undefined) timers.clearTimeout(due);
         place.letGo();
         if (this.current === lease) this.current = undefined;
       }

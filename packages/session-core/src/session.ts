@@ -203,7 +203,7 @@ export class Session {
       recording: () => this.recordings.active,
     });
     this.recordings = new Recordings({ context, id: this.id, endpoint: this.endpoint, tabs: () => this.tabs(), files: this.downloads, clock, timers });
-    this.control = new PersonControl({ current: this, join: () => this.join(), livePage: () => this.livePage(), ended: () => this.ended, clock });
+    this.control = new PersonControl({ current: this, join: () => this.join(), livePage: () => this.livePage(), ended: () => this.ended, clock, timers });
     this.emulation = new Emulation({
       context,
       browserName: this.browser.browserType().name() as BrowserName,

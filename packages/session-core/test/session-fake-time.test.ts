@@ -1,4 +1,4 @@
-// The session's own times on a fake clock, in a real browser: a call's deadline, the window for a stopped page's popups, and a call waiting behind a person's control.
+// The session's own times on a fake clock, in a real browser: a call's deadline, a call waiting behind a person's control, the lease's expiry, and the window for a stopped page's popups.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserHost, SessionManager, type Session, type SessionManagerOptions } from '../src/index.js';
 import { LEFTOVER_POPUP_MS } from '../src/runaway-watch.js';
@@ -86,6 +86,30 @@ describe('a call waiting behind a person’s control', () => {
     // Given back, the next call runs at once.
     lease.release();
     expect(await session.run(async () => 'ran', { timeout: 3_000 })).toBe('ran');
+  });
+});
+
+describe('a person’s lease on the session’s timers', () => {
+  it('tells its holder exactly when it is due back, and not once it was given back before', async () => {
+    const { time, manager } = setup();
+    const session = await manager.create();
+    let expired = 0;
+    const lease = session.control.take({ by: 'agent' }, { afterMs: 60_000, onExpiry: () => (expired += 1) });
+    await lease.acquired;
+    time.advance(59_999);
+    expect(expired).toBe(0);
+    time.advance(1);
+    expect(expired).toBe(1);
+    lease.release();
+    expect(session.control.lease).toBeUndefined();
+
+    const pending = time.pending;
+    const early = session.control.take({ by: 'agent' }, { afterMs: 60_000, onExpiry: () => (expired += 1) });
+    expect(time.pending).toBe(pending + 1);
+    early.release();
+    expect(time.pending).toBe(pending);
+    time.advance(60_000);
+    expect(expired).toBe(1);
   });
 });
 

@@ -202,26 +202,29 @@ export class LiveViews implements LiveViewAccess {
    * they give it back or leave. cancel() takes it back at once.
    */
   handOff(session: Session, request: { message: string; timeout: number }): HandOff {
-    const lease = session.control.take({ message: request.message, by: 'agent' });
-    const live = this.track(session);
     let settle!: (outcome: HandOffOutcome) => void;
     const outcome = new Promise<HandOffOutcome>((resolve) => {
       settle = resolve;
     });
+    const lease = session.control.take(
+      { message: request.message, by: 'agent' },
+      {
+        afterMs: request.timeout,
+        onExpiry: () => {
+          if (lease.state === 'released') return;
+          if (watchers(live) === 0) {
+            lease.release();
+            settle('timeout');
+          } else {
+            live.handOffLingering = true;
+            settle('with_person');
+          }
+        },
+      },
+    );
+    const live = this.track(session);
     let cancelled = false;
-    const timer = setTimeout(() => {
-      if (lease.state === 'released') return;
-      if (watchers(live) === 0) {
-        lease.release();
-        settle('timeout');
-      } else {
-        live.handOffLingering = true;
-        settle('with_person');
-      }
-    }, request.timeout);
-    timer.unref();
     void lease.released.then(() => {
-      clearTimeout(timer);
       live.handOffLingering = false;
       settle(cancelled ? 'cancelled' : session.hasEnded ? 'session_ended' : 'returned');
     });
