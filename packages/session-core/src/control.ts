@@ -114,7 +114,7 @@ export class PersonControl {
 
   /** The live picture of the current tab, for whoever watches (it runs only while someone does). */
   get screencast(): Screencast {
-    this.cast ??= new Screencast(this.init.current);
+    this.cast ??= new Screencast(this.init.current, this.init);
     return this.cast;
   }
 
