@@ -374,7 +374,7 @@ describe('resume and record_actions with a paused script and a person (in proces
         body: JSON.stringify(body),
       });
     expect((await post('control', { action: 'take' })).status).toBe(200);
-    await conn.server.manager.get(sessionId).control?.acquired;
+    await conn.server.manager.get(sessionId).control.lease?.acquired;
     const click = [
       { kind: 'mouse', type: 'move', x: center.x, y: center.y },
       { kind: 'mouse', type: 'down', x: center.x, y: center.y, button: 'left', clickCount: 1 },

@@ -101,7 +101,7 @@ describe('LiveViews', () => {
       ]);
       expect((await post('input', { events: keys })).status).toBe(409);
       expect((await post('control', { action: 'take' })).status).toBe(200);
-      await session.control?.acquired;
+      await session.control.lease?.acquired;
       expect((await post('input', { events: keys })).status).toBe(200);
       expect((await post('input', { events: [{ kind: 'key', type: 'down', key: 'Enter', code: 'Enter', keyCode: 13, extra: 1 }] })).status).toBe(400);
       expect((await post('control', { action: 'give_back' })).status).toBe(200);

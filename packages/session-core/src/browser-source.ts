@@ -1,5 +1,6 @@
 // Where a browser comes from (launched here, a Playwright server, a CDP endpoint), and endpoint URLs made safe to show.
 import type { Browser } from 'playwright';
+import type { Timers } from './clock.js';
 import { SessionError } from './errors.js';
 import type { BrowserName } from './executable.js';
 
@@ -142,5 +143,21 @@ export function uniqueLabels(labels: readonly string[]): string[] {
     const count = (seen.get(label) ?? 0) + 1;
     seen.set(label, count);
     return count === 1 ? label : `${label} (${count})`;
+  });
+}
+
+/** True once the browser disconnects (at once if it has), false if it is still connected after `ms`. */
+export function disconnectsWithin(browser: Browser, ms: number, timers: Timers): Promise<boolean> {
+  if (!browser.isConnected()) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const gone = () => {
+      timers.clearTimeout(timer);
+      resolve(true);
+    };
+    const timer = timers.setTimeout(() => {
+      browser.off('disconnected', gone);
+      resolve(false);
+    }, ms);
+    browser.once('disconnected', gone);
   });
 }

@@ -78,7 +78,12 @@ export {
 } from './session.js';
 export { RESTORE_TAB_TIMEOUT_MS, imageOfStorageState, type ImageStorageState, type ImageTab, type SessionImage } from './session-image.js';
 export type { VideoSettings } from './page-video.js';
-export type { ControlLease } from './control.js';
+export type { ControlLease, PersonControl } from './control.js';
+export type { Emulation } from './emulation.js';
+export type { ModalHold } from './modal-hold.js';
+export type { Recordings } from './recordings.js';
+export type { RunawayWatch } from './runaway-watch.js';
+export type { SessionDownloads } from './session-downloads.js';
 export type { PersonInput } from './person-input.js';
 export { COLLECTOR_CAPACITY, atLeast, type ConsoleEntry, type ConsoleLevel, type RequestEntry } from './collectors.js';
 export { DEFAULT_DOWNLOAD_LIMITS, folderBytes, isInside, type DownloadLimits, type DownloadRecord } from './downloads.js';

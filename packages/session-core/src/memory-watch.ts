@@ -1,6 +1,7 @@
 // One timer per launched browser: reads the resident memory of its renderer processes, and has its tabs measured only when one grows past the bound.
 import { readFileSync, readdirSync } from 'node:fs';
-import type { TimerHandle, Timers } from './clock.js';
+import type { Browser } from 'playwright';
+import { systemTimers, type TimerHandle, type Timers } from './clock.js';
 
 /** Resident bytes of each renderer process of a browser's tree, by pid (empty where it cannot be read). */
 export type ReadProcessMemory = (roots: readonly number[]) => Map<number, number>;
@@ -151,4 +152,59 @@ function childrenOf(pid: number, everyThread: boolean): number[] {
     }
   }
   return children;
+}
+
+/** Sessions whose tabs are measured at once when a browser's memory watch asks (each opens a DevTools session per tab). */
+const HEAP_MEASURES_AT_ONCE = 8;
+
+/** A session as the memory watch sees it: its tabs' heaps can be measured. */
+interface MeasuredSession {
+  runaway: { measureHeaps(): Promise<void> };
+}
+
+/**
+ * The memory watches of the browsers this process launched, one each: one timer per browser reading its processes'
+ * sizes, and its sessions' tabs measured only when a process holds more than the bound (see MemoryWatch). A browser
+ * reached over an endpoint has no processes here to read; its host's own limits bound it (docs/limits.md).
+ */
+export class BrowserMemory {
+  private readonly watches = new Map<Browser, MemoryWatch>();
+
+  constructor(
+    private readonly limits: { heapBytes: number; heapCheckMs: number },
+    private readonly sessionsIn: (browser: Browser) => MeasuredSession[],
+  ) {}
+
+  /** Watches a launched browser started as the processes `roots`, until it disconnects (nothing when the bound is off). */
+  watch(browser: Browser, roots: readonly number[]): void {
+    if (this.limits.heapBytes === 0 || this.watches.has(browser) || roots.length === 0) return;
+    const watch = new MemoryWatch({
+      roots,
+      bytes: this.limits.heapBytes,
+      everyMs: this.limits.heapCheckMs,
+      // It reads real processes, whose memory grows in real time: the system's timers, not the manager's.
+      timers: systemTimers,
+      look: () => this.measure(browser),
+    }).start();
+    this.watches.set(browser, watch);
+    browser.once('disconnected', () => {
+      watch.stop();
+      this.watches.delete(browser);
+    });
+  }
+
+  /** Stops every watch (shutdown). */
+  stop(): void {
+    for (const watch of this.watches.values()) watch.stop();
+    this.watches.clear();
+  }
+
+  /** Measures the tabs of every session in `browser`, a few sessions at a time. */
+  private async measure(browser: Browser): Promise<void> {
+    const waiting = this.sessionsIn(browser);
+    const next = async (): Promise<void> => {
+      for (let session = waiting.shift(); session; session = waiting.shift()) await session.runaway.measureHeaps();
+    };
+    await Promise.all(Array.from({ length: HEAP_MEASURES_AT_ONCE }, next));
+  }
 }

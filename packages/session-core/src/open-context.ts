@@ -2,6 +2,10 @@
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright';
 import type { Timers } from './clock.js';
 import { browserError, messageOf } from './errors.js';
+import { restoreTabs, type SessionImage } from './session-image.js';
+
+/** How long a context may take to close (or a page to open) before the session stops waiting for a browser that hangs. */
+export const CLOSE_TIMEOUT_MS = 2_000;
 
 /** How long opening a context and its page may take before creating a session answers BROWSER_ERROR. */
 const OPEN_CONTEXT_TIMEOUT = 30_000;
@@ -84,4 +88,46 @@ function settleWithin<T>(promise: Promise<T>, browser: Browser, timeout: number,
       (error: unknown) => settle(() => reject(error)),
     );
   });
+}
+
+/** Aborts with create()'s error when the caller gives up or the call timeout passes; dispose() when done. */
+export function creationStop(signal: AbortSignal | undefined, callTimeout: number, timers: Timers): { signal: AbortSignal; dispose(): void } {
+  const stop = new AbortController();
+  const cancelled = () => stop.abort(browserError('cancelled', 'The call was cancelled before the session was created; nothing was left open.'));
+  const timer = timers.setTimeout(
+    () =>
+      stop.abort(
+        browserError('call_timeout', `No session could be opened within the call time limit of ${callTimeout} ms; nothing was left open. Try again.`, {
+          details: { timeout: callTimeout },
+        }),
+      ),
+    callTimeout,
+  );
+  if (signal?.aborted) cancelled();
+  else signal?.addEventListener('abort', cancelled, { once: true });
+  return {
+    signal: stop.signal,
+    dispose: () => {
+      timers.clearTimeout(timer);
+      signal?.removeEventListener('abort', cancelled);
+    },
+  };
+}
+
+/** Puts an image's tabs (the newest maxTabs) back in a context just opened for it; a creation given up on meanwhile closes the context. */
+export async function restoreImageTabs(context: BrowserContext, page: Page, image: SessionImage, maxTabs: number, signal: AbortSignal): Promise<Page> {
+  const fitting =
+    image.tabs.length > maxTabs
+      ? { ...image, tabs: image.tabs.slice(-maxTabs), currentTab: Math.max(0, image.currentTab - (image.tabs.length - maxTabs)) }
+      : image;
+  try {
+    const current = await unlessStopped(
+      restoreTabs(context, page, fitting).then((opened) => ({ context, page: opened })),
+      signal,
+    );
+    return current.page;
+  } catch (error) {
+    await context.close().catch(() => {});
+    throw error;
+  }
 }

@@ -123,3 +123,15 @@ async function findArtifacts(name: string): Promise<string | undefined> {
   }
   return undefined;
 }
+
+/** INVALID_PARAMETERS (reason `video_limit`) for a session to record video when none of the server's ffmpeg slots is free. */
+export function checkVideoSlot(): void {
+  if (serverFfmpegSlots.inUse < serverFfmpegSlots.max) return;
+  throw new SessionError(
+    'INVALID_PARAMETERS',
+    `This server already records ${serverFfmpegSlots.max} videos, the most it encodes at once; create the session without recordVideo, or later.`,
+    {
+      details: { reason: 'video_limit', limit: serverFfmpegSlots.max },
+    },
+  );
+}

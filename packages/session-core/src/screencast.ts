@@ -1,6 +1,6 @@
 // The live picture of a session's current tab: Chromium's screencast (a JPEG frame whenever the page changes), following tab switches.
 import type { CDPSession, Page } from 'playwright';
-import { orAfter } from './clock.js';
+import { orAfter, systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
 import { browserError } from './errors.js';
 import type { ViewportSize } from './person-input.js';
 
@@ -68,7 +68,10 @@ export class Screencast {
   private generation = 0;
   private failure: string | undefined;
 
-  constructor(private readonly current: CurrentTab) {}
+  constructor(
+    private readonly current: CurrentTab,
+    private readonly time: { clock: Clock; timers: Timers } = { clock: systemClock, timers: systemTimers },
+  ) {}
 
   /**
    * Starts watching: the watcher gets the latest frame and tab state at once, then every change. Returns how to stop.
@@ -158,7 +161,7 @@ export class Screencast {
     };
     for (let attempt = 1; ; attempt++) {
       try {
-        const cast = await startCast(page, handlers, this.size);
+        const cast = await startCast(page, handlers, this.size, this.time);
         if (!current()) await cast.stop();
         else this.cast = cast;
         return;
@@ -204,40 +207,46 @@ export function cdpOf(page: Page): Promise<CDPSession> {
   return cdp;
 }
 
-async function startCast(page: Page, on: { frame(frame: ScreencastFrame): void; tab(state: TabState): void }, size: FrameSize): Promise<PageCast> {
+async function startCast(
+  page: Page,
+  on: { frame(frame: ScreencastFrame): void; tab(state: TabState): void },
+  size: FrameSize,
+  { clock, timers }: { clock: Clock; timers: Timers },
+): Promise<PageCast> {
   const cdp = await cdpOf(page);
   let titleReadAt = 0;
   let frameAt = 0;
   let stopped = false;
-  let retry: NodeJS.Timeout | undefined;
+  let retry: TimerHandle | undefined;
   const readTab = async (attempt = 0) => {
-    titleReadAt = Date.now();
+    titleReadAt = clock.now();
     const title = await orAfter(
       page.title().catch(() => ''),
       500,
       '',
+      timers,
     );
     if (stopped || page.isClosed()) return;
     on.tab({ url: page.url(), title });
     // A title read while the page was busy may have timed out, and a still page sends no frame to read it again: try
     // again a few times.
     if (title === '' && attempt < TITLE_RETRIES) {
-      clearTimeout(retry);
-      retry = setTimeout(() => void readTab(attempt + 1), TITLE_REFRESH_MS);
-      retry.unref();
+      timers.clearTimeout(retry);
+      retry = timers.setTimeout(() => void readTab(attempt + 1), TITLE_REFRESH_MS);
     }
   };
   const onFrame = (event: { data: string; sessionId: number; metadata: { deviceWidth?: number; deviceHeight?: number } }) => {
     // The browser sends the next frame only once this one is acknowledged, so acknowledging later paces the frames.
     const ack = () => void cdp.send('Page.screencastFrameAck', { sessionId: event.sessionId }).catch(() => {});
-    const wait = MIN_FRAME_INTERVAL_MS - (Date.now() - frameAt);
-    frameAt = Date.now();
+    const now = clock.now();
+    const wait = MIN_FRAME_INTERVAL_MS - (now - frameAt);
+    frameAt = now;
     if (wait <= 0) ack();
-    else setTimeout(ack, wait).unref();
+    else timers.setTimeout(ack, wait);
     const width = event.metadata.deviceWidth ?? 0;
     const height = event.metadata.deviceHeight ?? 0;
     on.frame({ jpeg: Buffer.from(event.data, 'base64'), viewport: { width, height } });
-    if (Date.now() - titleReadAt >= TITLE_REFRESH_MS) void readTab();
+    if (clock.now() - titleReadAt >= TITLE_REFRESH_MS) void readTab();
   };
   const onNavigated = (frame: ReturnType<Page['mainFrame']>) => {
     if (frame === page.mainFrame()) void readTab();
@@ -251,7 +260,7 @@ async function startCast(page: Page, on: { frame(frame: ScreencastFrame): void; 
     await cdp.send('Page.startScreencast', { format: 'jpeg', quality: size.quality, maxWidth: size.maxSide, maxHeight: size.maxSide, everyNthFrame: 1 });
   } catch (error) {
     stopped = true;
-    clearTimeout(retry);
+    timers.clearTimeout(retry);
     cdp.off('Page.screencastFrame', onFrame);
     page.off('framenavigated', onNavigated);
     page.off('load', onLoad);
@@ -260,7 +269,7 @@ async function startCast(page: Page, on: { frame(frame: ScreencastFrame): void; 
   return {
     async stop() {
       stopped = true;
-      clearTimeout(retry);
+      timers.clearTimeout(retry);
       cdp.off('Page.screencastFrame', onFrame);
       page.off('framenavigated', onNavigated);
       page.off('load', onLoad);

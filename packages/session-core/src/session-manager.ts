@@ -2,11 +2,11 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright';
+import type { Browser, BrowserContextOptions, Page } from 'playwright';
 import { Admission, type Admitted } from './admission.js';
 import { BrowserHost } from './browser-host.js';
-import type { BrowserSource } from './browser-source.js';
-import { orAfter, systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
+import { disconnectsWithin, type BrowserSource } from './browser-source.js';
+import { orAfter, systemClock, systemTimers, type Clock, type Timers } from './clock.js';
 import {
   applySessionDefaults,
   blockResourceTypes,
@@ -19,23 +19,27 @@ import {
   type SessionOptions,
 } from './context-options.js';
 import { SessionError, browserError, isSessionError } from './errors.js';
-import { restoreTabs, type SessionImage } from './session-image.js';
+import type { SessionImage } from './session-image.js';
 import { shortId, silentLogger, type Logger } from './logger.js';
 import { chooseSource, leastLoaded } from './scheduler.js';
 import { DEFAULT_MAX_TABS, Session, type RunOptions, type SessionFiles } from './session.js';
-import { Tombstones, unknownIdError, type EndReason } from './tombstones.js';
+import { unknownIdError, type EndReason } from './call-errors.js';
+import { Tombstones } from './tombstones.js';
 import { WorkTurns } from './turns.js';
 import { BrowserRecycler } from './browser-recycler.js';
 import { DEFAULT_DOWNLOAD_LIMITS, DownloadDirectory, type DownloadLimits } from './downloads.js';
-import { openContext, unlessStopped } from './open-context.js';
+import { creationStop, openContext, restoreImageTabs, unlessStopped } from './open-context.js';
 import { ensureFfmpeg } from './video.js';
-import { serverFfmpegSlots } from './recording-limits.js';
+import { checkVideoSlot } from './recording-limits.js';
 import { WarmPool } from './warm-pool.js';
+import { IdleExpiry } from './idle-expiry.js';
+import { OwnerBrowsers } from './owner-browsers.js';
+import { Activity } from './activity.js';
 import { defined } from './fields.js';
-import { MemoryWatch } from './memory-watch.js';
+import { BrowserMemory } from './memory-watch.js';
 import { runawayLimits, type RunawayLimits, type RunawayOptions } from './runaway.js';
 
-export type { EndReason } from './tombstones.js';
+export type { EndReason } from './call-errors.js';
 
 export interface SessionManagerOptions {
   /** Where browsers come from: one (a local BrowserHost) or several (remote endpoints); sessions spread over them by load. */
@@ -165,7 +169,7 @@ export class SessionManager {
   readonly host: BrowserSource;
   readonly sources: readonly BrowserSource[];
   private readonly sessions = new Map<string, Session>();
-  private readonly expiryTimers = new Map<string, TimerHandle>();
+  private readonly expiry: IdleExpiry;
   private readonly tombstones: Tombstones;
   private readonly admission: Admission<BrowserSource>;
   private shuttingDown = false;
@@ -176,11 +180,13 @@ export class SessionManager {
   private readonly defaults: ResolvedSessionDefaults;
   /** One warm pool per source: a pooled context belongs to one browser. */
   private readonly pools = new Map<BrowserSource, WarmPool>();
+  /** What each source is doing (calls and creations), which its warm pool reads to refill in a quiet moment. */
+  private readonly activities = new Map<BrowserSource, Activity>();
   private readonly sourceOf = new WeakMap<Session, BrowserSource>();
   /** Per launched browser: replaces it once idle, or after many sessions (only with recycleIdleBrowser). */
   private readonly recyclers = new Map<BrowserSource, BrowserRecycler>();
-  /** The memory watch of each launched browser (see watchMemory). */
-  private readonly memoryWatches = new Map<Browser, MemoryWatch>();
+  /** The memory watch of each launched browser (see BrowserMemory). */
+  private readonly memory: BrowserMemory;
   readonly maxTabs: number;
   private readonly downloads: DownloadDirectory;
   private readonly ownerFolder: (owner: string | undefined) => string;
@@ -189,10 +195,8 @@ export class SessionManager {
   private readonly downloadLimits: DownloadLimits;
   private readonly runaway: RunawayLimits;
   private readonly collectNetwork: boolean;
-  private readonly browserPerOwner: { launch: (owner: string) => BrowserSource | undefined; idleMs: number } | undefined;
-  /** Each owner's own browser (browserPerOwner), and the timers that close one its owner no longer uses. */
-  private readonly ownerSources = new Map<string, BrowserSource>();
-  private readonly ownerIdle = new Map<BrowserSource, TimerHandle>();
+  /** Each owner's own browser (browserPerOwner), when asked for. */
+  private readonly ownerBrowsers: OwnerBrowsers | undefined;
   private readonly launchListeners = new Set<(browser: Browser) => void>();
   private readonly warmSize: number;
   /** Ids given by callers to creations under way (see claimId). */
@@ -226,12 +230,34 @@ export class SessionManager {
         throw new RangeError(`downloads.${key} must be an integer of at least 0`);
     }
     this.runaway = runawayLimits(options.runaway);
+    this.memory = new BrowserMemory(this.runaway, (browser) => [...this.sessions.values()].filter((session) => session.browser === browser));
     this.collectNetwork = options.collectNetwork ?? true;
     const perOwner = options.browserPerOwner;
-    if (perOwner?.idleMs !== undefined && (!Number.isFinite(perOwner.idleMs) || perOwner.idleMs < 0)) {
-      throw new RangeError('browserPerOwner.idleMs must be a number of ms of at least 0');
-    }
-    this.browserPerOwner = perOwner && { launch: perOwner.launch, idleMs: perOwner.idleMs ?? OWNER_BROWSER_IDLE_MS };
+    this.ownerBrowsers =
+      perOwner &&
+      new OwnerBrowsers({
+        launch: perOwner.launch,
+        idleMs: perOwner.idleMs,
+        timers: this.timers,
+        logger: this.logger,
+        load: (source) => this.load(source),
+        added: (source) => this.addPool(source),
+        removed: (source) => {
+          void this.pools.get(source)?.close();
+          this.pools.delete(source);
+          this.activities.delete(source);
+        },
+      });
+    this.expiry = new IdleExpiry({
+      clock: this.clock,
+      timers: this.timers,
+      sessionTimeout: this.sessionTimeout,
+      isOpen: (session) => this.sessions.get(session.id) === session,
+      expire: (session) => {
+        this.logger.debug(`session ${shortId(session.id)} expired after ${this.sessionTimeout} ms idle`);
+        void this.end(session, 'expired');
+      },
+    });
     this.turns = new WorkTurns({ loadsAtOnce: options.pageLoads?.atOnce, loadHoldMs: options.pageLoads?.holdMs, timers: this.timers });
     this.tombstones = new Tombstones({
       limit: options.tombstoneLimit ?? 10_000,
@@ -363,14 +389,15 @@ export class SessionManager {
     if (image && settings) settings.contextOptions = { ...settings.contextOptions, storageState: image.storageState };
     const id = request.sessionId ?? randomUUID();
     this.sessionsChanged();
-    const stop = this.createStop(request.signal);
+    const stop = creationStop(request.signal, this.callTimeout, this.timers);
     let source: BrowserSource | undefined;
     try {
       // Picked and counted in the same tick when a source is available, so concurrent creations spread.
       const load = (candidate: BrowserSource) => this.load(candidate);
-      source = this.ownerSource(owner) ?? leastLoaded(this.sources, load) ?? (await chooseSource(this.sources, load));
+      source = this.ownerBrowsers?.sourceOf(owner) ?? leastLoaded(this.sources, load) ?? (await chooseSource(this.sources, load));
       admitted.headFor(source);
       const pool = this.poolOf(source);
+      const activity = this.activityOf(source);
       // The session's one folder (downloads, traces, videos), made on first use; a recording session's is made first:
       // its video starts as it opens.
       const owned = this.ownerFolder(owner);
@@ -386,11 +413,11 @@ export class SessionManager {
       if (stop.signal.aborted) throw stop.signal.reason;
       const { context, page } = await unlessStopped(
         settings
-          ? pool.work(this.openContext(browser, settings, owner, stop.signal))
-          : pool.take(browser).then((pooled) => pooled ?? pool.work(this.openContext(browser, undefined, owner, stop.signal))),
+          ? activity.during(this.openContext(browser, settings, owner, stop.signal))
+          : pool.take(browser).then((pooled) => pooled ?? activity.during(this.openContext(browser, undefined, owner, stop.signal))),
         stop.signal,
       );
-      const current = image ? await this.restoreTabs(context, page, image, stop.signal) : page;
+      const current = image ? await restoreImageTabs(context, page, image, this.maxTabs, stop.signal) : page;
       const session = new Session({
         id,
         maxTabs: this.maxTabs,
@@ -401,6 +428,8 @@ export class SessionManager {
         onRunaway: (trip) =>
           this.logger.info(`session ${shortId(id)}: its page passed the ${trip.bound} bound (${trip.observed} > ${trip.limit}); its tabs were closed`),
         now: this.clock.now(),
+        clock: this.clock,
+        timers: this.timers,
         timeout: this.sessionTimeout,
         browser,
         context,
@@ -425,7 +454,7 @@ export class SessionManager {
       if (videoFile !== undefined) {
         try {
           await mkdir(path.dirname(videoFile), { recursive: true });
-          await session.startVideo(videoFile);
+          await session.recordings.startVideo(videoFile);
         } catch (error) {
           await session.close();
           throw error;
@@ -433,7 +462,7 @@ export class SessionManager {
       }
       this.sessions.set(session.id, session);
       this.recyclers.get(source)?.sessionOpened();
-      this.schedule(session);
+      this.expiry.schedule(session);
       this.logger.debug(
         `session ${shortId(session.id)} created (${this.sessions.size}/${this.maxSessions})${settings ? ` with ${Object.keys(settings.echo).join(', ')}` : ''}`,
       );
@@ -443,7 +472,7 @@ export class SessionManager {
       stop.dispose();
       admitted.release();
       this.sessionsChanged();
-      if (source) this.releaseOwnerSource(source);
+      if (source) this.ownerBrowsers?.release(source);
     }
   }
 
@@ -455,24 +484,6 @@ export class SessionManager {
       });
     }
     this.creatingIds.add(sessionId);
-  }
-
-  /** Puts an image's tabs back in a context just opened for it; a creation given up on meanwhile closes the context. */
-  private async restoreTabs(context: BrowserContext, page: Page, image: SessionImage, signal: AbortSignal): Promise<Page> {
-    const fitting =
-      image.tabs.length > this.maxTabs
-        ? { ...image, tabs: image.tabs.slice(-this.maxTabs), currentTab: Math.max(0, image.currentTab - (image.tabs.length - this.maxTabs)) }
-        : image;
-    try {
-      const current = await unlessStopped(
-        restoreTabs(context, page, fitting).then((opened) => ({ context, page: opened })),
-        signal,
-      );
-      return current.page;
-    } catch (error) {
-      await context.close().catch(() => {});
-      throw error;
-    }
   }
 
   /**
@@ -494,16 +505,15 @@ export class SessionManager {
    */
   async run<T>(sessionId: string, fn: (page: Page, session: Session) => Promise<T>, options: ManagerRunOptions = {}): Promise<T> {
     const session = this.get(sessionId, options);
-    this.touch(session);
+    this.expiry.touch(session);
     const timeout = Math.min(options.timeout ?? this.callTimeout, this.callTimeout);
     const call = options.loads
       ? (page: Page, stop: AbortSignal) => this.turns.load(session.owner, stop, () => fn(page, session))
       : (page: Page) => fn(page, session);
+    // Counted on its source, whose warm pool refills between calls rather than during one.
+    const ended = this.activityOf(this.sourceOf.get(session) ?? this.host).begin();
     try {
-      // Through the pool, so it refills between calls rather than during one.
-      return await this.poolOf(this.sourceOf.get(session) ?? this.host).work(
-        session.run(call, { signal: options.signal, timeout, onWaitForPerson: options.onWaitForPerson }),
-      );
+      return await session.run(call, { signal: options.signal, timeout, onWaitForPerson: options.onWaitForPerson }).finally(ended);
     } catch (error) {
       // A call that failed because its browser died reports that, not a confusing Playwright message. A remote browser's
       // pages close (failing the call) a moment before its connection reports 'disconnected': wait for that moment.
@@ -513,7 +523,7 @@ export class SessionManager {
       if (!this.sessions.has(sessionId)) throw this.tombstones.errorFor(sessionId, options.owner);
       throw isSessionError(error) ? error.withSession(sessionId) : error;
     } finally {
-      if (this.sessions.get(sessionId) === session) this.touch(session);
+      if (this.sessions.get(sessionId) === session) this.expiry.touch(session);
     }
   }
 
@@ -568,10 +578,9 @@ export class SessionManager {
     // so shutdown ends in a few seconds, before a supervisor's SIGKILL could orphan the browser.
     await orAfter(closing, SHUTDOWN_CONTEXTS_TIMEOUT, undefined, this.timers);
     // Owned browsers are closed; attached ones (remote endpoints) are only disconnected from.
-    for (const timer of this.ownerIdle.values()) this.timers.clearTimeout(timer);
-    for (const watch of this.memoryWatches.values()) watch.stop();
-    this.memoryWatches.clear();
-    await Promise.all([...this.sources, ...this.ownerSources.values()].map((source) => source.close()));
+    this.ownerBrowsers?.stop();
+    this.memory.stop();
+    await Promise.all([...this.sources, ...(this.ownerBrowsers?.all ?? [])].map((source) => source.close()));
     await this.downloads.dispose();
   }
 
@@ -587,9 +596,12 @@ export class SessionManager {
     return sessions;
   }
 
-  /** A warm pool for a source (every session runs through its source's pool), and the hooks that keep it in step. */
+  /** A warm pool for a source, reading the source's activity, and the hooks that keep it in step. */
   private addPool(source: BrowserSource): WarmPool {
+    const activity = new Activity(this.clock);
+    this.activities.set(source, activity);
     const pool = new WarmPool({
+      activity,
       size: this.warmSize,
       browser: () => source.browser(),
       open: (browser) => this.openContext(browser, undefined),
@@ -602,106 +614,22 @@ export class SessionManager {
     // The pool fills once a browser is up (and again after a crash or a reconnection), never launching one itself: whoever starts the source decides when.
     source.onLaunched((browser) => {
       pool.fill();
-      this.watchMemory(source, browser);
+      if (source instanceof BrowserHost) this.memory.watch(browser, source.processIdsOf(browser));
       for (const listener of this.launchListeners) listener(browser);
     });
     return pool;
   }
 
-  /**
-   * Watches the memory of a browser this process launched: one timer for the browser, reading its processes' sizes,
-   * and its sessions' tabs measured only when a process holds more than the bound (see MemoryWatch). A browser reached
-   * over an endpoint has no processes here to read; its host's own limits bound it (docs/limits.md).
-   */
-  private watchMemory(source: BrowserSource, browser: Browser): void {
-    if (this.runaway.heapBytes === 0 || !(source instanceof BrowserHost) || this.memoryWatches.has(browser)) return;
-    const roots = source.processIdsOf(browser);
-    if (roots.length === 0) return;
-    const watch = new MemoryWatch({
-      roots,
-      bytes: this.runaway.heapBytes,
-      everyMs: this.runaway.heapCheckMs,
-      // It reads real processes, whose memory grows in real time: the system's timers, not the manager's.
-      timers: systemTimers,
-      look: () => this.measureHeaps(browser),
-    }).start();
-    this.memoryWatches.set(browser, watch);
-    browser.once('disconnected', () => {
-      watch.stop();
-      this.memoryWatches.delete(browser);
-    });
-  }
-
-  /** Measures the tabs of every session in `browser`, a few sessions at a time. */
-  private async measureHeaps(browser: Browser): Promise<void> {
-    const waiting = [...this.sessions.values()].filter((session) => session.browser === browser);
-    const next = async (): Promise<void> => {
-      for (let session = waiting.shift(); session; session = waiting.shift()) await session.measureHeaps();
-    };
-    await Promise.all(Array.from({ length: HEAP_MEASURES_AT_ONCE }, next));
-  }
-
-  /** The owner's own browser source (browserPerOwner), made on its first session; undefined when browsers are shared. */
-  private ownerSource(owner: string | undefined): BrowserSource | undefined {
-    if (this.browserPerOwner === undefined || owner === undefined) return undefined;
-    let source = this.ownerSources.get(owner);
-    if (source === undefined) {
-      source = this.browserPerOwner.launch(owner);
-      if (source === undefined) return undefined;
-      this.ownerSources.set(owner, source);
-      // Warm contexts as for the shared browser, ready once the owner's browser is up (after its first session).
-      this.addPool(source);
-      this.logger.info(`a browser of its own started for a client (${this.ownerSources.size} client browsers)`);
-    }
-    const idle = this.ownerIdle.get(source);
-    if (idle !== undefined) this.timers.clearTimeout(idle);
-    this.ownerIdle.delete(source);
-    return source;
-  }
-
-  /** Closes an owner's browser idleMs after it serves no session and no creation, unless one comes first. */
-  private releaseOwnerSource(source: BrowserSource): void {
-    const owner = [...this.ownerSources].find(([, candidate]) => candidate === source)?.[0];
-    if (owner === undefined || this.browserPerOwner === undefined || this.load(source) > 0 || this.ownerIdle.has(source)) return;
-    const timer = this.timers.setTimeout(() => {
-      this.ownerIdle.delete(source);
-      if (this.load(source) > 0 || this.ownerSources.get(owner) !== source) return;
-      this.ownerSources.delete(owner);
-      void this.pools.get(source)?.close();
-      this.pools.delete(source);
-      void source.close();
-    }, this.browserPerOwner.idleMs);
-    this.ownerIdle.set(source, timer);
+  private activityOf(source: BrowserSource): Activity {
+    const activity = this.activities.get(source);
+    if (!activity) throw new Error(`no activity for browser source ${source.label}`);
+    return activity;
   }
 
   private poolOf(source: BrowserSource): WarmPool {
     const pool = this.pools.get(source);
     if (!pool) throw new Error(`no warm pool for browser source ${source.label}`);
     return pool;
-  }
-
-  /** Aborts with create()'s error when the caller gives up or the call timeout passes; dispose() when done. */
-  private createStop(signal: AbortSignal | undefined): { signal: AbortSignal; dispose(): void } {
-    const stop = new AbortController();
-    const cancelled = () => stop.abort(browserError('cancelled', 'The call was cancelled before the session was created; nothing was left open.'));
-    const timer = this.timers.setTimeout(
-      () =>
-        stop.abort(
-          browserError('call_timeout', `No session could be opened within the call time limit of ${this.callTimeout} ms; nothing was left open. Try again.`, {
-            details: { timeout: this.callTimeout },
-          }),
-        ),
-      this.callTimeout,
-    );
-    if (signal?.aborted) cancelled();
-    else signal?.addEventListener('abort', cancelled, { once: true });
-    return {
-      signal: stop.signal,
-      dispose: () => {
-        this.timers.clearTimeout(timer);
-        signal?.removeEventListener('abort', cancelled);
-      },
-    };
   }
 
   /**
@@ -723,36 +651,6 @@ export class SessionManager {
     );
   }
 
-  private touch(session: Session): void {
-    session.touch(this.clock.now());
-    this.schedule(session);
-  }
-
-  private schedule(session: Session, delay = Math.max(0, session.expiresAt - this.clock.now())): void {
-    const previous = this.expiryTimers.get(session.id);
-    if (previous !== undefined) this.timers.clearTimeout(previous);
-    this.expiryTimers.set(
-      session.id,
-      this.timers.setTimeout(() => this.expire(session), delay),
-    );
-  }
-
-  private expire(session: Session): void {
-    if (this.sessions.get(session.id) !== session) return;
-    // A call still running keeps the session alive; it is touched again when the call ends. Until then look again
-    // a full timeout later: expiresAt is already past, so the default delay would be 0 and the timer would spin.
-    if (session.busy) {
-      this.schedule(session, this.sessionTimeout);
-      return;
-    }
-    if (this.clock.now() < session.expiresAt) {
-      this.schedule(session);
-      return;
-    }
-    this.logger.debug(`session ${shortId(session.id)} expired after ${this.sessionTimeout} ms idle`);
-    void this.end(session, 'expired');
-  }
-
   /**
    * Removes the session from the map at once (so the id answers with its reason), then closes its context; answers the
    * files it left. A session whose browser went away is only marked ended (its live views close).
@@ -761,15 +659,13 @@ export class SessionManager {
     if (this.sessions.get(session.id) !== session) return undefined;
     this.sessions.delete(session.id);
     this.sessionsChanged();
-    const timer = this.expiryTimers.get(session.id);
-    if (timer !== undefined) this.timers.clearTimeout(timer);
-    this.expiryTimers.delete(session.id);
+    this.expiry.clear(session.id);
     this.tombstones.bury(session.id, reason, session.owner);
     const source = this.sourceOf.get(session);
-    if (source) this.releaseOwnerSource(source);
+    if (source) this.ownerBrowsers?.release(source);
     if (reason !== 'browser_disconnected') return session.close();
     session.markEnded();
-    await session.removeDownloads();
+    await session.downloads.remove();
     return undefined;
   }
 
@@ -784,33 +680,11 @@ export class SessionManager {
 /** The most copies one fork_session makes. */
 export const MAX_FORKS = 10;
 
-/** How long an owner's own browser stays up after its last session, for the owner's next one. */
-const OWNER_BROWSER_IDLE_MS = 30_000;
-
-/** Sessions whose tabs are measured at once when a browser's memory watch asks (each opens a DevTools session per tab). */
-const HEAP_MEASURES_AT_ONCE = 8;
-
 /** How long shutdown waits for the sessions' contexts to close before it closes the browser. */
 const SHUTDOWN_CONTEXTS_TIMEOUT = 1_000;
 
 /** How long a failed call on a closed remote page waits to learn whether its browser's connection went too. */
 const DISCONNECT_GRACE_MS = 1_000;
-
-/** True once the browser disconnects (at once if it has), false if it is still connected after `ms`. */
-function disconnectsWithin(browser: Browser, ms: number, timers: Timers): Promise<boolean> {
-  if (!browser.isConnected()) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const gone = () => {
-      timers.clearTimeout(timer);
-      resolve(true);
-    };
-    const timer = timers.setTimeout(() => {
-      browser.off('disconnected', gone);
-      resolve(false);
-    }, ms);
-    browser.once('disconnected', gone);
-  });
-}
 
 async function titleOf(page: Page, timers: Timers): Promise<string> {
   if (page.isClosed()) return '';
@@ -819,17 +693,5 @@ async function titleOf(page: Page, timers: Timers): Promise<string> {
     500,
     '',
     timers,
-  );
-}
-
-/** INVALID_PARAMETERS (reason `video_limit`) for a session to record video when none of the server's ffmpeg slots is free. */
-function checkVideoSlot(): void {
-  if (serverFfmpegSlots.inUse < serverFfmpegSlots.max) return;
-  throw new SessionError(
-    'INVALID_PARAMETERS',
-    `This server already records ${serverFfmpegSlots.max} videos, the most it encodes at once; create the session without recordVideo, or later.`,
-    {
-      details: { reason: 'video_limit', limit: serverFfmpegSlots.max },
-    },
   );
 }

@@ -1,10 +1,9 @@
 // Ended session ids, remembered for a while, so that a stale id is answered with why it ended rather than as unknown.
+import { endedError, type EndReason } from './call-errors.js';
 import type { Clock } from './clock.js';
-import { SessionError } from './errors.js';
-import { shortId } from './logger.js';
+import type { SessionError } from './errors.js';
 
-/** Why an id is no longer open. */
-export type EndReason = 'closed' | 'expired' | 'browser_disconnected';
+export type { EndReason } from './call-errors.js';
 
 interface Tombstone {
   reason: EndReason;
@@ -44,34 +43,12 @@ export class Tombstones {
   }
 
   /**
-   * What a call presenting an id that is not open is told: SESSION_EXPIRED or SESSION_NOT_FOUND with the reason it
-   * ended, or, for an id never issued, forgotten, or ended under another owner than the caller's, that no session has it.
+   * What a call presenting an id that is not open is told (see endedError): why it ended, while it is remembered and the
+   * caller is its owner (or gives none).
    */
   errorFor(id: string, owner: string | undefined): SessionError {
     const tombstone = this.ended.get(id);
     const fresh = tombstone !== undefined && this.clock.now() - tombstone.at <= this.ttl && (owner === undefined || tombstone.owner === owner);
-    if (!fresh) return unknownIdError(id);
-    if (tombstone.reason === 'expired') {
-      return new SessionError('SESSION_EXPIRED', `Session ${shortId(id)} expired after ${this.sessionTimeout} ms without use.`, {
-        sessionId: id,
-        details: { reason: 'expired', sessionTimeout: this.sessionTimeout, next: 'new_session' },
-      });
-    }
-    if (tombstone.reason === 'browser_disconnected') {
-      return new SessionError(
-        'SESSION_NOT_FOUND',
-        'This session was lost because its browser went away: the browser process ended (a new one is started for the next new session) or its endpoint disconnected.',
-        {
-          sessionId: id,
-          details: { reason: 'browser_disconnected', next: 'new_session' },
-        },
-      );
-    }
-    return new SessionError('SESSION_NOT_FOUND', 'This session was closed.', { sessionId: id, details: { reason: tombstone.reason, next: 'new_session' } });
+    return endedError(id, fresh ? tombstone.reason : undefined, this.sessionTimeout);
   }
-}
-
-/** What an id that no session has is told, word for word the same whatever the reason (never issued, another owner's). */
-export function unknownIdError(id: string): SessionError {
-  return new SessionError('SESSION_NOT_FOUND', 'No session has this id.', { sessionId: id, details: { next: 'find_session' } });
 }

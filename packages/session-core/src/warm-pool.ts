@@ -1,9 +1,10 @@
 // Keeps a few blank contexts+pages open ahead of time, so creating a session hands one out at once and refills in the background.
 import type { Browser, BrowserContext, Page } from 'playwright';
+import { Activity } from './activity.js';
 import { orAfter, systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
 import { messageOf } from './errors.js';
 import { silentLogger, type Logger } from './logger.js';
-import { CLOSE_TIMEOUT_MS } from './session.js';
+import { CLOSE_TIMEOUT_MS } from './open-context.js';
 
 /** A context and its first page, opened in one browser. */
 interface OpenedContext {
@@ -22,8 +23,10 @@ interface WarmPoolOptions {
   logger?: Logger;
   clock?: Clock;
   timers?: Timers;
+  /** The source's calls and creations, which the manager counts (default: only what `work` counts). */
+  activity?: Activity;
   /**
-   * A refill waits until no work (see `work`) has run for this many ms (default 50), or for maxRefillDelay ms
+   * A refill waits until no work (see Activity) has run for this many ms (default 50), or for maxRefillDelay ms
    * (default 1000) at the latest: opening a context costs the browser as much as a page load, and on a small machine
    * it would slow the very call that follows create_session. A creation waiting for a pooled context that is still
    * opening holds the refill however long it waits, and the latest counts from the end of that wait.
@@ -64,9 +67,8 @@ export class WarmPool {
   private readonly timers: Timers;
   private readonly idleDelay: number;
   private readonly maxRefillDelay: number;
-  /** Work in flight, and when the last piece ended. */
-  private active = 0;
-  private lastActive = 0;
+  /** Work in flight on the source, and when the last piece ended. */
+  private readonly activity: Activity;
   /** Creations waiting for a pooled context that is still opening. */
   private awaitingOpen = 0;
   private refillTimer: TimerHandle | undefined;
@@ -82,17 +84,12 @@ export class WarmPool {
     this.timers = options.timers ?? systemTimers;
     this.idleDelay = options.idleDelay ?? 50;
     this.maxRefillDelay = options.maxRefillDelay ?? 1_000;
+    this.activity = options.activity ?? new Activity(this.clock);
   }
 
-  /** Marks `work` (a call on a session, a creation) as running: refills wait for a quiet moment. */
-  async work<T>(work: Promise<T>): Promise<T> {
-    this.active += 1;
-    try {
-      return await work;
-    } finally {
-      this.active -= 1;
-      this.lastActive = this.clock.now();
-    }
+  /** Marks `work` (a creation waiting for a pooled context) as running: refills wait for a quiet moment. */
+  work<T>(work: Promise<T>): Promise<T> {
+    return this.activity.during(work);
   }
 
   /** Starts opening contexts in the background until `size` are ready or in flight. */
@@ -159,7 +156,7 @@ export class WarmPool {
         this.refillTimer = this.timers.setTimeout(check, this.idleDelay);
         return;
       }
-      const quietFor = this.active > 0 ? 0 : now - this.lastActive;
+      const quietFor = this.activity.quietFor(now);
       if (now - since >= this.maxRefillDelay || (quietFor >= this.idleDelay && lookedAgain)) {
         this.fill();
         return;

@@ -194,10 +194,10 @@ describe('Session in a real browser', () => {
   it('answers the next dialog as set, then returns to the default; persist keeps the answer', async () => {
     const session = await sessionOn('dialog');
     const confirmResult = (page: import('playwright').Page) => page.click('#confirm').then(() => page.textContent('#confirm-result'));
-    session.setDialogAnswer({ accept: true });
+    session.modal.setDialogAnswer({ accept: true });
     expect(await manager.run(session.id, confirmResult)).toBe('true');
     expect(await manager.run(session.id, confirmResult)).toBe('false');
-    session.setDialogAnswer({ accept: true, promptText: 'Ada', persist: true });
+    session.modal.setDialogAnswer({ accept: true, promptText: 'Ada', persist: true });
     expect(await manager.run(session.id, (page) => page.click('#prompt').then(() => page.textContent('#prompt-result')))).toBe('Ada');
     expect(await manager.run(session.id, confirmResult)).toBe('true');
     expect(session.takeEvents().dialogs.map((dialog) => dialog.action)).toEqual(['accepted', 'dismissed', 'accepted', 'accepted']);
@@ -206,49 +206,49 @@ describe('Session in a real browser', () => {
 
   it('holds a dialog open in hold mode until answerPendingDialog, and refuses an answer when none is open', async () => {
     const session = await sessionOn('dialog');
-    session.setModalMode('hold');
-    expect((await rejectionOf(session.answerPendingDialog(true))).details).toEqual({ reason: 'no_dialog' });
+    session.modal.setMode('hold');
+    expect((await rejectionOf(session.modal.answerDialog(true))).details).toEqual({ reason: 'no_dialog' });
     // The click cannot finish while the dialog is open: a caller in hold mode races its action against the dialog.
     const clicking = manager.run(session.id, (page) => page.click('#confirm'));
-    await expect.poll(() => session.modalState).toEqual({ type: 'dialog', dialogType: 'confirm', message: 'ok?', defaultValue: '' });
+    await expect.poll(() => session.modal.state).toEqual({ type: 'dialog', dialogType: 'confirm', message: 'ok?', defaultValue: '' });
     expect(session.takeEvents().dialogs).toEqual([{ type: 'confirm', message: 'ok?', action: 'pending' }]);
-    const record = await session.answerPendingDialog(true);
+    const record = await session.modal.answerDialog(true);
     expect(record.action).toBe('accepted');
     await clicking;
-    expect(session.modalState).toBeUndefined();
+    expect(session.modal.state).toBeUndefined();
     expect(await manager.run(session.id, (page) => page.textContent('#confirm-result'))).toBe('true');
     await manager.close(session.id);
   });
 
   it('ends an action at the dialog it opens, tells listeners, and lets the next call wait for the action to finish', async () => {
     const session = await sessionOn('dialog');
-    session.setModalMode('hold');
+    session.modal.setMode('hold');
     const seen: ModalState[] = [];
-    const stop = session.onModalState((state) => seen.push(state));
-    const clicked = await manager.run(session.id, (page) => session.raceModalState(page.click('#confirm').then(() => 'clicked')));
+    const stop = session.modal.onState((state) => seen.push(state));
+    const clicked = await manager.run(session.id, (page) => session.modal.race(page.click('#confirm').then(() => 'clicked')));
     const confirm = { type: 'dialog', dialogType: 'confirm', message: 'ok?', defaultValue: '' };
     // The queue is free while the click waits for the answer: the call returned with the dialog instead.
     expect(clicked).toEqual({ interrupted: confirm });
     expect(seen).toEqual([confirm]);
-    await session.answerPendingDialog(false);
-    await session.settleInterrupted();
-    expect(await manager.run(session.id, (page) => session.raceModalState(page.textContent('#confirm-result')))).toEqual({ value: 'false' });
+    await session.modal.answerDialog(false);
+    await session.modal.settleInterrupted();
+    expect(await manager.run(session.id, (page) => session.modal.race(page.textContent('#confirm-result')))).toEqual({ value: 'false' });
     stop();
-    await manager.run(session.id, (page) => session.raceModalState(page.click('#alert')));
+    await manager.run(session.id, (page) => session.modal.race(page.click('#alert')));
     expect(seen).toHaveLength(1);
-    await session.answerPendingDialog(true);
+    await session.modal.answerDialog(true);
     await manager.close(session.id);
   });
 
   it('holds a file chooser in hold mode and answers it with files', async () => {
     const session = await sessionOn('upload');
-    session.setModalMode('hold');
+    session.modal.setMode('hold');
     await manager.run(session.id, (page) => page.click('#chooser'));
-    await expect.poll(() => session.modalState).toEqual({ type: 'fileChooser', multiple: true });
-    await session.answerPendingFileChooser([{ name: 'a.txt', mimeType: 'text/plain', buffer: Buffer.from('abc') }]);
-    expect(session.modalState).toBeUndefined();
+    await expect.poll(() => session.modal.state).toEqual({ type: 'fileChooser', multiple: true });
+    await session.modal.answerFileChooser([{ name: 'a.txt', mimeType: 'text/plain', buffer: Buffer.from('abc') }]);
+    expect(session.modal.state).toBeUndefined();
     expect(await manager.run(session.id, (page) => page.textContent('#names'))).toBe('a.txt:3');
-    expect((await rejectionOf(session.answerPendingFileChooser([]))).details).toEqual({ reason: 'no_file_chooser' });
+    expect((await rejectionOf(session.modal.answerFileChooser([]))).details).toEqual({ reason: 'no_file_chooser' });
     await manager.close(session.id);
   });
 
@@ -260,7 +260,7 @@ describe('Session in a real browser', () => {
         await page.click('#evil');
         await page.click('#csv');
       });
-      await session.settleDownloads();
+      await session.downloads.settle();
     }
     const [eventsA, eventsB] = [a.takeEvents().downloads, b.takeEvents().downloads];
     // The browser may clean "../../evil.sh" itself; whatever name is left, the file lies in the session's folder.
@@ -283,7 +283,7 @@ describe('Session in a real browser', () => {
   it('emulates viewport and colour scheme on every tab, also tabs opened later', async () => {
     const session = await sessionOn('home');
     const settings = await manager.run(session.id, () =>
-      session.emulate({ viewport: { width: 500, height: 400 }, colorScheme: 'dark', extraHTTPHeaders: { 'X-Api-Key': 'secret', 'X-Team': 'qa' } }),
+      session.emulation.emulate({ viewport: { width: 500, height: 400 }, colorScheme: 'dark', extraHTTPHeaders: { 'X-Api-Key': 'secret', 'X-Team': 'qa' } }),
     );
     expect(settings).toMatchObject({
       viewport: { width: 500, height: 400 },
@@ -298,7 +298,7 @@ describe('Session in a real browser', () => {
       return opened;
     });
     expect(popup.viewportSize()).toEqual({ width: 500, height: 400 });
-    const error = await rejectionOf(manager.run(session.id, () => session.emulate({ viewport: { width: 0, height: 10 } })));
+    const error = await rejectionOf(manager.run(session.id, () => session.emulation.emulate({ viewport: { width: 0, height: 10 } })));
     expect(error.code).toBe('INVALID_PARAMETERS');
     await manager.close(session.id);
   });

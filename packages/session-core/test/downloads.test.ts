@@ -42,7 +42,7 @@ async function downloadsOf(session: Session, count: number): Promise<DownloadRec
   await expect
     .poll(
       async () => {
-        await session.settleDownloads(1_000);
+        await session.downloads.settle(1_000);
         seen.push(...session.takeEvents().downloads);
         return seen.length;
       },
@@ -119,13 +119,13 @@ describe('download limits', () => {
       const [file] = await downloadsOf(alice, 1);
       const folder = path.dirname(file?.path ?? '');
       expect(path.dirname(folder)).toBe(path.join(ownDir, 'identity-a11ce'));
-      await owned.run(alice.id, (_page, s) => s.startTrace());
-      const trace = await owned.run(alice.id, (_page, s) => s.stopTrace());
+      await owned.run(alice.id, (_page, s) => s.recordings.startTrace());
+      const trace = await owned.run(alice.id, (_page, s) => s.recordings.stopTrace());
       expect(path.dirname(trace.path)).toBe(folder);
-      await owned.run(local.id, (_page, s) => s.startTrace());
-      const localTrace = await owned.run(local.id, (_page, s) => s.stopTrace());
+      await owned.run(local.id, (_page, s) => s.recordings.startTrace());
+      const localTrace = await owned.run(local.id, (_page, s) => s.recordings.stopTrace());
       expect(path.dirname(path.dirname(localTrace.path))).toBe(ownDir);
-      await owned.run(alice.id, (_page, s) => s.startTrace());
+      await owned.run(alice.id, (_page, s) => s.recordings.startTrace());
       const closed = await owned.close(alice.id);
       expect(closed.traces).toEqual([expect.objectContaining({ removed: true })]);
       expect(existsSync(folder)).toBe(false);

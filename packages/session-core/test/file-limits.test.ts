@@ -37,27 +37,27 @@ describe('the files a session writes', () => {
   it('stops a trace past the byte limit and keeps it as far as it got, saying why', async () => {
     const session = await manager.create();
     await manager.run(session.id, (page) => page.goto(server.urlFor('/pages/home')));
-    await manager.run(session.id, (_page, s) => s.startTrace());
+    await manager.run(session.id, (_page, s) => s.recordings.startTrace());
     await fetchMegabytes(session, 6);
-    await expect.poll(() => session.tracingSince, { timeout: 20_000, interval: 100 }).toBeUndefined();
-    const trace = await manager.run(session.id, (_page, s) => s.stopTrace());
+    await expect.poll(() => session.recordings.tracingSince, { timeout: 20_000, interval: 100 }).toBeUndefined();
+    const trace = await manager.run(session.id, (_page, s) => s.recordings.stopTrace());
     expect(trace.stopped).toMatch(new RegExp(`limit of ${MAX_BYTES} bytes`));
     expect(readZip(trace.path).has('trace.trace')).toBe(true);
     // Stopped once: the next stop has nothing to stop.
-    await expect(manager.run(session.id, (_page, s) => s.stopTrace())).rejects.toMatchObject({ details: { reason: 'no_trace' } });
+    await expect(manager.run(session.id, (_page, s) => s.recordings.stopTrace())).rejects.toMatchObject({ details: { reason: 'no_trace' } });
     await manager.close(session.id);
   });
 
   it('counts saved files against the byte and count limits shared with everything else', async () => {
     const session = await manager.create();
-    expect(() => session.countFile(MAX_BYTES + 1)).toThrow(
+    expect(() => session.downloads.countFile(MAX_BYTES + 1)).toThrow(
       expect.objectContaining({ code: 'INVALID_PARAMETERS', details: expect.objectContaining({ reason: 'file_limit' }) }),
     );
-    for (let n = 0; n < 3; n += 1) session.countFile(10);
-    await manager.run(session.id, (_page, s) => s.startTrace());
+    for (let n = 0; n < 3; n += 1) session.downloads.countFile(10);
+    await manager.run(session.id, (_page, s) => s.recordings.startTrace());
     // Four files started (three saved, one trace): the fifth of any kind is refused.
-    expect(() => session.countFile(10)).toThrow(/already wrote 4 files/);
-    await expect(manager.run(session.id, (_page, s) => s.startVideo(undefined))).rejects.toMatchObject({ details: { reason: 'file_limit' } });
+    expect(() => session.downloads.countFile(10)).toThrow(/already wrote 4 files/);
+    await expect(manager.run(session.id, (_page, s) => s.recordings.startVideo(undefined))).rejects.toMatchObject({ details: { reason: 'file_limit' } });
     await manager.close(session.id);
   });
 
@@ -68,10 +68,10 @@ describe('the files a session writes', () => {
       expect(() => checkVideoSettings(settings), JSON.stringify(settings)).toThrow(expect.objectContaining({ code: 'INVALID_PARAMETERS' }));
     }
     const session = await manager.create();
-    await expect(manager.run(session.id, (_page, s) => s.startVideo(undefined, { size: { width: 7680, height: 4320 } }))).rejects.toMatchObject({
+    await expect(manager.run(session.id, (_page, s) => s.recordings.startVideo(undefined, { size: { width: 7680, height: 4320 } }))).rejects.toMatchObject({
       details: { reason: 'video_too_large' },
     });
-    expect(session.recordingVideo).toBe(false);
+    expect(session.recordings.recordingVideo).toBe(false);
     await manager.close(session.id);
   });
 
@@ -81,7 +81,7 @@ describe('the files a session writes', () => {
     try {
       const session = await small.create();
       await small.run(session.id, (page) => page.goto(server.urlFor('/pages/home')));
-      await small.run(session.id, (_page, s) => s.startVideo(undefined, { size: { width: 640, height: 480 } }));
+      await small.run(session.id, (_page, s) => s.recordings.startVideo(undefined, { size: { width: 640, height: 480 } }));
       // A page that changes every frame, so the video grows.
       await small.run(session.id, (page) =>
         page.evaluate(() => {
@@ -93,8 +93,8 @@ describe('the files a session writes', () => {
           }, 30);
         }),
       );
-      await expect.poll(() => session.recordingVideo, { timeout: 30_000, interval: 200 }).toBe(false);
-      const videos = await small.run(session.id, (_page, s) => s.stopVideo());
+      await expect.poll(() => session.recordings.recordingVideo, { timeout: 30_000, interval: 200 }).toBe(false);
+      const videos = await small.run(session.id, (_page, s) => s.recordings.stopVideo());
       expect(videos).toHaveLength(1);
       expect(videos[0]?.stopped).toMatch(/limit of 60000 bytes/);
       expect(existsSync(videos[0]?.path ?? '')).toBe(true);
@@ -107,10 +107,10 @@ describe('the files a session writes', () => {
     const small = new SessionManager({ host, outputDir, warmSessions: 0, downloads: { maxBytes: 60_000, keep: true } });
     try {
       const session = await small.create({ options: { recordVideo: true } });
-      expect(session.recordingVideo).toBe(true);
+      expect(session.recordings.recordingVideo).toBe(true);
       await small.run(session.id, (page) => page.goto(server.urlFor('/pages/home')));
       // The video tool's recording is the one running: a second is refused.
-      await expect(small.run(session.id, (_page, s) => s.startVideo(undefined))).rejects.toMatchObject({ details: { reason: 'video_running' } });
+      await expect(small.run(session.id, (_page, s) => s.recordings.startVideo(undefined))).rejects.toMatchObject({ details: { reason: 'video_running' } });
       await small.run(session.id, (page) =>
         page.evaluate(() => {
           let n = 0;
@@ -121,7 +121,7 @@ describe('the files a session writes', () => {
           }, 30);
         }),
       );
-      await expect.poll(() => session.recordingVideo, { timeout: 30_000, interval: 200 }).toBe(false);
+      await expect.poll(() => session.recordings.recordingVideo, { timeout: 30_000, interval: 200 }).toBe(false);
       const { videos } = await small.close(session.id);
       expect(videos).toHaveLength(1);
       expect(videos[0]?.path).toMatch(/[\\/]videos[\\/]video\.webm$/);
@@ -150,7 +150,7 @@ describe('the files a session writes', () => {
         await expect
           .poll(
             async () => {
-              await session.settleDownloads(1_000);
+              await session.downloads.settle(1_000);
               seen.push(...session.takeEvents().downloads);
               return seen.length;
             },
@@ -165,7 +165,7 @@ describe('the files a session writes', () => {
       await capped.run(session.id, (page) => page.click('#csv'));
       const second = await nextDownload();
       expect(second).toMatchObject({ state: 'cancelled', failure: expect.stringMatching(/--output-max-size/) });
-      await expect(capped.run(session.id, (_page, s) => s.startTrace())).rejects.toMatchObject({ details: { reason: 'output_full' } });
+      await expect(capped.run(session.id, (_page, s) => s.recordings.startTrace())).rejects.toMatchObject({ details: { reason: 'output_full' } });
     } finally {
       await Promise.all((await capped.list()).map((info) => capped.close(info.sessionId)));
     }

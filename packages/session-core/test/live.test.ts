@@ -44,7 +44,7 @@ function watch(session: Session) {
   const wake = () => {
     for (const waiter of waiters.splice(0)) waiter();
   };
-  const stop = session.screencast.watch({
+  const stop = session.control.screencast.watch({
     frame(frame) {
       frames.push(frame);
       wake();
@@ -68,7 +68,7 @@ function watch(session: Session) {
 }
 
 async function held(session: Session): Promise<ControlLease> {
-  const lease = session.takeControl();
+  const lease = session.control.take();
   await lease.acquired;
   return lease;
 }
@@ -92,7 +92,7 @@ describe('the screencast', () => {
     });
     await view.until(() => view.tabs.at(-1)?.title === 'Home', 'the new tab');
     view.stop();
-    expect(session.screencast.watching).toBe(0);
+    expect(session.control.screencast.watching).toBe(0);
     await manager.close(session.id);
   });
 });
@@ -116,7 +116,7 @@ describe('the screencast size', () => {
     await big.until(() => big.frames.length > 0, 'a default frame');
     expect(Math.max(...Object.values(jpegSize(big.frames.at(-1)?.jpeg as Buffer)))).toBeGreaterThan(320);
     const small: Buffer[] = [];
-    const stopSmall = session.screencast.watch({ frame: (frame) => small.push(frame.jpeg) }, { maxSide: 320, quality: 40 });
+    const stopSmall = session.control.screencast.watch({ frame: (frame) => small.push(frame.jpeg) }, { maxSide: 320, quality: 40 });
     // Frames keep coming while the page changes: a script moves a box, so the restarted cast sends new ones.
     await manager.run(session.id, (page) =>
       page.evaluate(() => {
@@ -179,7 +179,7 @@ describe("a person's control", () => {
     expect(ran).toBe(false);
     lease.release();
     await expect(call).resolves.toEqual({ count: '1', field: 'h!?' });
-    expect(session.control).toBeUndefined();
+    expect(session.control.lease).toBeUndefined();
     view.stop();
     await manager.close(session.id);
   });
@@ -188,7 +188,7 @@ describe("a person's control", () => {
     const session = await manager.create();
     let finish!: () => void;
     const running = manager.run(session.id, () => new Promise<void>((resolve) => (finish = resolve)));
-    const lease = session.takeControl();
+    const lease = session.control.take();
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(lease.state).toBe('waiting');
     await expect(lease.input({ kind: 'text', text: 'x' })).rejects.toThrow(/waiting/);
@@ -196,7 +196,7 @@ describe("a person's control", () => {
     await running;
     await lease.acquired;
     expect(lease.state).toBe('held');
-    expect(() => session.takeControl()).toThrow(/already has control/);
+    expect(() => session.control.take()).toThrow(/already has control/);
     lease.release();
     await manager.close(session.id);
   });
@@ -225,20 +225,20 @@ describe("a person's control", () => {
     await manager.close(session.id);
     expect(ended).toBe(true);
     expect(lease.state).toBe('released');
-    expect(() => session.takeControl()).toThrow(/ended/);
+    expect(() => session.control.take()).toThrow(/ended/);
   });
 });
 
 describe('traces and videos', () => {
   it("writes a trace of the session's actions, with snapshots and network, and lists it", async () => {
     const session = await manager.create();
-    await manager.run(session.id, (_page, s) => s.startTrace());
-    await expect(manager.run(session.id, (_page, s) => s.startTrace())).rejects.toMatchObject({ details: { reason: 'trace_running' } });
+    await manager.run(session.id, (_page, s) => s.recordings.startTrace());
+    await expect(manager.run(session.id, (_page, s) => s.recordings.startTrace())).rejects.toMatchObject({ details: { reason: 'trace_running' } });
     await manager.run(session.id, async (page) => {
       await page.goto(server.urlFor('/pages/buttons'));
       await page.click('#inc');
     });
-    const trace = await manager.run(session.id, (_page, s) => s.stopTrace());
+    const trace = await manager.run(session.id, (_page, s) => s.recordings.stopTrace());
     expect(trace.path).toMatch(/trace-1\.zip$/);
     expect(trace.bytes).toBeGreaterThan(0);
     const entries = readZip(trace.path);
@@ -250,13 +250,13 @@ describe('traces and videos', () => {
     expect((entries.get('trace.network') ?? Buffer.alloc(0)).toString('utf8')).toContain('/pages/buttons');
     // Screenshots of the page over time, which the trace viewer's film strip shows.
     expect([...entries.keys()].some((name) => name.startsWith('screencast/') && name.endsWith('.jpeg'))).toBe(true);
-    await expect(manager.run(session.id, (_page, s) => s.stopTrace())).rejects.toMatchObject({ details: { reason: 'no_trace' } });
+    await expect(manager.run(session.id, (_page, s) => s.recordings.stopTrace())).rejects.toMatchObject({ details: { reason: 'no_trace' } });
     await manager.close(session.id);
   });
 
   it('saves a trace still recording when the session closes', async () => {
     const session = await manager.create();
-    await manager.run(session.id, (_page, s) => s.startTrace());
+    await manager.run(session.id, (_page, s) => s.recordings.startTrace());
     await manager.run(session.id, (page) => page.goto(server.urlFor('/pages/home')));
     const files = await manager.close(session.id);
     expect(files.traces).toHaveLength(1);

@@ -86,8 +86,8 @@ describe("the defaults' headers", () => {
     const session = await withHeaders.create();
     const echoed = await on(session, async (page) => (await page.goto(fixture.urlFor('/echo-headers.json')))?.text(), withHeaders);
     expect(echoed).toContain('default-secret-9c1');
-    expect(session.hidesHeaderValue('x-team-key')).toBe(true);
-    expect(session.hidesHeaderValue('x-other')).toBe(false);
+    expect(session.emulation.hidesHeaderValue('x-team-key')).toBe(true);
+    expect(session.emulation.hidesHeaderValue('x-other')).toBe(false);
     await withHeaders.close(session.id);
   });
 });

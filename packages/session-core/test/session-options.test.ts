@@ -232,13 +232,13 @@ describe('secrets', () => {
     const secrets = { 'X-JWT': 'eyJhbGciOi.jwt-secret-1c', 'X-Signature': 'sig-secret-9d', 'X-Team': 'qa-secret-4b' };
     const session = await create({ extraHTTPHeaders: secrets });
     expect(session.options.extraHTTPHeaders).toEqual({ 'X-JWT': '(hidden)', 'X-Signature': '(hidden)', 'X-Team': '(hidden)' });
-    const emulated = await on(session, () => session.emulate({ extraHTTPHeaders: { 'X-Api-Sig': 'later-secret-2f' } }));
+    const emulated = await on(session, () => session.emulation.emulate({ extraHTTPHeaders: { 'X-Api-Sig': 'later-secret-2f' } }));
     expect(emulated.extraHTTPHeaders).toEqual({ 'X-Api-Sig': '(hidden)' });
     const shown = JSON.stringify([session.options, emulated, await manager.list()]);
     for (const secret of [...Object.values(secrets), 'later-secret-2f']) expect(shown).not.toContain(secret);
     // A request the page sent carried them: whoever shows it hides what the session was given, by any case of the name.
-    expect(['x-jwt', 'X-SIGNATURE', 'x-team', 'x-api-sig'].every((name) => session.hidesHeaderValue(name))).toBe(true);
-    expect(session.hidesHeaderValue('accept')).toBe(false);
+    expect(['x-jwt', 'X-SIGNATURE', 'x-team', 'x-api-sig'].every((name) => session.emulation.hidesHeaderValue(name))).toBe(true);
+    expect(session.emulation.hidesHeaderValue('accept')).toBe(false);
   });
 });
 

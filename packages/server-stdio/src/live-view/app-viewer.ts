@@ -43,7 +43,7 @@ export function watchApp(session: Session, id: string, owner: string): AppViewer
     idle: undefined,
     stopWatching: () => {},
   };
-  app.stopWatching = session.screencast.watch(
+  app.stopWatching = session.control.screencast.watch(
     {
       frame: (frame) => {
         app.jpeg = frame.jpeg;

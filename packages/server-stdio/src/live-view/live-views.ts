@@ -160,26 +160,29 @@ export class LiveViews implements LiveViewAccess {
    * they give it back or leave. cancel() takes it back at once.
    */
   handOff(session: Session, request: { message: string; timeout: number }): HandOff {
-    const lease = session.takeControl({ message: request.message, by: 'agent' });
-    const live = this.track(session);
     let settle!: (outcome: HandOffOutcome) => void;
     const outcome = new Promise<HandOffOutcome>((resolve) => {
       settle = resolve;
     });
+    const lease = session.control.take(
+      { message: request.message, by: 'agent' },
+      {
+        afterMs: request.timeout,
+        onExpiry: () => {
+          if (lease.state === 'released') return;
+          if (watchers(live) === 0) {
+            lease.release();
+            settle('timeout');
+          } else {
+            live.handOffLingering = true;
+            settle('with_person');
+          }
+        },
+      },
+    );
+    const live = this.track(session);
     let cancelled = false;
-    const timer = setTimeout(() => {
-      if (lease.state === 'released') return;
-      if (watchers(live) === 0) {
-        lease.release();
-        settle('timeout');
-      } else {
-        live.handOffLingering = true;
-        settle('with_person');
-      }
-    }, request.timeout);
-    timer.unref();
     void lease.released.then(() => {
-      clearTimeout(timer);
       live.handOffLingering = false;
       settle(cancelled ? 'cancelled' : session.hasEnded ? 'session_ended' : 'returned');
     });
@@ -264,7 +267,7 @@ export class LiveViews implements LiveViewAccess {
       const ended = this.live.get(session);
       if (ended) this.endSession(session, ended, 'The session has ended.');
     });
-    const stopControl = session.onControl((lease) => this.controlChanged(session, lease));
+    const stopControl = session.control.onChange((lease) => this.controlChanged(session, lease));
     live = {
       viewers: new Set(),
       apps: new Map(),
@@ -331,7 +334,7 @@ export class LiveViews implements LiveViewAccess {
     if (live.holder === id) clearTimeout(live.holderGrace);
     send(res, 'hello', { viewer: id });
     send(res, 'control', this.controlFor(session, live, id));
-    const stopWatching = session.screencast.watch({
+    const stopWatching = session.control.screencast.watch({
       frame: (frame) => {
         const data = JSON.stringify({ jpeg: frame.jpeg.toString('base64'), width: frame.viewport.width, height: frame.viewport.height });
         // A stream that cannot keep up skips frames: only the newest waits for room.
@@ -375,12 +378,12 @@ export class LiveViews implements LiveViewAccess {
    * calling has waited already); a lingering hand-off ends with its last watcher.
    */
   private viewerLeft(session: Session, live: LiveSession, viewer: { id: string }, graceMs = HOLDER_GRACE_MS): void {
-    const lease = session.control;
+    const lease = session.control.lease;
     if (!lease || session.hasEnded) return;
     if (lease.by === 'person' && live.holder === viewer.id && ![...live.viewers].some((other) => other.id === viewer.id) && !live.apps.has(viewer.id)) {
       clearTimeout(live.holderGrace);
       live.holderGrace = setTimeout(() => {
-        if (session.control === lease && live.holder === viewer.id) lease.release();
+        if (session.control.lease === lease && live.holder === viewer.id) lease.release();
       }, graceMs);
       live.holderGrace.unref();
     }
@@ -413,13 +416,13 @@ export class LiveViews implements LiveViewAccess {
     viewerId: string,
     action: 'take' | 'give_back',
   ): { ok: true; control: LiveControl } | { ok: false; message: string } {
-    const lease = session.control;
+    const lease = session.control.lease;
     if (action === 'take') {
       if (lease && !this.mayAct(live, lease, viewerId)) return { ok: false, message: 'Someone else has control of this session.' };
       if (!lease) {
         try {
           live.holder = viewerId;
-          session.takeControl({ by: 'person' });
+          session.control.take({ by: 'person' });
         } catch (error) {
           live.holder = undefined;
           return { ok: false, message: isSessionError(error) ? error.message : 'The session cannot be taken over now.' };
@@ -439,7 +442,7 @@ export class LiveViews implements LiveViewAccess {
     viewerId: string | undefined,
     events: readonly PersonInput[],
   ): Promise<{ ok: true; delivered: number; failed: number } | { ok: false; message: string }> {
-    const lease = session.control;
+    const lease = session.control.lease;
     if (viewerId === undefined || !lease || lease.state !== 'held' || !this.mayAct(live, lease, viewerId)) {
       return { ok: false, message: 'Take control first: input reaches the page only while you have control.' };
     }
@@ -570,7 +573,7 @@ export class LiveViews implements LiveViewAccess {
   }
 
   private controlFor(session: Session, live: LiveSession, viewerId: string): LiveControl {
-    const lease = session.control;
+    const lease = session.control.lease;
     if (!lease) return { state: 'free', mine: false, by: 'person', message: '' };
     return { state: lease.state === 'released' ? 'free' : lease.state, mine: this.mayAct(live, lease, viewerId), by: lease.by, message: lease.message ?? '' };
   }
@@ -578,7 +581,7 @@ export class LiveViews implements LiveViewAccess {
   private controlChanged(session: Session, lease: ControlLease): void {
     const live = this.live.get(session);
     if (!live) return;
-    if (lease.state === 'released' && live.holder !== undefined && session.control === undefined) {
+    if (lease.state === 'released' && live.holder !== undefined && session.control.lease === undefined) {
       live.holder = undefined;
       clearTimeout(live.holderGrace);
     }

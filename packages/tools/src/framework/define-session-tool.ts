@@ -185,7 +185,7 @@ function fileTarget(output: FileOutput<unknown>, target: string, args: unknown, 
       } catch {
         session = undefined;
       }
-      return writeOutputFile(ctx.options, target, content, session);
+      return writeOutputFile(ctx.options, target, content, session?.downloads);
     },
   };
 }
@@ -206,9 +206,9 @@ function withDefaultTimeout<Prepared>(prepared: Prepared, kind: SessionToolWork<
  * last dialog interrupted finish.
  */
 async function admit(session: Session, modal: NonNullable<CallScope['modal']>): Promise<void> {
-  session.setModalMode('hold');
+  session.modal.setMode('hold');
   checkModal(session, modal.tool, modal.policy);
-  if (modal.policy === 'refuse') await session.settleInterrupted();
+  if (modal.policy === 'refuse') await session.modal.settleInterrupted();
 }
 
 /**
@@ -227,12 +227,12 @@ async function runHandler<Prepared, Fields>(
   const modal = scope.modal;
   const act = async () => {
     const fields = await work.handler(args, page, response, ctx);
-    if (modal?.acts && session.modalState === undefined) await letFileChooserArrive(session);
+    if (modal?.acts && session.modal.state === undefined) await letFileChooserArrive(session);
     return { fields, header: await response.pageHeader() };
   };
   let outcome: { value: { fields: Fields; header: PageHeader } } | { interrupted: unknown };
   try {
-    outcome = modal === undefined ? { value: await act() } : await session.raceModalState(act());
+    outcome = modal === undefined ? { value: await act() } : await session.modal.race(act());
   } catch (error) {
     await response.discard();
     throw error;

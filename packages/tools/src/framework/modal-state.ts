@@ -68,7 +68,7 @@ export function modalSentence(state: ModalState): string {
 
 /** Refuses a call that cannot run while a dialog or file chooser is open, and an answer when nothing is open to answer. */
 export function checkModal(session: Session, toolName: string, policy: ModalPolicy): void {
-  const held = session.modalState;
+  const held = session.modal.state;
   const state = held === undefined ? undefined : modalStateFor(held);
   const wanted = policy === 'answers-dialog' ? 'dialog' : policy === 'answers-file-chooser' ? 'fileChooser' : undefined;
   if (state !== undefined && state.type !== wanted) {

@@ -187,14 +187,14 @@ export class CallResponse implements ToolResponse {
   async finish(header?: PageHeader): Promise<void> {
     this.header = header ?? (await this.interruptedHeader());
     await this.discard();
-    const held = this.options.holdsModals ? this.session.modalState : undefined;
+    const held = this.options.holdsModals ? this.session.modal.state : undefined;
     this.modalState = held === undefined ? undefined : modalStateFor(held);
   }
 
   /** Ends a call that failed: its error is the answer, and what the pages did meanwhile is not carried to the next one. */
   async discard(): Promise<void> {
     this.stopWatching();
-    await this.session.settleDownloads();
+    await this.session.downloads.settle();
     this.events = this.session.takeEvents();
   }
 

@@ -27,13 +27,13 @@ export const handleDialog = defineSessionTool({
     const session = response.session;
     const verb = accept ? `accepted${promptText === undefined ? '' : ` with ${JSON.stringify(promptText.slice(0, 100))}`}` : 'dismissed';
     // A dialog held open (a profile that holds them) is answered now; otherwise the answer waits for the next dialog.
-    const open = session.modalState;
+    const open = session.modal.state;
     if (open?.type === 'dialog') {
-      await session.answerPendingDialog(accept, promptText);
-      if (persist) session.setDialogAnswer({ accept, ...(promptText === undefined ? {} : { promptText }), persist: true });
+      await session.modal.answerDialog(accept, promptText);
+      if (persist) session.modal.setDialogAnswer({ accept, ...(promptText === undefined ? {} : { promptText }), persist: true });
       return { success: true as const, message: `The open ${open.dialogType} dialog was ${verb}.${persist ? ` Every later dialog will be ${verb} too.` : ''}` };
     }
-    session.setDialogAnswer({ accept, ...(promptText === undefined ? {} : { promptText }), persist });
+    session.modal.setDialogAnswer({ accept, ...(promptText === undefined ? {} : { promptText }), persist });
     return {
       success: true as const,
       message: persist ? `Every dialog from now on will be ${verb}.` : `The next dialog will be ${verb}. Now do the action that opens it.`,

@@ -45,6 +45,6 @@ export const emulate = defineSessionTool({
   kind: 'action',
   errors: ['INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
   async handler({ sessionId: _sessionId, ...settings }, _page, response) {
-    return { ...(await response.session.emulate(settings)) };
+    return { ...(await response.session.emulation.emulate(settings)) };
   },
 });

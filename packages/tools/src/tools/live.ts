@@ -94,7 +94,7 @@ export const requestHuman = defineBesideTool({
       handOff.cancel();
       return answer('declined');
     }
-    const lease = session.control;
+    const lease = session.control.lease;
     const stopReporting = lease === undefined ? () => {} : reportWaitForPerson(ctx, lease, 'Waiting for the person to give control of the session back.');
     const cancel = () => handOff.cancel();
     ctx.signal.addEventListener('abort', cancel, { once: true });

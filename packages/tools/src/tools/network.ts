@@ -118,7 +118,7 @@ const DETAIL_WAIT_MS = 3_000;
 async function describeRequest(entry: RequestEntry, request: Request, session: Session) {
   const hideCredentials = (headers: Record<string, string>) =>
     Object.fromEntries(
-      Object.entries(headers).map(([name, value]) => [name, CREDENTIAL_HEADER.test(name) || session.hidesHeaderValue(name) ? '(hidden)' : value]),
+      Object.entries(headers).map(([name, value]) => [name, CREDENTIAL_HEADER.test(name) || session.emulation.hidesHeaderValue(name) ? '(hidden)' : value]),
     );
   // A pending request has no response yet, and a body still streaming is not complete: neither may hold the call.
   const answer = await orAfter(

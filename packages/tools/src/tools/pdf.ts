@@ -66,7 +66,7 @@ export const savePdf = defineSessionTool({
     });
     const pages = pdfPageCount(pdf);
     if (file !== undefined)
-      return { bytes: pdf.length, ...(pages > 0 ? { pages } : {}), file: await writeOutputFile(ctx.options, file, pdf, response.session) };
+      return { bytes: pdf.length, ...(pages > 0 ? { pages } : {}), file: await writeOutputFile(ctx.options, file, pdf, response.session.downloads) };
     response.attach({ type: 'resource', uri: `sessionwright://pdf/${Date.now()}.pdf`, mimeType: 'application/pdf', blob: pdf.toString('base64') });
     return { bytes: pdf.length, ...(pages > 0 ? { pages } : {}) };
   },

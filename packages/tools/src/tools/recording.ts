@@ -25,11 +25,11 @@ export const recordActions = defineSessionTool({
   errors: ['INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
   async handler({ action }, page, response) {
     if (action === 'start') {
-      await response.session.startRecordingActions();
+      await response.session.recordings.startActions();
       await page.bringToFront().catch(() => {});
       return { recording: true, message: 'Recording the actions on this session; record_actions with action "stop" answers them as code.' };
     }
-    const actions = await response.session.stopRecordingActions();
+    const actions = await response.session.recordings.stopActions();
     return {
       recording: false,
       actions,

@@ -52,7 +52,7 @@ export const exportStorageState = defineSessionTool({
   async handler({ file }, page, response, ctx) {
     const storageState = await page.context().storageState();
     if (file === undefined) return { storageState };
-    return { file: await writeOutputFile(ctx.options, file, JSON.stringify(storageState, null, 2), response.session) };
+    return { file: await writeOutputFile(ctx.options, file, JSON.stringify(storageState, null, 2), response.session.downloads) };
   },
 });
 

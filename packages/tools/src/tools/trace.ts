@@ -25,7 +25,7 @@ export const startTrace = defineSessionTool({
   capability: 'devtools',
   errors: ['INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
   async handler(_args, _page, response) {
-    await response.session.startTrace();
+    await response.session.recordings.startTrace();
     return { tracing: true as const, message: 'Recording a trace of this session; stopping it writes the file, and so does closing the session.' };
   },
 });
@@ -43,7 +43,7 @@ export const stopTrace = defineSessionTool({
   capability: 'devtools',
   errors: ['INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
   async handler(_args, _page, response) {
-    const trace = await response.session.stopTrace();
+    const trace = await response.session.recordings.stopTrace();
     const early = trace.stopped === undefined ? '' : ` It was stopped early: ${trace.stopped}.`;
     return { trace, message: `Trace written.${early} Open it with: npx playwright show-trace ${JSON.stringify(trace.path)}` };
   },

@@ -101,7 +101,7 @@ export const uploadFile = defineSessionTool({
           },
         );
       }
-      response.session.releaseFileChooser(chooser);
+      response.session.modal.releaseFileChooser(chooser);
       if (!chooser.isMultiple() && payloads.length > 1) throw singleFileOnly(payloads.length);
       await chooser.setFiles(payloads, { timeout: TRANSFER_TIMEOUT });
     });

@@ -101,11 +101,11 @@ export const video = defineSessionTool({
     switch (action) {
       case 'start': {
         const target = args.target === undefined ? undefined : await checkedOutputFile(ctx.options, args.target);
-        const file = await response.session.startVideo(target, { size: args.size, fps: args.fps, cursor: args.cursor });
+        const file = await response.session.recordings.startVideo(target, { size: args.size, fps: args.fps, cursor: args.cursor });
         return { action, file, message: `Recording a video of this session's tabs into ${file}; video with action "stop" saves it.` };
       }
       case 'stop': {
-        const videos = await response.session.stopVideo();
+        const videos = await response.session.recordings.stopVideo();
         const message =
           videos.length === 0
             ? 'Stopped; no tab painted a frame, so no video was written.'

@@ -448,13 +448,13 @@ export const browserFileUpload = playwrightSessionTool({
     );
   },
   async handler(payloads, _page, response) {
-    const held = response.session.modalState;
+    const held = response.session.modal.state;
     if (held?.type === 'fileChooser' && !held.multiple && payloads.length > 1) {
       throw new SessionError('INVALID_PARAMETERS', `This file chooser takes one file; ${payloads.length} were given.`, {
         details: { reason: 'single file input', files: payloads.length },
       });
     }
-    await response.session.answerPendingFileChooser(payloads);
+    await response.session.modal.answerFileChooser(payloads);
     const files = payloads.map((payload) => ({ name: payload.name, bytes: payload.buffer.length }));
     return {
       success: true as const,
@@ -608,6 +608,6 @@ export const browserFind = playwrightSessionTool({
     const all = (await find.work.handler(matcher, page, response, ctx)) as SnapshotSearch;
     const found = maxResults === undefined ? all : { ...all, matches: all.matches.slice(0, maxResults) };
     if (file === undefined) return { ...found };
-    return { total: found.total, file: await writeOutputFile(ctx.options, file, renderMatches(found), response.session) };
+    return { total: found.total, file: await writeOutputFile(ctx.options, file, renderMatches(found), response.session.downloads) };
   },
 });
