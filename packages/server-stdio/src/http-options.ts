@@ -27,7 +27,7 @@ export function checkListening(http: HttpOptions): void {
   if (http.authTokensFile !== undefined) {
     if (http.authToken !== undefined) throw new UsageError('--auth-tokens-file and --auth-token cannot be used together: put every token in the file');
     const identities = readIdentities(http.authTokensFile);
-    // Code run in this process can read every identity's sessions and tokens: only one tenant may be given that.
+    // Code run in this process can read every identity's sessions and tokens: only one identity may be given that.
     if (http.allowUnsafeCode && identities.length > 1) {
       throw new UsageError(
         `--allow-unsafe-code with ${identities.length} identities in --auth-tokens-file: code one client runs in this process could reach the others' sessions; serve unsafe code to one identity only`,

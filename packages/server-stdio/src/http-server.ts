@@ -251,7 +251,7 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     const fleet = runtime.fleet;
     const call = toolCall(body);
     if (fleet !== undefined && call !== undefined && header(req, SIGNATURE_HEADER) === undefined) {
-      const scope = identity === undefined ? { owner: 'local', guarded: false } : { owner: `identity:${identity}`, guarded: true };
+      const scope = identity === undefined ? { identity: 'local', guarded: false } : { identity: `identity:${identity}`, guarded: true };
       const replica = await fleet.requestReplica(scope, call.name, call.arguments);
       if (replica !== undefined && (await relay(fleet, replica, relaySubject(req) ?? '', req, res, body, { whole: true }))) return;
     }
@@ -499,9 +499,9 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     hostAllowed: (host) => guard.checkHost({ host }) === undefined,
     allowedOrigins: options.allowedOrigins,
     // A live page's stream holds a connection like an MCP stream does: counted against the session's identity (its
-    // owner), else against the page's own address, as connections are.
-    takeSlot: (owner, req) => {
-      const holder: SlotHolder = { client: owner?.startsWith('identity:') ? owner : clientOf(req), dormantSince: undefined, evict() {} };
+    // identity), else against the page's own address, as connections are.
+    takeSlot: (identity, req) => {
+      const holder: SlotHolder = { client: identity?.startsWith('identity:') ? identity : clientOf(req), dormantSince: undefined, evict() {} };
       const refusal = slots.take(holder);
       if (refusal === 'full') return { refused: `Too many open connections (at most ${slots.max}).` };
       if (refusal === 'client') return { refused: `Too many open connections and live pages for this client (at most ${slots.perClient}).` };

@@ -24,9 +24,9 @@ export class IdentityFolders {
     return `identity-${createHmac('sha256', this.key).update(`sessionwright identity folder\0${identity}`).digest('hex').slice(0, 32)}`;
   }
 
-  /** The folder name for a session owner: the identity's for `identity:<name>`, '' for any other owner. */
-  ofOwner(owner: string | undefined): string {
-    return owner?.startsWith('identity:') ? this.nameOf(owner.slice('identity:'.length)) : '';
+  /** The folder name for a session identity: the identity's for `identity:<name>`, '' for any other identity. */
+  ofIdentity(identity: string | undefined): string {
+    return identity?.startsWith('identity:') ? this.nameOf(identity.slice('identity:'.length)) : '';
   }
 }
 

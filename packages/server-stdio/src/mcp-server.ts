@@ -72,9 +72,9 @@ export interface McpServerDeps {
   live?: LiveViews;
   /**
    * Where a 2026-07-28 call that asks its user something waits for the client's retry, and whose it is (the caller's
-   * owner): the retry is another request, served by another server. Without it such a call gets no elicitUrl.
+   * identity): the retry is another request, served by another server. Without it such a call gets no elicitUrl.
    */
-  parked?: { calls: ParkedCalls; owner: string };
+  parked?: { calls: ParkedCalls; identity: string };
   /**
    * In a fleet: where a call runs (fleet/fleet.ts). A call for a session another replica holds is answered by it; a
    * session restored here for the call has its result say so (`restored`).
@@ -175,7 +175,7 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
     const { parked } = deps;
     const state = modern ? ctx.mcpReq.requestState() : undefined;
     if (parked !== undefined && typeof state === 'string') {
-      const resumed = parked.calls.resume(parked.owner, tool.name, state, ctx.mcpReq.inputResponses, leg);
+      const resumed = parked.calls.resume(parked.identity, tool.name, state, ctx.mcpReq.inputResponses, leg);
       return resumed ?? toCallToolResult({ ok: false, error: staleAnswer(tool.name, args) }, serialize);
     }
     let restored: Restored | undefined;
@@ -190,7 +190,7 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
       if (!modern) return withRestored(await callTool(tool, args, { ...base, ...legacyElicitUrl(server, ctx) }, serialize), restored);
       const capabilities = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
       if (parked === undefined || capabilities?.elicitation?.url === undefined) return withRestored(await callTool(tool, args, base, serialize), restored);
-      return withRestored(await parked.calls.start(parked.owner, tool.name, leg, (flow) => callTool(tool, args, { ...base, ...flow }, serialize)), restored);
+      return withRestored(await parked.calls.start(parked.identity, tool.name, leg, (flow) => callTool(tool, args, { ...base, ...flow }, serialize)), restored);
     } finally {
       ended?.();
     }

@@ -29,7 +29,7 @@ interface Question {
 
 interface Parked {
   readonly id: string;
-  readonly owner: string;
+  readonly identity: string;
   readonly tool: string;
   readonly stop: AbortController;
   leg: Leg | undefined;
@@ -46,7 +46,7 @@ const QUESTION_KEY = 'open_url';
 
 /**
  * The calls of every caller that wait for a retry, by the requestState they answered with: an unguessable id, honoured
- * only for the caller (owner) and tool that made it, and only until USER_ANSWER_MS has passed.
+ * only for the caller (identity) and tool that made it, and only until USER_ANSWER_MS has passed.
  */
 export class ParkedCalls {
   private readonly calls = new Map<string, Parked>();
@@ -61,10 +61,10 @@ export class ParkedCalls {
    * whichever request serves the call; when the tool asks (elicitUrl), this request answers input_required and the call
    * waits for the retry (resume). Answers the call's result, or input_required.
    */
-  start(owner: string, tool: string, leg: Leg, run: (ctx: ParkedContext) => Promise<CallToolResult>): Promise<CallToolResult | InputRequiredResult> {
+  start(identity: string, tool: string, leg: Leg, run: (ctx: ParkedContext) => Promise<CallToolResult>): Promise<CallToolResult | InputRequiredResult> {
     const parked: Parked = {
       id: randomUUID(),
-      owner,
+      identity,
       tool,
       stop: new AbortController(),
       leg: undefined,
@@ -96,14 +96,14 @@ export class ParkedCalls {
    * call waits under `state` for this caller and tool (an unknown id, one that expired, another caller's).
    */
   resume(
-    owner: string,
+    identity: string,
     tool: string,
     state: string,
     responses: Record<string, unknown> | undefined,
     leg: Leg,
   ): Promise<CallToolResult | InputRequiredResult> | undefined {
     const parked = this.calls.get(state);
-    if (parked === undefined || parked.owner !== owner || parked.tool !== tool) return undefined;
+    if (parked === undefined || parked.identity !== identity || parked.tool !== tool) return undefined;
     this.calls.delete(state);
     clearTimeout(parked.expiry);
     const { question } = parked;

@@ -64,8 +64,8 @@ interface Caller {
   local?: boolean;
 }
 
-/** The owner of the sessions that 2026-07-28 requests without an identity create: everyone is one client there. */
-const LOCAL_OWNER = 'local';
+/** The identity of the sessions that 2026-07-28 requests without an identity create: everyone is one client there. */
+const LOCAL_IDENTITY = 'local';
 
 export interface SessionwrightServer {
   readonly manager: SessionManager;
@@ -170,7 +170,7 @@ export function createServer(
       launchHook,
     });
   const local = sources.length > 0 ? undefined : launchLocal();
-  // A client's own browser (--browser-per-client): by default where there are identities, which are tenants.
+  // A client's own browser (--browser-per-client): by default where there are identities, which do not trust each other.
   const perClient = local !== undefined && (options.browserPerClient ?? options.http?.authTokensFile !== undefined);
   if (local) sources.push(local);
   else logger.info(`browsers: ${sources.map((source) => source.label).join(', ')} (nothing is launched locally)`);
@@ -195,11 +195,11 @@ export function createServer(
     sessionTimeout: options.sessionTimeout,
     maxSessions: options.maxSessions,
     callTimeout: options.callTimeout,
-    ...(options.maxSessionsPerClient === undefined ? {} : { maxSessionsPerOwner: options.maxSessionsPerClient }),
+    ...(options.maxSessionsPerClient === undefined ? {} : { maxSessionsPerIdentity: options.maxSessionsPerClient }),
     // Headed, every pooled context would open a window nobody asked for: none unless --warm-sessions says so.
     // A remote browser's pool costs this machine nothing: one ready context per endpoint unless --warm-sessions says otherwise.
     warmSessions: options.warmSessions ?? defaultWarmSessions(local?.headless ?? true),
-    ...(perClient ? { browserPerOwner: { launch: () => launchLocal(local?.headless) } } : {}),
+    ...(perClient ? { browserPerIdentity: { launch: () => launchLocal(local?.headless) } } : {}),
     // A browser this process launched keeps memory after its sessions close; it is replaced once idle, or after many
     // sessions (BrowserRecycler).
     recycleIdleBrowser: RECYCLE_IDLE_BROWSER_MS,
@@ -207,7 +207,7 @@ export function createServer(
     maxTabs: options.maxTabs,
     ...(setup.sessionDefaults === undefined ? {} : { sessionDefaults: setup.sessionDefaults }),
     ...(options.outputDir === undefined ? {} : { outputDir: options.outputDir }),
-    ownerFolder: (owner) => folders.ofOwner(owner),
+    identityFolder: (identity) => folders.ofIdentity(identity),
     downloads: { maxBytes: options.maxDownloadBytes, maxCount: options.maxDownloads, keep: options.keepDownloads, maxFolderBytes: options.outputMaxSize },
     runaway: { heapBytes: options.maxPageMemory },
     // Playwright makes a response object, timings and a failure report for each request a session lists: only when a tool reads the list.
@@ -241,7 +241,7 @@ export function createServer(
   };
   /** The tool options of a caller: its files are read and written in its identity's folder of --output-dir. */
   const toolOptionsOf = (scope: CallerScope): ToolOptions => {
-    const folder = folders.ofOwner(scope.guarded ? scope.owner : undefined);
+    const folder = folders.ofIdentity(scope.guarded ? scope.identity : undefined);
     if (options.outputDir === undefined || folder === '') return toolOptions;
     const outputRoot = path.resolve(options.outputDir);
     return { ...toolOptions, outputDir: path.join(outputRoot, folder), outputRoot };
@@ -263,7 +263,7 @@ export function createServer(
   /** A call forwarded to this replica by another, run as a 2026-07-28 request of the caller would run here. */
   const forwardedServers = new Map<string, McpConnection>();
   const runLocally = (scope: CallerScope, tool: string, args: unknown, signal: AbortSignal) => {
-    const key = `${scope.guarded ? 'guarded' : 'open'}:${scope.owner}`;
+    const key = `${scope.guarded ? 'guarded' : 'open'}:${scope.identity}`;
     let server = forwardedServers.get(key);
     if (server === undefined) {
       server = serverFor(scope, { era: 'modern', forwarded: true });
@@ -273,12 +273,12 @@ export function createServer(
     }
     return server.call(tool, args, signal);
   };
-  /** The implicit session an identity's (or the local owner's) 2026-07-28 requests share. */
+  /** The implicit session an identity's (or the local identity's) 2026-07-28 requests share. */
   const sharedImplicitSession = (scope: CallerScope) => {
-    let implicitSession = implicitSessions.get(scope.owner);
+    let implicitSession = implicitSessions.get(scope.identity);
     if (implicitSession === undefined) {
       implicitSession = implicitSessionOf(scopedAccess(manager, scope, undefined, states, fleet ?? kept));
-      implicitSessions.set(scope.owner, implicitSession);
+      implicitSessions.set(scope.identity, implicitSession);
     }
     return implicitSession;
   };
@@ -314,15 +314,15 @@ export function createServer(
       era: served.era,
       live,
       redactor,
-      ...(served.forwarded ? {} : { parked: { calls: parked, owner: scope.owner }, ...routeFor(scope) }),
+      ...(served.forwarded ? {} : { parked: { calls: parked, identity: scope.identity }, ...routeFor(scope) }),
     });
   };
 
   const open = (caller: Caller & { era?: ProtocolEra } = {}): McpConnection => {
     const scope: CallerScope =
       caller.identity === undefined
-        ? { owner: `connection:${randomUUID()}`, guarded: false, stateOwner: LOCAL_OWNER }
-        : { owner: `identity:${caller.identity}`, guarded: true };
+        ? { identity: `connection:${randomUUID()}`, guarded: false, stateIdentity: LOCAL_IDENTITY }
+        : { identity: `identity:${caller.identity}`, guarded: true };
     const created = new Set<string>();
     const connection = serverFor(scope, { era: caller.era ?? 'legacy', connection: { created, local: caller.local ?? false } });
     connections.add(connection);
@@ -359,7 +359,7 @@ export function createServer(
     forRequest(caller = {}) {
       startBrowser();
       const scope: CallerScope =
-        caller.identity === undefined ? { owner: LOCAL_OWNER, guarded: false } : { owner: `identity:${caller.identity}`, guarded: true };
+        caller.identity === undefined ? { identity: LOCAL_IDENTITY, guarded: false } : { identity: `identity:${caller.identity}`, guarded: true };
       return serverFor(scope, { era: 'modern' });
     },
     get fleet() {

@@ -3,15 +3,15 @@ import { MAX_FORKS, type SavedStates, type Session, type SessionManager } from '
 import type { SavedStateAccess, SessionAccess } from '@sessionwright/tools';
 
 /**
- * Who is calling. `owner` is the key sessions are listed and counted under (the client identity when the server has
- * several, else the connection). With `guarded`, only the owner may use its sessions: anyone else presenting an id is
+ * Who is calling. `identity` is the key sessions are listed and counted under (the client identity when the server has
+ * several, else the connection). With `guarded`, only the identity may use its sessions: anyone else presenting an id is
  * answered as for an unknown id. Without it the id alone is the capability (one identity: everyone is the same client).
  */
 export interface CallerScope {
-  owner: string;
+  identity: string;
   guarded: boolean;
   /** Whose saved states the caller reaches: its identity, or without identities the one local identity. */
-  stateOwner?: string;
+  stateIdentity?: string;
 }
 
 /**
@@ -34,16 +34,16 @@ export interface SessionKeeper {
  * --close-sessions-on-disconnect).
  */
 export function scopedAccess(manager: SessionManager, scope: CallerScope, created?: Set<string>, states?: SavedStates, fleet?: SessionKeeper): SessionAccess {
-  const guard = scope.guarded ? { owner: scope.owner } : {};
-  const stateOwner = scope.stateOwner ?? scope.owner;
+  const guard = scope.guarded ? { identity: scope.identity } : {};
+  const stateIdentity = scope.stateIdentity ?? scope.identity;
   const saved: SavedStateAccess | undefined = states && {
     async save(sessionId, name, signal) {
       const storageState = await manager.run(sessionId, (page) => page.context().storageState({ indexedDB: true }), { ...guard, signal });
-      return states.save(stateOwner, name, storageState);
+      return states.save(stateIdentity, name, storageState);
     },
-    list: () => states.list(stateOwner),
-    delete: (name) => states.delete(stateOwner, name),
-    load: (name) => states.load(stateOwner, name),
+    list: () => states.list(stateIdentity),
+    delete: (name) => states.delete(stateIdentity, name),
+    load: (name) => states.load(stateIdentity, name),
   };
   return {
     states: saved,
@@ -52,7 +52,7 @@ export function scopedAccess(manager: SessionManager, scope: CallerScope, create
       const places = fleet === undefined ? [] : await reserveAll(fleet, scope, request.count ?? 1);
       let copies: Session[];
       try {
-        copies = await manager.fork(sessionId, { ...request, ...guard, tenant: scope.guarded });
+        copies = await manager.fork(sessionId, { ...request, ...guard, guarded: scope.guarded });
       } catch (error) {
         for (const place of places) place.release();
         throw error;
@@ -74,11 +74,11 @@ export function scopedAccess(manager: SessionManager, scope: CallerScope, create
       const ticket = await fleet?.reserve(scope);
       let session;
       try {
-        // With identities each is a tenant: a full server does not tell it how many sessions the others hold.
+        // With identities each is guarded: a full server does not tell it how many sessions the others hold.
         session = await manager.create({
           ...request,
-          owner: scope.owner,
-          tenant: scope.guarded,
+          identity: scope.identity,
+          guarded: scope.guarded,
           ...(ticket === undefined ? {} : { sessionId: ticket.sessionId }),
         });
       } catch (error) {
@@ -103,7 +103,7 @@ export function scopedAccess(manager: SessionManager, scope: CallerScope, create
       return files;
     },
     get: (sessionId) => manager.get(sessionId, guard),
-    list: () => manager.list({ owner: scope.owner }),
+    list: () => manager.list({ identity: scope.identity }),
     async run(sessionId, fn, options = {}) {
       try {
         return await manager.run(sessionId, fn, { ...options, ...guard });

@@ -29,14 +29,14 @@ describe.skipIf(!parts)('the directory, the store and the keys', () => {
     await new Promise((resolve) => connection.once('ready', resolve));
     try {
       const directory = new Directory(connection, 60_000);
-      const record = { sessionId: 's1', replica: 'http://a:1', owner: 'identity:alice', guarded: true, generation: 1 };
+      const record = { sessionId: 's1', replica: 'http://a:1', identity: 'identity:alice', guarded: true, generation: 1 };
       expect(await directory.register(record)).toBe(true);
       expect(await directory.lookup('s1')).toMatchObject({ replica: 'http://a:1', generation: 1, state: 'open', guarded: true });
       // Two replicas claim it from the dead one at once: exactly one wins, with the next generation.
       const claims = await Promise.all([directory.claim('s1', 'http://b:1', 'http://a:1', 1), directory.claim('s1', 'http://c:1', 'http://a:1', 1)]);
       expect(claims.filter((claim) => claim === 2)).toHaveLength(1);
       const winner = claims[0] === 2 ? 'http://b:1' : 'http://c:1';
-      // The old owner's touch (an older generation) changes nothing.
+      // The old replica's touch (an older generation) changes nothing.
       expect(await directory.touch({ ...record })).toBe(false);
       expect(await directory.touch({ ...record, replica: winner, generation: 2 })).toBe(true);
       expect(await directory.release({ ...record, replica: winner, generation: 2 })).toBe(true);
@@ -45,7 +45,7 @@ describe.skipIf(!parts)('the directory, the store and the keys', () => {
       expect(await directory.register({ ...record, replica: winner, generation: 2 })).toBe(false);
       expect(await directory.claim('s1', 'http://d:1', winner, 2)).toBeUndefined();
       expect((await directory.lookup('s1'))?.state).toBe('closed');
-      // An owner's places across the fleet: two of two, then none until one is given back.
+      // An identity's places across the fleet: two of two, then none until one is given back.
       expect(await directory.reserve('identity:bob', 'x', 2)).toBe(true);
       expect(await directory.reserve('identity:bob', 'y', 2)).toBe(true);
       expect(await directory.reserve('identity:bob', 'z', 2)).toBe(false);
@@ -169,7 +169,7 @@ describe.skipIf(!parts)('two replicas in this process', () => {
     const listed = (await modernCall(b.base, 'list_sessions')).json;
     expect(listed.sessions).toEqual([expect.objectContaining({ sessionId, replica: new URL(a.base).host })]);
     // Unsigned, or signed with another key: refused before anything runs.
-    const body = JSON.stringify({ scope: { owner: 'local', guarded: false }, tool: 'list_sessions', arguments: {}, hops: 0 });
+    const body = JSON.stringify({ scope: { identity: 'local', guarded: false }, tool: 'list_sessions', arguments: {}, hops: 0 });
     for (const signature of [undefined, new FleetKeys('another-key-0123456789abcdef').sign(INTERNAL_CALL_PATH, body)]) {
       const refused = await fetch(`${a.base}${INTERNAL_CALL_PATH}`, {
         method: 'POST',

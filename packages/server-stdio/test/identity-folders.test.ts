@@ -16,9 +16,9 @@ describe('identity folders', () => {
     const outputDir = path.join(dir, 'local');
     const folders = new IdentityFolders(outputDir);
     expect(folders.nameOf(undefined)).toBe('');
-    expect(folders.ofOwner('local')).toBe('');
-    expect(folders.ofOwner('connection:1b2c')).toBe('');
-    expect(folders.ofOwner(undefined)).toBe('');
+    expect(folders.ofIdentity('local')).toBe('');
+    expect(folders.ofIdentity('connection:1b2c')).toBe('');
+    expect(folders.ofIdentity(undefined)).toBe('');
     expect(existsSync(path.join(outputDir, FOLDER_KEY_FILE))).toBe(false);
   });
 
@@ -27,7 +27,7 @@ describe('identity folders', () => {
     const first = new IdentityFolders(outputDir);
     const alice = first.nameOf('alice');
     expect(alice).toMatch(/^identity-[0-9a-f]{32}$/);
-    expect(first.ofOwner('identity:alice')).toBe(alice);
+    expect(first.ofIdentity('identity:alice')).toBe(alice);
     expect(first.nameOf('bob')).not.toBe(alice);
     expect(statSync(path.join(outputDir, FOLDER_KEY_FILE)).mode & 0o777).toBe(0o600);
     expect(new IdentityFolders(outputDir).nameOf('alice')).toBe(alice);

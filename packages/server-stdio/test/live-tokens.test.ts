@@ -114,7 +114,7 @@ describe('LiveViews', () => {
   });
 });
 
-describe('live pages per link and per owner', () => {
+describe('live pages per link and per identity', () => {
   /** Opens a live page's stream; its status, its text once it ends (at most `waitMs`), and a way to end it. */
   async function openStream(url: string) {
     const stop = new AbortController();
@@ -140,12 +140,12 @@ describe('live pages per link and per owner', () => {
     }
   });
 
-  it("caps one owner's streams below the server's, so another owner's first page still opens", async () => {
+  it("caps one identity's streams below the server's, so another identity's first page still opens", async () => {
     const live = new LiveViews({ logger: silentLogger });
     const streams: { close(): void }[] = [];
     try {
-      const alices = await Promise.all([1, 2, 3].map(() => manager.create({ owner: 'identity:alice' })));
-      const bobs = await manager.create({ owner: 'identity:bob' });
+      const alices = await Promise.all([1, 2, 3].map(() => manager.create({ identity: 'identity:alice' })));
+      const bobs = await manager.create({ identity: 'identity:bob' });
       const links = await Promise.all(alices.map((session) => live.open(session)));
       // Eight pages on each of two sessions: alice's share.
       for (const { url } of links.slice(0, 2)) {
@@ -177,27 +177,27 @@ describe('live pages per link and per owner', () => {
     }
   });
 
-  it("counts a page's stream with its owner's connections", async () => {
+  it("counts a page's stream with its identity's connections", async () => {
     const live = new LiveViews({ logger: silentLogger });
     const slots = new ConnectionSlots(10, 2);
     const listener = createServer((req, res) => void live.handle(req, res));
     await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
     const { port } = listener.address() as AddressInfo;
-    const owners: (string | undefined)[] = [];
+    const identities: (string | undefined)[] = [];
     live.serveOn({
       baseUrl: `http://127.0.0.1:${port}`,
       hostAllowed: () => true,
       allowedOrigins: [],
-      takeSlot: (owner) => {
-        owners.push(owner);
-        const holder = { client: owner, dormantSince: undefined, evict() {} };
+      takeSlot: (identity) => {
+        identities.push(identity);
+        const holder = { client: identity, dormantSince: undefined, evict() {} };
         const refusal = slots.take(holder);
         return refusal === undefined ? { release: () => slots.release(holder) } : { refused: `refused: ${refusal}.` };
       },
     });
     const streams: { close(): void }[] = [];
     try {
-      const session = await manager.create({ owner: 'identity:alice' });
+      const session = await manager.create({ identity: 'identity:alice' });
       // Alice has one MCP connection open already: one more slot is hers.
       const connection = { client: 'identity:alice', dormantSince: undefined, evict() {} };
       expect(slots.take(connection)).toBeUndefined();
@@ -213,7 +213,7 @@ describe('live pages per link and per owner', () => {
       expect(slots.take({ client: 'identity:alice', dormantSince: undefined, evict() {} })).toBe('client');
       first.close();
       await expect.poll(() => slots.size).toBe(1);
-      expect(owners.every((owner) => owner === 'identity:alice')).toBe(true);
+      expect(identities.every((identity) => identity === 'identity:alice')).toBe(true);
       await manager.close(session.id);
     } finally {
       for (const stream of streams) stream.close();

@@ -1,12 +1,12 @@
-// Who may open a session now: the server-wide and per-owner limits, with the creations still in flight counted as open.
+// Who may open a session now: the server-wide and per-identity limits, with the creations still in flight counted as open.
 import { SessionError } from './errors.js';
 
 /** The sessions open now, as the manager's map knows them. */
 interface OpenSessions {
   /** Open sessions in all. */
   count(): number;
-  /** Open sessions of one owner. */
-  countOf(owner: string): number;
+  /** Open sessions of one identity. */
+  countOf(identity: string): number;
 }
 
 /** One admitted creation: counted as open until released, and counted on its browser source once it has one. */
@@ -18,23 +18,23 @@ export interface Admitted<Source> {
 }
 
 /**
- * Admits creations within `maxSessions` (all owners together) and `maxSessionsPerOwner`; a creation in flight holds its
+ * Admits creations within `maxSessions` (all identities together) and `maxSessionsPerIdentity`; a creation in flight holds its
  * place from admission to release, so a burst of creations cannot overshoot either limit.
  */
 export class Admission<Source> {
   readonly maxSessions: number;
-  readonly maxSessionsPerOwner: number | undefined;
+  readonly maxSessionsPerIdentity: number | undefined;
   private readonly open: OpenSessions;
   private creating = 0;
   private readonly creatingBy = new Map<string, number>();
   private readonly creatingOn = new Map<Source, number>();
 
-  constructor(limits: { maxSessions: number; maxSessionsPerOwner?: number | undefined }, open: OpenSessions) {
+  constructor(limits: { maxSessions: number; maxSessionsPerIdentity?: number | undefined }, open: OpenSessions) {
     this.maxSessions = limits.maxSessions;
     if (!Number.isInteger(this.maxSessions) || this.maxSessions < 1) throw new RangeError('maxSessions must be a positive integer');
-    this.maxSessionsPerOwner = limits.maxSessionsPerOwner;
-    if (this.maxSessionsPerOwner !== undefined && (!Number.isInteger(this.maxSessionsPerOwner) || this.maxSessionsPerOwner < 1)) {
-      throw new RangeError('maxSessionsPerOwner must be a positive integer');
+    this.maxSessionsPerIdentity = limits.maxSessionsPerIdentity;
+    if (this.maxSessionsPerIdentity !== undefined && (!Number.isInteger(this.maxSessionsPerIdentity) || this.maxSessionsPerIdentity < 1)) {
+      throw new RangeError('maxSessionsPerIdentity must be a positive integer');
     }
     this.open = open;
   }
@@ -50,14 +50,14 @@ export class Admission<Source> {
   }
 
   /**
-   * Admits a creation for `owner`, or throws MAX_SESSIONS_REACHED (details.scope `server` or `client`) when a limit is
-   * met. A `tenant` (an owner that is one client of several) hears of its own sessions only, never how many the server
+   * Admits a creation for `identity`, or throws MAX_SESSIONS_REACHED (details.scope `server` or `client`) when a limit is
+   * met. A `guarded` identity (one client of several) hears of its own sessions only, never how many the server
    * holds for the others: its refusal carries `yourSessions` where any other caller's carries `openSessions`.
    */
-  admit(owner: string | undefined, tenant = false): Admitted<Source> {
+  admit(identity: string | undefined, guarded = false): Admitted<Source> {
     if (this.open.count() + this.creating >= this.maxSessions) {
-      if (tenant && owner !== undefined) {
-        const yours = this.open.countOf(owner);
+      if (guarded && identity !== undefined) {
+        const yours = this.open.countOf(identity);
         throw new SessionError(
           'MAX_SESSIONS_REACHED',
           `The server has no free session: all ${this.maxSessions} it allows are in use, ${yours} of them yours.`,
@@ -68,14 +68,14 @@ export class Admission<Source> {
         details: { scope: 'server', maxSessions: this.maxSessions, openSessions: this.open.count(), next: 'free_session' },
       });
     }
-    const limit = this.maxSessionsPerOwner;
-    if (owner !== undefined && limit !== undefined && this.open.countOf(owner) + (this.creatingBy.get(owner) ?? 0) >= limit) {
+    const limit = this.maxSessionsPerIdentity;
+    if (identity !== undefined && limit !== undefined && this.open.countOf(identity) + (this.creatingBy.get(identity) ?? 0) >= limit) {
       throw new SessionError('MAX_SESSIONS_REACHED', `This client already holds ${limit} sessions, the most one client may have open.`, {
         details: { scope: 'client', maxSessionsPerClient: limit, maxSessions: this.maxSessions, next: 'free_session' },
       });
     }
     this.creating += 1;
-    if (owner !== undefined) add(this.creatingBy, owner, 1);
+    if (identity !== undefined) add(this.creatingBy, identity, 1);
     let source: { value: Source } | undefined;
     let released = false;
     return {
@@ -88,7 +88,7 @@ export class Admission<Source> {
         if (released) return;
         released = true;
         this.creating -= 1;
-        if (owner !== undefined) add(this.creatingBy, owner, -1);
+        if (identity !== undefined) add(this.creatingBy, identity, -1);
         if (source) add(this.creatingOn, source.value, -1);
       },
     };

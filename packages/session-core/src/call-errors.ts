@@ -89,7 +89,7 @@ export function runawayError(trip: RunawayTrip | undefined): SessionError {
 
 /**
  * What a call presenting an id that is not open is told: SESSION_EXPIRED or SESSION_NOT_FOUND with the reason it ended,
- * or, for an id never issued, forgotten, or ended under another owner than the caller's (`reason` undefined), that no
+ * or, for an id never issued, forgotten, or ended under another identity than the caller's (`reason` undefined), that no
  * session has it.
  */
 export function endedError(id: string, reason: EndReason | undefined, sessionTimeout: number): SessionError {
@@ -113,7 +113,7 @@ export function endedError(id: string, reason: EndReason | undefined, sessionTim
   return new SessionError('SESSION_NOT_FOUND', 'This session was closed.', { sessionId: id, details: { reason, next: 'new_session' } });
 }
 
-/** What an id that no session has is told, word for word the same whatever the reason (never issued, another owner's). */
+/** What an id that no session has is told, word for word the same whatever the reason (never issued, another identity's). */
 export function unknownIdError(id: string): SessionError {
   return new SessionError('SESSION_NOT_FOUND', 'No session has this id.', { sessionId: id, details: { next: 'find_session' } });
 }

@@ -28,7 +28,7 @@ export interface DownloadLimits {
   /** Keep a session's files when it ends (`--keep-downloads`); otherwise its folder goes with it. */
   keep: boolean;
   /**
-   * Bytes the folder holding the session's folder (its owner's) may hold (`--output-max-size`): a file started once it
+   * Bytes the folder holding the session's folder (its identity's) may hold (`--output-max-size`): a file started once it
    * is full is refused or cancelled. Undefined: no bound but the session's own.
    */
   maxFolderBytes?: number | undefined;
@@ -91,11 +91,11 @@ export class DownloadDirectory {
   }
 
   /**
-   * Makes and returns a new folder for one session, inside `owned` (the owner's folder, a single plain name; '' for the
+   * Makes and returns a new folder for one session, inside `owned` (the identity's folder, a single plain name; '' for the
    * output directory itself).
    */
   async sessionFolder(owned = ''): Promise<string> {
-    if (owned !== '' && (owned !== path.basename(owned) || owned.startsWith('.'))) throw new RangeError('an owner folder is one plain name');
+    if (owned !== '' && (owned !== path.basename(owned) || owned.startsWith('.'))) throw new RangeError('an identity folder is one plain name');
     this.root ??=
       this.given === undefined
         ? mkdtemp(path.join(tmpdir(), 'sessionwright-downloads-'))

@@ -97,7 +97,7 @@ export {
   type CreateRequest,
   type EndReason,
   type ManagerRunOptions,
-  type OwnerScope,
+  type IdentityScope,
   type SessionInfo,
   type SessionManagerOptions,
 } from './session-manager.js';

@@ -45,7 +45,7 @@ export async function openContext(
 
 /**
  * The opened context and page, or the signal's reason as soon as it aborts: the caller gave up, and an open that lands
- * later is closed rather than left without an owner.
+ * later is closed rather than left without a session.
  */
 export function unlessStopped<T extends { context: BrowserContext }>(opening: Promise<T>, signal: AbortSignal): Promise<T> {
   const closeWhenOpen = () => void opening.then(({ context }) => context.close()).catch(() => {});

@@ -264,11 +264,11 @@ const PAGE_GUARD = `(limits, windowMs, marker) => {
     apply(write, native, [marker + ' ' + bound + ' ' + counts[bound]]);
     return true;
   };
-  const guard = (owner, name, bound, quiet) => {
-    const own = describe(owner, name);
+  const guard = (identity, name, bound, quiet) => {
+    const own = describe(identity, name);
     if (!own || !('value' in own) || !own.configurable) return;
     let current = own.value;
-    define(owner, name, {
+    define(identity, name, {
       configurable: true,
       enumerable: own.enumerable,
       get() {

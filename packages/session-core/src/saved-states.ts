@@ -1,16 +1,16 @@
-// Saved states: named sign-ins (cookies, every origin's localStorage and IndexedDB) kept sealed in a store, per owner.
+// Saved states: named sign-ins (cookies, every origin's localStorage and IndexedDB) kept sealed in a store, per identity.
 import { SessionError } from './errors.js';
 import type { SealedStore } from './sealed-store.js';
 import type { ImageStorageState } from './session-image.js';
 
-/** How big one saved state may be (its JSON, before sealing) and how many one owner may keep. */
+/** How big one saved state may be (its JSON, before sealing) and how many one identity may keep. */
 export interface StateLimits {
   maxBytes: number;
-  maxPerOwner: number;
+  maxPerIdentity: number;
 }
 
-/** 5 MiB per state, 50 states per owner. */
-export const DEFAULT_STATE_LIMITS: StateLimits = { maxBytes: 5 * 1024 * 1024, maxPerOwner: 50 };
+/** 5 MiB per state, 50 states per identity. */
+export const DEFAULT_STATE_LIMITS: StateLimits = { maxBytes: 5 * 1024 * 1024, maxPerIdentity: 50 };
 
 /** A state's name: 1 to 100 letters, digits, spaces and `_ . @ -`, starting with a letter or digit. */
 export const STATE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9 _.@-]{0,99}$/;
@@ -26,10 +26,10 @@ export interface SavedStateInfo {
   origins: string[];
 }
 
-/** A record as it is sealed: its owner and name travel inside, so the store's keys say nothing. */
+/** A record as it is sealed: its identity and name travel inside, so the store's keys say nothing. */
 interface StateRecord {
   v: 1;
-  owner: string;
+  identity: string;
   name: string;
   savedAt: number;
   state: ImageStorageState;
@@ -38,8 +38,8 @@ interface StateRecord {
 const PREFIX = 'states';
 
 /**
- * Named states per owner (an identity), in a sealed store: `save` replaces a state of the same name, `load` answers its
- * storage state for a new session, and an owner never reaches another's states: another owner's name answers exactly as
+ * Named states per identity, in a sealed store: `save` replaces a state of the same name, `load` answers its
+ * storage state for a new session, and an identity never reaches another's states: another identity's name answers exactly as
  * a name nobody saved (INVALID_PARAMETERS, `details.state: "not_found"`). Nothing here answers a value.
  */
 export class SavedStates {
@@ -50,16 +50,16 @@ export class SavedStates {
   constructor(options: { store: SealedStore; limits?: Partial<StateLimits>; now?: () => number }) {
     this.store = options.store;
     this.limits = { ...DEFAULT_STATE_LIMITS, ...options.limits };
-    for (const key of ['maxBytes', 'maxPerOwner'] as const) {
+    for (const key of ['maxBytes', 'maxPerIdentity'] as const) {
       if (!Number.isInteger(this.limits[key]) || this.limits[key] < 1) throw new RangeError(`${key} must be a positive integer`);
     }
     this.now = options.now ?? Date.now;
   }
 
-  /** Saves `state` under `name` for `owner`, replacing one of that name; INVALID_PARAMETERS past a limit or for a bad name. */
-  async save(owner: string, name: string, state: ImageStorageState): Promise<SavedStateInfo> {
+  /** Saves `state` under `name` for `identity`, replacing one of that name; INVALID_PARAMETERS past a limit or for a bad name. */
+  async save(identity: string, name: string, state: ImageStorageState): Promise<SavedStateInfo> {
     checkName(name);
-    const record: StateRecord = { v: 1, owner, name, savedAt: this.now(), state };
+    const record: StateRecord = { v: 1, identity, name, savedAt: this.now(), state };
     const bytes = Buffer.from(JSON.stringify(record), 'utf8');
     if (bytes.length > this.limits.maxBytes) {
       throw new SessionError(
@@ -68,14 +68,14 @@ export class SavedStates {
         { details: { state: 'too_large', bytes: bytes.length, maxBytes: this.limits.maxBytes } },
       );
     }
-    const key = await this.keyOf(owner, name);
+    const key = await this.keyOf(identity, name);
     if ((await this.store.inner.get(key)) === undefined) {
-      const count = (await this.store.keys(await this.folderOf(owner))).length;
-      if (count >= this.limits.maxPerOwner) {
+      const count = (await this.store.keys(await this.folderOf(identity))).length;
+      if (count >= this.limits.maxPerIdentity) {
         throw new SessionError(
           'INVALID_PARAMETERS',
           `You keep ${count} saved states, the most one client may keep; nothing was saved. Delete one you no longer need, or save under the name of one to replace it.`,
-          { details: { state: 'too_many', maxStates: this.limits.maxPerOwner } },
+          { details: { state: 'too_many', maxStates: this.limits.maxPerIdentity } },
         );
       }
     }
@@ -83,25 +83,25 @@ export class SavedStates {
     return infoOf(record);
   }
 
-  /** The owner's saved states, by name, without values; a record that cannot be opened is left out (and reported by the store). */
-  async list(owner: string): Promise<SavedStateInfo[]> {
-    const keys = await this.store.keys(await this.folderOf(owner));
-    const records = await Promise.all(keys.map((key) => this.read(key, owner)));
+  /** The identity's saved states, by name, without values; a record that cannot be opened is left out (and reported by the store). */
+  async list(identity: string): Promise<SavedStateInfo[]> {
+    const keys = await this.store.keys(await this.folderOf(identity));
+    const records = await Promise.all(keys.map((key) => this.read(key, identity)));
     return records
       .filter((record): record is StateRecord => record !== undefined)
       .map(infoOf)
       .sort((a, b) => a.name.localeCompare(b.name));
   }
 
-  /** The storage state saved under `name`; INVALID_PARAMETERS `details.state: "not_found"` when the owner has none of that name. */
-  async load(owner: string, name: string): Promise<ImageStorageState> {
-    return (await this.find(owner, name)).state;
+  /** The storage state saved under `name`; INVALID_PARAMETERS `details.state: "not_found"` when the identity has none of that name. */
+  async load(identity: string, name: string): Promise<ImageStorageState> {
+    return (await this.find(identity, name)).state;
   }
 
   /** Removes the state saved under `name`, answering what it was; not_found as load. */
-  async delete(owner: string, name: string): Promise<SavedStateInfo> {
-    const record = await this.find(owner, name);
-    await this.store.delete(await this.keyOf(owner, name));
+  async delete(identity: string, name: string): Promise<SavedStateInfo> {
+    const record = await this.find(identity, name);
+    await this.store.delete(await this.keyOf(identity, name));
     return infoOf(record);
   }
 
@@ -115,7 +115,7 @@ export class SavedStates {
       const bytes = await previous.get(key);
       const record = bytes === undefined ? undefined : parseRecord(bytes);
       if (record === undefined) continue;
-      const target = await this.keyOf(record.owner, record.name);
+      const target = await this.keyOf(record.identity, record.name);
       await this.store.set(target, Buffer.from(JSON.stringify(record), 'utf8'));
       if (target !== key) await previous.delete(key);
       moved += 1;
@@ -123,26 +123,26 @@ export class SavedStates {
     return moved;
   }
 
-  private async find(owner: string, name: string): Promise<StateRecord> {
+  private async find(identity: string, name: string): Promise<StateRecord> {
     checkName(name);
-    const record = await this.read(await this.keyOf(owner, name), owner);
+    const record = await this.read(await this.keyOf(identity, name), identity);
     if (record === undefined || record.name !== name) throw notFound(name);
     return record;
   }
 
-  private async read(key: string, owner: string): Promise<StateRecord | undefined> {
+  private async read(key: string, identity: string): Promise<StateRecord | undefined> {
     const bytes = await this.store.get(key);
     const record = bytes === undefined ? undefined : parseRecord(bytes);
-    // A record sealed for another owner (copied between folders) is not this owner's.
-    return record?.owner === owner ? record : undefined;
+    // A record sealed for another identity (copied between folders) is not this identity's.
+    return record?.identity === identity ? record : undefined;
   }
 
-  private async folderOf(owner: string): Promise<string> {
-    return `${PREFIX}/${await this.store.name(`owner\0${owner}`)}/`;
+  private async folderOf(identity: string): Promise<string> {
+    return `${PREFIX}/${await this.store.name(`identity\0${identity}`)}/`;
   }
 
-  private async keyOf(owner: string, name: string): Promise<string> {
-    return `${await this.folderOf(owner)}${await this.store.name(`state\0${owner}\0${name}`)}`;
+  private async keyOf(identity: string, name: string): Promise<string> {
+    return `${await this.folderOf(identity)}${await this.store.name(`state\0${identity}\0${name}`)}`;
   }
 }
 
@@ -170,7 +170,7 @@ function infoOf(record: StateRecord): SavedStateInfo {
 function parseRecord(bytes: Uint8Array): StateRecord | undefined {
   try {
     const record = JSON.parse(Buffer.from(bytes).toString('utf8')) as Partial<StateRecord>;
-    if (record.v !== 1 || typeof record.owner !== 'string' || typeof record.name !== 'string' || typeof record.savedAt !== 'number') return undefined;
+    if (record.v !== 1 || typeof record.identity !== 'string' || typeof record.name !== 'string' || typeof record.savedAt !== 'number') return undefined;
     if (!record.state || !Array.isArray(record.state.cookies) || !Array.isArray(record.state.origins)) return undefined;
     return record as StateRecord;
   } catch {

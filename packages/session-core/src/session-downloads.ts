@@ -41,7 +41,7 @@ export interface SessionDownloadsInit {
 
 /**
  * Every file the session writes counts here: the files started against maxCount, the bytes written (those still
- * arriving included, checked every DOWNLOAD_CHECK_MS while any file is being written) against maxBytes, and the owner's
+ * arriving included, checked every DOWNLOAD_CHECK_MS while any file is being written) against maxBytes, and the identity's
  * folder against maxFolderBytes.
  */
 export class SessionDownloads {
@@ -152,7 +152,7 @@ export class SessionDownloads {
     this.writtenBytes += bytes;
   }
 
-  /** INVALID_PARAMETERS (details.reason `output_full`) when the owner's folder is full. */
+  /** INVALID_PARAMETERS (details.reason `output_full`) when the identity's folder is full. */
   async checkRoom(what: 'trace' | 'video'): Promise<void> {
     const full = await this.folderFull();
     if (full !== undefined) {
@@ -172,12 +172,12 @@ export class SessionDownloads {
     this.timer = this.timers.setTimeout(tick, DOWNLOAD_CHECK_MS);
   }
 
-  /** Why no file may be started in the owner's folder (it holds maxFolderBytes), or undefined while it has room. */
+  /** Why no file may be started in the identity's folder (it holds maxFolderBytes), or undefined while it has room. */
   private async folderFull(): Promise<string | undefined> {
     const max = this.limits.maxFolderBytes;
     if (max === undefined || !this.makeFolder) return undefined;
-    const owner = path.dirname(await this.folder());
-    return (await folderBytes(owner)) >= max
+    const identity = path.dirname(await this.folder());
+    return (await folderBytes(identity)) >= max
       ? `the client's folder of the output directory holds ${max} bytes, the most it may (--output-max-size)`
       : undefined;
   }

@@ -33,7 +33,7 @@ import { ensureFfmpeg } from './video.js';
 import { checkVideoSlot } from './recording-limits.js';
 import { WarmPool } from './warm-pool.js';
 import { IdleExpiry } from './idle-expiry.js';
-import { OwnerBrowsers } from './owner-browsers.js';
+import { IdentityBrowsers } from './identity-browsers.js';
 import { Activity } from './activity.js';
 import { defined } from './fields.js';
 import { BrowserMemory } from './memory-watch.js';
@@ -48,8 +48,8 @@ export interface SessionManagerOptions {
   sessionTimeout?: number;
   /** Sessions open at once, creations in flight included (default 10). */
   maxSessions?: number;
-  /** Sessions one owner (see create) may hold at once, creations in flight included (default: no limit but maxSessions). */
-  maxSessionsPerOwner?: number;
+  /** Sessions one identity (see create) may hold at once, creations in flight included (default: no limit but maxSessions). */
+  maxSessionsPerIdentity?: number;
   /** The longest any call through run() may take, in ms (default 120 000): past it the call ends with reason call_timeout. */
   callTimeout?: number;
   /** Options for every new BrowserContext (viewport, locale, …). */
@@ -85,13 +85,13 @@ export interface SessionManagerOptions {
   /** Where downloads, traces and videos are saved, in folders per session (default: a temporary folder removed by shutdown). */
   outputDir?: string;
   /**
-   * The folder inside outputDir that holds an owner's session folders: one plain name, '' for outputDir itself (the
-   * default for every owner). The server gives each client identity its own, so no identity's files lie in another's.
+   * The folder inside outputDir that holds an identity's session folders: one plain name, '' for outputDir itself (the
+   * default for every identity). The server gives each client identity its own, so no identity's files lie in another's.
    */
-  ownerFolder?: (owner: string | undefined) => string;
+  identityFolder?: (identity: string | undefined) => string;
   /**
    * Page loads (calls run with `loads`) under way at once across all sessions (default: 8 per CPU core, at least 16);
-   * the others wait their turn, fairly across owners. A load holds its turn until it ends or for `holdMs` (default
+   * the others wait their turn, fairly across identities. A load holds its turn until it ends or for `holdMs` (default
    * 5 000), so a page that never finishes loading cannot keep others waiting for long; while every CPU core is busy
    * (the 1-minute load average), a load keeps its turn past that, because more loads at once would only slow each one.
    */
@@ -103,15 +103,15 @@ export interface SessionManagerOptions {
   /** Keep each session's request list (default true); a server that serves no tool reading it turns it off. */
   collectNetwork?: boolean;
   /**
-   * Browser processes of their own for owners (docs/limits.md): `launch(owner)` makes one for an owner (undefined: that
-   * owner shares `host`), started with the owner's first session and closed `idleMs` (default 30 000) after its last.
-   * A page that floods its browser with events then slows only its own owner's sessions.
+   * Browser processes of their own for identities (docs/limits.md): `launch(identity)` makes one for an identity (undefined: that
+   * identity shares `host`), started with the identity's first session and closed `idleMs` (default 30 000) after its last.
+   * A page that floods its browser with events then slows only its own identity's sessions.
    */
-  browserPerOwner?: { launch: (owner: string) => BrowserSource | undefined; idleMs?: number };
+  browserPerIdentity?: { launch: (identity: string) => BrowserSource | undefined; idleMs?: number };
 }
 
 /** What run() accepts besides the session id and the function. */
-export interface ManagerRunOptions extends RunOptions, OwnerScope {
+export interface ManagerRunOptions extends RunOptions, IdentityScope {
   /**
    * The call loads a page (navigate, history, a new tab's URL): it waits for a turn first (see
    * SessionManagerOptions.pageLoads). The wait counts against the call's time limit, not against the load's own timeout.
@@ -121,10 +121,10 @@ export interface ManagerRunOptions extends RunOptions, OwnerScope {
 
 /** What create() is asked for. */
 export interface CreateRequest {
-  /** Who the session belongs to (see OwnerScope). */
-  owner?: string;
-  /** The owner is one client of several: a full server tells it only of its own sessions (see Admission). */
-  tenant?: boolean;
+  /** Who the session belongs to (see IdentityScope). */
+  identity?: string;
+  /** The identity is one client of several: a full server tells it only of its own sessions (see Admission). */
+  guarded?: boolean;
   options?: SessionOptions;
   /**
    * Start as a copy of a session (Session.image()): its options (in place of `options`), cookies, localStorage,
@@ -155,11 +155,11 @@ export const DEFAULT_MAX_SESSIONS = 10;
 export const DEFAULT_CALL_TIMEOUT = 120_000;
 
 /**
- * Who is asking, for the calls that take a session id: when `owner` is given, a session created by another owner is
+ * Who is asking, for the calls that take a session id: when `identity` is given, a session created by another identity is
  * answered exactly as an id that was never issued. Without it the id alone is the capability.
  */
-export interface OwnerScope {
-  owner?: string | undefined;
+export interface IdentityScope {
+  identity?: string | undefined;
 }
 
 export class SessionManager {
@@ -189,14 +189,14 @@ export class SessionManager {
   private readonly memory: BrowserMemory;
   readonly maxTabs: number;
   private readonly downloads: DownloadDirectory;
-  private readonly ownerFolder: (owner: string | undefined) => string;
+  private readonly identityFolder: (identity: string | undefined) => string;
   /** Turns to open a context (see openContext) and to load a page (see run). */
   private readonly turns: WorkTurns;
   private readonly downloadLimits: DownloadLimits;
   private readonly runaway: RunawayLimits;
   private readonly collectNetwork: boolean;
-  /** Each owner's own browser (browserPerOwner), when asked for. */
-  private readonly ownerBrowsers: OwnerBrowsers | undefined;
+  /** Each identity's own browser (browserPerIdentity), when asked for. */
+  private readonly identityBrowsers: IdentityBrowsers | undefined;
   private readonly launchListeners = new Set<(browser: Browser) => void>();
   private readonly warmSize: number;
   /** Ids given by callers to creations under way (see claimId). */
@@ -209,8 +209,8 @@ export class SessionManager {
     this.host = first;
     this.sessionTimeout = options.sessionTimeout ?? DEFAULT_SESSION_TIMEOUT;
     this.admission = new Admission(
-      { maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS, maxSessionsPerOwner: options.maxSessionsPerOwner },
-      { count: () => this.sessions.size, countOf: (owner) => this.idsOf(owner).length },
+      { maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS, maxSessionsPerIdentity: options.maxSessionsPerIdentity },
+      { count: () => this.sessions.size, countOf: (identity) => this.idsOf(identity).length },
     );
     if (!Number.isFinite(this.sessionTimeout) || this.sessionTimeout <= 0) throw new RangeError('sessionTimeout must be a positive number of ms');
     this.callTimeout = options.callTimeout ?? DEFAULT_CALL_TIMEOUT;
@@ -223,7 +223,7 @@ export class SessionManager {
     this.maxTabs = options.maxTabs ?? DEFAULT_MAX_TABS;
     if (!Number.isInteger(this.maxTabs) || this.maxTabs < 1) throw new RangeError('maxTabs must be a positive integer');
     this.downloads = new DownloadDirectory(options.outputDir);
-    this.ownerFolder = options.ownerFolder ?? (() => '');
+    this.identityFolder = options.identityFolder ?? (() => '');
     this.downloadLimits = { ...DEFAULT_DOWNLOAD_LIMITS, ...defined(options.downloads ?? {}) };
     for (const key of ['maxBytes', 'maxCount'] as const) {
       if (!Number.isInteger(this.downloadLimits[key]) || this.downloadLimits[key] < 0)
@@ -232,12 +232,12 @@ export class SessionManager {
     this.runaway = runawayLimits(options.runaway);
     this.memory = new BrowserMemory(this.runaway, (browser) => [...this.sessions.values()].filter((session) => session.browser === browser));
     this.collectNetwork = options.collectNetwork ?? true;
-    const perOwner = options.browserPerOwner;
-    this.ownerBrowsers =
-      perOwner &&
-      new OwnerBrowsers({
-        launch: perOwner.launch,
-        idleMs: perOwner.idleMs,
+    const perIdentity = options.browserPerIdentity;
+    this.identityBrowsers =
+      perIdentity &&
+      new IdentityBrowsers({
+        launch: perIdentity.launch,
+        idleMs: perIdentity.idleMs,
         timers: this.timers,
         logger: this.logger,
         load: (source) => this.load(source),
@@ -291,9 +291,9 @@ export class SessionManager {
     return this.admission.maxSessions;
   }
 
-  /** Sessions one owner may hold at once, creations in flight included (undefined: no limit but maxSessions). */
-  get maxSessionsPerOwner(): number | undefined {
-    return this.admission.maxSessionsPerOwner;
+  /** Sessions one identity may hold at once, creations in flight included (undefined: no limit but maxSessions). */
+  get maxSessionsPerIdentity(): number | undefined {
+    return this.admission.maxSessionsPerIdentity;
   }
 
   /** How many contexts the warm pool of each browser source keeps ready (0: none). */
@@ -302,8 +302,8 @@ export class SessionManager {
   }
 
   /**
-   * Called with each browser launched or connected from now on, by any source: the shared ones and the owners' own
-   * (browserPerOwner). Returns the unsubscribe.
+   * Called with each browser launched or connected from now on, by any source: the shared ones and the identities' own
+   * (browserPerIdentity). Returns the unsubscribe.
    */
   onBrowserLaunched(listener: (browser: Browser) => void): () => void {
     this.launchListeners.add(listener);
@@ -317,12 +317,12 @@ export class SessionManager {
 
   /**
    * Opens a new isolated session; MAX_SESSIONS_REACHED when the limit is met (`details.scope`: `server`, or `client`
-   * for the per-owner limit), BROWSER_ERROR when the browser can't start, INVALID_PARAMETERS for bad `options` (checked
-   * before anything opens). Only option-free sessions come from the warm pool. `owner` is an opaque key (a connection, a
+   * for the per-identity limit), BROWSER_ERROR when the browser can't start, INVALID_PARAMETERS for bad `options` (checked
+   * before anything opens). Only option-free sessions come from the warm pool. `identity` is an opaque key (a connection, a
    * client identity) that lists, counts and, when a call presents it, guards the session. Like every call it ends when
    * `signal` aborts (BROWSER_ERROR `cancelled`) and within the call timeout (`call_timeout`), waiting for its turn in a
    * burst included; a context that opens after that is closed, so a caller that gave up never leaves a session behind.
-   * `tenant`: the owner is one client of several, and a full server tells it only of its own sessions (see Admission).
+   * `guarded`: the identity is one client of several, and a full server tells it only of its own sessions (see Admission).
    */
   async create(request: CreateRequest = {}): Promise<Session> {
     if (this.shuttingDown) throw browserError('shutting_down', 'The server is shutting down; no new sessions can be created.');
@@ -332,7 +332,7 @@ export class SessionManager {
     if (request.sessionId !== undefined) this.claimId(request.sessionId);
     let admitted: Admitted<BrowserSource>;
     try {
-      admitted = this.admission.admit(request.owner, request.tenant);
+      admitted = this.admission.admit(request.identity, request.guarded);
     } catch (error) {
       if (request.sessionId !== undefined) this.creatingIds.delete(request.sessionId);
       throw error;
@@ -342,35 +342,35 @@ export class SessionManager {
 
   /**
    * Opens `count` copies of the session (1 to 10; default 1), each as create() with the session's image
-   * (Session.image(), taken in the session's queue), owned by `owner` (default the session's owner). All are admitted first: MAX_SESSIONS_REACHED
+   * (Session.image(), taken in the session's queue), owned by `identity` (default the session's identity). All are admitted first: MAX_SESSIONS_REACHED
    * answers for the whole fork when they do not all fit, and when one fails to open the others are closed, so a fork
    * leaves all its sessions or none.
    */
-  async fork(sessionId: string, request: OwnerScope & { count?: number; tenant?: boolean; signal?: AbortSignal | undefined } = {}): Promise<Session[]> {
+  async fork(sessionId: string, request: IdentityScope & { count?: number; guarded?: boolean; signal?: AbortSignal | undefined } = {}): Promise<Session[]> {
     const count = request.count ?? 1;
     if (!Number.isInteger(count) || count < 1 || count > MAX_FORKS) {
       throw new SessionError('INVALID_PARAMETERS', `count must be a whole number from 1 to ${MAX_FORKS}.`, { details: { option: 'count' } });
     }
     const source = this.get(sessionId, request);
     if (this.shuttingDown) throw browserError('shutting_down', 'The server is shutting down; no new sessions can be created.');
-    // The copies belong to the caller; a caller that gives no owner gets copies owned as the session is.
-    const owner = request.owner ?? source.owner;
+    // The copies belong to the caller; a caller that gives no identity gets copies owned as the session is.
+    const identity = request.identity ?? source.identity;
     const tickets: Admitted<BrowserSource>[] = [];
     try {
-      for (let index = 0; index < count; index += 1) tickets.push(this.admission.admit(owner, request.tenant));
+      for (let index = 0; index < count; index += 1) tickets.push(this.admission.admit(identity, request.guarded));
     } catch (error) {
       for (const ticket of tickets) ticket.release();
       throw error;
     }
     let image: SessionImage;
     try {
-      image = await this.run(sessionId, (_page, session) => session.image(), { owner: request.owner, signal: request.signal });
+      image = await this.run(sessionId, (_page, session) => session.image(), { identity: request.identity, signal: request.signal });
     } catch (error) {
       for (const ticket of tickets) ticket.release();
       throw error;
     }
     const opened = await Promise.allSettled(
-      tickets.map((ticket) => this.open({ ...(owner === undefined ? {} : { owner }), image, signal: request.signal }, ticket)),
+      tickets.map((ticket) => this.open({ ...(identity === undefined ? {} : { identity }), image, signal: request.signal }, ticket)),
     );
     const failed = opened.find((result) => result.status === 'rejected');
     const sessions = opened.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
@@ -383,7 +383,7 @@ export class SessionManager {
 
   /** Opens an admitted creation (see create); the admission is released however it ends. */
   private async open(request: CreateRequest, admitted: Admitted<BrowserSource>): Promise<Session> {
-    const { owner, image } = request;
+    const { identity, image } = request;
     const given = image ? image.options : request.options;
     const settings = image || hasSessionOptions(given) ? resolveSessionOptions(given ?? {}, this.host.browserName) : undefined;
     if (image && settings) settings.contextOptions = { ...settings.contextOptions, storageState: image.storageState };
@@ -394,13 +394,13 @@ export class SessionManager {
     try {
       // Picked and counted in the same tick when a source is available, so concurrent creations spread.
       const load = (candidate: BrowserSource) => this.load(candidate);
-      source = this.ownerBrowsers?.sourceOf(owner) ?? leastLoaded(this.sources, load) ?? (await chooseSource(this.sources, load));
+      source = this.identityBrowsers?.sourceOf(identity) ?? leastLoaded(this.sources, load) ?? (await chooseSource(this.sources, load));
       admitted.headFor(source);
       const pool = this.poolOf(source);
       const activity = this.activityOf(source);
       // The session's one folder (downloads, traces, videos), made on first use; a recording session's is made first:
       // its video starts as it opens.
-      const owned = this.ownerFolder(owner);
+      const owned = this.identityFolder(identity);
       if (settings?.recordVideo) checkVideoSlot();
       const folder = settings?.recordVideo ? await this.recordingFolder(source, owned) : undefined;
       let sessionFolder = folder === undefined ? undefined : Promise.resolve(folder);
@@ -413,8 +413,8 @@ export class SessionManager {
       if (stop.signal.aborted) throw stop.signal.reason;
       const { context, page } = await unlessStopped(
         settings
-          ? activity.during(this.openContext(browser, settings, owner, stop.signal))
-          : pool.take(browser).then((pooled) => pooled ?? activity.during(this.openContext(browser, undefined, owner, stop.signal))),
+          ? activity.during(this.openContext(browser, settings, identity, stop.signal))
+          : pool.take(browser).then((pooled) => pooled ?? activity.during(this.openContext(browser, undefined, identity, stop.signal))),
         stop.signal,
       );
       const current = image ? await restoreImageTabs(context, page, image, this.maxTabs, stop.signal) : page;
@@ -435,7 +435,7 @@ export class SessionManager {
         context,
         page: current,
         endpoint: source.label,
-        ...(owner === undefined ? {} : { owner }),
+        ...(identity === undefined ? {} : { identity }),
         ...(settings === undefined ? {} : { options: settings.echo }),
         ...(given === undefined ? {} : { givenOptions: given }),
         defaultHeaders: Object.keys(this.contextOptions.extraHTTPHeaders ?? {}),
@@ -472,7 +472,7 @@ export class SessionManager {
       stop.dispose();
       admitted.release();
       this.sessionsChanged();
-      if (source) this.ownerBrowsers?.release(source);
+      if (source) this.identityBrowsers?.release(source);
     }
   }
 
@@ -488,13 +488,13 @@ export class SessionManager {
 
   /**
    * The open session with this id; SESSION_EXPIRED or SESSION_NOT_FOUND otherwise. Does not count as use.
-   * With an owner, another owner's session (open or ended) is SESSION_NOT_FOUND, word for word as an unknown id.
+   * With an identity, another identity's session (open or ended) is SESSION_NOT_FOUND, word for word as an unknown id.
    */
-  get(sessionId: string, scope: OwnerScope = {}): Session {
+  get(sessionId: string, scope: IdentityScope = {}): Session {
     const session = this.sessions.get(sessionId);
-    if (session && (scope.owner === undefined || session.owner === scope.owner)) return session;
+    if (session && (scope.identity === undefined || session.identity === scope.identity)) return session;
     if (session) throw unknownIdError(sessionId);
-    throw this.tombstones.errorFor(sessionId, scope.owner);
+    throw this.tombstones.errorFor(sessionId, scope.identity);
   }
 
   /**
@@ -508,7 +508,7 @@ export class SessionManager {
     this.expiry.touch(session);
     const timeout = Math.min(options.timeout ?? this.callTimeout, this.callTimeout);
     const call = options.loads
-      ? (page: Page, stop: AbortSignal) => this.turns.load(session.owner, stop, () => fn(page, session))
+      ? (page: Page, stop: AbortSignal) => this.turns.load(session.identity, stop, () => fn(page, session))
       : (page: Page) => fn(page, session);
     // Counted on its source, whose warm pool refills between calls rather than during one.
     const ended = this.activityOf(this.sourceOf.get(session) ?? this.host).begin();
@@ -520,7 +520,7 @@ export class SessionManager {
       if (this.sessions.get(sessionId) === session && this.sourceOf.get(session)?.ownership === 'attached' && session.page.isClosed()) {
         if (await disconnectsWithin(session.browser, DISCONNECT_GRACE_MS, this.timers)) void this.end(session, 'browser_disconnected');
       }
-      if (!this.sessions.has(sessionId)) throw this.tombstones.errorFor(sessionId, options.owner);
+      if (!this.sessions.has(sessionId)) throw this.tombstones.errorFor(sessionId, options.identity);
       throw isSessionError(error) ? error.withSession(sessionId) : error;
     } finally {
       if (this.sessions.get(sessionId) === session) this.expiry.touch(session);
@@ -531,7 +531,7 @@ export class SessionManager {
    * Closes the session (within a few seconds, even if the browser hangs; longer while its videos are written) and
    * answers the files it leaves (videos, a trace still recording); SESSION_NOT_FOUND / SESSION_EXPIRED when it is not open.
    */
-  async close(sessionId: string, scope: OwnerScope = {}): Promise<SessionFiles> {
+  async close(sessionId: string, scope: IdentityScope = {}): Promise<SessionFiles> {
     const session = this.get(sessionId, scope);
     return (await this.end(session, 'closed')) ?? { videos: [], traces: [] };
   }
@@ -543,9 +543,9 @@ export class SessionManager {
     return this.downloads.sessionFolder(owned);
   }
 
-  /** Open sessions, oldest first, optionally only those of one owner. */
-  async list(filter: { owner?: string } = {}): Promise<SessionInfo[]> {
-    const sessions = [...this.sessions.values()].filter((session) => filter.owner === undefined || session.owner === filter.owner);
+  /** Open sessions, oldest first, optionally only those of one identity. */
+  async list(filter: { identity?: string } = {}): Promise<SessionInfo[]> {
+    const sessions = [...this.sessions.values()].filter((session) => filter.identity === undefined || session.identity === filter.identity);
     return Promise.all(
       sessions.map(async (session) => ({
         sessionId: session.id,
@@ -561,9 +561,9 @@ export class SessionManager {
     );
   }
 
-  /** Ids of the open sessions of one owner (for closing a connection's sessions when it drops). */
-  idsOf(owner: string): string[] {
-    return [...this.sessions.values()].filter((session) => session.owner === owner).map((session) => session.id);
+  /** Ids of the open sessions of one identity (for closing a connection's sessions when it drops). */
+  idsOf(identity: string): string[] {
+    return [...this.sessions.values()].filter((session) => session.identity === identity).map((session) => session.id);
   }
 
   /** Closes every session, then the browser. New creations are refused from the first moment. */
@@ -578,9 +578,9 @@ export class SessionManager {
     // so shutdown ends in a few seconds, before a supervisor's SIGKILL could orphan the browser.
     await orAfter(closing, SHUTDOWN_CONTEXTS_TIMEOUT, undefined, this.timers);
     // Owned browsers are closed; attached ones (remote endpoints) are only disconnected from.
-    this.ownerBrowsers?.stop();
+    this.identityBrowsers?.stop();
     this.memory.stop();
-    await Promise.all([...this.sources, ...(this.ownerBrowsers?.all ?? [])].map((source) => source.close()));
+    await Promise.all([...this.sources, ...(this.identityBrowsers?.all ?? [])].map((source) => source.close()));
     await this.downloads.dispose();
   }
 
@@ -636,8 +636,8 @@ export class SessionManager {
    * Opens a context+page with the manager's defaults, and the session's own options over them when given, in its turn
    * (see WorkTurns.open); the open's own time limit counts from the turn.
    */
-  private openContext(browser: Browser, settings: ResolvedSessionOptions | undefined, owner?: string, signal?: AbortSignal) {
-    return this.turns.open(owner, signal, () =>
+  private openContext(browser: Browser, settings: ResolvedSessionOptions | undefined, identity?: string, signal?: AbortSignal) {
+    return this.turns.open(identity, signal, () =>
       openContext(
         browser,
         settings ? { ...this.contextOptions, ...settings.contextOptions } : this.contextOptions,
@@ -660,9 +660,9 @@ export class SessionManager {
     this.sessions.delete(session.id);
     this.sessionsChanged();
     this.expiry.clear(session.id);
-    this.tombstones.bury(session.id, reason, session.owner);
+    this.tombstones.bury(session.id, reason, session.identity);
     const source = this.sourceOf.get(session);
-    if (source) this.ownerBrowsers?.release(source);
+    if (source) this.identityBrowsers?.release(source);
     if (reason !== 'browser_disconnected') return session.close();
     session.markEnded();
     await session.downloads.remove();

@@ -67,7 +67,7 @@ export interface SessionInit {
   id: string;
   now: number;
   timeout: number;
-  owner?: string;
+  identity?: string;
   browser: Browser;
   context: BrowserContext;
   page: Page;
@@ -106,8 +106,8 @@ export class Session {
   private usedAt: number;
   /** When someone last looked at the session (an MCP App's frame poll); see watched(). */
   private watchedAt = 0;
-  /** The connection (or any caller-chosen owner) that created the session. */
-  readonly owner: string | undefined;
+  /** The connection (or any caller-chosen identity) that created the session. */
+  readonly identity: string | undefined;
   readonly context: BrowserContext;
   /** The browser this session lives in; sessions of a browser that died are gone with it. */
   readonly browser: Browser;
@@ -159,7 +159,7 @@ export class Session {
     this.createdAt = init.now;
     this.idleTimeout = init.timeout;
     this.usedAt = init.now;
-    this.owner = init.owner;
+    this.identity = init.identity;
     this.browser = init.browser;
     this.options = init.options ?? {};
     this.givenOptions = init.givenOptions ?? {};

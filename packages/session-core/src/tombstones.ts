@@ -8,7 +8,7 @@ export type { EndReason } from './call-errors.js';
 interface Tombstone {
   reason: EndReason;
   at: number;
-  owner: string | undefined;
+  identity: string | undefined;
 }
 
 /**
@@ -31,11 +31,11 @@ export class Tombstones {
     this.sessionTimeout = options.sessionTimeout;
   }
 
-  /** Remembers that `id`, of `owner`, ended for `reason`, and forgets what is past the limit or the ttl. */
-  bury(id: string, reason: EndReason, owner: string | undefined): void {
+  /** Remembers that `id`, of `identity`, ended for `reason`, and forgets what is past the limit or the ttl. */
+  bury(id: string, reason: EndReason, identity: string | undefined): void {
     const now = this.clock.now();
     this.ended.delete(id);
-    this.ended.set(id, { reason, at: now, owner });
+    this.ended.set(id, { reason, at: now, identity });
     for (const [oldest, tombstone] of this.ended) {
       if (this.ended.size <= this.limit && now - tombstone.at <= this.ttl) break;
       this.ended.delete(oldest);
@@ -44,11 +44,11 @@ export class Tombstones {
 
   /**
    * What a call presenting an id that is not open is told (see endedError): why it ended, while it is remembered and the
-   * caller is its owner (or gives none).
+   * caller is its identity (or gives none).
    */
-  errorFor(id: string, owner: string | undefined): SessionError {
+  errorFor(id: string, identity: string | undefined): SessionError {
     const tombstone = this.ended.get(id);
-    const fresh = tombstone !== undefined && this.clock.now() - tombstone.at <= this.ttl && (owner === undefined || tombstone.owner === owner);
+    const fresh = tombstone !== undefined && this.clock.now() - tombstone.at <= this.ttl && (identity === undefined || tombstone.identity === identity);
     return endedError(id, fresh ? tombstone.reason : undefined, this.sessionTimeout);
   }
 }

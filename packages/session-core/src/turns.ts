@@ -1,4 +1,4 @@
-// Turns at work the whole browser shares (opening contexts, loading pages): a few at once, handed out fairly across owners.
+// Turns at work the whole browser shares (opening contexts, loading pages): a few at once, handed out fairly across identities.
 import os from 'node:os';
 import type { TimerHandle, Timers } from './clock.js';
 
@@ -6,15 +6,15 @@ import type { TimerHandle, Timers } from './clock.js';
 export type Release = () => void;
 
 /**
- * At most `limit` turns are out at once. The others wait in one queue per owner, and a freed turn goes to the owner
- * after the last one served, so an owner with a thousand waiting cannot hold back another owner's one for more than a
+ * At most `limit` turns are out at once. The others wait in one queue per identity, and a freed turn goes to the identity
+ * after the last one served, so an identity with a thousand waiting cannot hold back another identity's one for more than a
  * turn. A freed turn is handed straight to the next waiter, so no newcomer slips in between. A waiter whose signal
  * aborts leaves its queue with the signal's reason and never gets a turn.
  */
 export class Turns {
   readonly limit: number;
   private out = 0;
-  /** Waiting owners in the order they are served next (a Map keeps insertion order), each with its waiters in order. */
+  /** Waiting identities in the order they are served next (a Map keeps insertion order), each with its waiters in order. */
   private readonly queues = new Map<string, Array<() => void>>();
 
   constructor(limit: number) {
@@ -34,10 +34,10 @@ export class Turns {
     return count;
   }
 
-  async take(owner: string | undefined, signal?: AbortSignal): Promise<Release> {
+  async take(identity: string | undefined, signal?: AbortSignal): Promise<Release> {
     if (signal?.aborted) throw signal.reason;
     if (this.out < this.limit) this.out += 1;
-    else await this.wait(owner ?? '', signal);
+    else await this.wait(identity ?? '', signal);
     let released = false;
     return () => {
       if (released) return;
@@ -65,7 +65,7 @@ export class Turns {
     });
   }
 
-  /** Gives a freed turn to the first waiter of the owner next in line, who then goes to the back of the line. */
+  /** Gives a freed turn to the first waiter of the identity next in line, who then goes to the back of the line. */
   private handOver(): void {
     const next = this.queues.entries().next();
     if (next.done) {
@@ -106,10 +106,10 @@ export class WorkTurns {
   /**
    * Runs `open` in its turn. A burst of creations waits here rather than asking the browser for a thousand contexts at
    * once (each open would then take longer than its timeout). A creation given up while waiting (`signal`) leaves the
-   * queue without opening anything; turns go round the owners, so one client's burst does not hold back another's.
+   * queue without opening anything; turns go round the identities, so one client's burst does not hold back another's.
    */
-  async open<T>(owner: string | undefined, signal: AbortSignal | undefined, open: () => Promise<T>): Promise<T> {
-    const release = await this.opens.take(owner, signal);
+  async open<T>(identity: string | undefined, signal: AbortSignal | undefined, open: () => Promise<T>): Promise<T> {
+    const release = await this.opens.take(identity, signal);
     try {
       return await open();
     } finally {
@@ -120,12 +120,12 @@ export class WorkTurns {
   /**
    * Runs a page load in its turn. A thousand loads at once on a small machine would each take as long as all of them
    * together, and all run past their timeouts; in turns each takes about its own time and they end one after another,
-   * and another owner's load waits for one turn, not for the thousand. After loadHoldMs a page that has not finished
+   * and another identity's load waits for one turn, not for the thousand. After loadHoldMs a page that has not finished
    * loading goes on without its turn, unless every core is busy: then the loads themselves are what is slow, and handing
    * the turn on would only add to them.
    */
-  async load<T>(owner: string | undefined, signal: AbortSignal, load: () => Promise<T>): Promise<T> {
-    const release = await this.loads.take(owner, signal);
+  async load<T>(identity: string | undefined, signal: AbortSignal, load: () => Promise<T>): Promise<T> {
+    const release = await this.loads.take(identity, signal);
     const holdOn = (): TimerHandle =>
       this.timers.setTimeout(() => {
         if (everyCoreBusy()) timer = holdOn();

@@ -108,12 +108,12 @@ describe('download limits', () => {
     expect(existsSync(keptFile?.path ?? '')).toBe(true);
   });
 
-  it("keeps each owner's sessions in the owner's folder, and a session's downloads and traces in its one folder, gone with it", async () => {
-    const ownDir = await mkdtemp(path.join(tmpdir(), 'sessionwright-owners-'));
-    const owned = new SessionManager({ host, outputDir: ownDir, ownerFolder: (owner) => (owner === 'identity:alice' ? 'identity-a11ce' : '') });
+  it("keeps each identity's sessions in the identity's folder, and a session's downloads and traces in its one folder, gone with it", async () => {
+    const ownDir = await mkdtemp(path.join(tmpdir(), 'sessionwright-identities-'));
+    const owned = new SessionManager({ host, outputDir: ownDir, identityFolder: (identity) => (identity === 'identity:alice' ? 'identity-a11ce' : '') });
     try {
-      const alice = await owned.create({ owner: 'identity:alice' });
-      const local = await owned.create({ owner: 'connection:1' });
+      const alice = await owned.create({ identity: 'identity:alice' });
+      const local = await owned.create({ identity: 'connection:1' });
       await owned.run(alice.id, (page) => page.goto(server.urlFor('/pages/downloads')));
       await owned.run(alice.id, (page) => page.click('#csv'));
       const [file] = await downloadsOf(alice, 1);

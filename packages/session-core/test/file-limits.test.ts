@@ -133,16 +133,16 @@ describe('the files a session writes', () => {
     }
   });
 
-  it("refuses a trace and cancels a download once the owner's folder holds maxFolderBytes", async () => {
+  it("refuses a trace and cancels a download once the identity's folder holds maxFolderBytes", async () => {
     const capped = new SessionManager({
       host,
       outputDir,
       warmSessions: 0,
-      ownerFolder: () => 'identity-capped',
+      identityFolder: () => 'identity-capped',
       downloads: { maxFolderBytes: 1_000, keep: true },
     });
     try {
-      const session = await capped.create({ owner: 'identity:capped' });
+      const session = await capped.create({ identity: 'identity:capped' });
       await capped.run(session.id, (page) => page.goto(server.urlFor('/pages/downloads')));
       /** The record of the next download the session lists. */
       const nextDownload = async () => {

@@ -226,12 +226,12 @@ describe('the session page', () => {
 });
 
 describe('listing', () => {
-  it('lists open sessions with url and title, filtered by owner', async () => {
-    const mine = await manager.create({ owner: 'conn-1' });
-    const theirs = await manager.create({ owner: 'conn-2' });
+  it('lists open sessions with url and title, filtered by identity', async () => {
+    const mine = await manager.create({ identity: 'conn-1' });
+    const theirs = await manager.create({ identity: 'conn-2' });
     try {
       await manager.run(mine.id, (page) => page.goto(server.urlFor('/pages/home')));
-      const listed = await manager.list({ owner: 'conn-1' });
+      const listed = await manager.list({ identity: 'conn-1' });
       expect(listed).toEqual([
         {
           sessionId: mine.id,
@@ -246,7 +246,7 @@ describe('listing', () => {
       expect((await manager.list()).map((info) => info.sessionId)).toEqual([mine.id, theirs.id]);
       expect(manager.idsOf('conn-2')).toEqual([theirs.id]);
       expect(manager.idsOf('nobody')).toEqual([]);
-      expect(mine.owner).toBe('conn-1');
+      expect(mine.identity).toBe('conn-1');
     } finally {
       await Promise.all([manager.close(mine.id), manager.close(theirs.id)]);
     }

@@ -1,4 +1,4 @@
-// Page loads in turns: run() with `loads` waits for one of a few turns shared by every session, fairly across owners;
+// Page loads in turns: run() with `loads` waits for one of a few turns shared by every session, fairly across identities;
 // the wait counts against the call's limit but not the load's own timeout, and a load that never ends lets go of its turn
 // unless every core is busy. The machine's load average is stubbed: a test cannot make this machine idle or busy on cue.
 import os, { availableParallelism } from 'node:os';
@@ -63,16 +63,16 @@ describe('page loads in turns', () => {
     expect((await slow)?.status()).toBe(200);
   });
 
-  it("another owner's load waits for one turn, not for the queue of an owner with many", async () => {
+  it("another identity's load waits for one turn, not for the queue of an identity with many", async () => {
     const manager = newManager({ pageLoads: { atOnce: 1 } });
-    const busy = await Promise.all(Array.from({ length: 5 }, () => manager.create({ owner: 'busy' })));
-    const other = await manager.create({ owner: 'other' });
+    const busy = await Promise.all(Array.from({ length: 5 }, () => manager.create({ identity: 'busy' })));
+    const other = await manager.create({ identity: 'other' });
     const loads = busy.map((session, i) => manager.run(session.id, (page) => page.goto(fixture.urlFor(`/wait/500?busy${i}`)), { loads: true }));
     await waitFor(() => fixture.requests.includes('/wait/500?busy0'), POLL);
     const own = manager.run(other.id, (page) => page.goto(fixture.urlFor('/wait/500?other')), { loads: true });
     await Promise.all([...loads, own]);
     const order = fixture.requests.filter((path) => path.startsWith('/wait/500?')).map((path) => path.slice('/wait/500?'.length));
-    // busy0 was loading and busy1 waited first; the other owner comes next, long before busy4.
+    // busy0 was loading and busy1 waited first; the other identity comes next, long before busy4.
     expect(order.indexOf('other')).toBeLessThanOrEqual(2);
     expect(order.at(-1)).toMatch(/^busy/);
   });

@@ -247,16 +247,16 @@ describe('a runaway page in a real browser', () => {
   });
 });
 
-describe('a browser per owner', () => {
+describe('a browser per identity', () => {
   let isolated: SessionManager;
   const launched: BrowserHost[] = [];
   beforeAll(() => {
     isolated = new SessionManager({
       host,
       callTimeout: CALL_TIMEOUT,
-      browserPerOwner: {
-        launch: (owner) => {
-          if (owner === 'shared') return undefined;
+      browserPerIdentity: {
+        launch: (identity) => {
+          if (identity === 'shared') return undefined;
           const own = new BrowserHost({ headless: true });
           launched.push(own);
           return own;
@@ -274,12 +274,12 @@ describe('a browser per owner', () => {
     return Date.now() - started;
   }
 
-  it("keeps another owner's navigations at their speed while a worker floods, which only the collectors' bound sees", async () => {
+  it("keeps another identity's navigations at their speed while a worker floods, which only the collectors' bound sees", async () => {
     const [mine, also, theirs, shared] = await Promise.all([
-      isolated.create({ owner: 'a' }),
-      isolated.create({ owner: 'a' }),
-      isolated.create({ owner: 'b' }),
-      isolated.create({ owner: 'shared' }),
+      isolated.create({ identity: 'a' }),
+      isolated.create({ identity: 'a' }),
+      isolated.create({ identity: 'b' }),
+      isolated.create({ identity: 'shared' }),
     ]);
     expect(mine.browser).toBe(also.browser);
     expect(theirs.browser).not.toBe(mine.browser);
@@ -300,7 +300,7 @@ describe('a browser per owner', () => {
     const stopped = await flooding;
     expect(isSessionError(stopped) && stopped.details?.reason).toBe('runaway_page');
     await Promise.all([mine, also, theirs, shared].map((session) => isolated.close(session.id)));
-    // An owner's browser closes a moment after its last session.
+    // An identity's browser closes a moment after its last session.
     expect(launched).toHaveLength(2);
     await expect.poll(() => launched.filter((own) => own.available).length, { timeout: 10_000 }).toBe(0);
   }, 120_000);

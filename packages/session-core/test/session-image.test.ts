@@ -170,15 +170,15 @@ describe('SessionManager.fork', () => {
     }
   });
 
-  it('refuses a count outside 1 to 10 and another owner’s session', async () => {
-    const session = await manager.create({ owner: 'a' });
+  it('refuses a count outside 1 to 10 and another identity’s session', async () => {
+    const session = await manager.create({ identity: 'a' });
     for (const count of [0, 11, 1.5]) {
-      const refused = await manager.fork(session.id, { count, owner: 'a' }).catch((error: unknown) => error);
+      const refused = await manager.fork(session.id, { count, identity: 'a' }).catch((error: unknown) => error);
       expect(isSessionError(refused) && refused.code).toBe('INVALID_PARAMETERS');
     }
-    const foreign = await manager.fork(session.id, { owner: 'b' }).catch((error: unknown) => error);
+    const foreign = await manager.fork(session.id, { identity: 'b' }).catch((error: unknown) => error);
     expect(isSessionError(foreign) && foreign.code).toBe('SESSION_NOT_FOUND');
-    const [copy] = await manager.fork(session.id, { owner: 'a' });
-    expect(copy?.owner).toBe('a');
+    const [copy] = await manager.fork(session.id, { identity: 'a' });
+    expect(copy?.identity).toBe('a');
   });
 });

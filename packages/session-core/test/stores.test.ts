@@ -1,4 +1,4 @@
-// The folder store, the sealing over any store, and saved states per owner: atomic, unreadable at rest, bounded.
+// The folder store, the sealing over any store, and saved states per identity: atomic, unreadable at rest, bounded.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -147,7 +147,7 @@ describe('SealedStore', () => {
 describe('SavedStates', () => {
   const open = (secret = 'k', limits = {}) => new SavedStates({ store: new SealedStore({ store: new FolderStore({ dir }), secret }), limits });
 
-  it('saves, lists, loads, replaces and deletes per owner, answering no values', async () => {
+  it('saves, lists, loads, replaces and deletes per identity, answering no values', async () => {
     const states = open();
     const info = await states.save('alice', 'shop', STATE);
     expect(info).toEqual({ name: 'shop', savedAt: expect.any(Number), cookies: 1, origins: ['http://private-origin.test'] });
@@ -161,7 +161,7 @@ describe('SavedStates', () => {
     expect((await states.list('alice')).map((state) => state.name)).toEqual(['shop']);
   });
 
-  it('answers another owner’s name exactly as a name nobody saved', async () => {
+  it('answers another identity’s name exactly as a name nobody saved', async () => {
     const states = open();
     await states.save('alice', 'shop', STATE);
     const foreign = await states.load('bob', 'shop').catch((error: unknown) => error);
@@ -176,7 +176,7 @@ describe('SavedStates', () => {
   });
 
   it('refuses bad names, and states past the size and count limits', async () => {
-    const states = open('k', { maxBytes: 2_000, maxPerOwner: 2 });
+    const states = open('k', { maxBytes: 2_000, maxPerIdentity: 2 });
     for (const name of ['../x', '', 'x'.repeat(10_000), 'a\0b', '.hidden', 'a/b', ' lead']) {
       const refused = await states.save('alice', name, STATE).catch((error: unknown) => error);
       expect(isSessionError(refused) && refused.details).toEqual({ option: 'name' });

@@ -1,4 +1,4 @@
-// Turns: at most `limit` out, handed straight to waiters, in rotation across owners and in order within one; an aborted
+// Turns: at most `limit` out, handed straight to waiters, in rotation across identities and in order within one; an aborted
 // waiter never gets one. A model-based property checks the same on random sequences of takes, releases and aborts.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -8,9 +8,9 @@ import { Turns, type Release } from '../src/turns.js';
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 /** A take whose release (or rejection) is recorded when it comes. */
-function track(turns: Turns, owner: string | undefined, signal?: AbortSignal) {
+function track(turns: Turns, identity: string | undefined, signal?: AbortSignal) {
   const entry: { release?: Release; error?: unknown } = {};
-  turns.take(owner, signal).then(
+  turns.take(identity, signal).then(
     (release) => {
       entry.release = release;
     },
@@ -38,7 +38,7 @@ describe('Turns', () => {
     expect(turns.active).toBe(2);
   });
 
-  it('serves waiting owners in rotation, so a long queue holds back another owner by one turn', async () => {
+  it('serves waiting identities in rotation, so a long queue holds back another identity by one turn', async () => {
     const turns = new Turns(1);
     const first = track(turns, 'busy');
     const busy = [1, 2, 3, 4].map(() => track(turns, 'busy'));
@@ -86,22 +86,22 @@ describe('Turns', () => {
     for (const limit of [0, -1, 1.5, Number.NaN]) expect(() => new Turns(limit)).toThrow(RangeError);
   });
 
-  it('on any sequence of takes, releases and aborts: never more than limit out, no idle turn while one waits, each owner in order', async () => {
+  it('on any sequence of takes, releases and aborts: never more than limit out, no idle turn while one waits, each identity in order', async () => {
     const step = fc.oneof(
-      fc.record({ kind: fc.constant('take' as const), owner: fc.constantFrom('a', 'b', 'c', undefined) }),
+      fc.record({ kind: fc.constant('take' as const), identity: fc.constantFrom('a', 'b', 'c', undefined) }),
       fc.record({ kind: fc.constant('release' as const), pick: fc.nat() }),
       fc.record({ kind: fc.constant('abort' as const), pick: fc.nat() }),
     );
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 1, max: 4 }), fc.array(step, { maxLength: 60 }), async (limit, steps) => {
         const turns = new Turns(limit);
-        const taken: Array<{ owner: string; entry: ReturnType<typeof track>; controller: AbortController; seq: number; released: boolean }> = [];
+        const taken: Array<{ identity: string; entry: ReturnType<typeof track>; controller: AbortController; seq: number; released: boolean }> = [];
         const servedOrder = new Map<string, number[]>();
         let seq = 0;
         for (const action of steps) {
           if (action.kind === 'take') {
             const controller = new AbortController();
-            taken.push({ owner: action.owner ?? '', entry: track(turns, action.owner, controller.signal), controller, seq: seq++, released: false });
+            taken.push({ identity: action.identity ?? '', entry: track(turns, action.identity, controller.signal), controller, seq: seq++, released: false });
           } else {
             const holding = taken.filter((t) => t.entry.release && !t.released);
             const waiting = taken.filter((t) => !t.entry.release && t.entry.error === undefined);
@@ -116,7 +116,7 @@ describe('Turns', () => {
           }
           await settle();
           for (const t of taken) {
-            if (t.entry.release && !servedOrder.get(t.owner)?.includes(t.seq)) servedOrder.set(t.owner, [...(servedOrder.get(t.owner) ?? []), t.seq]);
+            if (t.entry.release && !servedOrder.get(t.identity)?.includes(t.seq)) servedOrder.set(t.identity, [...(servedOrder.get(t.identity) ?? []), t.seq]);
           }
           const holding = taken.filter((t) => t.entry.release && !t.released).length;
           const waiting = taken.filter((t) => !t.entry.release && t.entry.error === undefined).length;

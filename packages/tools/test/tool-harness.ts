@@ -34,11 +34,11 @@ function accessTo(manager: SessionManager): SessionAccess {
     get maxSessions() {
       return manager.maxSessions;
     },
-    create: (request = {}) => manager.create({ ...request, owner: OWNER }),
+    create: (request = {}) => manager.create({ ...request, identity: OWNER }),
     fork: (sessionId, request) => manager.fork(sessionId, request),
     close: (sessionId) => manager.close(sessionId),
     get: (sessionId) => manager.get(sessionId),
-    list: () => manager.list({ owner: OWNER }),
+    list: () => manager.list({ identity: OWNER }),
     run: (sessionId, fn, options = {}) => manager.run(sessionId, fn, options),
   };
 }

@@ -3,15 +3,15 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { KEY_PREFIX, reach } from './redis-store.js';
 
-/** A session's entry. `replica` is the owner's advertise URL ('' while handed over, waiting for a replica to take it). */
+/** A session's entry. `replica` is the advertise URL of the replica that holds it ('' while handed over, waiting for a replica to take it). */
 export interface SessionRecord {
   sessionId: string;
   replica: string;
-  /** Who the session belongs to (an identity, a connection, or the one local owner). */
-  owner: string;
-  /** Only its owner may use it (identities); else the id alone is the capability. */
+  /** Who the session belongs to (an identity, a connection, or the one local identity). */
+  identity: string;
+  /** Only its identity may use it (with identities); else the id alone is the capability. */
   guarded: boolean;
-  /** Moves forward on every change of owner: a replica's update with an older generation changes nothing. */
+  /** Moves forward every time the session moves to another replica: a replica's update with an older generation changes nothing. */
   generation: number;
   /** 'closed' once released: nothing brings it back. */
   state: 'open' | 'closed';
@@ -29,11 +29,11 @@ export interface ReplicaInfo {
 /** How long a released session's entry stays, so a late touch or claim finds it closed rather than absent. */
 const CLOSED_RECORD_MS = 600_000;
 
-// KEYS[1] session hash, KEYS[2] owner's sorted set. ARGV: id, replica, owner, guarded, ttl ms, now ms, generation.
+// KEYS[1] session hash, KEYS[2] identity's sorted set. ARGV: id, replica, identity, guarded, ttl ms, now ms, generation.
 const REGISTER = `
 local state = redis.call('HGET', KEYS[1], 'state')
 if state == 'closed' then return 0 end
-redis.call('HSET', KEYS[1], 'replica', ARGV[2], 'owner', ARGV[3], 'guarded', ARGV[4], 'gen', ARGV[7], 'state', 'open')
+redis.call('HSET', KEYS[1], 'replica', ARGV[2], 'identity', ARGV[3], 'guarded', ARGV[4], 'gen', ARGV[7], 'state', 'open')
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 redis.call('ZADD', KEYS[2], tonumber(ARGV[6]) + tonumber(ARGV[5]), ARGV[1])
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
@@ -69,7 +69,7 @@ local gen = tonumber(ARGV[3]) + 1
 redis.call('HSET', KEYS[1], 'replica', ARGV[1], 'gen', tostring(gen))
 return gen`;
 
-// Counts the owner's live sessions (dropping expired ones) and, below `max`, adds `id` at once. ARGV: id, max, expiry ms, now ms.
+// Counts the identity's live sessions (dropping expired ones) and, below `max`, adds `id` at once. ARGV: id, max, expiry ms, now ms.
 const RESERVE = `
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[4])
 if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
@@ -78,7 +78,7 @@ redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[3]) - tonumber(ARGV[4]))
 return 1`;
 
 const sessionKey = (id: string) => `${KEY_PREFIX}session:${id}`;
-const ownerKey = (owner: string) => `${KEY_PREFIX}owner:${createHash('sha256').update(owner).digest('hex').slice(0, 32)}`;
+const identityKey = (identity: string) => `${KEY_PREFIX}identity:${createHash('sha256').update(identity).digest('hex').slice(0, 32)}`;
 const replicaKey = (url: string) => `${KEY_PREFIX}replica:${url}`;
 
 /** The directory over one Redis connection; every method rejects with BROWSER_ERROR `store_unavailable` when Redis is away. */
@@ -91,11 +91,11 @@ export class Directory {
 
   async lookup(sessionId: string): Promise<SessionRecord | undefined> {
     const fields = await reach(() => this.redis.hgetall(sessionKey(sessionId)));
-    if (fields.replica === undefined || fields.owner === undefined) return undefined;
+    if (fields.replica === undefined || fields.identity === undefined) return undefined;
     return {
       sessionId,
       replica: fields.replica,
-      owner: fields.owner,
+      identity: fields.identity,
       guarded: fields.guarded === '1',
       generation: Number(fields.gen ?? 0),
       state: fields.state === 'closed' ? 'closed' : 'open',
@@ -109,10 +109,10 @@ export class Directory {
         REGISTER,
         2,
         sessionKey(record.sessionId),
-        ownerKey(record.owner),
+        identityKey(record.identity),
         record.sessionId,
         record.replica,
-        record.owner,
+        record.identity,
         record.guarded ? '1' : '0',
         String(this.ttlMs),
         String(Date.now()),
@@ -122,13 +122,13 @@ export class Directory {
     return result === 1;
   }
 
-  async touch(record: Pick<SessionRecord, 'sessionId' | 'replica' | 'owner' | 'generation'>): Promise<boolean> {
+  async touch(record: Pick<SessionRecord, 'sessionId' | 'replica' | 'identity' | 'generation'>): Promise<boolean> {
     const result = await reach(() =>
       this.redis.eval(
         TOUCH,
         2,
         sessionKey(record.sessionId),
-        ownerKey(record.owner),
+        identityKey(record.identity),
         record.sessionId,
         record.replica,
         String(record.generation),
@@ -139,13 +139,13 @@ export class Directory {
     return result === 1;
   }
 
-  async release(record: Pick<SessionRecord, 'sessionId' | 'replica' | 'owner' | 'generation'>): Promise<boolean> {
+  async release(record: Pick<SessionRecord, 'sessionId' | 'replica' | 'identity' | 'generation'>): Promise<boolean> {
     const result = await reach(() =>
       this.redis.eval(
         RELEASE,
         2,
         sessionKey(record.sessionId),
-        ownerKey(record.owner),
+        identityKey(record.identity),
         record.sessionId,
         record.replica,
         String(record.generation),
@@ -161,21 +161,21 @@ export class Directory {
     return typeof result === 'number' && result > 0 ? result : undefined;
   }
 
-  /** Reserves a place for a new session of `owner` below `max` sessions across the fleet; false when the owner holds `max`. */
-  async reserve(owner: string, placeholder: string, max: number): Promise<boolean> {
+  /** Reserves a place for a new session of `identity` below `max` sessions across the fleet; false when the identity holds `max`. */
+  async reserve(identity: string, placeholder: string, max: number): Promise<boolean> {
     const now = Date.now();
-    const result = await reach(() => this.redis.eval(RESERVE, 1, ownerKey(owner), placeholder, String(max), String(now + this.ttlMs), String(now)));
+    const result = await reach(() => this.redis.eval(RESERVE, 1, identityKey(identity), placeholder, String(max), String(now + this.ttlMs), String(now)));
     return result === 1;
   }
 
   /** Gives back a reservation (or a session's place). */
-  async unreserve(owner: string, member: string): Promise<void> {
-    await reach(() => this.redis.zrem(ownerKey(owner), member));
+  async unreserve(identity: string, member: string): Promise<void> {
+    await reach(() => this.redis.zrem(identityKey(identity), member));
   }
 
-  /** The owner's sessions across the fleet. */
-  async sessionsOf(owner: string): Promise<string[]> {
-    const key = ownerKey(owner);
+  /** The identity's sessions across the fleet. */
+  async sessionsOf(identity: string): Promise<string[]> {
+    const key = identityKey(identity);
     await reach(() => this.redis.zremrangebyscore(key, '-inf', String(Date.now())));
     return reach(() => this.redis.zrange(key, 0, -1));
   }

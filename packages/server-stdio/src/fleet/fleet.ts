@@ -1,4 +1,4 @@
-// One replica's part in a fleet: its directory entries, the forwarder (a call runs on its session's owner), checkpoints and the restorer.
+// One replica's part in a fleet: its directory entries, the forwarder (a call runs on the replica that holds its session), checkpoints and the restorer.
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import {
@@ -36,9 +36,9 @@ const CHECKPOINT_CONCURRENCY = 2;
 const CAPTURE_TIMEOUT_MS = 15_000;
 /** How long a read of the live replicas serves the calls that follow it. */
 const REPLICAS_FRESH_MS = 500;
-/** How many times a call is sent on before it gives up (an owner that changed while it travelled). */
+/** How many times a call is sent on before it gives up (its session moved to another replica while it travelled). */
 const MAX_HOPS = 3;
-/** How long a call waits for its session's owner to be known dead or alive before it gives up. */
+/** How long a call waits for the replica that holds its session to be known dead or alive before it gives up. */
 const ROUTE_DEADLINE_MS = 15_000;
 
 /** Runs a tool on this replica for a caller, as a call that reached it would run (no forwarding). */
@@ -70,7 +70,7 @@ export interface FleetOptions {
 
 /** A session this replica holds, as the directory knows it. */
 interface Held {
-  owner: string;
+  identity: string;
   guarded: boolean;
   generation: number;
 }
@@ -181,18 +181,20 @@ export class Fleet {
       const held = this.held.get(sessionId);
       if (held !== undefined && this.isLocal(sessionId)) {
         // Still ours? A replica that was cut off may find its session moved meanwhile: then this copy is closed, never served twice.
-        const ours = await this.directory.touch({ sessionId, replica: this.url, owner: held.owner, generation: held.generation }).catch((error: unknown) => {
-          if (isSessionError(error)) return true; // The store is away: keep serving what this replica holds.
-          throw error;
-        });
+        const ours = await this.directory
+          .touch({ sessionId, replica: this.url, identity: held.identity, generation: held.generation })
+          .catch((error: unknown) => {
+            if (isSessionError(error)) return true; // The store is away: keep serving what this replica holds.
+            throw error;
+          });
         // A hand-over that began meanwhile: the call waits for it and follows the session.
         if (this.leaving.has(sessionId)) continue;
         if (ours) return this.runHere(sessionId, undefined);
         await this.dropMoved(sessionId);
       }
       const record = await this.directory.lookup(sessionId);
-      // Unknown, closed, or another owner's: the local manager answers exactly as for an id it never issued.
-      if (record === undefined || record.state === 'closed' || (record.guarded && record.owner !== scope.owner)) return { kind: 'local' };
+      // Unknown, closed, or another identity's: the local manager answers exactly as for an id it never issued.
+      if (record === undefined || record.state === 'closed' || (record.guarded && record.identity !== scope.identity)) return { kind: 'local' };
       if (record.replica !== '' && record.replica !== this.url) {
         // Its replica is taken for dead only on a fresh read of the heartbeats (a cached one may predate its return).
         const cached = await this.liveReplicas();
@@ -258,8 +260,8 @@ export class Fleet {
       }
       try {
         await this.options.manager.create({
-          owner: record.owner,
-          tenant: record.guarded,
+          identity: record.identity,
+          guarded: record.guarded,
           sessionId: record.sessionId,
           ...(image === undefined ? {} : { image }),
         });
@@ -268,7 +270,7 @@ export class Fleet {
         await this.directory.claim(record.sessionId, '', this.url, generation).catch(() => undefined);
         throw error;
       }
-      this.held.set(record.sessionId, { owner: record.owner, guarded: record.guarded, generation });
+      this.held.set(record.sessionId, { identity: record.identity, guarded: record.guarded, generation });
       this.options.logger.info(`session ${shortId(record.sessionId)} restored here from ${record.replica === '' ? 'a hand-over' : labelOf(record.replica)}`);
       return { at: Date.now(), lost: RESTORED_LOST };
     })().finally(() => this.restoring.delete(record.sessionId));
@@ -375,7 +377,7 @@ export class Fleet {
     try {
       const record = await this.directory.lookup(sessionId);
       if (record === undefined || record.state === 'closed' || record.replica === '' || record.replica === this.url) return undefined;
-      if (record.guarded && record.owner !== scope.owner) return undefined;
+      if (record.guarded && record.identity !== scope.identity) return undefined;
       const replicas = await this.liveReplicas();
       return replicas.some((replica) => replica.url === record.replica && !replica.draining) ? record.replica : undefined;
     } catch {
@@ -420,7 +422,7 @@ export class Fleet {
 
   /** A session was created here: it is entered in the directory (the caller's place across the fleet was reserved by reserve()). */
   async opened(session: Session, scope: CallerScope): Promise<void> {
-    const held = { owner: scope.owner, guarded: scope.guarded, generation: 1 };
+    const held = { identity: scope.identity, guarded: scope.guarded, generation: 1 };
     this.held.set(session.id, held);
     await this.directory.register({ sessionId: session.id, replica: this.url, ...held });
     this.used(session.id);
@@ -437,12 +439,12 @@ export class Fleet {
       await this.directory.replicas(); // A session is entered in the store: it must be there.
       return { sessionId, release() {} };
     }
-    if (!(await this.directory.reserve(scope.owner, sessionId, max))) {
+    if (!(await this.directory.reserve(scope.identity, sessionId, max))) {
       throw new SessionError('MAX_SESSIONS_REACHED', `This client already holds ${max} sessions, the most one client may have open.`, {
         details: { scope: 'client', maxSessionsPerClient: max, maxSessions: this.options.manager.maxSessions, next: 'free_session' },
       });
     }
-    return { sessionId, release: () => void this.directory.unreserve(scope.owner, sessionId).catch(() => {}) };
+    return { sessionId, release: () => void this.directory.unreserve(scope.identity, sessionId).catch(() => {}) };
   }
 
   /** A session of this replica was closed by its caller: released for good. */
@@ -450,7 +452,7 @@ export class Fleet {
     const held = this.held.get(sessionId);
     if (held === undefined) return;
     this.forget(sessionId);
-    void this.directory.release({ sessionId, replica: this.url, owner: held.owner, generation: held.generation }).catch(() => {});
+    void this.directory.release({ sessionId, replica: this.url, identity: held.identity, generation: held.generation }).catch(() => {});
     void this.store.delete(checkpointKey(sessionId)).catch(() => {});
   }
 
@@ -572,7 +574,7 @@ export class Fleet {
       try {
         if (!this.isLocal(sessionId)) {
           this.forget(sessionId);
-          await this.directory.release({ sessionId, replica: this.url, owner: held.owner, generation: held.generation });
+          await this.directory.release({ sessionId, replica: this.url, identity: held.identity, generation: held.generation });
           continue;
         }
         const record = await this.directory.lookup(sessionId);

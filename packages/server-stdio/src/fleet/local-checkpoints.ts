@@ -15,14 +15,14 @@ const SWEEP_MS = 5_000;
 const CAPTURE_TIMEOUT_MS = 15_000;
 
 interface Checkpoint {
-  owner: string;
+  identity: string;
   guarded: boolean;
   image: SessionImage;
 }
 
 /** The same keeping as a fleet's replica, for one process: checkpoints in a (sealed) folder store, restore by id. */
 export class LocalCheckpoints implements SessionKeeper {
-  private readonly held = new Map<string, { owner: string; guarded: boolean }>();
+  private readonly held = new Map<string, { identity: string; guarded: boolean }>();
   private readonly dirty = new Map<string, NodeJS.Timeout>();
   private readonly last = new Map<string, number>();
   private readonly restoring = new Map<string, Promise<Restored | undefined>>();
@@ -44,7 +44,7 @@ export class LocalCheckpoints implements SessionKeeper {
   }
 
   async opened(session: Session, scope: CallerScope): Promise<void> {
-    this.held.set(session.id, { owner: scope.owner, guarded: scope.guarded });
+    this.held.set(session.id, { identity: scope.identity, guarded: scope.guarded });
     this.used(session.id);
   }
 
@@ -89,11 +89,11 @@ export class LocalCheckpoints implements SessionKeeper {
       const stored = await this.store.get(keyOf(sessionId));
       if (stored === undefined) return undefined;
       const checkpoint = JSON.parse(Buffer.from(stored).toString('utf8')) as Checkpoint;
-      // Another owner's id is answered as an unknown one (by the manager, which holds no such session).
-      if (checkpoint.guarded && checkpoint.owner !== scope.owner) return undefined;
+      // Another identity's id is answered as an unknown one (by the manager, which holds no such session).
+      if (checkpoint.guarded && checkpoint.identity !== scope.identity) return undefined;
       if (this.isLocal(sessionId)) return undefined;
-      await this.manager.create({ owner: checkpoint.owner, tenant: checkpoint.guarded, sessionId, image: checkpoint.image });
-      this.held.set(sessionId, { owner: checkpoint.owner, guarded: checkpoint.guarded });
+      await this.manager.create({ identity: checkpoint.identity, guarded: checkpoint.guarded, sessionId, image: checkpoint.image });
+      this.held.set(sessionId, { identity: checkpoint.identity, guarded: checkpoint.guarded });
       this.logger.info(`session ${shortId(sessionId)} restored from its checkpoint`);
       return { at: Date.now(), lost: RESTORED_LOST };
     })().finally(() => this.restoring.delete(sessionId));

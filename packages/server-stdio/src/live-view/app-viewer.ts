@@ -8,7 +8,7 @@ const APP_FRAME_SIZE = { maxSide: 800, quality: 50 };
 export interface AppViewer {
   readonly id: string;
   /** Whose session it watches: app viewers count against their identity's share, as live pages do. */
-  readonly owner: string;
+  readonly identity: string;
   /** The latest frame the screencast sent, and its number. */
   jpeg: Buffer | undefined;
   width: number;
@@ -25,11 +25,11 @@ export interface AppViewer {
   stopWatching(): void;
 }
 
-/** A new app viewer `id` of `owner`, watching the session's screencast until its stopWatching(). */
-export function watchApp(session: Session, id: string, owner: string): AppViewer {
+/** A new app viewer `id` of `identity`, watching the session's screencast until its stopWatching(). */
+export function watchApp(session: Session, id: string, identity: string): AppViewer {
   const app: AppViewer = {
     id,
-    owner,
+    identity,
     jpeg: undefined,
     width: 0,
     height: 0,

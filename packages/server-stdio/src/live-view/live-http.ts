@@ -13,10 +13,10 @@ export interface LiveMount {
   /** Web origins besides the page's own that may drive a live view (`--allowed-origins`; `*`: any). */
   allowedOrigins: readonly string[];
   /**
-   * Takes a connection slot for a live page's stream, counted against the session owner's share (the listener's own
+   * Takes a connection slot for a live page's stream, counted against the session identity's share (the listener's own
    * connection limits); the release, or why there is none. Without it only the live views' own caps bound streams.
    */
-  takeSlot?(owner: string | undefined, req: IncomingMessage): { release(): void } | { refused: string };
+  takeSlot?(identity: string | undefined, req: IncomingMessage): { release(): void } | { refused: string };
 }
 
 /** A batch of input events is a list of flat objects: room for 200 of them, nothing deeper. */

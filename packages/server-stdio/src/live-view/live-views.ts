@@ -31,11 +31,11 @@ export const LIVE_VIEW_TTL_MS = 3_600_000;
 /** The path every live-view route starts with. */
 export const LIVE_PATH = '/live/';
 /**
- * Streams open at once on one session, for one owner (an identity, else a connection) and on the whole server: watching
- * is cheap but not free, and no owner may take every stream the server has.
+ * Streams open at once on one session, for one identity (a token's, else a connection) and on the whole server: watching
+ * is cheap but not free, and no identity may take every stream the server has.
  */
 const MAX_VIEWERS_PER_SESSION = 8;
-export const MAX_VIEWERS_PER_OWNER = 16;
+export const MAX_VIEWERS_PER_IDENTITY = 16;
 export const MAX_VIEWERS = 64;
 /** A person who took control and whose page went away (a reload, a closed tab) gets it back if the page returns within this. */
 const HOLDER_GRACE_MS = 3_000;
@@ -103,7 +103,7 @@ export class LiveViews implements LiveViewAccess {
   private mount: LiveMount | undefined;
   private own: Promise<{ server: Server; mount: LiveMount }> | undefined;
   private viewerCount = 0;
-  /** Streams open per session owner ('' for sessions without one). */
+  /** Streams open per session identity ('' for sessions without one). */
   private readonly viewersOf = new Map<string, number>();
   private closed = false;
   private relay: LiveRelay | undefined;
@@ -298,12 +298,12 @@ export class LiveViews implements LiveViewAccess {
   private stream(req: IncomingMessage, res: ServerResponse, token: LiveToken, askedId: string | null, mount: LiveMount): void {
     const { session, expiresAt } = token;
     const live = this.track(session);
-    const owner = session.owner ?? '';
-    if (this.full(live, owner)) {
+    const identity = session.identity ?? '';
+    if (this.full(live, identity)) {
       plain(res, 429, 'Too many live pages are open; close one and reload.', { 'Retry-After': '10' });
       return;
     }
-    const slot = mount.takeSlot?.(session.owner, req);
+    const slot = mount.takeSlot?.(session.identity, req);
     if (slot !== undefined && 'refused' in slot) {
       plain(res, 429, `${slot.refused} Close a live page or a connection, and reload.`, { 'Retry-After': '10' });
       return;
@@ -330,7 +330,7 @@ export class LiveViews implements LiveViewAccess {
       },
     };
     live.viewers.add(viewer);
-    this.joined(owner);
+    this.joined(identity);
     if (live.holder === id) clearTimeout(live.holderGrace);
     send(res, 'hello', { viewer: id });
     send(res, 'control', this.controlFor(session, live, id));
@@ -365,7 +365,7 @@ export class LiveViews implements LiveViewAccess {
       clearTimeout(expiry);
       stopWatching();
       if (!live.viewers.delete(viewer)) return;
-      this.left(owner);
+      this.left(identity);
       if (slot !== undefined && 'release' in slot) slot.release();
       this.viewerLeft(session, live, viewer);
     };
@@ -500,38 +500,38 @@ export class LiveViews implements LiveViewAccess {
     return { delivered: outcome.delivered, failed: outcome.failed };
   }
 
-  /** Whether a new viewer of `live` for `owner` would pass a bound: per session, per identity, or the server's. */
-  private full(live: LiveSession, owner: string): boolean {
-    return watchers(live) >= MAX_VIEWERS_PER_SESSION || (this.viewersOf.get(owner) ?? 0) >= MAX_VIEWERS_PER_OWNER || this.viewerCount >= MAX_VIEWERS;
+  /** Whether a new viewer of `live` for `identity` would pass a bound: per session, per identity, or the server's. */
+  private full(live: LiveSession, identity: string): boolean {
+    return watchers(live) >= MAX_VIEWERS_PER_SESSION || (this.viewersOf.get(identity) ?? 0) >= MAX_VIEWERS_PER_IDENTITY || this.viewerCount >= MAX_VIEWERS;
   }
 
-  private joined(owner: string): void {
+  private joined(identity: string): void {
     this.viewerCount += 1;
-    this.viewersOf.set(owner, (this.viewersOf.get(owner) ?? 0) + 1);
+    this.viewersOf.set(identity, (this.viewersOf.get(identity) ?? 0) + 1);
   }
 
-  private left(owner: string): void {
+  private left(identity: string): void {
     this.viewerCount -= 1;
-    const left = (this.viewersOf.get(owner) ?? 1) - 1;
-    if (left > 0) this.viewersOf.set(owner, left);
-    else this.viewersOf.delete(owner);
+    const left = (this.viewersOf.get(identity) ?? 1) - 1;
+    if (left > 0) this.viewersOf.set(identity, left);
+    else this.viewersOf.delete(identity);
   }
 
   /** The app viewer a call names, or a new one (a page that reloads within the grace keeps the control it held). */
   private appViewer(session: Session, live: LiveSession, asked: string | undefined): AppViewer {
     const known = asked === undefined ? undefined : live.apps.get(asked);
     if (known) return known;
-    const owner = session.owner ?? '';
-    if (this.full(live, owner)) {
+    const identity = session.identity ?? '';
+    if (this.full(live, identity)) {
       throw new SessionError('INVALID_PARAMETERS', 'Too many live views of this session are open; close one and try again.', {
         details: { reason: 'too_many_viewers' },
       });
     }
     const id = asked !== undefined && asked === live.holder ? asked : randomUUID();
     if (live.holder === id) clearTimeout(live.holderGrace);
-    const app = watchApp(session, id, owner);
+    const app = watchApp(session, id, identity);
     live.apps.set(id, app);
-    this.joined(owner);
+    this.joined(identity);
     this.keepApp(session, live, app);
     return app;
   }
@@ -561,7 +561,7 @@ export class LiveViews implements LiveViewAccess {
 
   private dropApp(live: LiveSession, app: AppViewer): void {
     if (!live.apps.delete(app.id)) return;
-    this.left(app.owner);
+    this.left(app.identity);
     clearTimeout(app.idle);
     app.stopWatching();
     app.wake?.();

@@ -42,7 +42,7 @@ export interface SessionAccess {
    * Runs `fn` in the session's queue; it ends when `options.signal` aborts and at the call ceiling (or `options.timeout`).
    * With `options.loads` it waits for its turn among the page loads of every session first.
    */
-  run<T>(sessionId: string, fn: SessionWork<T>, options?: Omit<ManagerRunOptions, 'owner'>): Promise<T>;
+  run<T>(sessionId: string, fn: SessionWork<T>, options?: Omit<ManagerRunOptions, 'identity'>): Promise<T>;
 }
 
 /** One caller's saved states (SavedStates, scoped to the caller's identity). */
