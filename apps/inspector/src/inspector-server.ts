@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { readBody, send } from '@sessionwright/test-kit/loopback';
-import { deviceNames } from '@sessionwright/session-core';
+import { deviceNames, defined } from '@sessionwright/session-core';
 import type { CallRequest, DemoSiteInfo, InfoResponse, JsonSchema, LogEntry, SessionView, SessionsResponse, ToolSummary } from './api.js';
 import type { CallOutcome, ServerLink } from './server-link.js';
 
@@ -106,11 +106,10 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
       at,
       durationMs: outcome.durationMs,
       isError: outcome.isError,
-      ...(outcome.errorCode === undefined ? {} : { errorCode: outcome.errorCode }),
-      ...(outcome.errorMessage === undefined ? {} : { errorMessage: outcome.errorMessage }),
+      ...defined({ errorCode: outcome.errorCode, errorMessage: outcome.errorMessage }),
       response: outcome.json,
       images: outcome.images.map((image) => `data:${image.mimeType};base64,${image.data}`),
-      ...(sessionId === undefined ? {} : { sessionId }),
+      ...defined({ sessionId }),
     };
     log.push(entry);
     if (log.length > MAX_LOG_ENTRIES) log.splice(0, log.length - MAX_LOG_ENTRIES);
@@ -185,7 +184,7 @@ export async function startInspector(options: InspectorOptions): Promise<Inspect
       kind: link.kind,
       target: link.target,
       connected,
-      ...(disconnectReason === undefined ? {} : { disconnectReason }),
+      ...defined({ disconnectReason }),
       tools: tools.map(summarize),
       thumbnails: hasScreenshot(),
       ...(options.demoSite ? { demoSite: options.demoSite } : {}),
@@ -298,10 +297,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 function summarize(tool: Tool): ToolSummary {
   return {
     name: tool.name,
-    ...(tool.title === undefined ? {} : { title: tool.title }),
-    ...(tool.description === undefined ? {} : { description: tool.description }),
+    ...defined({ title: tool.title, description: tool.description }),
     inputSchema: tool.inputSchema as JsonSchema,
-    ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+    ...defined({ annotations: tool.annotations }),
   };
 }
 

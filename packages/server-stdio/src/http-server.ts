@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isInitializeRequest, isLegacyRequest, type AuthInfo, type JSONRPCMessage } from '@modelcontextprotocol/server';
-import { messageOf } from '@sessionwright/session-core';
+import { messageOf, defined } from '@sessionwright/session-core';
 import type { HttpOptions } from './http-options.js';
 import { createRequestGuard } from './http-security.js';
 import { LiveViews } from './live-view/live-views.js';
@@ -415,7 +415,7 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
   async function openLegacyStream(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // In a fleet its id names this replica, so a message a balancer sends to another replica is relayed here.
     const fleetId = runtime.fleet?.connectionId();
-    const transport = new LegacySseTransport(MESSAGES_PATH, res, { keepAliveMs, ...(fleetId === undefined ? {} : { sessionId: fleetId }) });
+    const transport = new LegacySseTransport(MESSAGES_PATH, res, { keepAliveMs, ...defined({ sessionId: fleetId }) });
     const entry: LegacyConnection = {
       transport,
       identity: guard.identify(req.headers),

@@ -1,6 +1,6 @@
 // The sessionwright command: read its settings (flags, environment, config file), serve MCP over stdio (or HTTP with --port), and shut down cleanly.
 import v8 from 'node:v8';
-import { BrowserHost, messageOf, playwrightVersion, resolveHeadless } from '@sessionwright/session-core';
+import { BrowserHost, messageOf, playwrightVersion, resolveHeadless, defined } from '@sessionwright/session-core';
 import { isLoopback } from './http-options.js';
 import type { HttpServerHandle } from './http-server.js';
 import { UsageError, parseArgs, type ServerOptions } from './settings/options.js';
@@ -127,7 +127,7 @@ function diagnostics(options: ServerOptions): string {
     const executable = new BrowserHost({
       browser: options.browser,
       headless: headless.headless,
-      ...(options.executablePath === undefined ? {} : { executablePath: options.executablePath }),
+      ...defined({ executablePath: options.executablePath }),
     }).resolveExecutable();
     lines.push(`browser: ${executable.description}`);
   } catch (error) {

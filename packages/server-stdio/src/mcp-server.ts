@@ -12,7 +12,7 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { SessionError, type Logger, type SessionManager } from '@sessionwright/session-core';
+import { SessionError, type Logger, type SessionManager, defined } from '@sessionwright/session-core';
 import {
   ImplicitSession,
   allTools,
@@ -153,8 +153,7 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
     ...leg,
     options: deps.toolOptions,
     vocabulary: profile.vocabulary,
-    ...(implicitSession === undefined ? {} : { implicitSession }),
-    ...(live === undefined ? {} : { live }),
+    ...defined({ implicitSession, live }),
     roots: () => allowedRoots(server, deps, leg.signal),
   });
   // Described once per runtime (ToolSurface), on the first tools/list, so the JSON Schema work does not delay initialize.
@@ -270,7 +269,7 @@ function progressReporter(ctx: ServerContext): ToolContext['progress'] {
     void ctx.mcpReq
       .notify({
         method: 'notifications/progress',
-        params: { progressToken, progress, ...(total === undefined ? {} : { total }), ...(message === undefined ? {} : { message }) },
+        params: { progressToken, progress, ...defined({ total }), ...defined({ message }) },
       })
       .catch(() => {});
   };
@@ -306,7 +305,7 @@ async function allowedRoots(server: Server, deps: McpServerDeps, signal: AbortSi
  * How results are written for one server: `images: 'omit'` leaves images out (a screenshot answers its JSON alone);
  * `redactor` hides secrets and URL parameters in every string of the result, and in embedded text files.
  */
-export interface SerializeOptions {
+interface SerializeOptions {
   images?: 'allow' | 'omit';
   redactor?: Redactor | undefined;
 }

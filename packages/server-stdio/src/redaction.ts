@@ -3,9 +3,9 @@ import { readSettingsFile } from './bounded-read.js';
 import { UsageError } from './usage-error.js';
 
 /** How a secret's value is shown in its place. */
-export const secretMark = (name: string): string => `<secret>${name}</secret>`;
+const secretMark = (name: string): string => `<secret>${name}</secret>`;
 /** How a redacted URL parameter's value is shown. */
-export const REDACTED = '<redacted>';
+const REDACTED = '<redacted>';
 
 /** A name a secret may have: what a dotenv file or an environment variable takes. */
 const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;

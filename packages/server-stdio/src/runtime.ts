@@ -20,6 +20,7 @@ import {
   type BrowserSource,
   type LaunchHook,
   type Logger,
+  defined,
 } from '@sessionwright/session-core';
 import {
   ImplicitSession,
@@ -161,11 +162,13 @@ export function createServer(
   const launchLocal = (headless = options.headless) =>
     new BrowserHost({
       browser: options.browser,
-      ...(headless === undefined ? {} : { headless }),
-      ...(options.executablePath === undefined ? {} : { executablePath: options.executablePath }),
-      ...(setup.launch.chromiumSandbox === undefined ? {} : { chromiumSandbox: setup.launch.chromiumSandbox }),
-      ...(setup.launch.args === undefined ? {} : { args: setup.launch.args }),
-      ...(setup.launch.timeout === undefined ? {} : { launchTimeout: setup.launch.timeout }),
+      ...defined({
+        headless,
+        executablePath: options.executablePath,
+        chromiumSandbox: setup.launch.chromiumSandbox,
+        args: setup.launch.args,
+        launchTimeout: setup.launch.timeout,
+      }),
       logger,
       launchHook,
     });
@@ -195,7 +198,7 @@ export function createServer(
     sessionTimeout: options.sessionTimeout,
     maxSessions: options.maxSessions,
     callTimeout: options.callTimeout,
-    ...(options.maxSessionsPerClient === undefined ? {} : { maxSessionsPerIdentity: options.maxSessionsPerClient }),
+    ...defined({ maxSessionsPerIdentity: options.maxSessionsPerClient }),
     // Headed, every pooled context would open a window nobody asked for: none unless --warm-sessions says so.
     // A remote browser's pool costs this machine nothing: one ready context per endpoint unless --warm-sessions says otherwise.
     warmSessions: options.warmSessions ?? defaultWarmSessions(local?.headless ?? true),
@@ -205,8 +208,7 @@ export function createServer(
     recycleIdleBrowser: RECYCLE_IDLE_BROWSER_MS,
     rotateBrowserAfter: ROTATE_BROWSER_AFTER_SESSIONS,
     maxTabs: options.maxTabs,
-    ...(setup.sessionDefaults === undefined ? {} : { sessionDefaults: setup.sessionDefaults }),
-    ...(options.outputDir === undefined ? {} : { outputDir: options.outputDir }),
+    ...defined({ sessionDefaults: setup.sessionDefaults, outputDir: options.outputDir }),
     identityFolder: (identity) => folders.ofIdentity(identity),
     downloads: { maxBytes: options.maxDownloadBytes, maxCount: options.maxDownloads, keep: options.keepDownloads, maxFolderBytes: options.outputMaxSize },
     runaway: { heapBytes: options.maxPageMemory },
@@ -232,10 +234,7 @@ export function createServer(
     allowFileUrls: options.allowFileUrls,
     fileRoots: options.fileRoot ?? [],
     defaultTimeouts: setup.timeouts,
-    ...(setup.consoleLevel === undefined ? {} : { consoleLevel: setup.consoleLevel }),
-    ...(options.outputDir === undefined ? {} : { outputDir: options.outputDir }),
-    ...(options.outputMaxSize === undefined ? {} : { outputMaxSize: options.outputMaxSize }),
-    ...(options.readOut === undefined ? {} : { config: options.readOut }),
+    ...defined({ consoleLevel: setup.consoleLevel, outputDir: options.outputDir, outputMaxSize: options.outputMaxSize, config: options.readOut }),
     ...(Object.keys(secrets).length === 0 ? {} : { secrets }),
     ...(redactor === undefined ? {} : { redact: redactor.text }),
   };
@@ -305,7 +304,7 @@ export function createServer(
     const implicitSession = !profile.implicitSession ? undefined : served.connection ? implicitSessionOf(sessions) : sharedImplicitSession(scope);
     return createMcpServer({
       sessions,
-      ...(implicitSession === undefined ? {} : { implicitSession }),
+      ...defined({ implicitSession }),
       logger: stderr,
       toolOptions: toolOptionsOf(scope),
       images: setup.imageResponses,
@@ -462,8 +461,7 @@ function remoteSources(options: ServerOptions, logger: Logger, launchHook: Launc
       label: labels[index],
       logger,
       loadPlaywright,
-      ...(headers === undefined ? {} : { headers }),
-      ...(timeout === undefined ? {} : { connectTimeout: timeout }),
+      ...defined({ headers, connectTimeout: timeout }),
     });
   });
 }

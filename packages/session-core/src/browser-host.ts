@@ -7,6 +7,7 @@ import { playwright, type PlaywrightLoader } from './load-playwright.js';
 import { silentLogger, type Logger } from './logger.js';
 import { orAfter } from './clock.js';
 import { browserChildren, killProcessGroup } from './process-tree.js';
+import { defined } from './fields.js';
 
 export interface BrowserHostOptions {
   browser?: BrowserName;
@@ -97,7 +98,7 @@ export class BrowserHost implements BrowserSource {
     this.executable ??= resolveExecutable({
       browser: this.browserName,
       headless: this.headless,
-      ...(this.options.executablePath === undefined ? {} : { executablePath: this.options.executablePath }),
+      ...defined({ executablePath: this.options.executablePath }),
     });
     return this.executable;
   }
@@ -227,12 +228,12 @@ export class BrowserHost implements BrowserSource {
       headless: this.headless,
       args: [...(this.browserName === 'chromium' ? QUIET_CHROMIUM_ARGS : []), ...(this.options.args ?? [])],
       timeout: this.options.launchTimeout ?? 30_000,
-      ...(this.options.chromiumSandbox === undefined ? {} : { chromiumSandbox: this.options.chromiumSandbox }),
+      ...defined({ chromiumSandbox: this.options.chromiumSandbox }),
       // We close the browser ourselves on shutdown, after the sessions; Playwright's own handlers would race us.
       handleSIGINT: false,
       handleSIGTERM: false,
       handleSIGHUP: false,
-      ...(executable.executablePath === undefined ? {} : { executablePath: executable.executablePath }),
+      ...defined({ executablePath: executable.executablePath }),
     };
     const started = Date.now();
     const childrenBefore = new Set(browserChildren());

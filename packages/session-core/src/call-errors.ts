@@ -2,6 +2,7 @@
 import { SessionError, browserError, firstLine, isSessionError, messageOf, type BrowserErrorReason } from './errors.js';
 import { shortId } from './logger.js';
 import type { RunawayTrip } from './runaway.js';
+import { defined } from './fields.js';
 
 /** Why a running call is told to stop. */
 export type StopReason = Extract<BrowserErrorReason, 'cancelled' | 'call_timeout' | 'runaway_page'>;
@@ -78,8 +79,7 @@ export function runawayError(trip: RunawayTrip | undefined): SessionError {
               bound: trip.bound,
               limit: trip.limit,
               observed: trip.observed,
-              ...(trip.windowMs === undefined ? {} : { windowMs: trip.windowMs }),
-              ...(trip.lateMs === undefined ? {} : { lateMs: trip.lateMs }),
+              ...defined({ windowMs: trip.windowMs, lateMs: trip.lateMs }),
               ...(trip.url ? { url: trip.url } : {}),
             }),
       },

@@ -6,6 +6,7 @@ import { editDistance } from './edit-distance.js';
 import { SessionError, type ErrorDetails } from './errors.js';
 import type { BrowserName } from './executable.js';
 import { playwright } from './load-playwright.js';
+import { defined } from './fields.js';
 
 /**
  * The page's static resources (its furniture, not its traffic): what a session can refuse to load (blockResources), and
@@ -263,7 +264,7 @@ export function resolveSessionOptions(input: unknown, browserName: BrowserName =
   const contextOptions: BrowserContextOptions = {
     ...device,
     ...explicit,
-    ...(storageState === undefined ? {} : { storageState }),
+    ...defined({ storageState }),
   };
   return { contextOptions, blockResources, recordVideo, echo: echoSessionOptions(options, device) };
 }
@@ -280,7 +281,7 @@ function echoSessionOptions(options: CheckedOptions, device: DeviceSettings | un
     ...plain,
     ...(extraHTTPHeaders === undefined ? {} : { extraHTTPHeaders: Object.fromEntries(Object.keys(extraHTTPHeaders).map((name) => [name, HIDDEN])) }),
     ...(httpCredentials === undefined ? {} : { httpCredentials: { username: httpCredentials.username } }),
-    ...(proxy === undefined ? {} : { proxy: { server: proxy.server, ...(proxy.bypass === undefined ? {} : { bypass: proxy.bypass }) } }),
+    ...(proxy === undefined ? {} : { proxy: { server: proxy.server, ...defined({ bypass: proxy.bypass }) } }),
     ...(storageState === undefined
       ? {}
       : {
@@ -621,5 +622,5 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 function invalid(option: string | undefined, message: string, details: ErrorDetails = {}): SessionError {
-  return new SessionError('INVALID_PARAMETERS', message, { details: { ...(option === undefined ? {} : { option }), ...details } });
+  return new SessionError('INVALID_PARAMETERS', message, { details: { ...defined({ option }), ...details } });
 }

@@ -6,10 +6,10 @@ import { dispatchPersonInput, type PersonInput } from './person-input.js';
 import { Screencast, cdpOf, type CurrentTab } from './screencast.js';
 
 /** Where a person's control stands: waiting for the calls queued before it, held, or given back. */
-export type ControlState = 'waiting' | 'held' | 'released';
+type ControlState = 'waiting' | 'held' | 'released';
 
 /** Why a lease was taken, shown to the person (request_human's message), and who asked. */
-export interface ControlRequest {
+interface ControlRequest {
   /** What the person is asked to do; shown beside the live view. */
   message?: string | undefined;
   /** Who takes control: a person pressing "Take control", or an agent handing the session to a person. */
@@ -84,7 +84,7 @@ export interface QueuePlace {
   letGo(): void;
 }
 
-export interface PersonControlInit {
+interface PersonControlInit {
   /** The tab calls act on, followed by the screencast. */
   current: CurrentTab;
   /** Takes a place at the end of the session's queue. */
@@ -98,7 +98,7 @@ export interface PersonControlInit {
 }
 
 /** When a lease is due back: `onExpiry` is told once, `afterMs` after it was taken, unless it was given back before. */
-export interface LeaseExpiry {
+interface LeaseExpiry {
   afterMs: number;
   onExpiry: () => void;
 }

@@ -20,7 +20,7 @@ export type EffectiveEmulation = Pick<EffectiveSessionOptions, 'colorScheme' | '
     viewport: { width: number; height: number } | null;
   };
 
-export interface EmulationInit {
+interface EmulationInit {
   context: BrowserContext;
   browserName: BrowserName;
   /** What the session was created with. */

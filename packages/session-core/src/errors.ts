@@ -1,4 +1,5 @@
 // The error contract: one SessionError class carrying a stable code, shared by every layer above.
+import { defined } from './fields.js';
 
 /** Every code a sessionwright call can answer with. */
 export const ERROR_CODES = [
@@ -116,8 +117,7 @@ export class SessionError extends Error {
     return {
       errorCode: this.code,
       message: this.message,
-      ...(this.sessionId === undefined ? {} : { sessionId: this.sessionId }),
-      ...(this.details === undefined ? {} : { details: this.details }),
+      ...defined({ sessionId: this.sessionId, details: this.details }),
     };
   }
 }

@@ -6,7 +6,7 @@ import type { Logger } from './logger.js';
 /** How long an identity's own browser stays up after its last session, for the identity's next one. */
 const IDENTITY_BROWSER_IDLE_MS = 30_000;
 
-export interface IdentityBrowsersInit {
+interface IdentityBrowsersInit {
   /** Makes a browser source for an identity (undefined: that identity shares the manager's). */
   launch: (identity: string) => BrowserSource | undefined;
   /** How long an identity's browser stays up after it serves no session and no creation (default 30 000 ms). */

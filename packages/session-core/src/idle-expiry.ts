@@ -2,7 +2,7 @@
 import type { Clock, TimerHandle, Timers } from './clock.js';
 import type { Session } from './session.js';
 
-export interface IdleExpiryInit {
+interface IdleExpiryInit {
   clock: Clock;
   timers: Timers;
   /** The idle timeout, also how long a busy session's check waits before it looks again. */

@@ -4,9 +4,9 @@ import type { Browser } from 'playwright';
 import { systemTimers, type TimerHandle, type Timers } from './clock.js';
 
 /** Resident bytes of each renderer process of a browser's tree, by pid (empty where it cannot be read). */
-export type ReadProcessMemory = (roots: readonly number[]) => Map<number, number>;
+type ReadProcessMemory = (roots: readonly number[]) => Map<number, number>;
 
-export interface MemoryWatchOptions {
+interface MemoryWatchOptions {
   /** The pids the browser started as (its main process); its renderers are found among their descendants. */
   roots: readonly number[];
   /** The bound: a process holding no more than this many bytes resident cannot hold a tab past it. */

@@ -33,7 +33,7 @@ export interface DialogAnswer {
 /** The longest the next call waits for an action a dialog interrupted to end, once the dialog has been answered. */
 const INTERRUPTED_SETTLE_MS = 10_000;
 
-export interface ModalHoldInit {
+interface ModalHoldInit {
   timers: Timers;
   /** Counts a dialog against the session's runaway bound: false when it is to be dismissed unlisted. */
   count: (dialog: Dialog) => boolean;

@@ -2,7 +2,7 @@
 import type { CDPSession } from 'playwright';
 
 /** Modifier keys held, as the Input domain counts them: Alt 1, Ctrl 2, Meta 4, Shift 8. */
-export type Modifiers = number;
+type Modifiers = number;
 
 /**
  * One input event from a person's view of a tab. `x` and `y` are where the pointer is as fractions of the view (0 at
@@ -16,7 +16,7 @@ export type PersonInput =
   /** Text typed at once: a paste, or what an input method composed. */
   | { kind: 'text'; text: string };
 
-export type MouseButton = 'left' | 'middle' | 'right' | 'none';
+type MouseButton = 'left' | 'middle' | 'right' | 'none';
 
 /** The size of the page's visible area in CSS pixels: what the view's fractions are scaled to. */
 export interface ViewportSize {

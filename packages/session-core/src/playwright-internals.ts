@@ -42,7 +42,7 @@ export async function saveClosedScreencast(screencast: object, file: string): Pr
 }
 
 /** What the context's recorder reports: each action as a line of code, updated in place while it goes on (typing). */
-export interface RecorderSink {
+interface RecorderSink {
   actionAdded(page: unknown, action: unknown, code: string): void;
   actionUpdated(page: unknown, action: unknown, code: string): void;
   signalAdded(page: unknown, signal: unknown, code: string): void;

@@ -25,7 +25,7 @@ export interface FileRecord {
 /** How long closing may wait for the video being recorded to be written. */
 const VIDEO_CLOSE_TIMEOUT_MS = 15_000;
 
-export interface RecordingsInit {
+interface RecordingsInit {
   context: BrowserContext;
   /** The session's id, for the trace's title. */
   id: string;

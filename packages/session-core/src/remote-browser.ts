@@ -7,6 +7,7 @@ import { browserError, firstLine, messageOf, type SessionError } from './errors.
 import type { BrowserName } from './executable.js';
 import { playwright, type PlaywrightLoader } from './load-playwright.js';
 import { silentLogger, type Logger } from './logger.js';
+import { defined } from './fields.js';
 
 export interface RemoteBrowserOptions {
   /** connect: Playwright's own protocol (`playwright run-server`, `launchServer()`, Browserless, Moon); cdp: `connectOverCDP`. */
@@ -159,7 +160,7 @@ export class RemoteBrowser implements BrowserSource {
     let browser: Browser;
     try {
       const type = playwright(this.loadPlaywright)[this.browserName];
-      const connectOptions = { timeout: this.connectTimeout, ...(this.headers === undefined ? {} : { headers: this.headers }) };
+      const connectOptions = { timeout: this.connectTimeout, ...defined({ headers: this.headers }) };
       browser = this.kind === 'cdp' ? await type.connectOverCDP(this.url, connectOptions) : await type.connect(this.url, connectOptions);
     } catch (error) {
       this.failed(classifyConnectError(error));
@@ -213,7 +214,7 @@ export class RemoteBrowser implements BrowserSource {
  * What a failed connect means. A Playwright server refuses a client of another version with HTTP 428 and a text naming
  * both versions; that status and text are all the client API exposes, so they are read here, and only here.
  */
-export function classifyConnectError(error: unknown): SourceFailure {
+function classifyConnectError(error: unknown): SourceFailure {
   const text = messageOf(error);
   if (/\b428\b/.test(text) || /version mismatch/i.test(text)) {
     const serverVersion = /server version:\s*v?(\d+\.\d+(?:\.\d+)?(?:-[\w.-]+)?)/i.exec(text)?.[1] ?? 'unknown';

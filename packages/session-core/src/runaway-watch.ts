@@ -10,7 +10,7 @@ export const LEFTOVER_POPUP_MS = 2_000;
 /** How long one tab's heap measure may take (opening its DevTools session, then the measure) before the tab is skipped. */
 const HEAP_MEASURE_TIMEOUT_MS = 2_000;
 
-export interface RunawayWatchInit {
+interface RunawayWatchInit {
   context: BrowserContext;
   limits: RunawayLimits;
   clock: Clock;

@@ -147,7 +147,7 @@ export class SavedStates {
 }
 
 /** INVALID_PARAMETERS `details.option: "name"` unless `name` is a state name (STATE_NAME_PATTERN). */
-export function checkName(name: unknown): asserts name is string {
+function checkName(name: unknown): asserts name is string {
   if (typeof name !== 'string' || !STATE_NAME_PATTERN.test(name)) {
     throw new SessionError('INVALID_PARAMETERS', 'A state name is 1 to 100 letters, digits, spaces and _ . @ -, starting with a letter or digit.', {
       details: { option: 'name' },

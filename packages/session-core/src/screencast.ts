@@ -18,7 +18,7 @@ export interface TabState {
 }
 
 /** What a watcher is told: every new frame, and the tab's URL and title when they change. The latest of each comes at once. */
-export interface ScreencastWatcher {
+interface ScreencastWatcher {
   frame?(frame: ScreencastFrame): void;
   tab?(state: TabState): void;
   /** The screencast cannot run (not a Chromium browser): said once, with the reason. */
@@ -26,7 +26,7 @@ export interface ScreencastWatcher {
 }
 
 /** How large a watcher wants its frames: the longest side in pixels and the JPEG quality (0–100). */
-export interface FrameSize {
+interface FrameSize {
   maxSide: number;
   quality: number;
 }
@@ -38,7 +38,7 @@ export interface CurrentTab {
 }
 
 /** A frame's size unless a watcher asks for less: the longest side enough to read a page, small enough to send a few times a second. */
-export const DEFAULT_FRAME_SIZE: FrameSize = { maxSide: 1280, quality: 70 };
+const DEFAULT_FRAME_SIZE: FrameSize = { maxSide: 1280, quality: 70 };
 /** The title can change without a navigation (a script sets document.title): it is read again at most this often while frames come. */
 const TITLE_REFRESH_MS = 1_000;
 /** How often an empty title is read again on a page that sends no frames. */

@@ -24,7 +24,7 @@ export interface RecordingsInProgress {
   cut(why: string): Promise<void>;
 }
 
-export interface SessionDownloadsInit {
+interface SessionDownloadsInit {
   /** Makes the session's one folder, on first use; without it downloads fail and no trace can be saved. */
   folder?: (() => Promise<string>) | undefined;
   limits?: DownloadLimits | undefined;

@@ -369,9 +369,7 @@ export class SessionManager {
       for (const ticket of tickets) ticket.release();
       throw error;
     }
-    const opened = await Promise.allSettled(
-      tickets.map((ticket) => this.open({ ...(identity === undefined ? {} : { identity }), image, signal: request.signal }, ticket)),
-    );
+    const opened = await Promise.allSettled(tickets.map((ticket) => this.open({ ...defined({ identity }), image, signal: request.signal }, ticket)));
     const failed = opened.find((result) => result.status === 'rejected');
     const sessions = opened.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
     if (failed) {
@@ -435,9 +433,9 @@ export class SessionManager {
         context,
         page: current,
         endpoint: source.label,
-        ...(identity === undefined ? {} : { identity }),
+        ...defined({ identity }),
         ...(settings === undefined ? {} : { options: settings.echo }),
-        ...(given === undefined ? {} : { givenOptions: given }),
+        ...defined({ givenOptions: given }),
         defaultHeaders: Object.keys(this.contextOptions.extraHTTPHeaders ?? {}),
       });
       this.sourceOf.set(session, source);
@@ -554,7 +552,7 @@ export class SessionManager {
         url: session.page.isClosed() ? 'about:blank' : session.page.url(),
         // The title is read outside the session queue; a page busy navigating answers with an empty title rather than waiting.
         title: await titleOf(session.page, this.timers),
-        ...(session.options.device === undefined ? {} : { device: session.options.device }),
+        ...defined({ device: session.options.device }),
         viewport: session.page.isClosed() ? (session.options.viewport ?? null) : session.page.viewportSize(),
         endpoint: session.endpoint,
       })),

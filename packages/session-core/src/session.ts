@@ -61,9 +61,9 @@ export interface SessionFiles {
  * How long a cancelled or timed-out call may take to let go of the page after being told to stop, before the session
  * replaces the page. A navigation stops at once; a script in a loop or a slow `type` never does.
  */
-export const LET_GO_GRACE_MS = 1_500;
+const LET_GO_GRACE_MS = 1_500;
 
-export interface SessionInit {
+interface SessionInit {
   id: string;
   now: number;
   timeout: number;

@@ -11,6 +11,7 @@ import {
   type Session,
   type SessionImage,
   type SessionManager,
+  defined,
 } from '@sessionwright/session-core';
 import type { Redis } from 'ioredis';
 import { toCallToolResult } from '../mcp-server.js';
@@ -42,7 +43,7 @@ const MAX_HOPS = 3;
 const ROUTE_DEADLINE_MS = 15_000;
 
 /** Runs a tool on this replica for a caller, as a call that reached it would run (no forwarding). */
-export type RunLocally = (scope: CallerScope, tool: string, args: unknown, signal: AbortSignal) => Promise<CallToolResult>;
+type RunLocally = (scope: CallerScope, tool: string, args: unknown, signal: AbortSignal) => Promise<CallToolResult>;
 
 /** A replica-to-replica call's body. */
 interface InternalCall {
@@ -56,7 +57,7 @@ interface InternalCall {
   liveBase?: string;
 }
 
-export interface FleetOptions {
+interface FleetOptions {
   redis: Redis;
   keys: FleetKeys;
   manager: SessionManager;
@@ -263,7 +264,7 @@ export class Fleet {
           identity: record.identity,
           guarded: record.guarded,
           sessionId: record.sessionId,
-          ...(image === undefined ? {} : { image }),
+          ...defined({ image }),
         });
       } catch (error) {
         // Given back, so another replica (or a later call) can take it.

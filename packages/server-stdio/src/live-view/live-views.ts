@@ -20,23 +20,23 @@ import { type AppViewer, pauseApp, watchApp } from './app-viewer.js';
 import { fromThePage, json, type LiveMount, listenOnLoopback, page, plain, readJson, send } from './live-http.js';
 import { type LiveToken, LiveTokens } from './tokens.js';
 
-export interface LiveViewsOptions {
+interface LiveViewsOptions {
   logger: Logger;
   /** How long a live-view URL works, at most (default one hour); it stops earlier when its session ends. */
   ttlMs?: number;
 }
 
 /** How long a live-view URL works by default. */
-export const LIVE_VIEW_TTL_MS = 3_600_000;
+const LIVE_VIEW_TTL_MS = 3_600_000;
 /** The path every live-view route starts with. */
-export const LIVE_PATH = '/live/';
+const LIVE_PATH = '/live/';
 /**
  * Streams open at once on one session, for one identity (a token's, else a connection) and on the whole server: watching
  * is cheap but not free, and no identity may take every stream the server has.
  */
 const MAX_VIEWERS_PER_SESSION = 8;
-export const MAX_VIEWERS_PER_IDENTITY = 16;
-export const MAX_VIEWERS = 64;
+const MAX_VIEWERS_PER_IDENTITY = 16;
+const MAX_VIEWERS = 64;
 /** A person who took control and whose page went away (a reload, a closed tab) gets it back if the page returns within this. */
 const HOLDER_GRACE_MS = 3_000;
 const KEEP_ALIVE_MS = 15_000;

@@ -11,7 +11,7 @@ export interface LiveToken {
 }
 
 /** What a presented id and secret come to: the token, or why not (unknown or ended: 404; a wrong secret: 403). */
-export type TokenCheck = { ok: true; token: LiveToken } | { ok: false; status: 403 | 404 };
+type TokenCheck = { ok: true; token: LiveToken } | { ok: false; status: 403 | 404 };
 
 /** How many live-view URLs one session keeps; a new one beyond it retires the oldest. */
 export const MAX_TOKENS_PER_SESSION = 16;

@@ -11,6 +11,7 @@ import { translatePlaywright } from './playwright/translate.js';
 import { NO_SETUP, type BrowserSetup } from './setup.js';
 import { UsageError } from '../usage-error.js';
 import { VERSION } from '../version.js';
+import { defined } from '@sessionwright/session-core';
 
 export { UsageError };
 
@@ -173,7 +174,7 @@ function configReadOut(config: ResolvedConfig, setup: BrowserSetup): Record<stri
     config: config.configFile === undefined ? { value: null, source: 'default' } : { value: config.configFile.path, source: config.configFile.source },
   };
   for (const [key, { value, source, via }] of config.values) {
-    entries[key] = { value: value === undefined ? null : secret.has(key) ? '***' : value, source, ...(via === undefined ? {} : { via }) };
+    entries[key] = { value: value === undefined ? null : secret.has(key) ? '***' : value, source, ...defined({ via }) };
   }
   if (setup !== NO_SETUP) entries.setup = { value: printableSetup(setup), source: 'playwright profile' };
   return entries;
@@ -191,9 +192,7 @@ function printableSetup(setup: BrowserSetup): unknown {
         ? undefined
         : {
             ...defaults,
-            ...(defaults.proxy === undefined
-              ? {}
-              : { proxy: { server: defaults.proxy.server, ...(defaults.proxy.bypass === undefined ? {} : { bypass: defaults.proxy.bypass }) } }),
+            ...(defaults.proxy === undefined ? {} : { proxy: { server: defaults.proxy.server, ...defined({ bypass: defaults.proxy.bypass }) } }),
             ...(defaults.httpCredentials === undefined ? {} : { httpCredentials: { username: defaults.httpCredentials.username, password: '***' } }),
             ...(defaults.extraHTTPHeaders === undefined ? {} : { extraHTTPHeaders: masked(defaults.extraHTTPHeaders) }),
             ...(defaults.storageState === undefined

@@ -1,6 +1,6 @@
 // Where each setting's value comes from: the command line, then SESSIONWRIGHT_* variables, then --config <file.json>, then the defaults; every source checked the same way.
 import path from 'node:path';
-import { editDistance } from '@sessionwright/session-core';
+import { editDistance, defined } from '@sessionwright/session-core';
 import { describeJsonError, readSettingsFile } from '../bounded-read.js';
 import { BadValue, ENV_PREFIX, FLAG_DEFINITIONS, camelCase, envVarName, type FlagDefinition, type FlagValue } from './table.js';
 import { UsageError } from '../usage-error.js';
@@ -212,7 +212,7 @@ export function resolveConfig(
           : ['default', flag.default];
     const foreignSource =
       source === 'default' || (source === 'cli' && line.given.has(flag)) || (source === 'env' && fromEnvOwn(flag)) ? undefined : via.get(flag);
-    values.set(camelCase(flag.name), { value, source, ...(foreignSource === undefined ? {} : { via: foreignSource }) });
+    values.set(camelCase(flag.name), { value, source, ...defined({ via: foreignSource }) });
   }
   return { values, configFile, warnings: unknownVariables(env, flags) };
 

@@ -1,5 +1,5 @@
 // One way to write a tool that acts on a session: its handler gets the session's page, its arguments and the one ToolResponse; the call's scope (which session, dialogs held or not, the snapshot) is decided by the profile, and runInSession is the one way such a call reaches its page.
-import { SessionError, isSessionError, type Session } from '@sessionwright/session-core';
+import { SessionError, isSessionError, type Session, defined } from '@sessionwright/session-core';
 import type { Page } from 'playwright';
 import type { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOptions } from './define-tool.js';
@@ -90,7 +90,7 @@ export function defineSessionTool<Input extends z.ZodObject, Output extends z.Zo
  * a person's control is itself an entry in that queue, so such a tool must not wait behind it (live_view, request_human).
  * It gets the session, never its page: whatever it reads of the page, it reads without holding the queue.
  */
-export type BesideWork<Args, Result> = (args: Args, session: Session, ctx: ToolContext) => Promise<Result | WithAttachments<Result>>;
+type BesideWork<Args, Result> = (args: Args, session: Session, ctx: ToolContext) => Promise<Result | WithAttachments<Result>>;
 
 interface BesideToolSpec<Input extends z.ZodObject, Output extends z.ZodObject> extends Omit<ToolDefinition<Input, Output>, 'handler'> {
   /** The call's scope from its arguments (only its session counts here); by default the session named by sessionId. */
@@ -158,7 +158,7 @@ async function runInSession<Args, Prepared, Fields extends object>(
         {
           signal: ctx.signal,
           loads,
-          ...(limit === undefined ? {} : { timeout: limit }),
+          ...defined({ timeout: limit }),
           onWaitForPerson: (lease) => {
             stopReporting = reportWaitForPerson(ctx, lease);
           },

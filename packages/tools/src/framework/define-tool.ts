@@ -19,6 +19,7 @@ import type { z } from 'zod';
 import { invalidArguments, toolError } from './errors.js';
 import { SESSIONS_VOCABULARY, type ToolVocabulary } from './next-steps.js';
 import { attachmentsOf, type Attachment, type WithAttachments } from './response.js';
+import { defined } from '@sessionwright/session-core';
 
 /**
  * What a handler may do with sessions: only what tools use, never the SDK server or the transport. The server hands
@@ -277,7 +278,7 @@ export async function runTool(tool: AnyTool, rawArgs: unknown, ctx: ToolContext)
   if (!parsed.success) {
     return {
       ok: false,
-      error: invalidArguments(tool.name, parsed.error, { accepted: Object.keys(tool.input.shape), ...(sessionId === undefined ? {} : { sessionId }) }),
+      error: invalidArguments(tool.name, parsed.error, { accepted: Object.keys(tool.input.shape), ...defined({ sessionId }) }),
     };
   }
   try {
@@ -287,7 +288,7 @@ export async function runTool(tool: AnyTool, rawArgs: unknown, ctx: ToolContext)
     // Anything not already a SessionError is BROWSER_ERROR reason unknown, with the browser's own message.
     return {
       ok: false,
-      error: toolError(error, { tool: tool.name, vocabulary: ctx.vocabulary ?? SESSIONS_VOCABULARY, ...(sessionId === undefined ? {} : { sessionId }) }),
+      error: toolError(error, { tool: tool.name, vocabulary: ctx.vocabulary ?? SESSIONS_VOCABULARY, ...defined({ sessionId }) }),
     };
   }
 }

@@ -1,6 +1,6 @@
 // The tools layer's one error mapping (toolError), and the codes of element and navigation failures decided by asking the page what is true now, not by reading English error text.
 import type { Locator, Page } from 'playwright';
-import { SessionError, browserError, firstLine, isSessionError, isTimeoutError, messageOf, orAfter } from '@sessionwright/session-core';
+import { SessionError, browserError, firstLine, isSessionError, isTimeoutError, messageOf, orAfter, defined } from '@sessionwright/session-core';
 import type { z } from 'zod';
 import { describeTarget, inspectElement, targetDetails, type ElementAction, type ElementTarget } from '../page/element.js';
 import { withNextStep, type ToolVocabulary } from './next-steps.js';
@@ -17,7 +17,7 @@ export async function elementError(
   if (isSessionError(error)) return error;
   const { action, target } = context;
   const what = describeTarget(target);
-  const base = { ...targetDetails(target), ...(context.timeout === undefined ? {} : { timeout: context.timeout }) };
+  const base = { ...targetDetails(target), ...defined({ timeout: context.timeout }) };
   const browserMessage = firstLine(messageOf(error));
   const state = await inspectElement(locator);
 
@@ -126,12 +126,12 @@ export function navigationError(error: unknown, context: { url: string; timeout?
     ? `Loading ${context.url} did not finish within ${context.timeout} ms. Try a larger timeout or waitUntil "domcontentloaded".`
     : `Could not load ${context.url}: ${reason}. Check the URL and that the site is reachable.`;
   return new SessionError('NAVIGATION_FAILED', message, {
-    details: { url: context.url, reason, browserMessage, ...(context.timeout === undefined ? {} : { timeout: context.timeout }) },
+    details: { url: context.url, reason, browserMessage, ...defined({ timeout: context.timeout }) },
   });
 }
 
 /** What the mapping of a failure knows of its call. */
-export interface FailureContext {
+interface FailureContext {
   /** The tool, named in the message of a failure that is not already a SessionError. */
   tool?: string;
   /** The tool names of the call's profile: the error's next step is said in them. */
@@ -174,8 +174,8 @@ export function invalidArguments(toolName: string, error: z.ZodError, options: {
   });
   const listed = accepted === undefined ? '' : ` Accepted arguments: ${accepted.join(', ') || 'none'}.`;
   return new SessionError('INVALID_PARAMETERS', `Invalid arguments for ${toolName}: ${problems.join('; ')}.${listed}`, {
-    ...(sessionId === undefined ? {} : { sessionId }),
-    details: { issues: problems, ...(accepted === undefined ? {} : { acceptedArguments: accepted }) },
+    ...defined({ sessionId }),
+    details: { issues: problems, ...defined({ acceptedArguments: accepted }) },
   });
 }
 

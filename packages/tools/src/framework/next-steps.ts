@@ -1,5 +1,5 @@
 // Turns session-core's structured next-step hints (details.next) into a sentence naming the tools of the profile in use.
-import { SessionError, nextStepOf, type NextStep } from '@sessionwright/session-core';
+import { SessionError, nextStepOf, type NextStep, defined } from '@sessionwright/session-core';
 
 /** The tool names a profile's sentences use; a second profile (other tool names) passes its own. */
 export interface ToolVocabulary {
@@ -42,8 +42,7 @@ export function withNextStep(error: SessionError, words: ToolVocabulary = SESSIO
   const sentence = nextStepSentence(next, words);
   if (error.message.endsWith(sentence)) return error;
   return new SessionError(error.code, `${error.message} ${sentence}`, {
-    ...(error.sessionId === undefined ? {} : { sessionId: error.sessionId }),
-    ...(error.details === undefined ? {} : { details: error.details }),
+    ...defined({ sessionId: error.sessionId, details: error.details }),
     cause: error.cause,
   });
 }

@@ -27,7 +27,7 @@ export function outputPath(options: ToolOptions, filename: string): string {
 }
 
 /** What counts a file against its session's limits (Session.countFile); undefined where no session is known. */
-export interface FileCounter {
+interface FileCounter {
   countFile(bytes: number): void;
 }
 

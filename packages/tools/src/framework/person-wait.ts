@@ -3,7 +3,7 @@ import type { ControlLease } from '@sessionwright/session-core';
 import type { ToolContext } from './define-tool.js';
 
 /** How often a waiting call says it is still waiting (clients that reset their own timeout on progress keep waiting). */
-export const WAITING_PROGRESS_MS = 5_000;
+const WAITING_PROGRESS_MS = 5_000;
 
 /**
  * Reports through ctx.progress that the call waits for the person who has control, at once and every few seconds,

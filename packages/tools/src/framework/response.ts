@@ -1,5 +1,5 @@
 // The one response of a session call: the tool returns its own fields; this adds the page header, the snapshot, the session's events and what it holds open, and renders the result once.
-import { orAfter, type Session, type SessionEvents } from '@sessionwright/session-core';
+import { orAfter, type Session, type SessionEvents, defined } from '@sessionwright/session-core';
 import type { Page } from 'playwright';
 import { z } from 'zod';
 import { modalSentence, modalStateFor, type ModalState } from './modal-state.js';
@@ -241,7 +241,7 @@ export class CallResponse implements ToolResponse {
     if (!this.options.snapshot) return state;
     try {
       const { snapshot, truncated, note } = await readSnapshot(page);
-      return { ...state, snapshot, ...(truncated ? { snapshotTruncated: true as const } : {}), ...(note === undefined ? {} : { snapshotNote: note }) };
+      return { ...state, snapshot, ...(truncated ? { snapshotTruncated: true as const } : {}), ...defined({ snapshotNote: note }) };
     } catch (error) {
       // The action itself succeeded; a page still changing under the snapshot must not turn that into a failure.
       return {

@@ -1,6 +1,6 @@
 // Searching a snapshot's text: the lines that match a text or a pattern, each with its ref and its path from the root, so an agent finds an element without reading the page.
 import { runInNewContext } from 'node:vm';
-import { SessionError, cut } from '@sessionwright/session-core';
+import { SessionError, cut, defined } from '@sessionwright/session-core';
 
 /** What to look for: a text (any case), or a pattern (case as written; `/pattern/flags` for flags). */
 export type SnapshotQuery = { text: string } | { regex: string };
@@ -120,7 +120,7 @@ function matchOf(line: Line, found: number, open: readonly Line[]): SnapshotMatc
   const named = open.filter((outer) => outer.head !== 'generic');
   const shown = named.slice(-MAX_PATH).map((outer) => outer.head);
   const path = (named.length > MAX_PATH ? ['…', ...shown] : shown).join(' > ');
-  return { ...(ref === undefined ? {} : { ref }), line: around(line.text, found), path };
+  return { ...defined({ ref }), line: around(line.text, found), path };
 }
 
 /** A long line cut to the part around the match, with a little before it. */

@@ -1,5 +1,5 @@
 // Reading a page as an AI-mode aria snapshot with refs, capped for a model: used by the snapshot tool and by the response builder.
-import { browserError, firstLine, isTimeoutError, messageOf, serverSide } from '@sessionwright/session-core';
+import { browserError, firstLine, isTimeoutError, messageOf, serverSide, defined } from '@sessionwright/session-core';
 import type { Page } from 'playwright';
 import type { ElementTarget } from './element.js';
 import { onElement } from './actions.js';
@@ -71,7 +71,7 @@ export async function readSnapshot(
   const snapshotOptions = {
     mode: 'ai' as const,
     timeout: SNAPSHOT_TIMEOUT,
-    ...(options.depth === undefined ? {} : { depth: options.depth }),
+    ...defined({ depth: options.depth }),
     ...(options.boxes ? { boxes: true } : {}),
   };
   const target = options.target;
@@ -162,7 +162,7 @@ export async function quickSnapshot(page: Page, options: { depth?: number; boxes
         const iframes = injected._lastAriaSnapshotForQuery?.iframeRefs;
         return Array.isArray(iframes) && iframes.length === 0 ? yaml : null;
       },
-      { mode: 'ai' as const, ...(options.depth === undefined ? {} : { depth: options.depth }), ...(options.boxes ? { boxes: true } : {}) },
+      { mode: 'ai' as const, ...defined({ depth: options.depth }), ...(options.boxes ? { boxes: true } : {}) },
     );
     return typeof text === 'string' ? text : undefined;
   } catch {

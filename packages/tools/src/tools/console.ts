@@ -1,5 +1,5 @@
 // console_messages: what the session's pages logged, and their uncaught errors, read by cursor from the session's ring.
-import { COLLECTOR_CAPACITY, atLeast } from '@sessionwright/session-core';
+import { COLLECTOR_CAPACITY, atLeast, defined } from '@sessionwright/session-core';
 import { z } from 'zod';
 import { sessionOutput } from '../framework/response.js';
 import { sessionIdSchema } from '../framework/schemas.js';
@@ -46,7 +46,7 @@ export const consoleMessages = defineSessionTool({
   async handler({ level, since, limit = DEFAULT_LIMIT }, page, response, { options }) {
     // Without a level the server's default (the playwright profile's --console-level), else info.
     const keep = atLeast(level ?? options.consoleLevel ?? 'info');
-    const { items, cursor, dropped } = response.session.collectors.console.read({ ...(since === undefined ? {} : { since }), limit, keep });
+    const { items, cursor, dropped } = response.session.collectors.console.read({ ...defined({ since }), limit, keep });
     return { messages: items.map((entry) => ({ ...entry })), cursor, dropped, loadCursor: response.session.collectors.consoleSinceNavigation(page) };
   },
 });

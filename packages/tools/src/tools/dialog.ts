@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { sessionOutput } from '../framework/response.js';
 import { sessionIdSchema } from '../framework/schemas.js';
 import { defineSessionTool } from '../framework/define-session-tool.js';
+import { defined } from '@sessionwright/session-core';
 
 export const handleDialog = defineSessionTool({
   name: 'handle_dialog',
@@ -30,10 +31,10 @@ export const handleDialog = defineSessionTool({
     const open = session.modal.state;
     if (open?.type === 'dialog') {
       await session.modal.answerDialog(accept, promptText);
-      if (persist) session.modal.setDialogAnswer({ accept, ...(promptText === undefined ? {} : { promptText }), persist: true });
+      if (persist) session.modal.setDialogAnswer({ accept, ...defined({ promptText }), persist: true });
       return { success: true as const, message: `The open ${open.dialogType} dialog was ${verb}.${persist ? ` Every later dialog will be ${verb} too.` : ''}` };
     }
-    session.modal.setDialogAnswer({ accept, ...(promptText === undefined ? {} : { promptText }), persist });
+    session.modal.setDialogAnswer({ accept, ...defined({ promptText }), persist });
     return {
       success: true as const,
       message: persist ? `Every dialog from now on will be ${verb}.` : `The next dialog will be ${verb}. Now do the action that opens it.`,

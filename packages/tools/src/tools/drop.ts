@@ -1,5 +1,5 @@
 // Dropping files or MIME-typed data onto an element as if dragged from outside the page: upload_file's drop and browser_drop.
-import { SessionError, isSessionError } from '@sessionwright/session-core';
+import { SessionError, isSessionError, defined } from '@sessionwright/session-core';
 import type { Page } from 'playwright';
 import { z } from 'zod';
 import type { ElementTarget } from '../page/element.js';
@@ -36,9 +36,7 @@ export async function dropOnto(page: Page, target: ElementTarget, payload: DropP
   const files = payload.files.map(({ name, mimeType, buffer }) => ({ name, mimeType, buffer }));
   try {
     await onElement(page, target, 'hover', timeout, (locator) =>
-      actAndSettle(page, settleTimeout, () =>
-        locator.drop({ ...(files.length > 0 ? { files } : {}), ...(payload.data === undefined ? {} : { data: payload.data }) }, { timeout }),
-      ),
+      actAndSettle(page, settleTimeout, () => locator.drop({ ...(files.length > 0 ? { files } : {}), ...defined({ data: payload.data }) }, { timeout })),
     );
   } catch (error) {
     if (isSessionError(error) && /did not accept|rejected|preventDefault/i.test(String(error.details?.browserMessage ?? error.message))) {

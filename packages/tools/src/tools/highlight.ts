@@ -1,5 +1,5 @@
 // The `devtools` capability's highlight: a box drawn over an element that stays until hidden, to point a person (live view, video) at it; `highlight` in the default profile, browser_highlight and browser_hide_highlight in the playwright profile.
-import { SessionError } from '@sessionwright/session-core';
+import { SessionError, defined } from '@sessionwright/session-core';
 import { z } from 'zod';
 import { onElement } from '../page/actions.js';
 import { adapt, elementCount, elementFields, optionalSessionIdSchema, toTarget } from '../profiles/playwright/adapter.js';
@@ -76,7 +76,7 @@ export const playwrightHighlightTools = [
       path: ['ref'],
     }),
     base: highlight,
-    toBase: ({ style, ...element }) => ({ ...toTarget(element), ...(style === undefined ? {} : { style }) }),
+    toBase: ({ style, ...element }) => ({ ...toTarget(element), ...defined({ style }) }),
   }),
   adapt({
     name: 'browser_hide_highlight',

@@ -12,8 +12,8 @@ import { defineBesideTool } from '../framework/define-session-tool.js';
 export const LIVE_VIEW_RESOURCE_URI = 'ui://sessionwright/live-view.html';
 
 /** How long request_human waits for a person by default, and at most. */
-export const DEFAULT_HAND_OFF_TIMEOUT = 300_000;
-export const MAX_HAND_OFF_TIMEOUT = 3_600_000;
+const DEFAULT_HAND_OFF_TIMEOUT = 300_000;
+const MAX_HAND_OFF_TIMEOUT = 3_600_000;
 
 const linkFields = {
   sessionId: z.string().describe('The session shown (the MCP App asks for its frames by it).'),

@@ -1,5 +1,5 @@
 // The `vision` capability: the mouse by page coordinates (move, click, drag, press, release, wheel), for pages a snapshot cannot name (canvas, maps); `mouse` in the default profile, @playwright/mcp's browser_mouse_* over it.
-import { SessionError } from '@sessionwright/session-core';
+import { SessionError, defined } from '@sessionwright/session-core';
 import type { Frame, Page, Request, Response } from 'playwright';
 import { z } from 'zod';
 import type { AnyTool } from '../framework/define-tool.js';
@@ -78,11 +78,7 @@ function mouseStep(args: MouseArgs): MouseStep {
     action,
     ...(x !== undefined && y !== undefined ? { at: { x, y } } : {}),
     ...(toX !== undefined && toY !== undefined ? { to: { x: toX, y: toY } } : {}),
-    ...(button === undefined ? {} : { button }),
-    ...(clickCount === undefined ? {} : { clickCount }),
-    ...(delay === undefined ? {} : { delay }),
-    ...(deltaX === undefined ? {} : { deltaX }),
-    ...(deltaY === undefined ? {} : { deltaY }),
+    ...defined({ button, clickCount, delay, deltaX, deltaY }),
   };
 }
 
@@ -174,7 +170,7 @@ async function runMouseStep(page: Page, step: MouseStep): Promise<string> {
       return `Moved the mouse to (${step.at?.x}, ${step.at?.y}).`;
     case 'click': {
       const clickCount = step.clickCount ?? 1;
-      await settle(() => mouse.click(step.at?.x ?? 0, step.at?.y ?? 0, { button, clickCount, ...(step.delay === undefined ? {} : { delay: step.delay }) }));
+      await settle(() => mouse.click(step.at?.x ?? 0, step.at?.y ?? 0, { button, clickCount, ...defined({ delay: step.delay }) }));
       return `Clicked ${button}${clickCount > 1 ? ` ×${clickCount}` : ''}${at}.`;
     }
     case 'drag': {

@@ -1,5 +1,5 @@
 // The `network` capability: network_requests lists a session's requests from its ring; network_request shows one in full.
-import { SessionError, isStaticResource, orAfter, type RequestEntry, type Session } from '@sessionwright/session-core';
+import { SessionError, isStaticResource, orAfter, type RequestEntry, type Session, defined } from '@sessionwright/session-core';
 import type { Request } from 'playwright';
 import { z } from 'zod';
 import { cursorSchema, DEFAULT_LIMIT, limitSchema } from './console.js';
@@ -55,15 +55,14 @@ export const networkRequests = defineSessionTool({
     return { keep, since, limit: limit ?? DEFAULT_LIMIT };
   },
   async handler({ keep, since, limit }, _page, response) {
-    const read = response.session.collectors.requests.read({ ...(since === undefined ? {} : { since }), limit, keep });
+    const read = response.session.collectors.requests.read({ ...defined({ since }), limit, keep });
     const requests = read.items.map(({ id, method, url, resourceType, status, failure, ms }) => ({
       id,
       method,
       url,
       resourceType,
       status,
-      ...(failure === undefined ? {} : { failure }),
-      ...(ms === undefined ? {} : { ms }),
+      ...defined({ failure, ms }),
     }));
     return { requests, cursor: read.cursor, dropped: read.dropped };
   },
@@ -148,7 +147,7 @@ async function describeRequest(entry: RequestEntry, request: Request, session: S
     method: entry.method,
     requestUrl: entry.url,
     status: entry.status,
-    ...(entry.failure === undefined ? {} : { failure: entry.failure }),
+    ...defined({ failure: entry.failure }),
     requestHeaders,
     responseHeaders,
     ...(requestBody === undefined ? {} : { requestBody: requestBody.text }),

@@ -1,5 +1,5 @@
 // The `pdf` capability: save_pdf prints the session's page to a PDF (Chromium only).
-import { SessionError, browserError } from '@sessionwright/session-core';
+import { SessionError, browserError, defined } from '@sessionwright/session-core';
 import { z } from 'zod';
 import { defaultFileName, outputPath, writeOutputFile } from '../framework/output-files.js';
 import { optionalSessionIdSchema, playwrightOutput, playwrightSessionTool } from '../profiles/playwright/adapter.js';
@@ -57,7 +57,7 @@ export const savePdf = defineSessionTool({
   prepare: ({ filename, ...args }, ctx) => ({ ...args, file: filename === undefined ? undefined : outputPath(ctx.options, filename) }),
   async handler({ landscape = false, printBackground = false, pageRanges, file }, page, response, ctx) {
     requirePdfSupport(response.session.browser.browserType().name());
-    const pdf = await page.pdf({ landscape, printBackground, ...(pageRanges === undefined ? {} : { pageRanges }) }).catch((error: unknown) => {
+    const pdf = await page.pdf({ landscape, printBackground, ...defined({ pageRanges }) }).catch((error: unknown) => {
       const message = error instanceof Error ? (error.message.split('\n', 1)[0] ?? '') : String(error);
       if (pageRanges !== undefined && /page range/i.test(message)) {
         throw new SessionError('INVALID_PARAMETERS', `pageRanges "${pageRanges}" does not fit this document: ${message}`, { details: { pageRanges } });

@@ -1,5 +1,5 @@
 // The `devtools` capability's recorder and debugger: actions written down as Playwright code while a person (or the agent) does them, and resuming a paused script; @playwright/mcp's annotation window, which needs a display of the server's own, answers unsupported.
-import { SessionError, browserError, orAfter, type Session } from '@sessionwright/session-core';
+import { SessionError, browserError, orAfter, type Session, defined } from '@sessionwright/session-core';
 import { z } from 'zod';
 import { adapt, besideInProfile, optionalSessionIdSchema, playwrightOutput, playwrightSessionTool } from '../profiles/playwright/adapter.js';
 import { pageResultFields, sessionOutput } from '../framework/response.js';
@@ -124,7 +124,7 @@ async function resumeScript(
     };
     if (paused && details !== null) {
       const { file, line, column } = details.location;
-      const pausedAt = { file, title: details.title, ...(line === undefined ? {} : { line }), ...(column === undefined ? {} : { column }) };
+      const pausedAt = { file, title: details.title, ...defined({ line }), ...defined({ column }) };
       return { paused: true, pausedAt, message: `Paused again before: ${details.title}.`, ...header };
     }
     return { paused: false, message: 'The script ran on to the end of its call.', ...header };

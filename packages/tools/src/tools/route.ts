@@ -68,8 +68,7 @@ function routeHandler(spec: RouteSpec): (route: Route) => Promise<void> {
     if (mocks) {
       await route.fulfill({
         status: spec.status ?? 200,
-        ...(spec.headers === undefined ? {} : { headers: spec.headers }),
-        ...(spec.contentType === undefined ? {} : { contentType: spec.contentType }),
+        ...defined({ headers: spec.headers, contentType: spec.contentType }),
         body: spec.body ?? '',
       });
       return;
@@ -111,11 +110,10 @@ function listRoutes(context: BrowserContext) {
   return routesOf(context).map(({ pattern, status, body, contentType, headers, removeHeaders }) => ({
     pattern,
     mocked: status !== undefined || body !== undefined,
-    ...(status === undefined ? {} : { status }),
-    ...(contentType === undefined ? {} : { contentType }),
+    ...defined({ status, contentType }),
     ...(body === undefined ? {} : { bodyLength: body.length, bodyStart: body.slice(0, 50) }),
     ...(headers === undefined ? {} : { headers: Object.keys(headers) }),
-    ...(removeHeaders === undefined ? {} : { removeHeaders }),
+    ...defined({ removeHeaders }),
   }));
 }
 

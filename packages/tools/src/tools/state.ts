@@ -1,5 +1,5 @@
 // The `states` capability: sign-ins kept on the server under a name (save, list, delete) and forks of a live session.
-import { browserError, type SavedStateInfo } from '@sessionwright/session-core';
+import { browserError, type SavedStateInfo, defined } from '@sessionwright/session-core';
 import { z } from 'zod';
 import type { SavedStateAccess, ToolContext } from '../framework/define-tool.js';
 import { defineTool } from '../framework/define-tool.js';
@@ -28,7 +28,7 @@ export function savedStates(ctx: ToolContext): SavedStateAccess {
 
 const info = (state: SavedStateInfo) => ({ name: state.name, savedAt: state.savedAt, cookies: state.cookies, origins: state.origins });
 
-export const saveState = defineTool({
+const saveState = defineTool({
   name: 'save_state',
   title: 'Save sign-in state',
   description: "Keeps the session's sign-ins (cookies, localStorage, IndexedDB) on the server under a name, for create_session {state}.",
@@ -48,7 +48,7 @@ export const saveState = defineTool({
   },
 });
 
-export const listStates = defineTool({
+const listStates = defineTool({
   name: 'list_states',
   title: 'List saved states',
   description: 'Lists your saved sign-in states: names, when saved, origins; never values.',
@@ -64,7 +64,7 @@ export const listStates = defineTool({
   },
 });
 
-export const deleteState = defineTool({
+const deleteState = defineTool({
   name: 'delete_state',
   title: 'Delete saved state',
   description: 'Deletes one of your saved states.',
@@ -80,7 +80,7 @@ export const deleteState = defineTool({
   },
 });
 
-export const forkSession = defineTool({
+const forkSession = defineTool({
   name: 'fork_session',
   title: 'Fork browser session',
   description: 'Opens copies of a session as it is now (sign-ins, storage, current page, options), each then on its own.',
@@ -99,7 +99,7 @@ export const forkSession = defineTool({
   capability: 'states',
   async handler({ sessionId, count }, ctx) {
     if (ctx.sessions.fork === undefined) throw browserError('unsupported', 'This server cannot fork sessions.');
-    const copies = await ctx.sessions.fork(sessionId, { ...(count === undefined ? {} : { count }), signal: ctx.signal });
+    const copies = await ctx.sessions.fork(sessionId, { ...defined({ count }), signal: ctx.signal });
     const sessions = await Promise.all(
       copies.map(async (copy) => {
         prepareTitle(copy.page);

@@ -5,6 +5,7 @@ import { describeJsonError, readSettingsFile } from '../../bounded-read.js';
 import type { ForeignArity } from '../sources.js';
 import { FLAG_DEFINITIONS, type FlagDefinition } from '../table.js';
 import { PLAYWRIGHT_PROFILE_FLAGS, headerOf, list, numberOf, oneOf, sizeOf, type Given, type Writer } from './level.js';
+import { defined } from '@sessionwright/session-core';
 
 /** @playwright/mcp's capability names (its --caps and `capabilities`); `tracing` is its older name for devtools. */
 export const PLAYWRIGHT_CAPS = ['vision', 'pdf', 'devtools', 'network', 'storage', 'testing', 'config'] as const;
@@ -73,7 +74,7 @@ export function initScriptsFrom(files: string[]): string[] {
 const same = (name: string, takes: ForeignArity, placeholder: string | undefined, env: string, means: string): PlaywrightFlag => ({
   name,
   takes,
-  ...(placeholder === undefined ? {} : { placeholder }),
+  ...defined({ placeholder }),
   env,
   means,
   sameAsOurs: true,

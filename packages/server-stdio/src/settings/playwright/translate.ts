@@ -117,7 +117,7 @@ export function translatePlaywright(foreign: readonly ForeignOccurrence[], env: 
         consoleLevel: part.consoleLevel,
         imageResponses: part.imageResponses ?? 'allow',
         recording: { trace: part.saveTrace ?? false, video: part.saveVideo, session: part.saveSession ?? false },
-        ...(part.secrets === undefined ? {} : { secrets: part.secrets }),
+        ...defined({ secrets: part.secrets }),
       };
       return { values, setup, notes: [...notes.values()] };
     },

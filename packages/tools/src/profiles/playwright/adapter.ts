@@ -13,6 +13,7 @@ import {
   type SessionTool,
   type SessionToolSpec,
 } from '../../framework/define-session-tool.js';
+import { defined } from '@sessionwright/session-core';
 
 /** Said in the notes of every playwright-profile tool that acts on a page: which session it acts on. */
 export const SESSION_NOTE = "Acts on this connection's own browser page (opened on the first call) unless sessionId names a session from create_session.";
@@ -121,8 +122,7 @@ export function adapt<Input extends z.ZodObject>(spec: AdapterSpec<Input>): Sess
     kind,
     errors: base.errors,
     // A capability's tool is in the same group under every name (--caps names the group, not the tool).
-    ...(base.capability === undefined ? {} : { capability: base.capability }),
-    ...(spec.file === undefined ? {} : { file: spec.file }),
+    ...defined({ capability: base.capability, file: spec.file }),
     scope(args) {
       const snapshot = typeof spec.snapshot === 'function' ? spec.snapshot(own(args)) : spec.snapshot === true;
       return playwrightScope({ name: spec.name, kind, modal: spec.modal }, (args as { sessionId?: string }).sessionId, snapshot);

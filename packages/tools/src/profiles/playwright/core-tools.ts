@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { dropDataSchema } from '../../tools/drop.js';
 import { emulate } from '../../tools/emulate.js';
-import { isSessionError, SessionError } from '@sessionwright/session-core';
+import { isSessionError, SessionError, defined } from '@sessionwright/session-core';
 import { FILENAME_NOTE, filenameSchema } from '../../framework/response.js';
 import { networkRequest, networkRequests } from '../../tools/network.js';
 import { SESSION_NOTE, adapt, elementCount, elementFields, optionalSessionIdSchema, playwrightOutput, playwrightSessionTool, toTarget } from './adapter.js';
@@ -132,7 +132,7 @@ export const browserNetworkRequest = playwrightSessionTool({
   output: playwrightOutput(networkRequest.output as z.ZodObject).extend({ index: z.number().optional() }),
   kind: networkRequest.kind,
   errors: networkRequest.errors,
-  ...(networkRequest.capability === undefined ? {} : { capability: networkRequest.capability }),
+  ...defined({ capability: networkRequest.capability }),
   async handler({ index, part }, page, response, ctx) {
     let fields: Record<string, unknown>;
     try {

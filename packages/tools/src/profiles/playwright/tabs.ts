@@ -1,5 +1,5 @@
 // browser_tabs: @playwright/mcp's tab tool over tabs, across the connection's own session and its named isolated contexts, each a session of ours.
-import { SessionError, isSessionError } from '@sessionwright/session-core';
+import { SessionError, isSessionError, defined } from '@sessionwright/session-core';
 import { z } from 'zod';
 import { defineTool, type ImplicitSessionAccess, type ToolContext } from '../../framework/define-tool.js';
 import { checkUrl } from '../../tools/navigation.js';
@@ -180,7 +180,7 @@ async function withEveryTab(implicit: ImplicitSessionAccess, ctx: ToolContext, r
     const offset = every.length;
     if (id === inUse) current = offset + listed.current;
     for (const tab of listed.tabs) {
-      every.push({ ...tab, index: offset + tab.index, current: id === inUse && tab.current, ...(name === undefined ? {} : { isolatedContext: name }) });
+      every.push({ ...tab, index: offset + tab.index, current: id === inUse && tab.current, ...defined({ isolatedContext: name }) });
     }
   }
   return { ...result, tabs: every, current };
