@@ -251,7 +251,9 @@ export function renderMarkdown(results: BenchResults, analysis: string): string 
     `- Every figure is a median over ${results.config.iterations} measured iterations (after ${results.config.warmup} warm-up), the systems interleaved in an order that rotates every iteration. Single samples of one call spread by ±25 % on a two-core machine, and the same build's ratios move by a few percent between runs, so a ratio within a few percent of its limit is met or missed by the run, not by the code.`,
   );
   line(
-    '- Absolute times depend on the machine and its load (recorded below; run it where the 1-minute load average is below 1); the ratios compare systems that ran side by side. A cost the machine adds to every system alike (a slow start of Chromium, say) moves the cold-start ratios towards 1 without either server changing.',
+    '- Absolute times depend on the machine and its load (recorded below; run it where the 1-minute load average is below 1); ' +
+      'the ratios compare systems that ran side by side. A cost the machine adds to every system alike (a slow start of Chromium, ' +
+      'say) moves the cold-start ratios towards 1 without either server changing.',
   );
   line();
 
@@ -267,7 +269,9 @@ export function renderMarkdown(results: BenchResults, analysis: string): string 
   );
   line(`- browser for all three systems: \`${env.executable.path}\` (${env.executable.version})`);
   line(
-    '- sessionwright: `--headless --executable-path <browser> --max-sessions 60` (warm pool at its default of 1, or `--warm-sessions 0` where said); @playwright/mcp: `--headless --isolated --no-sandbox --executable-path <browser>` (its 500 ms `--timeout-settle` included); raw Playwright: `chromium.launch({ executablePath, headless: true })` in the bench process',
+    '- sessionwright: `--headless --executable-path <browser> --max-sessions 60` (warm pool at its default of 1, or ' +
+      '`--warm-sessions 0` where said); @playwright/mcp: `--headless --isolated --no-sandbox --executable-path <browser>` (its 500 ' +
+      'ms `--timeout-settle` included); raw Playwright: `chromium.launch({ executablePath, headless: true })` in the bench process',
   );
   return `${out.join('\n')}\n`;
 }
@@ -295,7 +299,8 @@ function renderMicro(micro: MicroResult, config: BenchResults['config'], line: L
   line(`| snapshot | – | ${snapshot('sw.snapshot')} | ${cell(s['pw.snapshot'])} | ${chars('snapshot')} |`);
   line();
   line(
-    'Opening and closing, and the first calls in a context opened for the iteration (a new renderer, which pays for its first script runs); @playwright/mcp keeps one context per process.',
+    'Opening and closing, and the first calls in a context opened for the iteration (a new renderer, which pays for its first ' +
+      'script runs); @playwright/mcp keeps one context per process.',
   );
   line();
   line('| operation | raw Playwright | sessionwright (warm pool) | sessionwright (--warm-sessions 0) |');
@@ -330,7 +335,9 @@ function renderSpawn(spawn: Record<string, number[]>, line: Line): void {
   line('## Cold start');
   line();
   line(
-    "Milliseconds from spawning the process until the answer, median (min–max), a new process every iteration; sessionwright's first navigate includes its `create_session`. The raw script (`bench/src/raw-cold-start.ts`) loads Playwright, launches, opens a context and a page and calls `goto()`: where a server that loads Playwright before it launches starts from.",
+    "Milliseconds from spawning the process until the answer, median (min–max), a new process every iteration; sessionwright's " +
+      'first navigate includes its `create_session`. The raw script (`bench/src/raw-cold-start.ts`) loads Playwright, launches, ' +
+      'opens a context and a page and calls `goto()`: where a server that loads Playwright before it launches starts from.',
   );
   line();
   line('| | sessionwright | @playwright/mcp | raw Playwright script | vs @playwright/mcp | vs raw |');
@@ -475,7 +482,10 @@ function renderToolList(result: ToolListResult, line: Line): void {
   line('## What the tool list costs');
   line();
   line(
-    "A client hands the model every tool's name, description and input schema on every turn: characters of that JSON, each list as the installed servers answered `tools/list` in this run. The last column compares with @playwright/mcp's list of the same caps: per tool for the default profile's default list, the whole list for the others (a group of ours is fewer tools doing as much).",
+    "A client hands the model every tool's name, description and input schema on every turn: characters of that JSON, each list " +
+      "as the installed servers answered `tools/list` in this run. The last column compares with @playwright/mcp's list of the " +
+      "same caps: per tool for the default profile's default list, the whole list for the others (a group of ours is fewer tools " +
+      'doing as much).',
   );
   line();
   line('| server | flags | tools | characters | per tool | vs @playwright/mcp |');

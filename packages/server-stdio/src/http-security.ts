@@ -103,7 +103,8 @@ export function createRequestGuard(options: GuardOptions): RequestGuard {
       return {
         status: 403,
         message:
-          'Forbidden: a web browser sent this request for a page or a navigation, not an MCP client. Web pages reach this server only by fetch() from an origin listed in --allowed-origins.',
+          'Forbidden: a web browser sent this request for a page or a navigation, not an MCP client. Web pages reach this server ' +
+          'only by fetch() from an origin listed in --allowed-origins.',
       };
     },
     checkToken(headers) {

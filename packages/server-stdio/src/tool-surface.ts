@@ -49,7 +49,8 @@ export function toolSurface(profile: Profile, listed?: (tool: AnyTool) => Tool |
  * the model the name, description and input schema on every turn, so the input schema carries what a model acts on
  * (types, choices, what is required, no other arguments, the length limits) and leaves out what the tool checks itself
  * and says in its error when a value is wrong: the `$schema` key (MCP already says JSON Schema 2020-12), numeric
- * ranges, patterns and formats (a description shows the form: "e.g. e12"), a `minLength` or `minItems` of 1. The tool's notes are for people (docs/tools.md). Output schemas stay whole.
+ * ranges, patterns and formats (a description shows the form: "e.g. e12"), a `minLength` or `minItems` of 1. The tool's notes are for
+ * people (docs/tools.md). Output schemas stay whole.
  */
 export function describeTool(tool: AnyTool): Tool {
   return {

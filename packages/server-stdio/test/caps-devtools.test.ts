@@ -64,7 +64,8 @@ const RED = 'background-color: rgb(255, 0, 0)';
 
 async function buttonCenter(client: InProcessConnection, name: string, args: Record<string, unknown>): Promise<{ x: number; y: number }> {
   const fn =
-    "() => { const r = document.getElementById('go').getBoundingClientRect(); return { x: Math.round(r.x + r.width / 2), y: Math.round(r.y + r.height / 2) }; }";
+    "() => { const r = document.getElementById('go').getBoundingClientRect(); return { x: Math.round(r.x + r.width / 2), y: " +
+    'Math.round(r.y + r.height / 2) }; }';
   return expectSuccess(await call(client.client, name, { ...args, function: fn })).result as { x: number; y: number };
 }
 
@@ -124,7 +125,8 @@ describe('video (default profile)', () => {
     expect(path.basename(long)).toBe('video-2.webm');
     // The page changes for about two seconds (twenty repaints, each one a frame) before the recording stops.
     const repaint =
-      "() => new Promise((resolve) => { let n = 0; const timer = setInterval(() => { document.getElementById('out').textContent = 'frame ' + ++n; if (n === 20) { clearInterval(timer); resolve(n); } }, 100); })";
+      "() => new Promise((resolve) => { let n = 0; const timer = setInterval(() => { document.getElementById('out').textContent " +
+      "= 'frame ' + ++n; if (n === 20) { clearInterval(timer); resolve(n); } }, 100); })";
     expect(expectSuccess(await call(sessions.client, 'evaluate', { sessionId, function: repaint })).result).toBe(20);
     expectSuccess(await call(sessions.client, 'click', { sessionId, selector: '#go' }));
     expectSuccess(await call(sessions.client, 'video', { sessionId, action: 'stop' }));
@@ -341,7 +343,9 @@ describe('resume and record_actions with a paused script and a person (in proces
       const file = expectSuccess(await call(conn.client, 'video', { sessionId, action: 'start' })).file as string;
       const before = frames;
       const repaint =
-        "() => new Promise((resolve) => { let n = 0; const timer = setInterval(() => { document.getElementById('out').textContent = 'frame ' + ++n; if (n === 10) { clearInterval(timer); resolve(n); } }, 100); })";
+        '() => new Promise((resolve) => { let n = 0; const timer = setInterval(() => { ' +
+        "document.getElementById('out').textContent = 'frame ' + ++n; if (n === 10) { clearInterval(timer); resolve(n); } }, " +
+        '100); })';
       expectSuccess(await call(conn.client, 'evaluate', { sessionId, function: repaint }));
       await expect.poll(() => frames).toBeGreaterThan(before);
       expectSuccess(await call(conn.client, 'video', { sessionId, action: 'stop' }));
@@ -356,7 +360,8 @@ describe('resume and record_actions with a paused script and a person (in proces
   it("record_actions writes down a person's click in the live view", async () => {
     const sessionId = await openInProcess();
     const fn =
-      "() => { const r = document.getElementById('go').getBoundingClientRect(); return { x: (r.x + r.width / 2) / innerWidth, y: (r.y + r.height / 2) / innerHeight }; }";
+      "() => { const r = document.getElementById('go').getBoundingClientRect(); return { x: (r.x + r.width / 2) / innerWidth, y: " +
+      '(r.y + r.height / 2) / innerHeight }; }';
     // Where the button is, as fractions of the view (what a person's pointer sends).
     const center = expectSuccess(await call(conn.client, 'evaluate', { sessionId, function: fn })).result as { x: number; y: number };
     expectSuccess(await call(conn.client, 'record_actions', { sessionId, action: 'start' }));

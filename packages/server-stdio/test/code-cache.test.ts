@@ -28,7 +28,8 @@ function writePackage(name: string): string {
   writeFileSync(path.join(dir, 'helper.js'), 'module.exports = { twice: (n) => 2 * n };\n');
   writeFileSync(
     path.join(dir, 'index.js'),
-    "const { twice } = require('./helper.js');\nexports.value = twice(21);\nexports.dirname = __dirname;\nexports.filename = __filename;\nexports.resolved = require.resolve('./helper.js');\n",
+    "const { twice } = require('./helper.js');\nexports.value = twice(21);\nexports.dirname = __dirname;\nexports.filename = " +
+      "__filename;\nexports.resolved = require.resolve('./helper.js');\n",
   );
   writeFileSync(path.join(dir, 'throws.js'), "globalThis.__codeCacheRuns = (globalThis.__codeCacheRuns ?? 0) + 1;\nthrow new Error('boom');\n");
   return dir;

@@ -17,7 +17,8 @@ import { modernCall, modernRequest } from './modern-helpers.js';
 
 /** What the strictest hosts allow an app's frame: no frame of another origin and no connection at all. */
 const STRICT_CSP =
-  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:; frame-src 'self' blob: data:; connect-src 'none'; base-uri 'none'; form-action 'none'";
+  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data: blob:; frame-src 'self' blob: data:; " +
+  "connect-src 'none'; base-uri 'none'; form-action 'none'";
 
 /** The top half of the page is one button: a click in the middle of the view's top half lands on it. */
 const COUNTER_PAGE = `<!doctype html><html><head><title>Counter</title><style>

@@ -302,7 +302,8 @@ describe('the docs picture', () => {
       await call(cli.client, 'evaluate', {
         sessionId,
         function:
-          "() => { const box = document.querySelector('#human').getBoundingClientRect(); return { x: (box.left + box.width / 2) / innerWidth, y: (box.top + box.height / 2) / innerHeight }; }",
+          "() => { const box = document.querySelector('#human').getBoundingClientRect(); return { x: (box.left + box.width / 2) " +
+          '/ innerWidth, y: (box.top + box.height / 2) / innerHeight }; }',
       }),
     ).result as { x: number; y: number };
     const asked = expectSuccess(await call(cli.client, 'request_human', { sessionId, message: 'Tick "I am not a robot", then give control back.' }));

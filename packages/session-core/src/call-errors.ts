@@ -103,7 +103,8 @@ export function endedError(id: string, reason: EndReason | undefined, sessionTim
   if (reason === 'browser_disconnected') {
     return new SessionError(
       'SESSION_NOT_FOUND',
-      'This session was lost because its browser went away: the browser process ended (a new one is started for the next new session) or its endpoint disconnected.',
+      'This session was lost because its browser went away: the browser process ended (a new one is started for the next new ' +
+        'session) or its endpoint disconnected.',
       {
         sessionId: id,
         details: { reason: 'browser_disconnected', next: 'new_session' },

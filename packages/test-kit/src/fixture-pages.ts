@@ -217,7 +217,8 @@ const noise = htmlPage(
 
 // Pages for the agent tools: console, network, downloads, uploads, drag and drop, tabs.
 
-// Logs one line of each level on load; #flood logs ?n= lines (default 1500: more than a session keeps, fewer than the runaway bound) in a loop; #boom throws uncaught.
+// Logs one line of each level on load; #flood logs ?n= lines (default 1500: more than a session keeps, fewer than the runaway bound) in a
+// loop; #boom throws uncaught.
 const consolePage = htmlPage(
   'Console',
   `<button id="flood" onclick="const n = Number(new URLSearchParams(location.search).get('n') || 1500); for (let i = 0; i < n; i++) console.log('line ' + i)">Flood</button>

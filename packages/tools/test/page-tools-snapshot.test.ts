@@ -52,7 +52,8 @@ describe('snapshot', () => {
     const marked = await call('evaluate', {
       sessionId,
       function:
-        "() => { document.querySelectorAll('button.buy').forEach((b, i) => b.addEventListener('click', () => { document.title = 'bought ' + i; })); return true; }",
+        "() => { document.querySelectorAll('button.buy').forEach((b, i) => b.addEventListener('click', () => { document.title = " +
+        "'bought ' + i; })); return true; }",
     });
     expect(marked.isError).toBe(false);
     const clicked = await call('click', { sessionId, ref: buyRefs[2] });

@@ -117,7 +117,10 @@ export function isUuidV4(id: unknown): boolean {
 }
 
 export interface ToolHarnessOptions {
-  /** The profile whose tools are called, with its words for next steps and, for the playwright profile, one connection's implicit session (default: the default profile, every capability included). */
+  /**
+   * The profile whose tools are called, with its words for next steps and, for the playwright profile, one connection's implicit session
+   * (default: the default profile, every capability included).
+   */
   profile?: Profile;
   /** Where upload tools may read files, as a server decides it (--file-root, a client's roots). */
   roots?: AllowedRoots;

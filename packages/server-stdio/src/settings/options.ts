@@ -102,7 +102,10 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
   return command(asPlaywright, { ...config, values, warnings: [...config.warnings, ...notes] }, setup);
 }
 
-/** The command the resolved settings make: checked before printing or reporting, so --print-config and --version say what a run would get, or refuse as it would. */
+/**
+ * The command the resolved settings make: checked before printing or reporting, so --print-config and --version say what a run would get,
+ * or refuse as it would.
+ */
 function command(line: CommandLine, config: ResolvedConfig, setup: BrowserSetup = NO_SETUP): CliCommand {
   const readOut = configReadOut(config, setup);
   const options = { ...toServerOptions(new Map([...config.values].map(([key, { value }]) => [key, value])), config), setup, readOut };

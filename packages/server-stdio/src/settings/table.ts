@@ -188,7 +188,8 @@ const FLAGS = [
     defaultText: 'a temporary folder removed at exit',
     example: '/srv/downloads',
     description:
-      "Where files are saved: each client identity's in a folder of its own, its sessions' downloads, traces and videos in a folder per session (gone with the session unless --keep-downloads)",
+      "Where files are saved: each client identity's in a folder of its own, its sessions' downloads, traces and videos in a " +
+      'folder per session (gone with the session unless --keep-downloads)',
   },
   {
     name: 'data-dir',
@@ -197,7 +198,8 @@ const FLAGS = [
     defaultText: '$XDG_STATE_HOME/sessionwright, or ~/.local/state/sessionwright',
     example: '/var/lib/sessionwright',
     description:
-      "Where saved states are kept, encrypted (docs/sign-ins.md); given explicitly (without --store), also each session's checkpoint, so a restarted server restores its sessions (docs/deploy.md)",
+      "Where saved states are kept, encrypted (docs/sign-ins.md); given explicitly (without --store), also each session's " +
+      'checkpoint, so a restarted server restores its sessions (docs/deploy.md)',
   },
   {
     name: 'state-key',
@@ -229,7 +231,8 @@ const FLAGS = [
     defaultText: 'on with --auth-tokens-file, else off',
     example: true,
     description:
-      'Give each client (an identity of --auth-tokens-file, else a connection) a browser process of its own, so a runaway page slows only its own client; launched browsers only',
+      'Give each client (an identity of --auth-tokens-file, else a connection) a browser process of its own, so a runaway page ' +
+      'slows only its own client; launched browsers only',
   },
   {
     name: 'secrets',
@@ -237,7 +240,8 @@ const FLAGS = [
     placeholder: 'path',
     example: '/srv/secrets.env',
     description:
-      'A dotenv file of NAME=value lines: each value is shown as <secret>NAME</secret> wherever a result, a file a tool writes or a log line would show it, and type or fill_form given NAME as the text types the value',
+      'A dotenv file of NAME=value lines: each value is shown as <secret>NAME</secret> wherever a result, a file a tool writes ' +
+      'or a log line would show it, and type or fill_form given NAME as the text types the value',
   },
   {
     name: 'redact-url-params',
@@ -255,7 +259,8 @@ const FLAGS = [
     max: Number.MAX_SAFE_INTEGER,
     default: DEFAULT_RUNAWAY_LIMITS.heapBytes,
     description:
-      "Bytes of JavaScript one tab may hold (its heap and ArrayBuffers) before its session's pages are stopped as runaway; 0 for no bound. Watched in browsers this server launches (Linux)",
+      "Bytes of JavaScript one tab may hold (its heap and ArrayBuffers) before its session's pages are stopped as runaway; 0 for " +
+      'no bound. Watched in browsers this server launches (Linux)',
   },
   {
     name: 'max-download-bytes',
@@ -265,7 +270,8 @@ const FLAGS = [
     max: Number.MAX_SAFE_INTEGER,
     default: DEFAULT_DOWNLOAD_LIMITS.maxBytes,
     description:
-      'Bytes one session may write: downloads, traces, videos and saved files together, those in progress included; a download past it is cancelled, a trace or video stopped',
+      'Bytes one session may write: downloads, traces, videos and saved files together, those in progress included; a download ' +
+      'past it is cancelled, a trace or video stopped',
   },
   {
     name: 'output-max-size',
@@ -276,7 +282,8 @@ const FLAGS = [
     defaultText: "no limit but each session's",
     example: 10_737_418_240,
     description:
-      "Bytes one client's folder of --output-dir may hold (its saved files and its sessions' downloads, traces and videos); a file that would pass it is refused or cancelled",
+      "Bytes one client's folder of --output-dir may hold (its saved files and its sessions' downloads, traces and videos); a " +
+      'file that would pass it is refused or cancelled',
   },
   {
     name: 'max-downloads',
@@ -373,7 +380,8 @@ const FLAGS = [
     httpOnly: true,
     example: 10,
     description:
-      "How many of --max-connections one client may hold: an identity of --auth-tokens-file, or without identities one remote address (this machine's own connections are one client that only --max-connections bounds); one more is answered 429",
+      'How many of --max-connections one client may hold: an identity of --auth-tokens-file, or without identities one remote ' +
+      "address (this machine's own connections are one client that only --max-connections bounds); one more is answered 429",
     defaultText: 'a quarter of --max-connections, at least 1',
   },
   {
@@ -389,7 +397,8 @@ const FLAGS = [
     default: false,
     httpOnly: true,
     description:
-      'Serve run_code_unsafe (browser_run_code_unsafe) over HTTP: clients run code in this process. Refused with more than one identity; over stdio it is always served',
+      'Serve run_code_unsafe (browser_run_code_unsafe) over HTTP: clients run code in this process. Refused with more than one ' +
+      'identity; over stdio it is always served',
   },
   {
     name: 'store',
@@ -401,7 +410,8 @@ const FLAGS = [
     check: checkStoreUrl,
     example: 'redis://redis.internal:6379',
     description:
-      'Run as one replica of a fleet that shares this Redis (redis://[user:password@]host:port[/db], rediss:// for TLS): any replica serves any session, and sessions outlive a replica (docs/deploy.md)',
+      'Run as one replica of a fleet that shares this Redis (redis://[user:password@]host:port[/db], rediss:// for TLS): any ' +
+      'replica serves any session, and sessions outlive a replica (docs/deploy.md)',
   },
   {
     name: 'advertise-url',
@@ -444,7 +454,8 @@ const FLAGS = [
     check: checkEndpoint,
     example: ['ws://browsers.internal:3000/#maxSessions=20'],
     description:
-      'A Playwright browser server to run sessions on (playwright run-server, launchServer(), Browserless, Moon); repeatable; with any endpoint nothing is launched locally. #maxSessions=<n> at the end caps it (docs/deploy.md)',
+      'A Playwright browser server to run sessions on (playwright run-server, launchServer(), Browserless, Moon); repeatable; ' +
+      'with any endpoint nothing is launched locally. #maxSessions=<n> at the end caps it (docs/deploy.md)',
   },
   {
     name: 'cdp-endpoint',

@@ -141,9 +141,12 @@ export function playwrightProfile(caps: readonly string[] = []): Profile {
     name: 'playwright',
     tools: [...playwrightTools, ...playwrightCapabilityTools.filter(wanted)],
     instructions:
-      "The browser_* tools act on this connection's own browser page, opened on the first call: browser_navigate to a URL, browser_snapshot to read it (refs for browser_click, browser_type…), browser_find to locate one element without reading the whole page. " +
+      "The browser_* tools act on this connection's own browser page, opened on the first call: browser_navigate to a URL, " +
+      'browser_snapshot to read it (refs for browser_click, browser_type…), browser_find to locate one element without reading ' +
+      'the whole page. ' +
       'A dialog or file chooser the page opens stays open: the result says so in modalState, and browser_handle_dialog or browser_file_upload answers it. ' +
-      'For several pages in parallel, call create_session and pass its sessionId to any browser_* tool. Failures answer a JSON object with errorCode and a message that says what to do next.',
+      'For several pages in parallel, call create_session and pass its sessionId to any browser_* tool. Failures answer a JSON ' +
+      'object with errorCode and a message that says what to do next.',
     implicitSession: true,
     vocabulary: PLAYWRIGHT_VOCABULARY,
   };
@@ -156,7 +159,8 @@ export function sessionsProfile(tools: readonly AnyTool[]): Profile {
     instructions:
       'Call create_session to get a sessionId, pass it to every browser tool, and close_session when done. ' +
       'snapshot reads a page with a ref on each element to act on; find locates one element without reading the whole page. ' +
-      'Sessions are isolated from each other and can be used in parallel. Failures answer a JSON object with errorCode and a message that says what to do next.',
+      'Sessions are isolated from each other and can be used in parallel. Failures answer a JSON object with errorCode and a ' +
+      'message that says what to do next.',
     implicitSession: false,
     vocabulary: SESSIONS_VOCABULARY,
   };

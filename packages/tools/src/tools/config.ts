@@ -5,8 +5,10 @@ import { defineTool, type ToolContext } from '../framework/define-tool.js';
 import { optionalSessionIdSchema } from '../profiles/playwright/adapter.js';
 
 const CONFIG_NOTES =
-  "Answers the settings in effect after the command line, the environment and the config file were merged: each one's value and its source (cli, env, file, default), " +
-  'as --print-config prints them. Secrets never appear: tokens, endpoint URLs, header values, proxy and HTTP passwords, storage state values are "***" or counted. ' +
+  "Answers the settings in effect after the command line, the environment and the config file were merged: each one's value and " +
+  'its source (cli, env, file, default), ' +
+  'as --print-config prints them. Secrets never appear: tokens, endpoint URLs, header values, proxy and HTTP passwords, storage ' +
+  'state values are "***" or counted. ' +
   'Use it to see why the server behaves as it does (viewport, timeouts, caps, output directory).';
 
 const configField = z.record(z.string(), z.unknown()).describe('Each setting: {value, source}; secrets masked.');

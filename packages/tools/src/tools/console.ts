@@ -16,8 +16,10 @@ export const consoleMessages = defineSessionTool({
   title: 'Read console messages',
   description: "Returns the console messages and page errors of the session's pages.",
   notes:
-    'Every tab of the session, oldest first, with uncaught page errors as type "error". Use it to find out why a page misbehaves (a failed script, a rejected fetch). level is the lowest level included (default "info"; "error" for errors only). ' +
-    'Pass the returned cursor as since next time to get only new messages; pass loadCursor as since for only what came after the current tab last loaded a page. The session keeps the last 1000; dropped counts those that fell out before you read them. ' +
+    'Every tab of the session, oldest first, with uncaught page errors as type "error". Use it to find out why a page misbehaves ' +
+    '(a failed script, a rejected fetch). level is the lowest level included (default "info"; "error" for errors only). ' +
+    'Pass the returned cursor as since next time to get only new messages; pass loadCursor as since for only what came after the ' +
+    'current tab last loaded a page. The session keeps the last 1000; dropped counts those that fell out before you read them. ' +
     'Errors: INVALID_PARAMETERS, SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({
     sessionId: sessionIdSchema,

@@ -10,10 +10,12 @@ export const handleDialog = defineSessionTool({
   title: 'Answer dialogs',
   description: 'Sets how the next dialog is answered; call it before the action that opens one.',
   notes:
-    "Answers the next dialog (alert, confirm, prompt, beforeunload) with accept (OK, with promptText for a prompt; default the prompt's own value) or dismiss (Cancel). " +
+    'Answers the next dialog (alert, confirm, prompt, beforeunload) with accept (OK, with promptText for a prompt; default the ' +
+    "prompt's own value) or dismiss (Cancel). " +
     'Call it BEFORE the action that opens the dialog, e.g. handle_dialog {accept: true} then click the "Delete" button whose confirm() you want to confirm. ' +
     'With persist: true every dialog from now on is answered that way, until the next handle_dialog. ' +
-    'Without it, dialogs never block anyway: alerts and beforeunload are accepted, confirm and prompt dismissed. Every result lists the dialogs that came in dialogs (type, message, how answered). ' +
+    'Without it, dialogs never block anyway: alerts and beforeunload are accepted, confirm and prompt dismissed. Every result ' +
+    'lists the dialogs that came in dialogs (type, message, how answered). ' +
     'If no dialog comes, nothing happens and the setting waits for the next one. Errors: INVALID_PARAMETERS, SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({
     sessionId: sessionIdSchema,

@@ -17,9 +17,13 @@ export const emulate = defineSessionTool({
   title: 'Change device settings',
   description: "Changes the session's viewport, media, location, network or headers.",
   notes:
-    "Changes this session's settings from now on, for every tab: viewport (page size), colorScheme (prefers-color-scheme), reducedMotion, forcedColors, contrast (prefers-contrast), media (the CSS media type: print renders as for printing), geolocation (also grants the page permission to read it), " +
-    'offline (cut the network, or restore it), extraHTTPHeaders (sent with every request; replaces the earlier set). Give any of them; the result is the effective settings (header values hidden). ' +
-    "Use it to check a responsive layout, dark mode, or a page's offline behaviour without a new session; to start as another device, create_session with device instead. " +
+    "Changes this session's settings from now on, for every tab: viewport (page size), colorScheme (prefers-color-scheme), " +
+    'reducedMotion, forcedColors, contrast (prefers-contrast), media (the CSS media type: print renders as for printing), ' +
+    'geolocation (also grants the page permission to read it), ' +
+    'offline (cut the network, or restore it), extraHTTPHeaders (sent with every request; replaces the earlier set). Give any of ' +
+    'them; the result is the effective settings (header values hidden). ' +
+    "Use it to check a responsive layout, dark mode, or a page's offline behaviour without a new session; to start as another " +
+    'device, create_session with device instead. ' +
     'Errors: INVALID_PARAMETERS (a value out of range), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({
     sessionId: sessionIdSchema,

@@ -189,11 +189,15 @@ export const evaluate = defineSessionTool({
   description: 'Runs a JavaScript function in the page and returns its result.',
   notes:
     'Examples: "() => document.title", "() => [...document.querySelectorAll(\'h2\')].map(h => h.textContent)", ' +
-    'or, with a selector or ref, a function that gets that element: "(el) => el.getAttribute(\'href\')". Async functions are awaited; a plain expression is evaluated and its value returned. ' +
-    'Use it to read data a snapshot does not show (attributes, computed values, many items at once); timeout is never longer than the server\'s call ceiling. Results: dates become ISO text, DOM nodes "ref: <Node>", ' +
+    'or, with a selector or ref, a function that gets that element: "(el) => el.getAttribute(\'href\')". Async functions are ' +
+    'awaited; a plain expression is evaluated and its value returned. ' +
+    'Use it to read data a snapshot does not show (attributes, computed values, many items at once); timeout is never longer ' +
+    'than the server\'s call ceiling. Results: dates become ISO text, DOM nodes "ref: <Node>", ' +
     `undefined null (type says which); a result longer than ${MAX_RESULT_CHARS} characters of JSON comes back as the start of its JSON text with truncated: true. ` +
-    'Errors: BROWSER_ERROR reason script_error when the function throws in the page (details.pageMessage holds its message) or the page navigates away under it, ' +
-    'reason call_timeout when it runs longer than timeout (a function that does not stop, such as an endless loop, costs the session its page: it is replaced by a fresh one, cookies and storage kept), INVALID_PARAMETERS when it does not parse, ' +
+    'Errors: BROWSER_ERROR reason script_error when the function throws in the page (details.pageMessage holds its message) or ' +
+    'the page navigates away under it, ' +
+    'reason call_timeout when it runs longer than timeout (a function that does not stop, such as an endless loop, costs the ' +
+    'session its page: it is replaced by a fresh one, cookies and storage kept), INVALID_PARAMETERS when it does not parse, ' +
     'ELEMENT_NOT_FOUND / ELEMENT_AMBIGUOUS for the element (for a ref, take a new snapshot), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: optionalTargetInput({
     sessionId: sessionIdSchema,

@@ -37,11 +37,13 @@ export const find = defineSessionTool({
   title: 'Find in page',
   description: 'Finds text in the page snapshot: only the matching lines, with their refs.',
   notes:
-    'A way to locate an element without reading the whole page: find {text: "Sign in"} answers the snapshot lines that contain it, each with the ref to act on ' +
+    'A way to locate an element without reading the whole page: find {text: "Sign in"} answers the snapshot lines that contain ' +
+    'it, each with the ref to act on ' +
     "(the line's own, or the nearest enclosing element's) and its path from the root (main > form \"Sign in\"), at a fraction of the snapshot's size. " +
     'text matches in any case; regex is a JavaScript regular expression, /pattern/flags for flags (case as written otherwise). ' +
     `The whole page is searched, iframes included; at most ${MAX_FIND_MATCHES} matches are listed, and total says how many there were. ` +
-    'Errors: INVALID_PARAMETERS (neither or both of text and regex; a regex that does not compile, or that runs too long on the page), SESSION_NOT_FOUND / SESSION_EXPIRED.',
+    'Errors: INVALID_PARAMETERS (neither or both of text and regex; a regex that does not compile, or that runs too long on the ' +
+    'page), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({ sessionId: sessionIdSchema, ...findQueryFields }).refine(oneQuery, { message: ONE_QUERY_MESSAGE, path: ['text'] }),
   output: findOutput,
   kind: 'read',

@@ -28,10 +28,14 @@ export const fillForm = defineSessionTool({
   title: 'Fill form fields',
   description: 'Fills several form fields in one call.',
   notes:
-    "Fills the fields in order: each is named by a selector or a ref from snapshot and gets a value — a string for a text field (its content is replaced) or a select (an option's value or label), " +
-    "a list of strings for a multi-select, true/false for a checkbox or radio button. Returns each field's value afterwards. It does not submit: click the submit button next. " +
+    'Fills the fields in order: each is named by a selector or a ref from snapshot and gets a value — a string for a text field ' +
+    "(its content is replaced) or a select (an option's value or label), " +
+    "a list of strings for a multi-select, true/false for a checkbox or radio button. Returns each field's value afterwards. It " +
+    'does not submit: click the submit button next. ' +
     "A field that fails stops the call with that field's own error code and details.field (its index); the fields before it stay filled. " +
-    'Errors: ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, ELEMENT_NOT_EDITABLE (disabled or readonly, or a value of the wrong kind for the field), ELEMENT_NOT_CLICKABLE (hidden), INVALID_PARAMETERS (an option that does not exist), SESSION_NOT_FOUND / SESSION_EXPIRED.',
+    'Errors: ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, ELEMENT_NOT_EDITABLE (disabled or readonly, ' +
+    'or a value of the wrong kind for the field), ELEMENT_NOT_CLICKABLE (hidden), INVALID_PARAMETERS (an option that does not ' +
+    'exist), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({
     sessionId: sessionIdSchema,
     fields: z
@@ -147,9 +151,11 @@ export const drag = defineSessionTool({
   title: 'Drag and drop',
   description: 'Drags one element onto another with the mouse.',
   notes:
-    'Presses on the centre of from, moves to the centre of to, releases. Works for HTML5 drag and drop (sortable lists, drop zones, kanban cards) and for mouse-driven sliders (drag the handle onto a point of the track). ' +
+    'Presses on the centre of from, moves to the centre of to, releases. Works for HTML5 drag and drop (sortable lists, drop ' +
+    'zones, kanban cards) and for mouse-driven sliders (drag the handle onto a point of the track). ' +
     'Each end is {selector} or {ref} from snapshot. Next: snapshot to see the result. ' +
-    'Errors: ELEMENT_NOT_FOUND (either end; for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, ELEMENT_NOT_CLICKABLE (hidden or covered), SESSION_NOT_FOUND / SESSION_EXPIRED. details.end says which end failed.',
+    'Errors: ELEMENT_NOT_FOUND (either end; for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, ELEMENT_NOT_CLICKABLE (hidden or ' +
+    'covered), SESSION_NOT_FOUND / SESSION_EXPIRED. details.end says which end failed.',
   input: z.strictObject({
     sessionId: sessionIdSchema,
     from: dragEnd(),

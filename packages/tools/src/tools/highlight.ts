@@ -14,7 +14,8 @@ export const highlight = defineSessionTool({
   title: 'Highlight an element',
   description: 'Draws a box over an element that stays until hidden, to show a person (live view, video) where to look.',
   notes:
-    'style adds inline CSS to the box (e.g. "outline: 2px dashed red"); every element the selector matches is boxed. hide: true removes the box of that element, or with no selector or ref every box on the tab. ' +
+    'style adds inline CSS to the box (e.g. "outline: 2px dashed red"); every element the selector matches is boxed. hide: true ' +
+    'removes the box of that element, or with no selector or ref every box on the tab. ' +
     'Errors: INVALID_PARAMETERS (no element named without hide), ELEMENT_NOT_FOUND (for a ref, take a new snapshot), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: optionalTargetInput({
     sessionId: sessionIdSchema,

@@ -32,9 +32,11 @@ export const click = defineSessionTool({
   description: 'Clicks an element; a navigation it starts is waited for.',
   notes:
     'If the click starts a navigation, waits for the new page to load and returns its URL and title. ' +
-    'clickCount 2 is a double click; button "right" opens a context menu; modifiers are keys held during the click (["ControlOrMeta"] opens a link in a new tab). ' +
+    'clickCount 2 is a double click; button "right" opens a context menu; modifiers are keys held during the click ' +
+    '(["ControlOrMeta"] opens a link in a new tab). ' +
     `${NEVER_BLOCKED} ` +
-    'Next: snapshot to see the result (or pass includeSnapshot: true to get it in this result). Errors: ELEMENT_NOT_FOUND (nothing matches; for a ref, take a new snapshot), ELEMENT_AMBIGUOUS (several match; make the selector unique), ' +
+    'Next: snapshot to see the result (or pass includeSnapshot: true to get it in this result). Errors: ELEMENT_NOT_FOUND ' +
+    '(nothing matches; for a ref, take a new snapshot), ELEMENT_AMBIGUOUS (several match; make the selector unique), ' +
     'ELEMENT_NOT_CLICKABLE (hidden, disabled or covered; details.reason says which — force: true skips the checks), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: targetInput({
     sessionId: sessionIdSchema,
@@ -68,8 +70,11 @@ export const type = defineSessionTool({
   description: "Types text into a field; answers the field's value.",
   notes:
     'Types into an input, textarea or contenteditable element. ' +
-    'By default the text is added at the caret (at the end if the field was not focused); clear: true empties the field first; submit: true presses Enter afterwards. ' +
-    "delay types one key at a time, for pages that react to each key; the whole call still ends at the server's call ceiling. Returns the field's value. Errors: ELEMENT_NOT_EDITABLE (not a text field, or disabled/readonly), ELEMENT_NOT_CLICKABLE (a hidden field), ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, SESSION_NOT_FOUND / SESSION_EXPIRED.",
+    'By default the text is added at the caret (at the end if the field was not focused); clear: true empties the field first; ' +
+    'submit: true presses Enter afterwards. ' +
+    "delay types one key at a time, for pages that react to each key; the whole call still ends at the server's call ceiling. " +
+    "Returns the field's value. Errors: ELEMENT_NOT_EDITABLE (not a text field, or disabled/readonly), ELEMENT_NOT_CLICKABLE (a " +
+    'hidden field), ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: targetInput({
     sessionId: sessionIdSchema,
     text: z.string().max(100_000).describe('Text to type.'),
@@ -110,7 +115,8 @@ export const hover = defineSessionTool({
   title: 'Hover over element',
   description: 'Moves the mouse over an element, e.g. to open a menu.',
   notes:
-    'Next: snapshot to see what appeared. Errors: ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, ELEMENT_NOT_CLICKABLE (hidden or covered; force: true skips the checks), SESSION_NOT_FOUND / SESSION_EXPIRED.',
+    'Next: snapshot to see what appeared. Errors: ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, ' +
+    'ELEMENT_NOT_CLICKABLE (hidden or covered; force: true skips the checks), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: targetInput({
     sessionId: sessionIdSchema,
     timeout: elementTimeoutSchema,
@@ -131,10 +137,13 @@ export const pressKey = defineSessionTool({
   title: 'Press key',
   description: 'Presses a key or chord, e.g. Enter or Control+A.',
   notes:
-    'Keys are Playwright key names: Enter, Escape, Tab, ArrowDown, PageDown, Backspace, a single character, or chords such as Control+A / Shift+Tab; ctrl, esc, up are understood too. ' +
-    'With a selector or ref the element is focused first; without one the key goes to whatever has focus. If the key starts a navigation (Enter in a form), waits for the new page to load. ' +
+    'Keys are Playwright key names: Enter, Escape, Tab, ArrowDown, PageDown, Backspace, a single character, or chords such as ' +
+    'Control+A / Shift+Tab; ctrl, esc, up are understood too. ' +
+    'With a selector or ref the element is focused first; without one the key goes to whatever has focus. If the key starts a ' +
+    'navigation (Enter in a form), waits for the new page to load. ' +
     `To enter text use type instead. ${NEVER_BLOCKED} ` +
-    'Errors: INVALID_PARAMETERS (unknown key name; nothing was pressed), ELEMENT_NOT_FOUND / ELEMENT_AMBIGUOUS / ELEMENT_NOT_CLICKABLE for the element, SESSION_NOT_FOUND / SESSION_EXPIRED.',
+    'Errors: INVALID_PARAMETERS (unknown key name; nothing was pressed), ELEMENT_NOT_FOUND / ELEMENT_AMBIGUOUS / ' +
+    'ELEMENT_NOT_CLICKABLE for the element, SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: optionalTargetInput({
     sessionId: sessionIdSchema,
     key: z.string().min(1).max(100).describe('Playwright key name.'),
@@ -190,9 +199,12 @@ export const selectOption = defineSessionTool({
   title: 'Select option',
   description: 'Selects options of a <select> by value or label.',
   notes:
-    'In the snapshot a <select> is a combobox or listbox. Each value matches an option by its value or by its visible label; options not listed are deselected. ' +
-    'Give one value for an ordinary select, several for a multiple select. Returns what is selected afterwards. For a custom dropdown that is not a <select>, click it and then click the option. ' +
-    'Errors: INVALID_PARAMETERS (a value matches no option; details.options lists them), ELEMENT_NOT_EDITABLE (not a <select>, or disabled), ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, SESSION_NOT_FOUND / SESSION_EXPIRED.',
+    'In the snapshot a <select> is a combobox or listbox. Each value matches an option by its value or by its visible label; ' +
+    'options not listed are deselected. ' +
+    'Give one value for an ordinary select, several for a multiple select. Returns what is selected afterwards. For a custom ' +
+    'dropdown that is not a <select>, click it and then click the option. ' +
+    'Errors: INVALID_PARAMETERS (a value matches no option; details.options lists them), ELEMENT_NOT_EDITABLE (not a <select>, ' +
+    'or disabled), ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: targetInput({
     sessionId: sessionIdSchema,
     values: z.array(z.string().max(10_000)).min(1).max(1_000).describe('Values or labels.'),
@@ -265,9 +277,11 @@ function checkTool(name: 'check' | 'uncheck', checked: boolean) {
     description: checked ? 'Makes sure a checkbox or radio button is checked.' : 'Makes sure a checkbox is unchecked.',
     notes: checked
       ? 'Clicks it only if it is not checked yet, so calling it twice is safe. ' +
-        'Errors: ELEMENT_NOT_EDITABLE (not a checkbox or radio button; use click), ELEMENT_NOT_CLICKABLE (hidden, disabled or covered), ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, SESSION_NOT_FOUND / SESSION_EXPIRED.'
+        'Errors: ELEMENT_NOT_EDITABLE (not a checkbox or radio button; use click), ELEMENT_NOT_CLICKABLE (hidden, disabled or ' +
+        'covered), ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, SESSION_NOT_FOUND / SESSION_EXPIRED.'
       : 'Clicks it only if it is checked. A radio button cannot be unchecked: check another option of its group. ' +
-        'Errors: ELEMENT_NOT_EDITABLE (not a checkbox, or a radio button), ELEMENT_NOT_CLICKABLE (hidden, disabled or covered), ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, SESSION_NOT_FOUND / SESSION_EXPIRED.',
+        'Errors: ELEMENT_NOT_EDITABLE (not a checkbox, or a radio button), ELEMENT_NOT_CLICKABLE (hidden, disabled or covered), ' +
+        'ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, SESSION_NOT_FOUND / SESSION_EXPIRED.',
     input: targetInput({
       sessionId: sessionIdSchema,
       timeout: elementTimeoutSchema,

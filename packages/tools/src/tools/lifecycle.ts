@@ -13,13 +13,19 @@ export const createSession = defineTool({
   title: 'Create browser session',
   description: 'Opens an isolated browser session, optionally as another device, place or person.',
   notes:
-    'Call this first, then pass the sessionId to navigate, click, type and the other tools. Sessions are isolated from each other (cookies, storage, cache) and run in parallel; ' +
+    'Call this first, then pass the sessionId to navigate, click, type and the other tools. Sessions are isolated from each ' +
+    'other (cookies, storage, cache) and run in parallel; ' +
     'each expires after a period without use (expiresAt, moved forward by every call), and close_session frees it early. ' +
-    'Every argument is optional: give some to make this session a different device, place or person from the others (device, viewport, locale, timezoneId, proxy, ' +
-    'state to start signed in from a state saved with save_state (the states caps group), storageState to start signed in from an export, blockResources to skip images…; each is described in docs/session-options.md); the result echoes them as options, without passwords or header values. ' +
-    'Errors: INVALID_PARAMETERS for an unknown device (close names are suggested), time zone, locale, permission or malformed proxy URL, a state you have not saved (details.state not_found), or state with storageState; ' +
+    'Every argument is optional: give some to make this session a different device, place or person from the others (device, ' +
+    'viewport, locale, timezoneId, proxy, ' +
+    'state to start signed in from a state saved with save_state (the states caps group), storageState to start signed in from ' +
+    'an export, blockResources to skip images…; each is described in docs/session-options.md); the result echoes them as ' +
+    'options, without passwords or header values. ' +
+    'Errors: INVALID_PARAMETERS for an unknown device (close names are suggested), time zone, locale, permission or malformed ' +
+    'proxy URL, a state you have not saved (details.state not_found), or state with storageState; ' +
     'MAX_SESSIONS_REACHED when all sessions of the server, or all your client may hold, are in use (details.scope says which; close one first); ' +
-    'BROWSER_ERROR when the browser cannot start (details.reason launch_failed) or no session could be opened within the call time limit (call_timeout; nothing is left open, try again).',
+    'BROWSER_ERROR when the browser cannot start (details.reason launch_failed) or no session could be opened within the call ' +
+    'time limit (call_timeout; nothing is left open, try again).',
   input: z.strictObject({
     ...sessionOptionsShape,
     // Shown to the model as any object: it passes on what export_storage_state gave, and a wrong one is refused with
@@ -70,7 +76,8 @@ export const closeSession = defineTool({
   title: 'Close browser session',
   description: 'Closes a session when its task is done.',
   notes:
-    "The sessionId cannot be used afterwards. The session's folder (its downloads, traces and videos) goes with it unless the server runs with --keep-downloads; " +
+    "The sessionId cannot be used afterwards. The session's folder (its downloads, traces and videos) goes with it unless the " +
+    'server runs with --keep-downloads; ' +
     'the files it lists are then marked removed. Errors: SESSION_NOT_FOUND (unknown or already closed), SESSION_EXPIRED (it had already expired).',
   input: z.strictObject({ sessionId: sessionIdSchema }),
   output: z.object({

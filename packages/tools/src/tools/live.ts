@@ -26,7 +26,8 @@ export const liveView = defineBesideTool({
   title: 'Live view of a session',
   description: "A link where a person watches the session's current tab live and can take control.",
   notes:
-    'Give the link to the user who wants to see or help. While the person has control your calls on the session wait until they give it back (each still ends at its time limit). ' +
+    'Give the link to the user who wants to see or help. While the person has control your calls on the session wait until they ' +
+    'give it back (each still ends at its time limit). ' +
     "The link works for an hour at most, and never past its session; only the session's owner can get one. See docs/live-view.md. " +
     'Errors: SESSION_NOT_FOUND / SESSION_EXPIRED; BROWSER_ERROR reason unsupported on a server without live views.',
   input: z.strictObject({ sessionId: sessionIdSchema }),
@@ -48,7 +49,8 @@ const OUTCOME_MESSAGES: Record<RequestOutcome, string> = {
   declined: 'The user declined to open the live view; control is back with you.',
   session_ended: 'The session ended while the person had it.',
   show_link:
-    'Show the user liveUrl and what to do. They have control now: your next call on this session waits until they give it back, or until the timeout passes with nobody on the page.',
+    'Show the user liveUrl and what to do. They have control now: your next call on this session waits until they give it back, ' +
+    'or until the timeout passes with nobody on the page.',
 };
 
 export const requestHuman = defineBesideTool({
@@ -56,9 +58,12 @@ export const requestHuman = defineBesideTool({
   title: 'Ask a person to act on a session',
   description: 'Hands the session to the user (a CAPTCHA, a sign-in) and answers when they give control back.',
   notes:
-    'The person gets a live-view link and control at once; your calls on the session wait meanwhile. With a client that can open links for its user (URL elicitation) the call waits for the hand-back, ' +
-    'reporting progress; without one it answers at once with outcome show_link: show the user liveUrl yourself. Control comes back at timeout if nobody has the page open. ' +
-    'Errors: SESSION_NOT_FOUND / SESSION_EXPIRED; INVALID_PARAMETERS (reason control_taken) while someone else has control; BROWSER_ERROR reason cancelled when the call is cancelled.',
+    'The person gets a live-view link and control at once; your calls on the session wait meanwhile. With a client that can open ' +
+    'links for its user (URL elicitation) the call waits for the hand-back, ' +
+    'reporting progress; without one it answers at once with outcome show_link: show the user liveUrl yourself. Control comes ' +
+    'back at timeout if nobody has the page open. ' +
+    'Errors: SESSION_NOT_FOUND / SESSION_EXPIRED; INVALID_PARAMETERS (reason control_taken) while someone else has control; ' +
+    'BROWSER_ERROR reason cancelled when the call is cancelled.',
   input: z.strictObject({
     sessionId: sessionIdSchema,
     message: z.string().min(1).max(2_000).describe('What the person should do, shown beside the live view.'),
@@ -197,10 +202,13 @@ export const liveViewFrame = defineBesideTool({
   title: 'Live view: the latest frame',
   description: "The live view app's picture of the session: the latest frame if it changed, the tab, the control.",
   notes:
-    'Called by the live view MCP App, never by a model (hosts hide it: `_meta.ui.visibility` is `["app"]`). The first call, without `viewer`, makes a viewer; later calls send it back with the last `cursor`. ' +
-    'When no newer frame is there, the call waits up to a second for one, then answers without a picture; calls of one viewer are answered at most four times a second. ' +
+    'Called by the live view MCP App, never by a model (hosts hide it: `_meta.ui.visibility` is `["app"]`). The first call, ' +
+    'without `viewer`, makes a viewer; later calls send it back with the last `cursor`. ' +
+    'When no newer frame is there, the call waits up to a second for one, then answers without a picture; calls of one viewer ' +
+    'are answered at most four times a second. ' +
     `A picture is a JPEG of at most 800 pixels a side, as an image after the JSON; a result stays under ${MAX_APP_RESULT_CHARS.toLocaleString('en')} characters, leaving out a picture that would not fit (note says so). ` +
-    'Watching counts as use of the session, but only up to one idle timeout past its last other use: a session nobody acts on still expires. A viewer that stops calling is gone after 10 s, and a control it held goes back. See docs/live-view.md. ' +
+    'Watching counts as use of the session, but only up to one idle timeout past its last other use: a session nobody acts on ' +
+    'still expires. A viewer that stops calling is gone after 10 s, and a control it held goes back. See docs/live-view.md. ' +
     'Errors: SESSION_NOT_FOUND / SESSION_EXPIRED; INVALID_PARAMETERS reason too_many_viewers; BROWSER_ERROR reason unsupported on a server without live views.',
   input: z.strictObject({
     sessionId: sessionIdSchema,
@@ -235,9 +243,12 @@ export const liveViewControl = defineBesideTool({
   title: 'Live view: take or give back control',
   description: "The live view app's Take control and Give back control buttons.",
   notes:
-    "Called by the live view MCP App, never by a model (hosts hide it). take puts the person's control in the session's queue: it is held once the call running now ends, and the agent's calls wait behind it until give_back. " +
-    "The same control as the live page's: one person at a time; a session handed over by request_human is anyone's on its live view. Taking or giving back counts as use of the session. " +
-    'Errors: SESSION_NOT_FOUND / SESSION_EXPIRED; INVALID_PARAMETERS reason control_taken when someone else has control, viewer_gone for an unknown viewer (call live_view_frame without one).',
+    "Called by the live view MCP App, never by a model (hosts hide it). take puts the person's control in the session's queue: " +
+    "it is held once the call running now ends, and the agent's calls wait behind it until give_back. " +
+    "The same control as the live page's: one person at a time; a session handed over by request_human is anyone's on its live " +
+    'view. Taking or giving back counts as use of the session. ' +
+    'Errors: SESSION_NOT_FOUND / SESSION_EXPIRED; INVALID_PARAMETERS reason control_taken when someone else has control, ' +
+    'viewer_gone for an unknown viewer (call live_view_frame without one).',
   input: z.strictObject({
     sessionId: sessionIdSchema,
     viewer: viewerSchema,
@@ -256,7 +267,8 @@ export const liveViewInput = defineBesideTool({
   title: "Live view: a person's input",
   description: "The person's mouse and keyboard in the live view app, sent to the session's tab while they have control.",
   notes:
-    "Called by the live view MCP App, never by a model (hosts hide it). Each event's x and y are fractions of the view (0 to 1), so the view may show the page at any size. " +
+    "Called by the live view MCP App, never by a model (hosts hide it). Each event's x and y are fractions of the view (0 to 1), " +
+    'so the view may show the page at any size. ' +
     `At most ${MAX_INPUT_EVENTS} events a call, in order; an event the tab cannot take (it closed) is counted in failed. ` +
     'Errors: SESSION_NOT_FOUND / SESSION_EXPIRED; INVALID_PARAMETERS reason not_in_control unless this viewer has control, viewer_gone for an unknown viewer.',
   input: z.strictObject({

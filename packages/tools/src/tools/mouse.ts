@@ -204,10 +204,14 @@ export const mouse = defineSessionTool({
   title: 'Mouse by coordinates',
   description: 'Moves, clicks, drags or scrolls the mouse at page coordinates, for what a snapshot cannot name (canvas, maps).',
   notes:
-    'x, y are CSS pixels from the top-left of the viewport, as a screenshot shows them. action move: to x, y. click: at x, y (button, clickCount 2 for a double click, delay ms between press and release). ' +
-    'drag: press at x, y, move to toX, toY, release. down / up: press or release button (at x, y if given), for gestures the others do not cover. wheel: scroll by deltaX, deltaY (over x, y if given). ' +
-    'A click, drag, down or up that starts a navigation waits for the new page to load; url and title describe the page after. Prefer click with a ref or selector when the snapshot names the element. ' +
-    'Errors: INVALID_PARAMETERS (a field the action needs is missing or it does not take one, or a point is outside the viewport: details.viewport gives its size), SESSION_NOT_FOUND / SESSION_EXPIRED.',
+    'x, y are CSS pixels from the top-left of the viewport, as a screenshot shows them. action move: to x, y. click: at x, y ' +
+    '(button, clickCount 2 for a double click, delay ms between press and release). ' +
+    'drag: press at x, y, move to toX, toY, release. down / up: press or release button (at x, y if given), for gestures the ' +
+    'others do not cover. wheel: scroll by deltaX, deltaY (over x, y if given). ' +
+    'A click, drag, down or up that starts a navigation waits for the new page to load; url and title describe the page after. ' +
+    'Prefer click with a ref or selector when the snapshot names the element. ' +
+    'Errors: INVALID_PARAMETERS (a field the action needs is missing or it does not take one, or a point is outside the ' +
+    'viewport: details.viewport gives its size), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({
     sessionId: sessionIdSchema,
     action: z.enum(MOUSE_ACTIONS).describe('What to do.'),

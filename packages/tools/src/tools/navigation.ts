@@ -42,12 +42,15 @@ export const navigate = defineSessionTool({
   title: 'Navigate to URL',
   description: 'Opens a URL and waits for it to load.',
   notes:
-    'An HTTP error page (404, 500) is a success with that status. Next: snapshot to read the page (or pass includeSnapshot: true to get it in this result), then click/type to act on it. ' +
-    'waitUntil says when the page counts as loaded: "load" (default), "domcontentloaded" (sooner), "networkidle" (no requests for 500 ms) or "commit" (the response arrived); ' +
+    'An HTTP error page (404, 500) is a success with that status. Next: snapshot to read the page (or pass includeSnapshot: true ' +
+    'to get it in this result), then click/type to act on it. ' +
+    'waitUntil says when the page counts as loaded: "load" (default), "domcontentloaded" (sooner), "networkidle" (no requests ' +
+    'for 500 ms) or "commit" (the response arrived); ' +
     'timeout 0 waits without a limit of its own (the call still ends at the call ceiling). ' +
     'A page that asks before being left (beforeunload) is left anyway, and the result lists that dialog in dialogs. ' +
     'Errors: NAVIGATION_FAILED (unreachable host, refused connection, TLS error, timeout; details.reason says which), ' +
-    'INVALID_PARAMETERS (not an absolute http(s), data: or about:blank URL; file: URLs only with --allow-file-urls), SESSION_NOT_FOUND / SESSION_EXPIRED (create a new session).',
+    'INVALID_PARAMETERS (not an absolute http(s), data: or about:blank URL; file: URLs only with --allow-file-urls), ' +
+    'SESSION_NOT_FOUND / SESSION_EXPIRED (create a new session).',
   input: z.strictObject({
     sessionId: sessionIdSchema,
     url: z.string().min(1).max(100_000).describe('Absolute URL.'),

@@ -17,9 +17,13 @@ export const networkRequests = defineSessionTool({
   description: "Lists the requests the session's pages made, to see which API calls failed.",
   notes:
     'Every tab of the session, oldest first: id, method, url, resource type, status (null while pending or when it failed), failure and duration. ' +
-    'resourceTypes keeps only those types (document, xhr, fetch, script, stylesheet, image, font, media, websocket, other, …). Images, fonts, stylesheets and media are left out unless includeStatic is true. filter keeps URLs containing a substring, or matching /regex/flags. ' +
-    'Use it to see which API calls a page made and which failed; then network_request {id} for headers and bodies. Pass the returned cursor as since to get only newer requests. ' +
-    'The session keeps the last 1000 requests; dropped counts those that fell out before you read them. Errors: INVALID_PARAMETERS (a bad /regex/), SESSION_NOT_FOUND / SESSION_EXPIRED.',
+    'resourceTypes keeps only those types (document, xhr, fetch, script, stylesheet, image, font, media, websocket, other, …). ' +
+    'Images, fonts, stylesheets and media are left out unless includeStatic is true. filter keeps URLs containing a substring, ' +
+    'or matching /regex/flags. ' +
+    'Use it to see which API calls a page made and which failed; then network_request {id} for headers and bodies. Pass the ' +
+    'returned cursor as since to get only newer requests. ' +
+    'The session keeps the last 1000 requests; dropped counts those that fell out before you read them. Errors: ' +
+    'INVALID_PARAMETERS (a bad /regex/), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({
     sessionId: sessionIdSchema,
     filter: z.string().min(1).max(1_000).optional().describe('URL substring, or /regex/flags.'),
@@ -73,8 +77,11 @@ export const networkRequest = defineSessionTool({
   title: 'Show one network request',
   description: 'Shows one request from network_requests in full: headers and bodies.',
   notes:
-    'Method, the URL requested (requestUrl), status, request and response headers, and the bodies (text cut at 100000 characters with truncated: true; binary bodies as a note). ' +
-    "Credentials in Authorization headers and the values of the session's own extraHTTPHeaders are hidden. Errors: INVALID_PARAMETERS (no request has that id in this session, or it fell out of the 1000-request ring: list again), SESSION_NOT_FOUND / SESSION_EXPIRED.",
+    'Method, the URL requested (requestUrl), status, request and response headers, and the bodies (text cut at 100000 characters ' +
+    'with truncated: true; binary bodies as a note). ' +
+    "Credentials in Authorization headers and the values of the session's own extraHTTPHeaders are hidden. Errors: " +
+    'INVALID_PARAMETERS (no request has that id in this session, or it fell out of the 1000-request ring: list again), ' +
+    'SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({
     sessionId: sessionIdSchema,
     id: z.string().min(1).max(50).describe('From network_requests, e.g. "r12".'),

@@ -32,7 +32,9 @@ export const savePdf = defineSessionTool({
     'The PDF (as for print media) comes as an embedded resource after the JSON (mime type application/pdf), with its size and page count. ' +
     'Use it to keep a receipt, an invoice or a report as the site prints it. Chromium only. ' +
     'With filename the PDF is written to that file inside --output-dir (never outside it) instead, and the result says where. ' +
-    'Errors: INVALID_PARAMETERS (pageRanges not like "1-3, 5", or beyond the last page; a filename without --output-dir or outside it), BROWSER_ERROR with details.reason "unsupported" (the server runs Firefox or WebKit), SESSION_NOT_FOUND / SESSION_EXPIRED.',
+    'Errors: INVALID_PARAMETERS (pageRanges not like "1-3, 5", or beyond the last page; a filename without --output-dir or ' +
+    'outside it), BROWSER_ERROR with details.reason "unsupported" (the server runs Firefox or WebKit), SESSION_NOT_FOUND / ' +
+    'SESSION_EXPIRED.',
   input: z.strictObject({
     sessionId: sessionIdSchema,
     landscape: z.boolean().optional().describe('Default portrait.'),

@@ -12,7 +12,9 @@ export const recordActions = defineSessionTool({
   title: 'Record actions as code',
   description: "Writes down the actions done on the session's pages as Playwright code, e.g. a flow a person shows in the live view.",
   notes:
-    "start begins recording every click, fill, press and navigation on the session's tabs, whoever does them (a person with control in live_view, or your own calls); stop ends it and answers each action as a line of TypeScript for Playwright Test. " +
+    "start begins recording every click, fill, press and navigation on the session's tabs, whoever does them (a person with " +
+    'control in live_view, or your own calls); stop ends it and answers each action as a line of TypeScript for Playwright Test. ' +
+    '' +
     'Errors: INVALID_PARAMETERS (reason recording_running, no_recording), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({ sessionId: sessionIdSchema, action: z.enum(['start', 'stop']).describe('start or stop.') }),
   output: sessionOutput({

@@ -138,7 +138,8 @@ export const route = defineSessionTool({
   description: "Answers the session's requests matching a URL pattern with a mocked response, or changes their headers.",
   notes:
     'action add: pattern is a URL glob (`**/api/users`, `**/*.{png,jpg}`; * within a path segment, ** across), matched against the full URL. ' +
-    'With status or body, matching requests get that response (status default 200, contentType, headers) and never reach the network; without either, they are sent on with headers set and removeHeaders taken out. ' +
+    'With status or body, matching requests get that response (status default 200, contentType, headers) and never reach the ' +
+    'network; without either, they are sent on with headers set and removeHeaders taken out. ' +
     'action remove: the routes added with exactly that pattern, or every route without one. action list: the routes (header values hidden). ' +
     `Routes act on every tab of this session only, until removed or the session ends; at most ${MAX_ROUTES}, a body at most ${MAX_ROUTE_BODY} characters. ` +
     'Errors: INVALID_PARAMETERS (pattern missing for add, too many routes, or fields remove/list do not take), SESSION_NOT_FOUND / SESSION_EXPIRED.',
@@ -225,7 +226,8 @@ export const playwrightNetworkTools: readonly AnyTool[] = [
     description: 'Mocks the responses of requests matching a URL pattern, or changes their headers.',
     notes:
       'pattern is a URL glob (`**/api/users`, `**/*.{png,jpg}`). With status or body the requests get that response (contentType, headers as "Name: Value"); ' +
-      'without, they are sent on with headers added and removeHeaders (comma-separated names) taken out. Routes act on this session only, until browser_unroute.',
+      'without, they are sent on with headers added and removeHeaders (comma-separated names) taken out. Routes act on this ' +
+      'session only, until browser_unroute.',
     input: z.strictObject({
       pattern: z.string().max(MAX_PATTERN).describe('URL glob, e.g. **/api/*.'),
       status: z.number().optional().describe('Status (default 200).'),

@@ -94,9 +94,12 @@ export const runCodeUnsafe = defineSessionTool({
   description: "Runs a Playwright function with the session's page in the server process. Unsafe: it can do what the server can.",
   notes:
     `code is a function that gets the Playwright page: ${CODE_EXAMPLE}. It runs in the server process (not the page), with the timers, URL, fetch, Buffer and crypto of Node but no console, process or require; ` +
-    "its result comes back as JSON, bounded as evaluate's is. filename loads the code from a file instead (code is then ignored), read only inside the directories upload_file reads from. " +
-    'The call ends at the call ceiling; code that never yields (an endless synchronous loop) holds the whole server. A callback or promise it leaves failing is logged on stderr. ' +
-    'Served over stdio, where the client already runs the process; over HTTP only when the server was started with --allow-unsafe-code (otherwise the tool is not listed). ' +
+    "its result comes back as JSON, bounded as evaluate's is. filename loads the code from a file instead (code is then " +
+    'ignored), read only inside the directories upload_file reads from. ' +
+    'The call ends at the call ceiling; code that never yields (an endless synchronous loop) holds the whole server. A callback ' +
+    'or promise it leaves failing is logged on stderr. ' +
+    'Served over stdio, where the client already runs the process; over HTTP only when the server was started with ' +
+    '--allow-unsafe-code (otherwise the tool is not listed). ' +
     'Errors: INVALID_PARAMETERS (neither code nor filename, code that does not parse or is not a function, a file outside the allowed directories), ' +
     'BROWSER_ERROR with details.reason "script_error" when the code throws (details.codeMessage), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z

@@ -95,9 +95,12 @@ export const screenshot = defineSessionTool({
     'Captures the visible viewport (default), the whole scrollable page (fullPage: true), or one element (selector or ref from snapshot). ' +
     'content[0] is JSON {url, title, width, height, bytes, format}; the image follows as content[1]. ' +
     `Images are capped for the model: a capture whose longest side exceeds ${MAX_IMAGE_SIDE} px, or that is over ${MAX_IMAGE_BYTES} bytes, is scaled down (scaled: true, with the original size and a note); ` +
-    'for small detail on a long page, screenshot one element instead. Use snapshot to find refs and read text; use screenshot to check layout, images and visual state. ' +
-    'format "jpeg" is smaller for photos; quality applies to it only, and fullPage not with an element. scale "device" captures device pixels (sharper on a high-density device such as a phone), "css" (default) one pixel per CSS pixel. ' +
-    'Errors: ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, ELEMENT_NOT_CLICKABLE (the element is hidden), INVALID_PARAMETERS (quality without jpeg, fullPage with an element), SESSION_NOT_FOUND / SESSION_EXPIRED.',
+    'for small detail on a long page, screenshot one element instead. Use snapshot to find refs and read text; use screenshot to ' +
+    'check layout, images and visual state. ' +
+    'format "jpeg" is smaller for photos; quality applies to it only, and fullPage not with an element. scale "device" captures ' +
+    'device pixels (sharper on a high-density device such as a phone), "css" (default) one pixel per CSS pixel. ' +
+    'Errors: ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, ELEMENT_NOT_CLICKABLE (the element is ' +
+    'hidden), INVALID_PARAMETERS (quality without jpeg, fullPage with an element), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: optionalTargetInput({
     sessionId: sessionIdSchema,
     fullPage: z.boolean().optional().describe('Whole page.'),

@@ -13,7 +13,8 @@ export const snapshot = defineSessionTool({
   description: 'Reads the page as an accessibility tree, with a ref on each element to act on.',
   notes:
     'A YAML-like outline of roles, names, text and states, e.g. `button "Send" [ref=e12]` (elements inside iframes have a frame prefix, e.g. f2e5). ' +
-    'Use it first to understand a page, then pass a ref to click, type, hover, select_option, press_key, wait_for or evaluate; to locate one element on a long page, find is cheaper. ' +
+    'Use it first to understand a page, then pass a ref to click, type, hover, select_option, press_key, wait_for or evaluate; ' +
+    'to locate one element on a long page, find is cheaper. ' +
     'Refs belong to the current document: after a navigation or a big page change, take a new snapshot (an old ref gives ELEMENT_NOT_FOUND). ' +
     "boxes: true adds each element's bounding box as [box=x,y,width,height] (CSS pixels, relative to the viewport), for mouse actions or layout checks. " +
     `Name an element (selector or ref) to get only that part; depth limits how deep the outline goes (1: the element and its children). Long snapshots are cut at maxChars (default ${DEFAULT_SNAPSHOT_MAX_CHARS}, at a line boundary) with truncated: true and a note saying what was cut and which ref to ask for next. ` +

@@ -34,9 +34,12 @@ const saveState = defineTool({
   description: "Keeps the session's sign-ins (cookies, localStorage, IndexedDB) on the server under a name, for create_session {state}.",
   notes:
     'What is kept: the cookies, and every origin’s localStorage and IndexedDB; not sessionStorage, open tabs or what a page holds in memory. ' +
-    'It is stored encrypted, outlives the server, and belongs to your client: no other client can see or use it. The result names what was kept, never a value. ' +
-    'Saving under an existing name replaces that state. Limits (docs/sign-ins.md): a state of at most 5 MiB, at most 50 states per client; past either INVALID_PARAMETERS with details.state too_large or too_many. ' +
-    'Errors: INVALID_PARAMETERS (a name that is not 1 to 100 letters, digits, spaces and _ . @ -), SESSION_NOT_FOUND / SESSION_EXPIRED, BROWSER_ERROR store_unavailable (the store cannot be written).',
+    'It is stored encrypted, outlives the server, and belongs to your client: no other client can see or use it. The result ' +
+    'names what was kept, never a value. ' +
+    'Saving under an existing name replaces that state. Limits (docs/sign-ins.md): a state of at most 5 MiB, at most 50 states ' +
+    'per client; past either INVALID_PARAMETERS with details.state too_large or too_many. ' +
+    'Errors: INVALID_PARAMETERS (a name that is not 1 to 100 letters, digits, spaces and _ . @ -), SESSION_NOT_FOUND / ' +
+    'SESSION_EXPIRED, BROWSER_ERROR store_unavailable (the store cannot be written).',
   input: z.strictObject({ sessionId: sessionIdSchema, name: stateNameSchema.describe('Your name for it.') }),
   output: stateInfoSchema.extend({ message: z.string() }),
   kind: 'action',
@@ -53,7 +56,8 @@ const listStates = defineTool({
   title: 'List saved states',
   description: 'Lists your saved sign-in states: names, when saved, origins; never values.',
   notes:
-    'Only your own client’s states are listed. A state the server cannot read (damaged, or sealed with another key) is left out and reported in the server log.',
+    'Only your own client’s states are listed. A state the server cannot read (damaged, or sealed with another key) is left out ' +
+    'and reported in the server log.',
   input: z.strictObject({}),
   output: z.object({ states: z.array(stateInfoSchema) }),
   kind: 'read',
@@ -85,8 +89,10 @@ const forkSession = defineTool({
   title: 'Fork browser session',
   description: 'Opens copies of a session as it is now (sign-ins, storage, current page, options), each then on its own.',
   notes:
-    'Each copy starts with the session’s cookies, localStorage, sessionStorage and IndexedDB, its current tab’s URL and the options it was created with (device, locale, proxy, headers…), ' +
-    'and is then isolated like any session: use it to try several branches of a signed-in flow in parallel. What a page holds only in memory (a form typed into, scroll) is not copied: each copy loads the page afresh. ' +
+    'Each copy starts with the session’s cookies, localStorage, sessionStorage and IndexedDB, its current tab’s URL and the ' +
+    'options it was created with (device, locale, proxy, headers…), ' +
+    'and is then isolated like any session: use it to try several branches of a signed-in flow in parallel. What a page holds ' +
+    'only in memory (a form typed into, scroll) is not copied: each copy loads the page afresh. ' +
     'Each copy counts against every session limit: MAX_SESSIONS_REACHED answers for the whole fork when they do not all fit, and nothing is opened. ' +
     'Errors: INVALID_PARAMETERS (count outside 1 to 10), SESSION_NOT_FOUND / SESSION_EXPIRED, MAX_SESSIONS_REACHED, BROWSER_ERROR.',
   input: z.strictObject({ sessionId: sessionIdSchema, count: z.number().int().min(1).max(10).optional().describe('Copies, 1-10 (default 1).') }),

@@ -34,7 +34,8 @@ export const exportStorageState = defineSessionTool({
     "The state is Playwright's: its cookies and each origin's localStorage. " +
     'Use it after signing in on a site, then pass the storageState to create_session to start other sessions already signed in ' +
     '(for several accounts, sign each session in once and keep its state). The result holds live credentials: treat it as a secret. ' +
-    'With filename the state is written to that JSON file inside --output-dir (never outside it) instead, and the result says where; load_storage_state reads it back. ' +
+    'With filename the state is written to that JSON file inside --output-dir (never outside it) instead, and the result says ' +
+    'where; load_storage_state reads it back. ' +
     'Errors: INVALID_PARAMETERS (a filename without --output-dir or outside it), SESSION_NOT_FOUND / SESSION_EXPIRED (create a new session).',
   input: z.strictObject({
     sessionId: sessionIdSchema,
@@ -62,10 +63,13 @@ export const loadStorageState = defineSessionTool({
   description: "Replaces the session's cookies and localStorage with a saved storage state, from an object or a file.",
   notes:
     'The state is what export_storage_state gives: an object (storageState) or a JSON file it wrote (filename). ' +
-    "Everything the session held before is cleared first: its cookies and every origin's localStorage; sessionStorage and the open page stay, so reload or navigate to see the page signed in. " +
-    "A filename is read only from --output-dir or the directories upload_file reads from (--file-root, the client's roots, over stdio the working directory); " +
+    "Everything the session held before is cleared first: its cookies and every origin's localStorage; sessionStorage and the " +
+    'open page stay, so reload or navigate to see the page signed in. ' +
+    "A filename is read only from --output-dir or the directories upload_file reads from (--file-root, the client's roots, over " +
+    'stdio the working directory); ' +
     `relative names are taken from --output-dir when there is one. At most ${MAX_STATE_FILE_BYTES / 1024 / 1024} MB; what the file holds is never quoted back. ` +
-    'Errors: INVALID_PARAMETERS (neither or both of storageState and filename, a file outside those directories, missing, too large or not a storage state), SESSION_NOT_FOUND / SESSION_EXPIRED.',
+    'Errors: INVALID_PARAMETERS (neither or both of storageState and filename, a file outside those directories, missing, too ' +
+    'large or not a storage state), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z
     .strictObject({
       sessionId: sessionIdSchema,
@@ -165,12 +169,16 @@ export const cookies = defineSessionTool({
   title: 'Cookies',
   description: "Lists, gets, sets, deletes or clears the session's cookies.",
   notes:
-    'action "list" returns them, narrowed by the filters given: urls (the cookies those URLs would send), name, domain (cookies whose domain contains it) and path (whose path starts with it); ' +
-    '"get" is list for one name; "set" adds or replaces the given cookies; "delete" removes the cookies of that name (within the other filters); "clear" removes every cookie the filters match, all without filters. ' +
+    'action "list" returns them, narrowed by the filters given: urls (the cookies those URLs would send), name, domain (cookies ' +
+    'whose domain contains it) and path (whose path starts with it); ' +
+    '"get" is list for one name; "set" adds or replaces the given cookies; "delete" removes the cookies of that name (within the ' +
+    'other filters); "clear" removes every cookie the filters match, all without filters. ' +
     'A cookie to set names a url, or a domain (".example.com" for subdomains too) and path (default "/"); with neither it is the open page\'s host. ' +
     'expires is Unix time in seconds (leave it out for a session cookie); sameSite defaults to "Lax". ' +
-    'The result is the cookie list after the action, filtered the same way. Use export_storage_state to copy a whole sign-in (cookies and localStorage) to another session. ' +
-    'Errors: INVALID_PARAMETERS (get or delete without name, set without cookies, a cookie with url and domain, a cookie without either on a page that has no host, a URL that is not http/https), SESSION_NOT_FOUND / SESSION_EXPIRED.',
+    'The result is the cookie list after the action, filtered the same way. Use export_storage_state to copy a whole sign-in ' +
+    '(cookies and localStorage) to another session. ' +
+    'Errors: INVALID_PARAMETERS (get or delete without name, set without cookies, a cookie with url and domain, a cookie without ' +
+    'either on a page that has no host, a URL that is not http/https), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({
     sessionId: sessionIdSchema,
     action: z.enum(['list', 'get', 'set', 'delete', 'clear']).describe('get, delete need name; set needs cookies.'),

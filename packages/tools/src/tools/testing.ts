@@ -35,7 +35,8 @@ export const verify = defineSessionTool({
     '"value": the field (selector or ref) has value — its input value, or "true"/"false" for a checkbox, radio or switch. ' +
     'A check that does not hold by the timeout is an error: WAIT_TIMEOUT, with details.check, details.expected and details.actual (what the page had). ' +
     'Errors: WAIT_TIMEOUT (the assertion failed), INVALID_PARAMETERS (a field the check needs missing, or one it does not use given), ' +
-    'ELEMENT_NOT_FOUND / ELEMENT_AMBIGUOUS (the list or field element; for a ref, take a new snapshot), ELEMENT_NOT_EDITABLE (value of an element that has none), SESSION_NOT_FOUND / SESSION_EXPIRED.',
+    'ELEMENT_NOT_FOUND / ELEMENT_AMBIGUOUS (the list or field element; for a ref, take a new snapshot), ELEMENT_NOT_EDITABLE ' +
+    '(value of an element that has none), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({
     sessionId: sessionIdSchema,
     check: z.enum(VERIFY_CHECKS).describe('What to assert.'),
@@ -130,8 +131,10 @@ export const generateLocator = defineSessionTool({
   title: 'Generate locator',
   description: 'Answers the Playwright locator code for an element, as codegen writes it, for use in tests.',
   notes:
-    "Turns a ref from snapshot, or a selector, into the locator a test would use: getByRole('button', { name: 'Submit' }), getByText(…), or locator('…') when nothing better names it. " +
-    'Errors: ELEMENT_NOT_FOUND (nothing matches; for a ref, take a new snapshot), ELEMENT_AMBIGUOUS (the selector matches several), SESSION_NOT_FOUND / SESSION_EXPIRED.',
+    "Turns a ref from snapshot, or a selector, into the locator a test would use: getByRole('button', { name: 'Submit' }), " +
+    "getByText(…), or locator('…') when nothing better names it. " +
+    'Errors: ELEMENT_NOT_FOUND (nothing matches; for a ref, take a new snapshot), ELEMENT_AMBIGUOUS (the selector matches ' +
+    'several), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z
     .strictObject({ sessionId: sessionIdSchema, ...targetFields })
     .refine((args) => (args.selector === undefined) !== (args.ref === undefined), { message: 'give exactly one of "selector" or "ref"', path: ['selector'] }),

@@ -17,8 +17,11 @@ export const startTrace = defineSessionTool({
   description: 'Starts recording a Playwright trace of the session; stop_trace writes it.',
   notes:
     'The trace holds each action with DOM snapshots and screenshots around it, and the network. Closing the session also writes it. ' +
-    "It counts against the session's limits on files (--max-download-bytes, --max-downloads, shared with downloads, videos and saved files): past the byte limit it is stopped and written as far as it got, and stop_trace (or close_session) lists it with stopped saying why. " +
-    'Errors: INVALID_PARAMETERS (reason trace_running when one is already being recorded, file_limit when the session wrote its most files or bytes), SESSION_NOT_FOUND / SESSION_EXPIRED.',
+    "It counts against the session's limits on files (--max-download-bytes, --max-downloads, shared with downloads, videos and " +
+    'saved files): past the byte limit it is stopped and written as far as it got, and stop_trace (or close_session) lists it ' +
+    'with stopped saying why. ' +
+    'Errors: INVALID_PARAMETERS (reason trace_running when one is already being recorded, file_limit when the session wrote its ' +
+    'most files or bytes), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({ sessionId: sessionIdSchema }),
   output: sessionOutput({ tracing: z.literal(true), message: z.string() }),
   kind: 'action',
@@ -35,7 +38,8 @@ export const stopTrace = defineSessionTool({
   title: 'Stop the trace',
   description: "Stops the session's trace and writes it as a .zip file; `npx playwright show-trace <path>` opens it.",
   notes:
-    "The file is trace-N.zip in the session's folder (inside the caller's folder of --output-dir; a temporary folder without it), which goes with the session unless the server runs with --keep-downloads. " +
+    "The file is trace-N.zip in the session's folder (inside the caller's folder of --output-dir; a temporary folder without " +
+    'it), which goes with the session unless the server runs with --keep-downloads. ' +
     'Errors: INVALID_PARAMETERS (reason no_trace) when none is being recorded, SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({ sessionId: sessionIdSchema }),
   output: sessionOutput({ trace: fileSchema, message: z.string() }),

@@ -37,12 +37,19 @@ export const uploadFile = defineSessionTool({
   title: 'Upload files',
   description: 'Gives files to a file input, or to the file chooser an element opens.',
   notes:
-    'Puts files into a file input (<input type=file>, even a hidden one), or into the file chooser that clicking an element opens (an "Upload" button), named by a selector or a ref from snapshot. ' +
-    "Each file is a path on the server machine ({path}), which must lie inside an allowed directory (--file-root, else the client's MCP roots, else over stdio the working directory), " +
+    'Puts files into a file input (<input type=file>, even a hidden one), or into the file chooser that clicking an element ' +
+    'opens (an "Upload" button), named by a selector or a ref from snapshot. ' +
+    'Each file is a path on the server machine ({path}), which must lie inside an allowed directory (--file-root, else the ' +
+    "client's MCP roots, else over stdio the working directory), " +
     'or inline content ({name, mimeType?, contentBase64}) — the way for a remote client. Up to 20 MB per call. Next: submit the form (click its button). ' +
-    'With drop the files are dropped onto the element instead (a drop zone), as if dragged from outside the page: dragenter, dragover and drop with a DataTransfer; drop is a map of MIME type → text (e.g. {"text/uri-list": "https://…"}) dropped with them, {} for the files only, or the data alone without files. ' +
-    'Errors: INVALID_PARAMETERS (a missing file, a path outside the allowed directories or escaping them through .. or a symlink, too large, several files for a single-file input), ' +
-    'ELEMENT_NOT_EDITABLE (not a file input and clicking it opened no file chooser; or the element did not accept a drop, details.reason "drop_rejected"), ELEMENT_NOT_CLICKABLE (a chooser button that is hidden or covered), ELEMENT_NOT_FOUND (for a ref, take a new snapshot), ELEMENT_AMBIGUOUS, SESSION_NOT_FOUND / SESSION_EXPIRED.',
+    'With drop the files are dropped onto the element instead (a drop zone), as if dragged from outside the page: dragenter, ' +
+    'dragover and drop with a DataTransfer; drop is a map of MIME type → text (e.g. {"text/uri-list": "https://…"}) dropped with ' +
+    'them, {} for the files only, or the data alone without files. ' +
+    'Errors: INVALID_PARAMETERS (a missing file, a path outside the allowed directories or escaping them through .. or a ' +
+    'symlink, too large, several files for a single-file input), ' +
+    'ELEMENT_NOT_EDITABLE (not a file input and clicking it opened no file chooser; or the element did not accept a drop, ' +
+    'details.reason "drop_rejected"), ELEMENT_NOT_CLICKABLE (a chooser button that is hidden or covered), ELEMENT_NOT_FOUND (for ' +
+    'a ref, take a new snapshot), ELEMENT_AMBIGUOUS, SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: targetInput({
     sessionId: sessionIdSchema,
     files: z.array(fileSchema).min(1).max(100).optional().describe('Each {path} or {name, contentBase64}.'),

@@ -74,12 +74,19 @@ export const video = defineSessionTool({
   title: 'Record a video',
   description: "Records a .webm video of the session's tabs (start, stop) and draws chapter cards or action callouts into it.",
   notes:
-    "start records every tab, those opened later too (each its own file, -1, -2… added to the name), into filename under --output-dir, or video-N.webm in the session's folder; " +
+    'start records every tab, those opened later too (each its own file, -1, -2… added to the name), into filename under ' +
+    "--output-dir, or video-N.webm in the session's folder; " +
     'cursor draws a pointer travelling to each action point. stop saves the files and lists them; closing the session also does. ' +
-    'chapter shows a full-page card (title, description) for duration ms (2000); show_actions names each later action in a callout on the current tab (position, duration 500, style: CSS of the point marker, the target box and the title; cursor: false hides the pointer), hide_actions ends that. ' +
+    'chapter shows a full-page card (title, description) for duration ms (2000); show_actions names each later action in a ' +
+    'callout on the current tab (position, duration 500, style: CSS of the point marker, the target box and the title; cursor: ' +
+    'false hides the pointer), hide_actions ends that. ' +
     `size is at most ${MAX_VIDEO.width}×${MAX_VIDEO.height} and fps at most ${MAX_VIDEO.fps}; each tab recorded is an ffmpeg process, at most ${MAX_FFMPEG_PER_SESSION} a session (later tabs are left out) and ${MAX_FFMPEG_PER_SERVER} in the server. ` +
-    "A video counts against the session's limits on files (--max-download-bytes, --max-downloads, shared with downloads, traces and saved files): past the byte limit it is stopped and kept as far as it got, and the stop (or close_session) lists it with stopped saying why. " +
-    'Errors: INVALID_PARAMETERS (reason video_running, no_video, unexpected_field, missing_field, video_too_large, video_limit, file_limit; a filename outside --output-dir), BROWSER_ERROR reason unsupported (no ffmpeg), SESSION_NOT_FOUND / SESSION_EXPIRED.',
+    "A video counts against the session's limits on files (--max-download-bytes, --max-downloads, shared with downloads, traces " +
+    'and saved files): past the byte limit it is stopped and kept as far as it got, and the stop (or close_session) lists it ' +
+    'with stopped saying why. ' +
+    'Errors: INVALID_PARAMETERS (reason video_running, no_video, unexpected_field, missing_field, video_too_large, video_limit, ' +
+    'file_limit; a filename outside --output-dir), BROWSER_ERROR reason unsupported (no ffmpeg), SESSION_NOT_FOUND / ' +
+    'SESSION_EXPIRED.',
   input: videoInput,
   output: sessionOutput({
     action: z.enum(VIDEO_ACTIONS),

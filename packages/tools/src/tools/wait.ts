@@ -69,10 +69,13 @@ export const waitFor = defineSessionTool({
   description: 'Waits until text appears or vanishes, or an element reaches a state.',
   notes:
     'Returns how long it took. Give exactly one condition: text (visible text containing this, case-insensitive, appears), ' +
-    'textGone (no visible text contains this any more), or an element (selector or ref) with state: "visible" (default), "hidden", "attached" (in the DOM) or "detached" (removed). ' +
-    'Use it after an action whose effect comes later (a search result, a spinner going away, a slow page). Text is looked for in the main page, not inside iframes. ' +
+    'textGone (no visible text contains this any more), or an element (selector or ref) with state: "visible" (default), ' +
+    '"hidden", "attached" (in the DOM) or "detached" (removed). ' +
+    'Use it after an action whose effect comes later (a search result, a spinner going away, a slow page). Text is looked for in ' +
+    'the main page, not inside iframes. ' +
     `A condition that is already true returns at once. Errors: WAIT_TIMEOUT (not true within timeout, default ${DEFAULT_WAIT_TIMEOUT} ms; take a snapshot to see the page), ` +
-    'ELEMENT_AMBIGUOUS (the selector matches several elements), ELEMENT_NOT_FOUND (a ref from an older document: take a new snapshot), INVALID_PARAMETERS, SESSION_NOT_FOUND / SESSION_EXPIRED.',
+    'ELEMENT_AMBIGUOUS (the selector matches several elements), ELEMENT_NOT_FOUND (a ref from an older document: take a new ' +
+    'snapshot), INVALID_PARAMETERS, SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z
     .strictObject({
       sessionId: sessionIdSchema,

@@ -22,9 +22,11 @@ export const webStorage = defineSessionTool({
   description: "Lists, gets, sets, deletes or clears the open page's localStorage or sessionStorage.",
   notes:
     'Acts on the storage of the open page\'s origin (navigate to the site first): area "local" is localStorage, "session" sessionStorage. ' +
-    'action "list" answers every item; "get" the value of key (null when there is none); "set" stores value under key; "delete" removes key; "clear" removes every item. ' +
+    'action "list" answers every item; "get" the value of key (null when there is none); "set" stores value under key; "delete" ' +
+    'removes key; "clear" removes every item. ' +
     'Every result says the origin and how many items it holds after the action. Other origins and other sessions are not touched. ' +
-    'Errors: INVALID_PARAMETERS (key missing for get, set or delete, value missing for set, a page without storage such as about:blank), SESSION_NOT_FOUND / SESSION_EXPIRED.',
+    'Errors: INVALID_PARAMETERS (key missing for get, set or delete, value missing for set, a page without storage such as ' +
+    'about:blank), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({
     sessionId: sessionIdSchema,
     area: z.enum(STORAGE_AREAS).describe('localStorage or sessionStorage.'),

@@ -399,7 +399,8 @@ export const PLAYWRIGHT_FLAGS: readonly PlaywrightFlag[] = [
     'value',
     'path',
     'SECRETS_FILE',
-    'a dotenv file of secrets: each value is shown as <secret>NAME</secret> in results, written files and logs, and browser_type given NAME types it (our --secrets)',
+    'a dotenv file of secrets: each value is shown as <secret>NAME</secret> in results, written files and logs, and browser_type ' +
+      'given NAME types it (our --secrets)',
   ),
   {
     name: 'shared-browser-context',
@@ -528,7 +529,8 @@ export function playwrightHelp(): string {
     (flag) => `  ${usage(flag).padEnd(width)}${flag.means}${flag.env === undefined ? '' : ` (${PLAYWRIGHT_ENV_PREFIX}${flag.env})`}`,
   );
   return [
-    "With --profile playwright, @playwright/mcp's flags (0.0.83, and `playwright mcp` of Playwright 1.65) are accepted as well, each as it means here (docs/compat.md):",
+    "With --profile playwright, @playwright/mcp's flags (0.0.83, and `playwright mcp` of Playwright 1.65) are accepted as well, " +
+      'each as it means here (docs/compat.md):',
     '',
     ...lines,
     '',

@@ -24,7 +24,9 @@ export const browserEmulateMedia = adapt({
   title: 'Emulate media features',
   description: 'Emulates CSS media features, e.g. dark color scheme or print media.',
   notes:
-    'Sets CSS media features for the page and every tab of the session from now on: colorScheme (prefers-color-scheme), reducedMotion (prefers-reduced-motion), forcedColors, contrast (prefers-contrast), media (the CSS media type: print renders as for printing). ' +
+    'Sets CSS media features for the page and every tab of the session from now on: colorScheme (prefers-color-scheme), ' +
+    'reducedMotion (prefers-reduced-motion), forcedColors, contrast (prefers-contrast), media (the CSS media type: print renders ' +
+    'as for printing). ' +
     `Features left out stay as they are; null clears an override (back to the browser's own: light, no-preference, none, no-preference, screen). The result lists the effective settings. ${SESSION_NOTE} ` +
     'Errors: INVALID_PARAMETERS (no feature given, or a value not in the list).',
   input: z
@@ -54,10 +56,13 @@ export const browserDrop = adapt({
   title: 'Drop files or data',
   description: 'Drops files or MIME-typed data onto an element, as if dragged from outside the page.',
   notes:
-    'Drops files (paths) and/or data (MIME type → text, e.g. {"text/plain": "hello", "text/uri-list": "https://example.com"}) onto the element named by ref (from browser_snapshot) or target: ' +
-    "dragenter, dragover and drop with a DataTransfer holding them, as a drop zone expects. Paths must lie inside an allowed directory (--file-root, else the client's MCP roots, else over stdio the working directory). " +
+    'Drops files (paths) and/or data (MIME type → text, e.g. {"text/plain": "hello", "text/uri-list": "https://example.com"}) ' +
+    'onto the element named by ref (from browser_snapshot) or target: ' +
+    'dragenter, dragover and drop with a DataTransfer holding them, as a drop zone expects. Paths must lie inside an allowed ' +
+    "directory (--file-root, else the client's MCP roots, else over stdio the working directory). " +
     `The result JSON carries url, title and the page's snapshot after the drop. ${SESSION_NOTE} ` +
-    'Errors: INVALID_PARAMETERS (neither paths nor data, a missing file, a path outside the allowed directories, over 20 MB), ELEMENT_NOT_FOUND / ELEMENT_AMBIGUOUS, ELEMENT_NOT_EDITABLE (the element did not accept the drop).',
+    'Errors: INVALID_PARAMETERS (neither paths nor data, a missing file, a path outside the allowed directories, over 20 MB), ' +
+    'ELEMENT_NOT_FOUND / ELEMENT_AMBIGUOUS, ELEMENT_NOT_EDITABLE (the element did not accept the drop).',
   input: z
     .strictObject({
       ...elementFields,
@@ -125,7 +130,8 @@ export const browserNetworkRequest = playwrightSessionTool({
   title: 'Show one network request',
   description: 'Shows one request from browser_network_requests in full, or one part of it.',
   notes:
-    'Method, url, status, request and response headers and bodies of the request numbered index in browser_network_requests; part narrows to request-headers, request-body, response-headers or response-body. ' +
+    'Method, url, status, request and response headers and bodies of the request numbered index in browser_network_requests; ' +
+    'part narrows to request-headers, request-body, response-headers or response-body. ' +
     `Text bodies are cut at 100000 characters (truncated: true), binary bodies are a note; credentials in Authorization headers are hidden. ${FILENAME_NOTE} ${SESSION_NOTE} ` +
     'Errors: INVALID_PARAMETERS (no request has that number in this session, or it fell out of the 1000 kept: list again).',
   input: networkRequestInput,

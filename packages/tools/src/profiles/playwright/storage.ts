@@ -161,7 +161,8 @@ const browserSetStorageState = adapt({
   title: 'Restore storage state',
   description: 'Restores cookies and localStorage from a storage state file, clearing what the session held.',
   notes:
-    'The file must lie inside --output-dir (relative names are taken from there) or a directory browser_file_upload reads from; at most 10 MB, and what it holds is never quoted back. ' +
+    'The file must lie inside --output-dir (relative names are taken from there) or a directory browser_file_upload reads from; ' +
+    'at most 10 MB, and what it holds is never quoted back. ' +
     `${SESSION_NOTE} Errors: INVALID_PARAMETERS (a file outside those directories, missing, too large or not a storage state).`,
   input: z.strictObject({ filename: z.string().min(1).max(4_096).describe('Storage state JSON file.'), sessionId: optionalSessionIdSchema }),
   base: loadStorageState,

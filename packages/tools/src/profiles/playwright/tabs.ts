@@ -41,12 +41,17 @@ export const browserTabs = defineTool({
   title: 'Manage tabs',
   description: 'Lists, opens, selects or closes tabs; isolatedContext opens one in a named context with its own cookies and storage.',
   notes:
-    'action "list"; "new" opens a tab (at url if given) and acts on it; "select" with index acts on that tab; "close" closes the tab at index (default the current one). ' +
-    'isolatedContext (with "new") names an isolated context: made on first use as a session of this connection (listed by list_sessions, closed with the connection or browser_close), ' +
-    'with its own cookies and storage; tabs in one context share them. "default" names the connection\'s own. The calls that name no sessionId act on the current tab, whichever context it is in. ' +
-    "The result lists every tab of the connection (index, url, title, current, isolatedContext), the connection's own first; after new, select and close it carries the current tab's snapshot. " +
+    'action "list"; "new" opens a tab (at url if given) and acts on it; "select" with index acts on that tab; "close" closes the ' +
+    'tab at index (default the current one). ' +
+    'isolatedContext (with "new") names an isolated context: made on first use as a session of this connection (listed by ' +
+    'list_sessions, closed with the connection or browser_close), ' +
+    'with its own cookies and storage; tabs in one context share them. "default" names the connection\'s own. The calls that ' +
+    'name no sessionId act on the current tab, whichever context it is in. ' +
+    "The result lists every tab of the connection (index, url, title, current, isolatedContext), the connection's own first; " +
+    "after new, select and close it carries the current tab's snapshot. " +
     "Closing the last tab of an isolated context closes the context. With sessionId, acts on that session's tabs only. " +
-    'Errors: INVALID_PARAMETERS (no tab at that index, select without index, isolatedContext without "new" or with sessionId, a bad url), NAVIGATION_FAILED (the new tab could not load url; it stays open).',
+    'Errors: INVALID_PARAMETERS (no tab at that index, select without index, isolatedContext without "new" or with sessionId, a ' +
+    'bad url), NAVIGATION_FAILED (the new tab could not load url; it stays open).',
   input: z.strictObject({
     ...fields,
     isolatedContext: z.string().min(1).max(200).optional().describe('For new: named context (own cookies).'),

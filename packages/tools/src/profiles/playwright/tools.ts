@@ -53,7 +53,8 @@ export const browserNavigate = adapt({
   description: 'Opens a URL in the page.',
   notes:
     `Opens a URL in the browser page and waits until it has loaded. ${SNAPSHOT_NOTE} ${SESSION_NOTE} ` +
-    'An HTTP error page (404, 500) is a success with that status. Errors: NAVIGATION_FAILED (unreachable host, refused connection, timeout), INVALID_PARAMETERS (not an absolute http(s), data: or about:blank URL).',
+    'An HTTP error page (404, 500) is a success with that status. Errors: NAVIGATION_FAILED (unreachable host, refused ' +
+    'connection, timeout), INVALID_PARAMETERS (not an absolute http(s), data: or about:blank URL).',
   input: z.strictObject({
     url: z.string().min(1).max(100_000).describe('Absolute URL.'),
     sessionId: optionalSessionIdSchema,
@@ -79,9 +80,11 @@ export const browserSnapshot = adapt({
   title: 'Page snapshot',
   description: "Captures the page's accessibility snapshot, with refs to act on; better than a screenshot.",
   notes:
-    'Captures the page\'s accessibility snapshot: an outline of roles, names and text in which every element you can act on carries a ref, e.g. `button "Send" [ref=e12]`. ' +
+    "Captures the page's accessibility snapshot: an outline of roles, names and text in which every element you can act on " +
+    'carries a ref, e.g. `button "Send" [ref=e12]`. ' +
     'Better than a screenshot for acting on the page: pass a ref to browser_click, browser_type, browser_hover, browser_select_option. ' +
-    'The result is JSON: {url, title, snapshot}. Name an element (ref or target) for only that part; depth limits how deep it goes; boxes: true adds [box=x,y,width,height] (CSS pixels, viewport-relative) to each element. ' +
+    'The result is JSON: {url, title, snapshot}. Name an element (ref or target) for only that part; depth limits how deep it ' +
+    'goes; boxes: true adds [box=x,y,width,height] (CSS pixels, viewport-relative) to each element. ' +
     `Refs belong to the current document: after a navigation take a new snapshot. ${FILENAME_NOTE} ${SESSION_NOTE}`,
   input: optionalElementInput({
     depth: z.number().int().min(1).max(1_000).optional().describe('Default all.'),
@@ -108,7 +111,8 @@ export const browserClick = adapt({
   description: 'Clicks an element.',
   notes:
     `Clicks an element named by its ref from browser_snapshot (or a target: a ref or a Playwright selector). If the click starts a navigation, waits for the new page to load. ${SNAPSHOT_NOTE} ` +
-    'A click that opens a JavaScript dialog or a file chooser returns at once with modalState saying so: answer it with browser_handle_dialog or browser_file_upload. ' +
+    'A click that opens a JavaScript dialog or a file chooser returns at once with modalState saying so: answer it with ' +
+    'browser_handle_dialog or browser_file_upload. ' +
     `${SESSION_NOTE} ${ELEMENT_ERRORS_NOTE}, ELEMENT_NOT_CLICKABLE (hidden, disabled or covered by another element).`,
   input: elementInput({
     doubleClick: z.boolean().optional().describe('Double-click.'),
@@ -150,7 +154,8 @@ export const browserPressKey = adapt({
   title: 'Press a key',
   description: 'Presses a key, e.g. Enter or ArrowLeft.',
   notes:
-    'Presses a key or chord on the keyboard, sent to whatever has focus: "Enter", "ArrowLeft", "Escape", "a", "Control+A". If it starts a navigation, waits for the new page to load. ' +
+    'Presses a key or chord on the keyboard, sent to whatever has focus: "Enter", "ArrowLeft", "Escape", "a", "Control+A". If it ' +
+    'starts a navigation, waits for the new page to load. ' +
     `${SNAPSHOT_NOTE} ${SESSION_NOTE} Errors: INVALID_PARAMETERS for an unknown key name.`,
   input: z.strictObject({
     key: z.string().min(1).max(100).describe('Key name or character.'),
@@ -192,7 +197,8 @@ export const browserEvaluate = adapt({
   title: 'Evaluate JavaScript',
   description: 'Evaluates a JavaScript function on the page or an element.',
   notes:
-    'Runs a JavaScript function in the page and returns its result as JSON (key result): "() => document.title", or with an element (ref or target) "(element) => element.textContent". ' +
+    'Runs a JavaScript function in the page and returns its result as JSON (key result): "() => document.title", or with an ' +
+    'element (ref or target) "(element) => element.textContent". ' +
     `${FILENAME_NOTE} ${SESSION_NOTE} Errors: BROWSER_ERROR when the function throws (details.pageMessage), INVALID_PARAMETERS when it does not parse, ELEMENT_NOT_FOUND / ELEMENT_AMBIGUOUS for the element.`,
   input: optionalElementInput({
     function: z.string().min(1).max(100_000).describe('() => … or (element) => …'),
@@ -211,7 +217,8 @@ export const browserTakeScreenshot = adapt({
   title: 'Take a screenshot',
   description: 'Takes a screenshot; to act on the page use browser_snapshot.',
   notes:
-    'Takes a screenshot of the viewport, the full page (fullPage: true) or one element (ref or target). content[0] is JSON {url, title, width, height, bytes, format}; the image follows as content[1]. ' +
+    'Takes a screenshot of the viewport, the full page (fullPage: true) or one element (ref or target). content[0] is JSON {url, ' +
+    'title, width, height, bytes, format}; the image follows as content[1]. ' +
     'scale "device" captures device pixels (sharper on a high-density device), "css" (default) one pixel per CSS pixel. ' +
     `Large captures are scaled down. To act on the page use browser_snapshot, not a screenshot. With filename the image is written to that file inside --output-dir (never outside it; refused without --output-dir) instead of returned, and the answer says where (file). ${SESSION_NOTE}`,
   input: optionalElementInput({
@@ -294,7 +301,8 @@ export const browserClose = defineTool({
   title: 'Close browser',
   description: 'Closes the page.',
   notes:
-    "Closes this connection's browser page and its session, and its isolated contexts (cookies and storage are gone); the next browser_* call opens a new blank page. With sessionId, closes that session instead. " +
+    "Closes this connection's browser page and its session, and its isolated contexts (cookies and storage are gone); the next " +
+    'browser_* call opens a new blank page. With sessionId, closes that session instead. ' +
     'Closing when nothing is open succeeds.',
   input: z.strictObject({ sessionId: optionalSessionIdSchema }),
   output: z.object({
@@ -321,7 +329,8 @@ export const browserDrag = adapt({
   title: 'Drag mouse',
   description: 'Drags one element onto another.',
   notes:
-    'Drags one element onto another with the mouse (HTML5 drag and drop, sortable lists, sliders): the start element by startRef (from browser_snapshot) or startTarget (a ref or a selector), the drop target by endRef or endTarget. ' +
+    'Drags one element onto another with the mouse (HTML5 drag and drop, sortable lists, sliders): the start element by startRef ' +
+    '(from browser_snapshot) or startTarget (a ref or a selector), the drop target by endRef or endTarget. ' +
     `${SNAPSHOT_NOTE} ${SESSION_NOTE} ${ELEMENT_ERRORS_NOTE}, ELEMENT_NOT_CLICKABLE (hidden or covered); details.end says which end failed.`,
   input: z
     .strictObject({
@@ -375,8 +384,10 @@ export const browserFillForm = adapt({
   title: 'Fill form',
   description: 'Fills several form fields.',
   notes:
-    'Fills several form fields in one call, in order: each names its field by ref (from browser_snapshot) or target, its type (textbox, checkbox, radio, combobox, slider) and its value ' +
-    '("true"/"false" for a checkbox or radio button, the option for a combobox). It does not submit: click the submit button next. A field that fails stops the call; details.field is its index. ' +
+    'Fills several form fields in one call, in order: each names its field by ref (from browser_snapshot) or target, its type ' +
+    '(textbox, checkbox, radio, combobox, slider) and its value ' +
+    '("true"/"false" for a checkbox or radio button, the option for a combobox). It does not submit: click the submit button ' +
+    'next. A field that fails stops the call; details.field is its index. ' +
     `${SNAPSHOT_NOTE} ${SESSION_NOTE} ${ELEMENT_ERRORS_NOTE}, ELEMENT_NOT_EDITABLE (disabled, readonly, or not that kind of field), INVALID_PARAMETERS (an option that does not exist).`,
   input: z.strictObject({
     fields: z.array(formFieldSchema).min(1).max(200).describe('Each {name, type, ref or target, value}.'),
@@ -394,7 +405,8 @@ export const browserHandleDialog = adapt({
   title: 'Handle a dialog',
   description: 'Answers the dialog the page holds open.',
   notes:
-    'Answers the JavaScript dialog (alert, confirm, prompt, beforeunload) the page holds open: accept: true presses OK (with promptText for a prompt), accept: false presses Cancel. ' +
+    'Answers the JavaScript dialog (alert, confirm, prompt, beforeunload) the page holds open: accept: true presses OK (with ' +
+    'promptText for a prompt), accept: false presses Cancel. ' +
     'An action whose page opened a dialog returns at once with modalState saying so; until it is answered, other calls refuse to run. ' +
     `${SNAPSHOT_NOTE} ${SESSION_NOTE} Errors: INVALID_PARAMETERS when no dialog is open (details.reason "no_dialog").`,
   input: z.strictObject({
@@ -427,8 +439,10 @@ export const browserFileUpload = playwrightSessionTool({
   title: 'Upload files',
   description: 'Gives files to the file chooser the page holds open, or cancels it.',
   notes:
-    'Answers the file chooser the page holds open (after a click on an "Upload" button or a file input, whose result carries modalState): paths are the files to give it, ' +
-    "which must lie inside an allowed directory (--file-root, else the client's MCP roots, else over stdio the working directory). Without paths the chooser is cancelled. " +
+    'Answers the file chooser the page holds open (after a click on an "Upload" button or a file input, whose result carries ' +
+    'modalState): paths are the files to give it, ' +
+    "which must lie inside an allowed directory (--file-root, else the client's MCP roots, else over stdio the working " +
+    'directory). Without paths the chooser is cancelled. ' +
     `${SNAPSHOT_NOTE} ${SESSION_NOTE} Errors: INVALID_PARAMETERS (no file chooser open, a missing file, a path outside the allowed directories, over 20 MB, several files for a single-file chooser).`,
   input: z.strictObject({
     paths: z.array(z.string().min(1).max(4_096)).max(100).optional().describe('Absolute paths; none cancels.'),
@@ -475,7 +489,8 @@ export const browserConsoleMessages = playwrightSessionTool({
   title: 'Get console messages',
   description: "Returns the page's console messages.",
   notes:
-    'Returns the console messages of the page (every tab of the session), uncaught exceptions included as errors, oldest first: level is the lowest level to include ' +
+    'Returns the console messages of the page (every tab of the session), uncaught exceptions included as errors, oldest first: ' +
+    'level is the lowest level to include ' +
     '("error", "warning", "info" by default, or "debug" for everything); onlyErrors: true is level "error". ' +
     `Only what came since the current tab last loaded a page, unless all: true (everything since the session began). ${FILENAME_NOTE} ${SESSION_NOTE}`,
   input: z
@@ -514,8 +529,10 @@ export const browserNetworkRequests = playwrightSessionTool({
   title: 'List network requests',
   description: "Lists the page's network requests, numbered for browser_network_request.",
   notes:
-    'Lists the requests the page (every tab of the session) made, oldest first: index (for browser_network_request), method, url, resource type, status (null while pending or when it failed) and failure. ' +
-    'Only those since the current tab last loaded a page, unless all: true (everything kept since the session began). Numbers stay the same for the whole session. filter keeps URLs matching a regular expression ("/api/.*user"). ' +
+    'Lists the requests the page (every tab of the session) made, oldest first: index (for browser_network_request), method, ' +
+    'url, resource type, status (null while pending or when it failed) and failure. ' +
+    'Only those since the current tab last loaded a page, unless all: true (everything kept since the session began). Numbers ' +
+    'stay the same for the whole session. filter keeps URLs matching a regular expression ("/api/.*user"). ' +
     `Images, fonts, stylesheets and media are left out unless static: true (includeStatic is the same). ${FILENAME_NOTE} ${SESSION_NOTE} Errors: INVALID_PARAMETERS (a filter that is not a regular expression).`,
   input: z.strictObject({
     static: z.boolean().optional().describe('Also images, fonts, stylesheets, media.'),
@@ -585,10 +602,13 @@ export const browserFind = playwrightSessionTool({
   title: 'Find in page snapshot',
   description: 'Finds text in the page snapshot: only the matching lines, with their refs.',
   notes:
-    'Cheaper than browser_snapshot for locating one element: each matching line comes with the ref to act on and its path from the root (main > form "Sign in"). ' +
-    'text matches in any case; regex is a JavaScript regular expression, /pattern/flags for flags. At most 50 matches are listed, fewer with maxResults; total counts them all. ' +
+    'Cheaper than browser_snapshot for locating one element: each matching line comes with the ref to act on and its path from ' +
+    'the root (main > form "Sign in"). ' +
+    'text matches in any case; regex is a JavaScript regular expression, /pattern/flags for flags. At most 50 matches are ' +
+    'listed, fewer with maxResults; total counts them all. ' +
     `With filename the matches are written to that file inside --output-dir (never outside it) and the result says where. ${SESSION_NOTE} ` +
-    'Errors: INVALID_PARAMETERS (neither or both of text and regex, a regex that does not compile or runs too long, a filename without --output-dir or outside it).',
+    'Errors: INVALID_PARAMETERS (neither or both of text and regex, a regex that does not compile or runs too long, a filename ' +
+    'without --output-dir or outside it).',
   input: z
     .strictObject({
       ...findQueryFields,
