@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ListRootsRequestSchema, type CallToolResult, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { ListRootsRequestSchema, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { BROWSER_ERROR_REASONS, ERROR_CODES, type ErrorCode } from '@sessionwright/session-core';
 import {
   callJson,
@@ -14,8 +14,8 @@ import {
   type FixtureServerOptions,
   type JsonToolResult,
   type StdioConnection,
+  resultContract,
 } from '@sessionwright/test-kit';
-import { validate, version } from 'uuid';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { parseArgs } from '../src/settings/options.js';
 import { createServer, type SessionwrightServer } from '../src/runtime.js';
@@ -48,50 +48,13 @@ export async function call(client: Client, name: string, args: Record<string, un
   return result;
 }
 
-/**
- * The result contract (README: Results) for any result: a success has structuredContent equal to content[0].text as JSON; a failure has only the
- * error JSON, with a known code, a message, the sessionId when the call named one, and no stack trace.
- */
-export function expectWellFormed(outcome: JsonToolResult, args: unknown): void {
-  const { result, json } = outcome;
-  const first = result.content[0];
-  expect(first?.type).toBe('text');
-  if (!outcome.isError) {
-    expect(result.structuredContent).toEqual(json);
-    return;
-  }
-  expect(result.structuredContent).toBeUndefined();
-  expect(result.content).toHaveLength(1);
-  expect(Object.keys(json).every((key) => ['errorCode', 'message', 'sessionId', 'details'].includes(key))).toBe(true);
-  expect(ERROR_CODES).toContain(json.errorCode);
-  expect(typeof json.message).toBe('string');
-  expect(json.message.trim()).not.toBe('');
-  expect((first as { text: string }).text).not.toContain('    at ');
-  if (json.details !== undefined) expect(typeof json.details).toBe('object');
-  // Every BROWSER_ERROR carries a reason from the closed set; `unknown` carries the browser's own message.
-  if (json.errorCode === 'BROWSER_ERROR') {
-    expect(BROWSER_ERROR_REASONS).toContain(json.details?.reason);
-    if (json.details.reason === 'unknown') expect(typeof json.details.browserMessage).toBe('string');
-  }
-  const named = typeof args === 'object' && args !== null ? (args as Record<string, unknown>).sessionId : undefined;
-  if (typeof named === 'string' && named !== '') expect(json.sessionId).toBe(named);
-}
+export { isUuidV4 } from '@sessionwright/test-kit';
 
-/** A failure with this code (and the session named, when given); returns the error JSON. */
-export function expectError(outcome: JsonToolResult, code: ErrorCode, sessionId?: string): any {
-  expect(outcome.isError, `expected ${code}, got ${JSON.stringify(outcome.json)}`).toBe(true);
-  expect(outcome.json.errorCode, JSON.stringify(outcome.json)).toBe(code);
-  expect(outcome.json.message.length).toBeGreaterThan(0);
-  if (sessionId !== undefined) expect(outcome.json.sessionId).toBe(sessionId);
-  return outcome.json;
-}
-
-/** A success; returns structuredContent (already checked equal to content[0].text). */
-export function expectSuccess(outcome: JsonToolResult): any {
-  expect(outcome.isError, `expected success, got ${JSON.stringify(outcome.json)}`).toBe(false);
-  expect((outcome.result as CallToolResult).structuredContent).toEqual(outcome.json);
-  return outcome.json;
-}
+/** The result contract (README: Results): expectWellFormed, expectError and expectSuccess against the server's closed sets. */
+export const { expectWellFormed, expectError, expectSuccess } = resultContract<ErrorCode>({
+  errorCodes: ERROR_CODES,
+  browserErrorReasons: BROWSER_ERROR_REASONS,
+});
 
 export interface RunResult {
   code: number | null;
@@ -121,11 +84,6 @@ export function run(command: string, args: string[], options: { cwd?: string; ti
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Whether `id` is a UUID v4, the shape of every sessionId. */
-export function isUuidV4(id: unknown): boolean {
-  return typeof id === 'string' && validate(id) && version(id) === 4;
-}
 
 /** A client connected to a server in this process (see connectInProcess), and that server, for a test to watch its browser. */
 export type InProcessConnection = Pick<StdioConnection, 'client' | 'close' | 'stderrText'> & { server: SessionwrightServer };

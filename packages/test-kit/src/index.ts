@@ -5,6 +5,7 @@ export { descendants, forceKill, isAlive, browserProcesses, pipeBrowsers, pss, t
 export type { ProcInfo } from './processes.js';
 export { holdsFor, waitForOutput } from './waits.js';
 export { callJson, type JsonToolResult } from './mcp-client.js';
+export { type ContractSets, isUuidV4, resultContract } from './result-contract.js';
 export { isAppOnly, toolListCost, type ListedTool, type ToolListCost } from './tool-list-cost.js';
 export { connectStdio, type ConnectStdioOptions, type StdioConnection } from './stdio-client.js';
 export { escapeHtml, readBody, send, startLocalServer, type LocalServer } from './local-server.js';
