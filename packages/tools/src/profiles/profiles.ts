@@ -27,7 +27,7 @@ import { browserDrop, browserEmulateMedia, browserNetworkRequest } from './playw
 import { SESSIONS_VOCABULARY, type ToolVocabulary } from '../framework/next-steps.js';
 import { closeSession, createSession, listSessions } from '../tools/lifecycle.js';
 import { liveView, liveViewControl, liveViewFrame, liveViewInput, requestHuman } from '../tools/live.js';
-import { adapt, besideInProfile, optionalSessionIdSchema } from './playwright/adapter.js';
+import { adapt, besideInProfile, optionalSessionIdSchema } from '../framework/profile-adapter.js';
 import { startTrace, stopTrace } from '../tools/trace.js';
 import { playwrightVideoTools } from '../tools/video.js';
 import { playwrightHighlightTools } from '../tools/highlight.js';

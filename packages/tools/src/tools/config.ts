@@ -2,7 +2,7 @@
 import { orAfter } from '@sessionwright/session-core';
 import { z } from 'zod';
 import { defineTool, type ToolContext } from '../framework/define-tool.js';
-import { optionalSessionIdSchema } from '../profiles/playwright/adapter.js';
+import { optionalSessionIdSchema } from '../framework/profile-adapter.js';
 
 const CONFIG_NOTES =
   "Answers the settings in effect after the command line, the environment and the config file were merged: each one's value and " +

@@ -2,7 +2,7 @@
 import { SessionError, defined } from '@sessionwright/session-core';
 import { z } from 'zod';
 import { onElement } from '../page/actions.js';
-import { adapt, elementCount, elementFields, optionalSessionIdSchema, toTarget } from '../profiles/playwright/adapter.js';
+import { adapt, elementCount, elementFields, optionalSessionIdSchema, toTarget } from '../framework/profile-adapter.js';
 import { sessionOutput } from '../framework/response.js';
 import { DEFAULT_ELEMENT_TIMEOUT, elementTimeoutSchema, optionalTargetInput, sessionIdSchema } from '../framework/schemas.js';
 import { defineSessionTool } from '../framework/define-session-tool.js';

@@ -2,7 +2,7 @@
 import { SessionError, browserError, defined } from '@sessionwright/session-core';
 import { z } from 'zod';
 import { defaultFileName, outputPath, writeOutputFile } from '../framework/output-files.js';
-import { optionalSessionIdSchema, playwrightOutput, playwrightSessionTool } from '../profiles/playwright/adapter.js';
+import { optionalSessionIdSchema, playwrightOutput, playwrightSessionTool } from '../framework/profile-adapter.js';
 import { sessionOutput } from '../framework/response.js';
 import { sessionIdSchema } from '../framework/schemas.js';
 import { defineSessionTool } from '../framework/define-session-tool.js';

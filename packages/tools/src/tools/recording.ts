@@ -1,7 +1,7 @@
 // The `devtools` capability's recorder and debugger: actions written down as Playwright code while a person (or the agent) does them, and resuming a paused script; @playwright/mcp's annotation window, which needs a display of the server's own, answers unsupported.
 import { SessionError, browserError, orAfter, type Session, defined } from '@sessionwright/session-core';
 import { z } from 'zod';
-import { adapt, besideInProfile, optionalSessionIdSchema, playwrightOutput, playwrightSessionTool } from '../profiles/playwright/adapter.js';
+import { adapt, besideInProfile, optionalSessionIdSchema, playwrightOutput, playwrightSessionTool } from '../framework/profile-adapter.js';
 import { pageResultFields, sessionOutput } from '../framework/response.js';
 import { sessionIdSchema } from '../framework/schemas.js';
 import { defineBesideTool, defineSessionTool } from '../framework/define-session-tool.js';

@@ -4,7 +4,7 @@ import type { BrowserContext, Route } from 'playwright';
 import { z } from 'zod';
 import type { AnyTool } from '../framework/define-tool.js';
 import { emulate } from './emulate.js';
-import { adapt, optionalSessionIdSchema } from '../profiles/playwright/adapter.js';
+import { adapt, optionalSessionIdSchema } from '../framework/profile-adapter.js';
 import { sessionOutput } from '../framework/response.js';
 import { sessionIdSchema } from '../framework/schemas.js';
 import { defineSessionTool } from '../framework/define-session-tool.js';

@@ -2,7 +2,7 @@
 import { MAX_FFMPEG_PER_SERVER, MAX_FFMPEG_PER_SESSION, MAX_VIDEO, SessionError, checkVideoSettings, defined } from '@sessionwright/session-core';
 import { z } from 'zod';
 import { checkedOutputFile, outputPath } from '../framework/output-files.js';
-import { adapt, optionalSessionIdSchema } from '../profiles/playwright/adapter.js';
+import { adapt, optionalSessionIdSchema } from '../framework/profile-adapter.js';
 import { sessionOutput } from '../framework/response.js';
 import { sessionIdSchema } from '../framework/schemas.js';
 import { defineSessionTool } from '../framework/define-session-tool.js';

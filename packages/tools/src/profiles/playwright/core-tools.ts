@@ -5,7 +5,16 @@ import { emulate } from '../../tools/emulate.js';
 import { isSessionError, SessionError, defined } from '@sessionwright/session-core';
 import { FILENAME_NOTE, filenameSchema } from '../../framework/response.js';
 import { networkRequest, networkRequests } from '../../tools/network.js';
-import { SESSION_NOTE, adapt, elementCount, elementFields, optionalSessionIdSchema, playwrightOutput, playwrightSessionTool, toTarget } from './adapter.js';
+import {
+  SESSION_NOTE,
+  adapt,
+  elementCount,
+  elementFields,
+  optionalSessionIdSchema,
+  playwrightOutput,
+  playwrightSessionTool,
+  toTarget,
+} from '../../framework/profile-adapter.js';
 import { uploadFile } from '../../tools/upload.js';
 
 /**

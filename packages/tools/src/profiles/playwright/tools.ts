@@ -14,7 +14,16 @@ import { goBack, navigate } from '../../tools/navigation.js';
 import { networkRequests } from '../../tools/network.js';
 import { numbered, numberedOutput } from './core-tools.js';
 import { outputPath, writeOutputFile } from '../../framework/output-files.js';
-import { SESSION_NOTE, adapt, elementCount, elementFields, optionalSessionIdSchema, playwrightOutput, playwrightSessionTool, toTarget } from './adapter.js';
+import {
+  SESSION_NOTE,
+  adapt,
+  elementCount,
+  elementFields,
+  optionalSessionIdSchema,
+  playwrightOutput,
+  playwrightSessionTool,
+  toTarget,
+} from '../../framework/profile-adapter.js';
 import { FILENAME_NOTE, filenameSchema, sessionOutput } from '../../framework/response.js';
 import { MAX_SELECTOR, refText } from '../../framework/schemas.js';
 import { MAX_SNAPSHOT_MAX_CHARS } from '../../page/snapshot.js';
