@@ -59,3 +59,13 @@ export function optionalTargetInput<Shape extends z.ZodRawShape>(shape: Shape) {
 function pick(args: object): { selector?: unknown; ref?: unknown } {
   return args;
 }
+
+/** Which mouse button: the click tools and the mouse-by-coordinates tools. */
+export const mouseButtonSchema = z.enum(['left', 'right', 'middle']).optional().describe('Default left.');
+
+/** Keys held during a click. */
+export const modifiersSchema = z
+  .array(z.enum(['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift']))
+  .max(5)
+  .optional()
+  .describe('Keys held.');

@@ -10,6 +10,8 @@ import {
   elementTimeoutSchema,
   forceSchema,
   includeSnapshotSchema,
+  modifiersSchema,
+  mouseButtonSchema,
   optionalTargetInput,
   sessionIdSchema,
   targetInput,
@@ -43,12 +45,8 @@ export const click = defineSessionTool({
     timeout: elementTimeoutSchema,
     force: forceSchema,
     clickCount: z.number().int().min(1).max(3).optional().describe('2: double click.'),
-    button: z.enum(['left', 'right', 'middle']).optional().describe('Default left.'),
-    modifiers: z
-      .array(z.enum(['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift']))
-      .max(5)
-      .optional()
-      .describe('Keys held.'),
+    button: mouseButtonSchema,
+    modifiers: modifiersSchema,
     includeSnapshot: includeSnapshotSchema,
   }),
   output: sessionOutput({ success: z.literal(true), message: z.string() }, { snapshot: true }),

@@ -6,7 +6,7 @@ import type { AnyTool } from '../framework/define-tool.js';
 import { actAndSettle, frameOf } from '../page/actions.js';
 import { adapt, optionalSessionIdSchema } from '../framework/profile-adapter.js';
 import { sessionOutput } from '../framework/response.js';
-import { includeSnapshotSchema, sessionIdSchema } from '../framework/schemas.js';
+import { includeSnapshotSchema, mouseButtonSchema, sessionIdSchema } from '../framework/schemas.js';
 import { defineSessionTool } from '../framework/define-session-tool.js';
 
 const MOUSE_ACTIONS = ['move', 'click', 'drag', 'down', 'up', 'wheel'] as const;
@@ -20,8 +20,6 @@ const DRAG_STEPS = 5;
 
 /** A coordinate or a wheel delta, in CSS pixels; the viewport check says more than this bound. */
 const pixels = z.number().min(-100_000).max(100_000);
-
-const buttonSchema = z.enum(['left', 'right', 'middle']).optional().describe('Default left.');
 
 /** The fields each action takes besides sessionId and action; any other is refused, so a misspelt call never half-works. */
 const ACTION_FIELDS: Record<MouseAction, { required: readonly string[]; optional: readonly string[] }> = {
@@ -219,7 +217,7 @@ export const mouse = defineSessionTool({
     y: pixels.optional().describe('From the viewport top.'),
     toX: pixels.optional().describe('drag: end x.'),
     toY: pixels.optional().describe('drag: end y.'),
-    button: buttonSchema,
+    button: mouseButtonSchema,
     clickCount: z.number().int().min(1).max(3).optional().describe('2: double click.'),
     delay: z.number().int().min(0).max(5_000).optional().describe('Ms held down.'),
     deltaX: pixels.optional().describe('wheel: right (+) or left.'),
@@ -240,7 +238,6 @@ export const mouse = defineSessionTool({
 /** @playwright/mcp's coordinate fields: numbers, as it declares them; the mouse tool's own schema bounds them. */
 const xField = z.number().describe('X coordinate.');
 const yField = z.number().describe('Y coordinate.');
-const buttonField = z.enum(['left', 'right', 'middle']).optional().describe('Default left.');
 const VISION_NOTE = "CSS pixels from the viewport's top-left, as a screenshot shows them; a point outside the viewport is refused (INVALID_PARAMETERS).";
 
 /** The playwright profile's `vision` tools: @playwright/mcp's browser_mouse_* names and fields over mouse. */
@@ -262,7 +259,7 @@ export const playwrightMouseTools: readonly AnyTool[] = [
     input: z.strictObject({
       x: xField,
       y: yField,
-      button: buttonField,
+      button: mouseButtonSchema,
       clickCount: z.number().optional().describe('2: double click.'),
       delay: z.number().optional().describe('Ms held down.'),
       sessionId: optionalSessionIdSchema,
@@ -291,7 +288,7 @@ export const playwrightMouseTools: readonly AnyTool[] = [
     name: 'browser_mouse_down',
     title: 'Press mouse down',
     description: 'Presses a mouse button where the mouse is.',
-    input: z.strictObject({ button: buttonField, sessionId: optionalSessionIdSchema }),
+    input: z.strictObject({ button: mouseButtonSchema, sessionId: optionalSessionIdSchema }),
     base: mouse,
     toBase: ({ button }) => ({ action: 'down', button }),
   }),
@@ -299,7 +296,7 @@ export const playwrightMouseTools: readonly AnyTool[] = [
     name: 'browser_mouse_up',
     title: 'Release mouse',
     description: 'Releases a mouse button where the mouse is.',
-    input: z.strictObject({ button: buttonField, sessionId: optionalSessionIdSchema }),
+    input: z.strictObject({ button: mouseButtonSchema, sessionId: optionalSessionIdSchema }),
     base: mouse,
     toBase: ({ button }) => ({ action: 'up', button }),
   }),

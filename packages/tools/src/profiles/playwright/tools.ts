@@ -25,7 +25,7 @@ import {
   toTarget,
 } from '../../framework/profile-adapter.js';
 import { FILENAME_NOTE, filenameSchema, sessionOutput } from '../../framework/response.js';
-import { MAX_SELECTOR, refText } from '../../framework/schemas.js';
+import { MAX_SELECTOR, modifiersSchema, mouseButtonSchema, refText } from '../../framework/schemas.js';
 import { MAX_SNAPSHOT_MAX_CHARS } from '../../page/snapshot.js';
 import type { OwnFields } from '../../framework/define-session-tool.js';
 import { scaleSchema, screenshot } from '../../tools/screenshot.js';
@@ -125,12 +125,8 @@ export const browserClick = adapt({
     `${SESSION_NOTE} ${ELEMENT_ERRORS_NOTE}, ELEMENT_NOT_CLICKABLE (hidden, disabled or covered by another element).`,
   input: elementInput({
     doubleClick: z.boolean().optional().describe('Double-click.'),
-    button: z.enum(['left', 'right', 'middle']).optional().describe('Default left.'),
-    modifiers: z
-      .array(z.enum(['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift']))
-      .max(5)
-      .optional()
-      .describe('Keys held.'),
+    button: mouseButtonSchema,
+    modifiers: modifiersSchema,
   }),
   base: click,
   snapshot: true,
