@@ -202,7 +202,7 @@ describe('evaluate', () => {
     const sessionId = await sessionOn('iframe');
     const snap: string = (await call('snapshot', { sessionId })).json.snapshot;
     const ref = /button "Send" \[ref=([^\]]+)\]/.exec(snap)?.[1];
-    const { json } = await call('evaluate', { sessionId, ref, function: '(el) => [el.id, el.identityDocument.title]' });
+    const { json } = await call('evaluate', { sessionId, ref, function: '(el) => [el.id, el.ownerDocument.title]' });
     expect(json.result).toEqual(['submit', 'Form']);
   });
 
