@@ -264,11 +264,11 @@ const PAGE_GUARD = `(limits, windowMs, marker) => {
     apply(write, native, [marker + ' ' + bound + ' ' + counts[bound]]);
     return true;
   };
-  const guard = (identity, name, bound, quiet) => {
-    const own = describe(identity, name);
+  const guard = (target, name, bound, quiet) => {
+    const own = describe(target, name);
     if (!own || !('value' in own) || !own.configurable) return;
     let current = own.value;
-    define(identity, name, {
+    define(target, name, {
       configurable: true,
       enumerable: own.enumerable,
       get() {

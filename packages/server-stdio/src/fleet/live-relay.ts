@@ -32,20 +32,20 @@ export class FleetLiveRelay implements LiveRelay {
     // A request relayed here already is answered here: never sent on twice.
     const signature = req.headers[SIGNATURE_HEADER];
     if (signature !== undefined) return false;
-    let identity: string | undefined;
+    let issuer: string | undefined;
     try {
       const entry = await this.options.store.get(tokenKey(tokenId));
-      identity = entry === undefined ? undefined : Buffer.from(entry).toString('utf8');
+      issuer = entry === undefined ? undefined : Buffer.from(entry).toString('utf8');
     } catch {
       return false; // The store is away: the link is unknown here.
     }
-    if (identity === undefined || identity === this.options.url() || !(await this.options.isLive(identity).catch(() => false))) return false;
+    if (issuer === undefined || issuer === this.options.url() || !(await this.options.isLive(issuer).catch(() => false))) return false;
     const headers: Record<string, string | string[]> = {};
     for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_HEADERS.has(name)) headers[name] = value;
     // The Host and Origin stay the person's: the issuing replica checks them as for a request that reached it.
     headers[SIGNATURE_HEADER] = this.options.keys.sign(relaySubject(req.method ?? 'GET'), path);
     return new Promise<boolean>((resolve) => {
-      const outgoing = httpRequest(new URL(path, identity), { method: req.method, headers, agent: false }, (answer) => {
+      const outgoing = httpRequest(new URL(path, issuer), { method: req.method, headers, agent: false }, (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         // Piped as it comes: an event stream's frames reach the page one by one.
         res.flushHeaders();
@@ -54,7 +54,7 @@ export class FleetLiveRelay implements LiveRelay {
         resolve(true);
       });
       outgoing.on('error', (error) => {
-        this.options.logger.debug(`live view: relay to ${identity} failed: ${messageOf(error)}`);
+        this.options.logger.debug(`live view: relay to ${issuer} failed: ${messageOf(error)}`);
         if (!res.headersSent) resolve(false);
         else res.destroy();
       });
