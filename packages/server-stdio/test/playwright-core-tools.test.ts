@@ -111,8 +111,8 @@ describe('media emulation', () => {
     const sessionId = await sessionOn('media');
     expectSuccess(await own('emulate', { sessionId, forcedColors: 'active', contrast: 'more', media: 'print' }));
     const seen = async () => expectSuccess(await own('evaluate', { sessionId, function: '() => media()' })).result;
-    // Chromium may report the new media type to matchMedia a moment after the emulation is set.
-    await waitFor(async () => (await seen()).print === true);
+    // Chromium may report the new media type to matchMedia a while after the emulation is set (seconds under load).
+    await waitFor(async () => (await seen()).print === true, { timeout: 30_000 });
     expect(await seen()).toEqual({ dark: false, reduce: false, forced: true, more: true, print: true });
     await own('close_session', { sessionId });
   });
