@@ -1,5 +1,5 @@
 // One MCP App watching a session: the latest frame, tab and failure its screencast sent, and the wait of a frame call.
-import type { Session } from '@sessionwright/session-core';
+import type { Session, TimerHandle } from '@sessionwright/session-core';
 
 /** An MCP App's frames: small enough for a host's inline box and its message limits, large enough for its fullscreen. */
 const APP_FRAME_SIZE = { maxSide: 800, quality: 50 };
@@ -21,7 +21,7 @@ export interface AppViewer {
   answeredAt: number;
   /** Ends a frame call that waits for a change. */
   wake: (() => void) | undefined;
-  idle: NodeJS.Timeout | undefined;
+  idle: TimerHandle | undefined;
   stopWatching(): void;
 }
 

@@ -1,7 +1,20 @@
 // Live views of sessions: the page at /live/<id>/<secret>/ over HTTP (frames as SSE, a person's control and input as POSTs, on the server's listener or a loopback one of its own), and the same view, control and input for the MCP App through its tools.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { type ControlLease, type Logger, type PersonInput, type Session, SessionError, isSessionError, messageOf } from '@sessionwright/session-core';
+import {
+  type Clock,
+  type ControlLease,
+  type Logger,
+  type PersonInput,
+  type Session,
+  SessionError,
+  type TimerHandle,
+  type Timers,
+  isSessionError,
+  messageOf,
+  systemClock,
+  systemTimers,
+} from '@sessionwright/session-core';
 import {
   type HandOff,
   type HandOffOutcome,
@@ -24,6 +37,9 @@ interface LiveViewsOptions {
   logger: Logger;
   /** How long a live-view URL works, at most (default one hour); it stops earlier when its session ends. */
   ttlMs?: number;
+  /** The sessions' time sources (the manager's), so a link's expiry and a person's grace follow the same clock. */
+  clock?: Clock;
+  timers?: Timers;
 }
 
 /** How long a live-view URL works by default. */
@@ -81,7 +97,7 @@ interface LiveSession {
   readonly apps: Map<string, AppViewer>;
   /** The viewer who pressed "Take control" (a lease taken by a person). */
   holder: string | undefined;
-  holderGrace: NodeJS.Timeout | undefined;
+  holderGrace: TimerHandle | undefined;
   /** A hand-off whose timeout passed while a person was watching: control stays until the last watcher leaves. */
   handOffLingering: boolean;
   stopListening(): void;
@@ -100,6 +116,8 @@ export class LiveViews implements LiveViewAccess {
   private readonly live = new Map<Session, LiveSession>();
   private readonly logger: Logger;
   private readonly ttlMs: number;
+  private readonly clock: Clock;
+  private readonly timers: Timers;
   private mount: LiveMount | undefined;
   private own: Promise<{ server: Server; mount: LiveMount }> | undefined;
   private viewerCount = 0;
@@ -111,6 +129,8 @@ export class LiveViews implements LiveViewAccess {
   constructor(options: LiveViewsOptions) {
     this.logger = options.logger;
     this.ttlMs = options.ttlMs ?? LIVE_VIEW_TTL_MS;
+    this.clock = options.clock ?? systemClock;
+    this.timers = options.timers ?? systemTimers;
   }
 
   /** Whether a request path is a live-view route. */
@@ -286,7 +306,7 @@ export class LiveViews implements LiveViewAccess {
   private endSession(session: Session, live: LiveSession, message: string): void {
     this.live.delete(session);
     live.stopListening();
-    clearTimeout(live.holderGrace);
+    this.timers.clearTimeout(live.holderGrace);
     this.tokens.dropSession(session);
     for (const viewer of [...live.viewers]) {
       send(viewer.res, 'end', { message });
@@ -331,7 +351,7 @@ export class LiveViews implements LiveViewAccess {
     };
     live.viewers.add(viewer);
     this.joined(identity);
-    if (live.holder === id) clearTimeout(live.holderGrace);
+    if (live.holder === id) this.timers.clearTimeout(live.holderGrace);
     send(res, 'hello', { viewer: id });
     send(res, 'control', this.controlFor(session, live, id));
     const stopWatching = session.control.screencast.watch({
@@ -349,20 +369,22 @@ export class LiveViews implements LiveViewAccess {
       viewer.pendingFrame = undefined;
       if (data !== undefined) res.write(`event: frame\ndata: ${data}\n\n`);
     });
-    const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), KEEP_ALIVE_MS);
-    keepAlive.unref();
+    const timers = this.timers;
+    let keepAlive: TimerHandle = timers.setTimeout(function keepAliveBeat() {
+      res.write(': keep-alive\n\n');
+      keepAlive = timers.setTimeout(keepAliveBeat, KEEP_ALIVE_MS);
+    }, KEEP_ALIVE_MS);
     // The URL stops working at its expiry: the page is told and its stream ends.
-    const expiry = setTimeout(
+    const expiry = this.timers.setTimeout(
       () => {
         send(res, 'end', { message: 'This live-view link has expired. Ask for a new one.' });
         viewer.close();
       },
-      Math.max(0, expiresAt - Date.now()),
+      Math.max(0, expiresAt - this.clock.now()),
     );
-    expiry.unref();
     const done = () => {
-      clearInterval(keepAlive);
-      clearTimeout(expiry);
+      this.timers.clearTimeout(keepAlive);
+      this.timers.clearTimeout(expiry);
       stopWatching();
       if (!live.viewers.delete(viewer)) return;
       this.left(identity);
@@ -381,11 +403,10 @@ export class LiveViews implements LiveViewAccess {
     const lease = session.control.lease;
     if (!lease || session.hasEnded) return;
     if (lease.by === 'person' && live.holder === viewer.id && ![...live.viewers].some((other) => other.id === viewer.id) && !live.apps.has(viewer.id)) {
-      clearTimeout(live.holderGrace);
-      live.holderGrace = setTimeout(() => {
+      this.timers.clearTimeout(live.holderGrace);
+      live.holderGrace = this.timers.setTimeout(() => {
         if (session.control.lease === lease && live.holder === viewer.id) lease.release();
       }, graceMs);
-      live.holderGrace.unref();
     }
     if (lease.by === 'agent' && live.handOffLingering && watchers(live) === 0) lease.release();
   }
@@ -464,13 +485,13 @@ export class LiveViews implements LiveViewAccess {
     const live = this.track(session);
     const app = this.appViewer(session, live, request.viewer);
     // Watching is a use of the session, a bounded one (Session.watched): a session only watched still expires.
-    session.watched(Date.now());
-    const early = app.answeredAt + APP_MIN_POLL_MS - Date.now();
+    session.watched(this.clock.now());
+    const early = app.answeredAt + APP_MIN_POLL_MS - this.clock.now();
     if (early > 0) await pauseApp(app, early, request.signal, false);
     // Nothing newer than what the app has (or no picture yet): wait a moment for one, so polling is cheap.
     if ((request.cursor === app.cursor || app.jpeg === undefined) && app.failure === undefined) await pauseApp(app, APP_POLL_WAIT_MS, request.signal, true);
     this.keepApp(session, live, app);
-    app.answeredAt = Date.now();
+    app.answeredAt = this.clock.now();
     const base = { viewer: app.id, cursor: app.cursor, width: app.width, height: app.height, url: app.url, title: app.title };
     const answer: LiveFrame = { ...base, control: this.controlFor(session, live, app.id) };
     if (app.failure !== undefined) answer.note = app.failure;
@@ -488,7 +509,7 @@ export class LiveViews implements LiveViewAccess {
     const outcome = this.applyControl(session, live, app.id, request.action);
     if (!outcome.ok) throw new SessionError('INVALID_PARAMETERS', outcome.message, { details: { reason: 'control_taken' } });
     // A person taking or giving back control is using the session.
-    session.touch(Date.now());
+    session.touch(this.clock.now());
     return outcome.control;
   }
 
@@ -528,7 +549,7 @@ export class LiveViews implements LiveViewAccess {
       });
     }
     const id = asked !== undefined && asked === live.holder ? asked : randomUUID();
-    if (live.holder === id) clearTimeout(live.holderGrace);
+    if (live.holder === id) this.timers.clearTimeout(live.holderGrace);
     const app = watchApp(session, id, identity);
     live.apps.set(id, app);
     this.joined(identity);
@@ -550,19 +571,18 @@ export class LiveViews implements LiveViewAccess {
 
   /** Keeps an app viewer while it calls: one silent for APP_VIEWER_IDLE_MS has gone. */
   private keepApp(session: Session, live: LiveSession, app: AppViewer): void {
-    clearTimeout(app.idle);
-    app.idle = setTimeout(() => {
+    this.timers.clearTimeout(app.idle);
+    app.idle = this.timers.setTimeout(() => {
       if (live.apps.get(app.id) !== app) return;
       this.dropApp(live, app);
       this.viewerLeft(session, live, app, 0);
     }, APP_VIEWER_IDLE_MS);
-    app.idle.unref();
   }
 
   private dropApp(live: LiveSession, app: AppViewer): void {
     if (!live.apps.delete(app.id)) return;
     this.left(app.identity);
-    clearTimeout(app.idle);
+    this.timers.clearTimeout(app.idle);
     app.stopWatching();
     app.wake?.();
   }
@@ -583,7 +603,7 @@ export class LiveViews implements LiveViewAccess {
     if (!live) return;
     if (lease.state === 'released' && live.holder !== undefined && session.control.lease === undefined) {
       live.holder = undefined;
-      clearTimeout(live.holderGrace);
+      this.timers.clearTimeout(live.holderGrace);
     }
     for (const viewer of live.viewers) send(viewer.res, 'control', this.controlFor(session, live, viewer.id));
     for (const app of live.apps.values()) app.wake?.();

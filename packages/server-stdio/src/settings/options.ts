@@ -1,8 +1,18 @@
 // The command line (docs/configuration.md): settings from flags, SESSIONWRIGHT_* variables and --config, plus --help, --version and --print-config.
 import { playwrightProfile } from '@sessionwright/tools';
-import { cac } from 'cac';
 import { CONFIG_ENV, readCommandLine, resolveConfig, type CommandLine, type ResolvedConfig } from './sources.js';
-import { FLAG_DEFINITIONS, camelCase, defaultText, envVarName, flagUsage, type FlagDefinition, type FlagValue, type GeneralFlagValues } from './table.js';
+import {
+  FLAG_DEFINITIONS,
+  camelCase,
+  defaultText,
+  envVarName,
+  flagUsage,
+  helpLines,
+  type FlagDefinition,
+  type HelpRow,
+  type FlagValue,
+  type GeneralFlagValues,
+} from './table.js';
 import { checkListening, type HttpOptions } from '../http-options.js';
 import { PEEK_PLAYWRIGHT_CONFIG, REFUSE_PLAYWRIGHT_CONFIG } from './playwright/config-file.js';
 import { PLAYWRIGHT_COMMAND_LINE_FLAGS, playwrightArity, playwrightHelp } from './playwright/flags.js';
@@ -44,35 +54,28 @@ export const META_FLAGS: ReadonlyArray<{ usage: string; env?: string; descriptio
   { usage: '--print-config', description: 'Print the settings in effect and where each came from, as JSON (secrets masked), and exit' },
 ];
 
-/** The help text, from the table: cac composes its sections, which are rendered here rather than printed. */
+/** The help text, laid out from the table: usage, where else a flag can be set, then one line per option. */
 function helpText(): string {
-  const cli = cac('sessionwright');
-  for (const flag of FLAG_DEFINITIONS) {
-    const byDefault = defaultText(flag);
-    cli.option(flagUsage(flag), `${flag.description}${byDefault ? ` (default: ${byDefault})` : ''}`);
-  }
-  for (const meta of META_FLAGS) cli.option(meta.usage, meta.description);
-  cli.usage(
-    `[options]\n\n  Every flag can also be set as ${envVarName('<flag>')} (--max-sessions: ${envVarName('max-sessions')}) or as a camelCase key in --config <file>; the command line wins over the environment, which wins over the file.`,
-  );
-  // cac hands the composed sections to the help callback and then prints them with console.info; the callback throws
-  // them instead, so no global is patched and the caller decides where the text goes (docs/decisions.md).
-  cli.help((sections) => {
-    throw new HelpSections(sections.map((section) => (section.title ? `${section.title}:\n${section.body}` : section.body)).join('\n\n'));
-  });
-  cli.version(VERSION);
-  try {
-    cli.outputHelp();
-  } catch (error) {
-    if (error instanceof HelpSections) return error.text;
-    throw error;
-  }
-  throw new Error('cac composed no help');
-}
-
-/** The help text as cac composed it, carried out of its help callback. */
-class HelpSections {
-  constructor(readonly text: string) {}
+  const rows: HelpRow[] = [
+    ...FLAG_DEFINITIONS.map((flag): HelpRow => {
+      const byDefault = defaultText(flag);
+      return [flagUsage(flag), `${flag.description}${byDefault ? ` (default: ${byDefault})` : ''}`];
+    }),
+    ...META_FLAGS.map((meta): HelpRow => [meta.usage, meta.description]),
+    ['-h, --help', 'Display this message'],
+    ['-v, --version', 'Display the version (with --verbose, also the runtime and the browser it would launch)'],
+  ];
+  return [
+    `sessionwright ${VERSION}`,
+    '',
+    'Usage:',
+    '  $ sessionwright [options]',
+    '',
+    `  Every flag can also be set as ${envVarName('<flag>')} (--max-sessions: ${envVarName('max-sessions')}) or as a camelCase key in --config <file>; the command line wins over the environment, which wins over the file.`,
+    '',
+    'Options:',
+    ...helpLines(rows),
+  ].join('\n');
 }
 
 /**

@@ -495,6 +495,15 @@ export function flagUsage(flag: FlagDefinition): string {
   return flag.kind === 'boolean' ? `--${flag.name} [${flag.placeholder}]` : `--${flag.name} <${flag.placeholder}>`;
 }
 
+/** One option of a help text: how it is written, and what it does. */
+export type HelpRow = readonly [usage: string, text: string];
+
+/** Help lines with the options' texts in one column, as both profiles' --help print them. */
+export function helpLines(rows: readonly HelpRow[]): string[] {
+  const width = Math.max(...rows.map(([usage]) => usage.length)) + 2;
+  return rows.map(([usage, text]) => `  ${usage.padEnd(width)}${text}`);
+}
+
 /** The default as --help and the docs say it; empty when there is nothing worth saying (off, empty list). */
 export function defaultText(flag: FlagDefinition): string {
   if (flag.defaultText !== undefined) return flag.defaultText;

@@ -28,7 +28,7 @@ export const liveView = defineBesideTool({
   notes:
     'Give the link to the user who wants to see or help. While the person has control your calls on the session wait until they ' +
     'give it back (each still ends at its time limit). ' +
-    "The link works for an hour at most, and never past its session; only the session's owner can get one. See docs/live-view.md. " +
+    "The link works for an hour at most, and never past its session; only the session's own identity can get one. See docs/live-view.md. " +
     'Errors: SESSION_NOT_FOUND / SESSION_EXPIRED; BROWSER_ERROR reason unsupported on a server without live views.',
   input: z.strictObject({ sessionId: sessionIdSchema }),
   output: z.object(linkFields),

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { BrowserName, SessionDefaults } from '@sessionwright/session-core';
 import { describeJsonError, readSettingsFile } from '../../bounded-read.js';
 import type { ForeignArity } from '../sources.js';
-import { FLAG_DEFINITIONS, type FlagDefinition } from '../table.js';
+import { FLAG_DEFINITIONS, helpLines, type FlagDefinition } from '../table.js';
 import { PLAYWRIGHT_PROFILE_FLAGS, headerOf, list, numberOf, oneOf, sizeOf, type Given, type Writer } from './level.js';
 import { defined } from '@sessionwright/session-core';
 
@@ -524,9 +524,8 @@ export function apply(flag: PlaywrightFlag, given: Given, to: Writer): void {
 /** The help section of the playwright profile: every @playwright/mcp flag and what it means here. */
 export function playwrightHelp(): string {
   const usage = (flag: PlaywrightFlag) => `--${flag.name}${flag.placeholder === undefined ? '' : ` <${flag.placeholder}>`}`;
-  const width = Math.max(...PLAYWRIGHT_FLAGS.map((flag) => usage(flag).length)) + 2;
-  const lines = PLAYWRIGHT_FLAGS.map(
-    (flag) => `  ${usage(flag).padEnd(width)}${flag.means}${flag.env === undefined ? '' : ` (${PLAYWRIGHT_ENV_PREFIX}${flag.env})`}`,
+  const lines = helpLines(
+    PLAYWRIGHT_FLAGS.map((flag) => [usage(flag), `${flag.means}${flag.env === undefined ? '' : ` (${PLAYWRIGHT_ENV_PREFIX}${flag.env})`}`]),
   );
   return [
     "With --profile playwright, @playwright/mcp's flags (0.0.83, and `playwright mcp` of Playwright 1.65) are accepted as well, " +
