@@ -288,15 +288,17 @@ function below(level: LoggingLevel, minimum: LoggingLevel): boolean {
 async function allowedRoots(server: Server, deps: McpServerDeps, signal: AbortSignal): Promise<AllowedRoots> {
   const { outputRoot, outputDir } = deps.toolOptions;
   const fenced = outputRoot === undefined || outputDir === undefined ? undefined : { folder: outputRoot, own: outputDir };
+  // The server's own files stay out of reach whichever directories a caller may read.
+  const refused = deps.toolOptions.serverFiles;
   const fileRoots = deps.toolOptions.fileRoots ?? [];
-  if (fileRoots.length > 0) return { directories: fileRoots, source: 'file-root', fenced };
-  if (!deps.local) return { directories: [], source: 'none' };
+  if (fileRoots.length > 0) return { directories: fileRoots, source: 'file-root', fenced, refused };
+  if (!deps.local) return { directories: [], source: 'none', refused };
   if (deps.era !== 'modern' && server.getClientCapabilities()?.roots) {
     const listed = await server.listRoots(undefined, { signal, timeout: 10_000 }).catch(() => ({ roots: [] }));
     const directories = listed.roots.filter((root) => root.uri.startsWith('file://')).map((root) => fileURLToPath(root.uri));
-    if (directories.length > 0) return { directories, source: 'client-roots' };
+    if (directories.length > 0) return { directories, source: 'client-roots', refused };
   }
-  return { directories: [process.cwd()], source: 'working-directory' };
+  return { directories: [process.cwd()], source: 'working-directory', refused };
 }
 
 // The one place a tool outcome becomes an MCP CallToolResult (README: Results) -------------------------------------

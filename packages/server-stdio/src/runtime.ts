@@ -233,6 +233,7 @@ export function createServer(
   const toolOptions: ToolOptions = {
     allowFileUrls: options.allowFileUrls,
     fileRoots: options.fileRoot ?? [],
+    serverFiles: serverFiles(options),
     defaultTimeouts: setup.timeouts,
     ...defined({ consoleLevel: setup.consoleLevel, outputDir: options.outputDir, outputMaxSize: options.outputMaxSize, config: options.readOut }),
     ...(Object.keys(secrets).length === 0 ? {} : { secrets }),
@@ -400,6 +401,15 @@ export function createServer(
       return closing;
     },
   };
+}
+
+/**
+ * The files and folders that are the server's own (docs/agent-tools.md): the data folder with its key file and sealed
+ * records, the tokens file, the secrets file and the config file. No tool reads them, whatever --file-root says.
+ */
+function serverFiles(options: ServerOptions): string[] {
+  const files = [options.dataDir ?? defaultDataDir(), options.http?.authTokensFile, options.secrets, options.configFile];
+  return files.filter((file): file is string => file !== undefined && file !== '').map((file) => path.resolve(file));
 }
 
 function noStates(): never {

@@ -64,6 +64,11 @@ export interface ToolOptions {
   allowFileUrls: boolean;
   /** `--file-root` directories: when given, the only places upload_file reads files from. */
   fileRoots?: readonly string[];
+  /**
+   * The server's own files and folders (the data folder, the tokens, secrets and config files): no tool reads them,
+   * even where they lie inside a directory it may read from.
+   */
+  serverFiles?: readonly string[];
   /** How long element actions and navigations wait when a call gives no timeout (each tool's own default otherwise). */
   defaultTimeouts?: { element?: number; navigation?: number };
   /** The lowest level console_messages includes when a call names none (default info). */
@@ -94,6 +99,8 @@ export interface AllowedRoots {
   source: 'file-root' | 'client-roots' | 'working-directory' | 'none';
   /** Files inside `folder` are read only when inside `own` (other clients' folders of --output-dir). */
   fenced?: { folder: string; own: string } | undefined;
+  /** Files and folders never read, wherever they lie (ToolOptions.serverFiles). */
+  refused?: readonly string[] | undefined;
 }
 
 export interface ToolContext {
