@@ -27,7 +27,7 @@ import {
   type ToolOptions,
 } from '@sessionwright/tools';
 import type { LiveViews } from './live-view/live-views.js';
-import { registerLiveViewResource } from './live-view/mcp-app.js';
+import { appOnlyRefusal, isAppOnly, registerLiveViewResource } from './live-view/mcp-app.js';
 import { USER_ANSWER_MS, type Leg, type ParkedCalls } from './parked-calls.js';
 import type { Redactor } from './redaction.js';
 import { withRestored, type Restored, type Routed } from './fleet/restored.js';
@@ -170,6 +170,12 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
     const leg: Leg = { signal: ctx.mcpReq.signal, progress: progressReporter(ctx), logger: callLogger(deps.logger, log) };
     const base = contextOf(leg);
     const args = request.params.arguments;
+    const capabilities = modern
+      ? ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined)
+      : server.getClientCapabilities();
+    // Checked where the client's request arrives: a call another replica forwards was checked there (see `call`).
+    const refused = isAppOnly(tool.meta) ? appOnlyRefusal(tool.name, capabilities, namedSession(args)) : undefined;
+    if (refused !== undefined) return toCallToolResult({ ok: false, error: refused }, serialize);
     // 2026-07-28: a question to the user is an input_required answer, and the call waits for the client's retry.
     const { parked } = deps;
     const state = modern ? ctx.mcpReq.requestState() : undefined;
@@ -187,7 +193,6 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
     }
     try {
       if (!modern) return withRestored(await callTool(tool, args, { ...base, ...legacyElicitUrl(server, ctx) }, serialize), restored);
-      const capabilities = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
       if (parked === undefined || capabilities?.elicitation?.url === undefined) return withRestored(await callTool(tool, args, base, serialize), restored);
       return withRestored(await parked.calls.start(parked.identity, tool.name, leg, (flow) => callTool(tool, args, { ...base, ...flow }, serialize)), restored);
     } finally {
@@ -225,14 +230,20 @@ function legacyElicitUrl(server: Server, ctx: ServerContext): Pick<ToolContext, 
 
 /** A retry whose requestState names no waiting call: the wait ended (USER_ANSWER_MS) or the state was never this server's. */
 function staleAnswer(toolName: string, args: unknown): SessionError {
-  const sessionId = (args as { sessionId?: unknown } | undefined)?.sessionId;
+  const sessionId = namedSession(args);
   return new SessionError(
     'INVALID_PARAMETERS',
     `This answer is to a ${toolName} call that no longer waits for one (it gave up waiting, or never asked). Call ${toolName} again.`,
     {
-      ...(typeof sessionId === 'string' ? { sessionId } : {}),
+      ...(sessionId === undefined ? {} : { sessionId }),
     },
   );
+}
+
+/** The sessionId a call's arguments name, if they name one: an error about the call carries it. */
+function namedSession(args: unknown): string | undefined {
+  const sessionId = (args as { sessionId?: unknown } | undefined)?.sessionId;
+  return typeof sessionId === 'string' ? sessionId : undefined;
 }
 
 /** The one place a tool call runs: the handler sees the ToolContext, the client gets the serialized outcome. */

@@ -158,15 +158,28 @@ export interface LiveViewLink {
 }
 
 /**
- * How a handed-over session came back: given back by the person, taken back at the timeout because nobody had opened
- * the view, still with the person at the timeout (calls keep waiting until they give it back), taken back by cancel(),
- * or ended with the session.
+ * How a handed-over session came back: given back (`returnedBy` says through what), taken back at the timeout because
+ * nobody had opened the view, still with the person at the timeout (calls keep waiting until they give it back), taken
+ * back by cancel(), or ended with the session.
  */
 export type HandOffOutcome = 'returned' | 'timeout' | 'with_person' | 'cancelled' | 'session_ended';
 
-/** A session handed to a person: control is theirs from the start; `outcome` settles as HandOffOutcome says. */
+/**
+ * Through what a control came back, as far as the server can tell: the live page's Give back control button, a
+ * live_view_control call of a client that declared MCP Apps support (the app's button, or anything that client runs),
+ * or the last watcher leaving after the hand-off's timeout.
+ */
+export type GiveBackSource = 'live_page' | 'live_view_app' | 'watchers_left';
+
+/** How a hand-off ended: its outcome and, when it was given back, through what. */
+export interface HandOffEnd {
+  outcome: HandOffOutcome;
+  returnedBy?: GiveBackSource;
+}
+
+/** A session handed to a person: control is theirs from the start; `ended` settles as HandOffEnd says. */
 export interface HandOff {
-  readonly outcome: Promise<HandOffOutcome>;
+  readonly ended: Promise<HandOffEnd>;
   /** Takes control back at once (the user declined, the call was cancelled). */
   cancel(): void;
 }
