@@ -396,10 +396,7 @@ export class LiveViews implements LiveViewAccess {
       }, graceMs);
       live.holderGrace.unref();
     }
-    if (lease.by === 'agent' && live.handOffLingering && watchers(live) === 0) {
-      live.givenBackBy = 'watchers_left';
-      lease.release();
-    }
+    if (lease.by === 'agent' && live.handOffLingering && watchers(live) === 0) lease.release();
   }
 
   private async controlRoute(req: IncomingMessage, res: ServerResponse, session: Session): Promise<void> {

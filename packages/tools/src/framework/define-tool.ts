@@ -165,11 +165,10 @@ export interface LiveViewLink {
 export type HandOffOutcome = 'returned' | 'timeout' | 'with_person' | 'cancelled' | 'session_ended';
 
 /**
- * Through what a control came back, as far as the server can tell: the live page's Give back control button, a
- * live_view_control call of a client that declared MCP Apps support (the app's button, or anything that client runs),
- * or the last watcher leaving after the hand-off's timeout.
+ * Through what a control was given back, as far as the server can tell: the live page's Give back control button, or
+ * a live_view_control call of a client that declared MCP Apps support (the app's button, or anything that client runs).
  */
-export type GiveBackSource = 'live_page' | 'live_view_app' | 'watchers_left';
+export type GiveBackSource = 'live_page' | 'live_view_app';
 
 /** How a hand-off ended: its outcome and, when it was given back, through what. */
 export interface HandOffEnd {

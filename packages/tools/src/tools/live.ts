@@ -53,17 +53,15 @@ const OUTCOME_MESSAGES: Record<RequestOutcome, string> = {
     'or until the timeout passes with nobody on the page.',
 };
 
-const GIVE_BACK_SOURCES = ['live_page', 'live_view_app', 'watchers_left'] as const satisfies readonly GiveBackSource[];
+const GIVE_BACK_SOURCES = ['live_page', 'live_view_app'] as const satisfies readonly GiveBackSource[];
 
 /**
- * What a hand-back is said to be, claiming no more than the server saw: a button press on the live page, a call of
- * the live view app's tool (which the app's button makes, but so could anything its client runs), or the watchers
- * leaving after the timeout.
+ * What a hand-back is said to be, claiming no more than the server saw: a button press on the live page, or a call of
+ * the live view app's tool (which the app's button makes, but so could anything its client runs).
  */
 const RETURNED_MESSAGES: Record<GiveBackSource, string> = {
   live_page: "Control was given back with the live page's Give back control button; the session is yours again.",
   live_view_app: 'Control was given back through the live view app (a live_view_control call from a client that runs MCP Apps); the session is yours again.',
-  watchers_left: 'The timeout passed and everyone watching the live view has left; the session is yours again.',
 };
 
 export const requestHuman = defineBesideTool({
@@ -90,10 +88,7 @@ export const requestHuman = defineBesideTool({
   }),
   output: z.object({
     outcome: z.enum(OUTCOMES).describe('How the hand-over ended; show_link: tell the user liveUrl yourself.'),
-    returnedBy: z
-      .enum(GIVE_BACK_SOURCES)
-      .optional()
-      .describe("With returned: the live page's button, the live view app's tool call, or the watchers leaving after the timeout."),
+    returnedBy: z.enum(GIVE_BACK_SOURCES).optional().describe("With returned: given back with the live page's button, or by the live view app's tool call."),
     message: z.string(),
     sessionId: z.string().describe('The session handed over (the MCP App asks for its frames by it).'),
     liveUrl: z.string().describe('The live view the person uses.'),
