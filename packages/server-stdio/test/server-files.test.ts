@@ -2,6 +2,7 @@
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -105,12 +106,17 @@ describe("the server's own files", () => {
   });
 });
 
-describe("the playwright profile's browser_file_upload", () => {
-  it('refuses the config file inside --file-root, as a missing file', async () => {
+describe('the playwright profile', () => {
+  it('refuses the config file inside --file-root to browser_file_upload, as a missing file, and to file: URLs', async () => {
     const config = path.join(dir, 'pw-config.json');
     writeFileSync(config, JSON.stringify({ browser: { launchOptions: { headless: true } } }));
-    const { client, close } = await startCli(['--profile', 'playwright', '--config', config, '--file-root', dir]);
+    const { client, close } = await startCli(['--profile', 'playwright', '--config', config, '--data-dir', dataDir, '--file-root', dir, '--allow-file-urls']);
     try {
+      // file: URLs open the disk to the browser (--allow-file-urls), but not the server's own files by name.
+      const opened = expectError(await call(client, 'browser_navigate', { url: pathToFileURL(config).href }), 'INVALID_PARAMETERS');
+      expect(opened.details.reason).toBe('server_file');
+      expectError(await call(client, 'browser_navigate', { url: pathToFileURL(path.join(dataDir, 'state.key')).href }), 'INVALID_PARAMETERS');
+      expect(expectSuccess(await call(client, 'browser_navigate', { url: pathToFileURL(path.join(dir, 'public.txt')).href })).url).toMatch(/public\.txt$/);
       expectSuccess(await call(client, 'browser_navigate', { url: fixture.urlFor('/pages/upload') }));
       expectSuccess(await call(client, 'browser_click', { element: 'file input', target: '#single' }));
       const missing = expectError(await call(client, 'browser_file_upload', { paths: [path.join(dir, 'nothing-here.txt')] }), 'INVALID_PARAMETERS');
