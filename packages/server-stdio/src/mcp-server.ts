@@ -27,7 +27,7 @@ import {
   type ToolOptions,
 } from '@sessionwright/tools';
 import type { LiveViews } from './live-view/live-views.js';
-import { registerLiveViewResource } from './live-view/mcp-app.js';
+import { appOnlyRefusal, isAppOnly, registerLiveViewResource } from './live-view/mcp-app.js';
 import { registerSnapshotResources } from './snapshot-resources.js';
 import { USER_ANSWER_MS, type Leg, type ParkedCalls } from './parked-calls.js';
 import type { Redactor } from './redaction.js';
@@ -177,6 +177,12 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
     const leg: Leg = { signal: ctx.mcpReq.signal, progress: progressReporter(ctx), logger: callLogger(deps.logger, log) };
     const base = contextOf(leg);
     const args = request.params.arguments;
+    const capabilities = modern
+      ? ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined)
+      : server.getClientCapabilities();
+    // Checked where the client's request arrives: a call another replica forwards was checked there (see `call`).
+    const refused = isAppOnly(tool.meta) ? appOnlyRefusal(tool.name, capabilities, namedSession(args)) : undefined;
+    if (refused !== undefined) return toCallToolResult({ ok: false, error: refused }, serialize);
     // 2026-07-28: a question to the user is an input_required answer, and the call waits for the client's retry.
     const { parked } = deps;
     const state = modern ? ctx.mcpReq.requestState() : undefined;
@@ -194,7 +200,6 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
     }
     try {
       if (!modern) return withRestored(await callTool(tool, args, { ...base, ...legacyElicitUrl(server, ctx) }, serialize), restored);
-      const capabilities = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
       if (parked === undefined || capabilities?.elicitation?.url === undefined) return withRestored(await callTool(tool, args, base, serialize), restored);
       return withRestored(await parked.calls.start(parked.identity, tool.name, leg, (flow) => callTool(tool, args, { ...base, ...flow }, serialize)), restored);
     } finally {
@@ -232,14 +237,20 @@ function legacyElicitUrl(server: Server, ctx: ServerContext): Pick<ToolContext, 
 
 /** A retry whose requestState names no waiting call: the wait ended (USER_ANSWER_MS) or the state was never this server's. */
 function staleAnswer(toolName: string, args: unknown): SessionError {
-  const sessionId = (args as { sessionId?: unknown } | undefined)?.sessionId;
+  const sessionId = namedSession(args);
   return new SessionError(
     'INVALID_PARAMETERS',
     `This answer is to a ${toolName} call that no longer waits for one (it gave up waiting, or never asked). Call ${toolName} again.`,
     {
-      ...(typeof sessionId === 'string' ? { sessionId } : {}),
+      ...(sessionId === undefined ? {} : { sessionId }),
     },
   );
+}
+
+/** The sessionId a call's arguments name, if they name one: an error about the call carries it. */
+function namedSession(args: unknown): string | undefined {
+  const sessionId = (args as { sessionId?: unknown } | undefined)?.sessionId;
+  return typeof sessionId === 'string' ? sessionId : undefined;
 }
 
 /** The one place a tool call runs: the handler sees the ToolContext, the client gets the serialized outcome. */
@@ -295,15 +306,17 @@ function below(level: LoggingLevel, minimum: LoggingLevel): boolean {
 async function allowedRoots(server: Server, deps: McpServerDeps, signal: AbortSignal): Promise<AllowedRoots> {
   const { outputRoot, outputDir } = deps.toolOptions;
   const fenced = outputRoot === undefined || outputDir === undefined ? undefined : { folder: outputRoot, own: outputDir };
+  // The server's own files stay out of reach whichever directories a caller may read.
+  const refused = deps.toolOptions.serverFiles;
   const fileRoots = deps.toolOptions.fileRoots ?? [];
-  if (fileRoots.length > 0) return { directories: fileRoots, source: 'file-root', fenced };
-  if (!deps.local) return { directories: [], source: 'none' };
+  if (fileRoots.length > 0) return { directories: fileRoots, source: 'file-root', fenced, refused };
+  if (!deps.local) return { directories: [], source: 'none', refused };
   if (deps.era !== 'modern' && server.getClientCapabilities()?.roots) {
     const listed = await server.listRoots(undefined, { signal, timeout: 10_000 }).catch(() => ({ roots: [] }));
     const directories = listed.roots.filter((root) => root.uri.startsWith('file://')).map((root) => fileURLToPath(root.uri));
-    if (directories.length > 0) return { directories, source: 'client-roots' };
+    if (directories.length > 0) return { directories, source: 'client-roots', refused };
   }
-  return { directories: [process.cwd()], source: 'working-directory' };
+  return { directories: [process.cwd()], source: 'working-directory', refused };
 }
 
 // The one place a tool outcome becomes an MCP CallToolResult (README: Results) -------------------------------------

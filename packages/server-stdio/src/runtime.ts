@@ -74,7 +74,7 @@ export interface SessionwrightServer {
   readonly states: SavedStates;
   /** The first browser source: the local browser, or the first endpoint when endpoints are given. */
   readonly host: BrowserSource;
-  /** Logs to stderr; warnings also go to every connected client as MCP log messages. */
+  /** Logs to stderr; warnings also go to connected clients as MCP log messages (a session's only to its identity's). */
   readonly logger: Logger;
   /** The tools served and the words they use. */
   readonly profile: Profile;
@@ -146,16 +146,33 @@ export function createServer(
     stderr.warn('--state starts the implicit session of --profile playwright; this profile has none, so it is not used: pass {state} to create_session');
   }
   const { setup } = options;
-  const connections = new Set<McpConnection>();
-  // What goes wrong with the shared browser (a launch failure, a crash) concerns every client, so they hear of it too.
+  /** Each open connection and whose it is. */
+  const connections = new Map<McpConnection, CallerScope>();
+  /**
+   * What goes wrong with the shared browser (a launch failure, a crash) concerns every client, so they hear of it too;
+   * a warning about one session goes only to its identity's connections (without identities, everyone is one client),
+   * and to none when its owner is not known, so no client learns of another's sessions (docs/http.md).
+   */
   const logger: Logger = {
     info: (message) => stderr.info(message),
     debug: (message) => stderr.debug(message),
-    warn(message) {
+    warn(message, about) {
       stderr.warn(message);
       const shown = redactor ? redactor.text(message) : message;
-      for (const connection of connections) connection.notify('warning', shown);
+      const owner = about === undefined ? undefined : (about.identity ?? identityOf(about.sessionId));
+      if (about !== undefined && owner === undefined) return;
+      for (const [connection, scope] of connections) {
+        if (owner === undefined || !scope.guarded || scope.identity === owner) connection.notify('warning', shown);
+      }
     },
+  };
+  /** The identity a session of this process belongs to; undefined once it is gone. */
+  const identityOf = (sessionId: string): string | undefined => {
+    try {
+      return manager.get(sessionId).identity;
+    } catch {
+      return undefined;
+    }
   };
   const { launchHook } = hooks;
   const sources = remoteSources(options, logger, launchHook);
@@ -233,6 +250,7 @@ export function createServer(
   const toolOptions: ToolOptions = {
     allowFileUrls: options.allowFileUrls,
     fileRoots: options.fileRoot ?? [],
+    serverFiles: serverFiles(options),
     defaultTimeouts: setup.timeouts,
     snapshotMode: setup.snapshotMode,
     ...defined({ consoleLevel: setup.consoleLevel, outputDir: options.outputDir, outputMaxSize: options.outputMaxSize, config: options.readOut }),
@@ -325,7 +343,7 @@ export function createServer(
         : { identity: `identity:${caller.identity}`, guarded: true };
     const created = new Set<string>();
     const connection = serverFor(scope, { era: caller.era ?? 'legacy', connection: { created, local: caller.local ?? false } });
-    connections.add(connection);
+    connections.set(connection, scope);
     connection.server.oninitialized = startBrowser;
     // A 2026-07-28 connection has no initialize: its first request is the client's first step.
     if (caller.era === 'modern') startBrowser();
@@ -392,7 +410,7 @@ export function createServer(
     close() {
       clearTimeout(grace);
       closing ??= (async () => {
-        await Promise.all([...connections].map((connection) => connection.server.close().catch(() => {})));
+        await Promise.all([...connections.keys()].map((connection) => connection.server.close().catch(() => {})));
         await live.close();
         await kept?.stop();
         await manager.shutdown();
@@ -401,6 +419,15 @@ export function createServer(
       return closing;
     },
   };
+}
+
+/**
+ * The files and folders that are the server's own (docs/agent-tools.md): the data folder with its key file and sealed
+ * records, the tokens file, the secrets file and the config file. No tool reads them, whatever --file-root says.
+ */
+function serverFiles(options: ServerOptions): string[] {
+  const files = [options.dataDir ?? defaultDataDir(), options.http?.authTokensFile, options.secrets, options.configFile];
+  return files.filter((file): file is string => file !== undefined && file !== '').map((file) => path.resolve(file));
 }
 
 function noStates(): never {

@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ListRootsRequestSchema, type ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { EXTENSION_ID, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { BROWSER_ERROR_REASONS, ERROR_CODES, type ErrorCode } from '@sessionwright/session-core';
 import {
   callJson,
@@ -34,7 +35,13 @@ export const SESSION_TOOLS = ['close_session', 'navigate', 'click', 'type'] as c
  * Starts the built CLI over a real stdio pipe and lists its tools, so the SDK client checks every
  * structuredContent against the tool's outputSchema from then on. Headless unless the flags say otherwise.
  */
-export async function startCli(flags: string[] = [], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<StdioConnection> {
+/** What a host that renders MCP Apps declares: the ui extension, taking the apps' HTML (its app-only tools answer only it). */
+export const MCP_APPS_CLIENT: ClientCapabilities = { extensions: { [EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } };
+
+export async function startCli(
+  flags: string[] = [],
+  options: { env?: Record<string, string>; cwd?: string; capabilities?: ClientCapabilities } = {},
+): Promise<StdioConnection> {
   const headless = flags.some((flag) => flag.startsWith('--headless')) ? [] : ['--headless'];
   const connection = await connectStdio({ command: process.execPath, args: [CLI_PATH, ...headless, ...flags], ...options });
   await connection.client.listTools();

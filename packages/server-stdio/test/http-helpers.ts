@@ -4,6 +4,7 @@ import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { CLI_PATH } from './helpers.js';
 
 export interface HttpCli {
@@ -65,9 +66,13 @@ export async function startHttpCli(
 export type Headers = Record<string, string>;
 
 /** An SDK client over Streamable HTTP at `${base}/mcp`. */
-export async function connectStreamable(base: string, headers: Headers = {}): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+export async function connectStreamable(
+  base: string,
+  headers: Headers = {},
+  capabilities: ClientCapabilities = {},
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers } });
-  const client = new Client({ name: 'http-test-streamable', version: '0.0.0' });
+  const client = new Client({ name: 'http-test-streamable', version: '0.0.0' }, { capabilities });
   await client.connect(transport);
   return { client, transport };
 }

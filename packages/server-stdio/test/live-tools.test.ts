@@ -5,7 +5,7 @@ import path from 'node:path';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { readZip, startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, connectInProcess, expectError, expectSuccess, isUuidV4, type InProcessConnection } from './helpers.js';
+import { MCP_APPS_CLIENT, call, connectInProcess, expectError, expectSuccess, isUuidV4, type InProcessConnection } from './helpers.js';
 
 let fixture: FixtureServer;
 let outputDir: string;
@@ -14,7 +14,10 @@ let conn: InProcessConnection;
 beforeAll(async () => {
   outputDir = mkdtempSync(path.join(tmpdir(), 'sessionwright-live-tools-'));
   fixture = await startFixtureServer();
-  conn = await connectInProcess(['--headless', '--caps', 'live,devtools', '--call-timeout', '8000', '--output-dir', outputDir]);
+  // A host that renders MCP Apps: the app's own tools answer it.
+  conn = await connectInProcess(['--headless', '--caps', 'live,devtools', '--call-timeout', '8000', '--output-dir', outputDir], {
+    capabilities: MCP_APPS_CLIENT,
+  });
 });
 afterAll(async () => {
   await conn?.close();
@@ -305,5 +308,79 @@ describe("the MCP App's tools", () => {
     const refused = expectError(await call(conn.client, 'live_view_frame', { sessionId }), 'INVALID_PARAMETERS', sessionId);
     expect(refused.details.reason).toBe('too_many_viewers');
     expectSuccess(await call(conn.client, 'close_session', { sessionId }));
+  });
+});
+
+describe('tools meant for a person stay with the person', () => {
+  let agent: InProcessConnection;
+  let host: InProcessConnection;
+  const links: string[] = [];
+  beforeAll(async () => {
+    // A client that can open links for its user but runs no MCP Apps (a model's client), and a host that runs them.
+    agent = await connectInProcess(['--headless', '--caps', 'live'], { capabilities: { elicitation: { url: {} } } });
+    host = await connectInProcess(['--headless', '--caps', 'live'], { capabilities: { ...MCP_APPS_CLIENT, elicitation: { url: {} } } });
+    for (const client of [agent, host]) {
+      client.client.setRequestHandler(ElicitRequestSchema, (request) => {
+        links.push((request.params as { url?: string }).url ?? '');
+        return { action: 'accept' };
+      });
+    }
+  });
+  afterAll(async () => {
+    await agent?.close();
+    await host?.close();
+  });
+
+  it("refuses the app's tools to a client without MCP Apps, leaving the page and the person's control as they were", async () => {
+    const sessionId = expectSuccess(await call(agent.client, 'create_session')).sessionId as string;
+    expectSuccess(await call(agent.client, 'navigate', { sessionId, url: fixture.urlFor('/pages/form') }));
+    const before = links.length;
+    const asking = call(agent.client, 'request_human', { sessionId, message: 'Fill in your name.' });
+    await expect.poll(() => links.length).toBe(before + 1);
+    const person = await viewer(links.at(-1) ?? '');
+    await person.until('"state":"held"');
+    // The model's client can neither watch as the app, nor type as the person, nor hand the control back.
+    const attempts = [
+      call(agent.client, 'live_view_frame', { sessionId }),
+      call(agent.client, 'live_view_control', { sessionId, viewer: 'any', action: 'give_back' }),
+      call(agent.client, 'live_view_input', { sessionId, viewer: 'any', events: [{ kind: 'text', text: 'typed by a model' }] }),
+    ];
+    for (const attempt of attempts) {
+      const refused = expectError(await attempt, 'INVALID_PARAMETERS', sessionId);
+      expect(refused.details.reason).toBe('app_only');
+      expect(refused.message).toMatch(/live view app/);
+    }
+    // The person still has control: request_human is still waiting for them.
+    let answered = false;
+    void asking.then(() => {
+      answered = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(answered).toBe(false);
+    expect((await person.post('control', { action: 'give_back' })).status).toBe(200);
+    const back = expectSuccess(await asking);
+    expect(back).toMatchObject({ outcome: 'returned', returnedBy: 'live_page' });
+    expect(back.message).toMatch(/live page's Give back control button/);
+    await person.close();
+    // Nothing reached the page.
+    expect(expectSuccess(await call(agent.client, 'evaluate', { sessionId, function: "() => document.querySelector('#name').value" })).result).toBe('');
+    expectSuccess(await call(agent.client, 'close_session', { sessionId }));
+  });
+
+  it("answers a client that runs MCP Apps, and request_human says the control came back through the app's tool", async () => {
+    const sessionId = expectSuccess(await call(host.client, 'create_session')).sessionId as string;
+    const before = links.length;
+    const asking = call(host.client, 'request_human', { sessionId, message: 'Have a look.' });
+    await expect.poll(() => links.length).toBe(before + 1);
+    const frame = expectSuccess(await call(host.client, 'live_view_frame', { sessionId }));
+    await expect.poll(async () => expectSuccess(await call(host.client, 'live_view_frame', { sessionId, viewer: frame.viewer })).control.state).toBe('held');
+    const given = expectSuccess(await call(host.client, 'live_view_control', { sessionId, viewer: frame.viewer, action: 'give_back' }));
+    expect(given).toMatchObject({ control: { state: 'free' }, returnedBy: 'live_view_app' });
+    const back = expectSuccess(await asking);
+    expect(back).toMatchObject({ outcome: 'returned', returnedBy: 'live_view_app' });
+    expect(back.message).not.toMatch(/person/i);
+    // Giving back what nobody holds says nothing was given back.
+    expect(expectSuccess(await call(host.client, 'live_view_control', { sessionId, viewer: frame.viewer, action: 'give_back' })).returnedBy).toBeUndefined();
+    expectSuccess(await call(host.client, 'close_session', { sessionId }));
   });
 });

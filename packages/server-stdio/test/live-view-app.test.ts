@@ -11,7 +11,7 @@ import { startFixtureServer, type FixtureServer, type StdioConnection } from '@s
 import { build } from 'esbuild';
 import { chromium, type Browser, type FrameLocator, type Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO_ROOT, startCli } from './helpers.js';
+import { MCP_APPS_CLIENT, REPO_ROOT, startCli } from './helpers.js';
 import { connectStreamable, startHttpCli, type HttpCli } from './http-helpers.js';
 import { modernCall, modernRequest } from './modern-helpers.js';
 
@@ -243,7 +243,7 @@ describe('the live view MCP App inside a strict host', () => {
   describe('over stdio', () => {
     let cli: StdioConnection;
     beforeAll(async () => {
-      cli = await startCli(['--caps', 'live', '--call-timeout', '30000']);
+      cli = await startCli(['--caps', 'live', '--call-timeout', '30000'], { capabilities: MCP_APPS_CLIENT });
     });
     afterAll(async () => {
       await cli?.close();
@@ -275,8 +275,31 @@ describe('the live view MCP App inside a strict host', () => {
       await server?.stop();
     });
 
-    it('the same, for a 2025 client (Streamable HTTP)', async () => {
+    it("refuses the app's tools to a client that declared no MCP Apps support, in both eras", async () => {
       const { client } = await connectStreamable(server.base);
+      try {
+        const sessionId = json((await client.callTool({ name: 'create_session', arguments: {} })) as CallToolResult).sessionId as string;
+        const plain = (await client.callTool({ name: 'live_view_frame', arguments: { sessionId } })) as CallToolResult;
+        expect(plain.isError).toBe(true);
+        expect(json(plain)).toMatchObject({ errorCode: 'INVALID_PARAMETERS', sessionId, details: { reason: 'app_only', tool: 'live_view_frame' } });
+        const modern = await modernCall(server.base, 'live_view_input', { sessionId, viewer: 'any', events: [{ kind: 'text', text: 'x' }] });
+        expect(modern.json).toMatchObject({ errorCode: 'INVALID_PARAMETERS', details: { reason: 'app_only' } });
+        // The same request from a client that declares the extension reaches the tool, which asks for a viewer first.
+        const app = await modernCall(
+          server.base,
+          'live_view_input',
+          { sessionId, viewer: 'any', events: [{ kind: 'text', text: 'x' }] },
+          { capabilities: MCP_APPS_CLIENT },
+        );
+        expect(app.json).toMatchObject({ errorCode: 'INVALID_PARAMETERS', details: { reason: 'viewer_gone' } });
+        await client.callTool({ name: 'close_session', arguments: { sessionId } });
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('the same, for a 2025 client (Streamable HTTP)', async () => {
+      const { client } = await connectStreamable(server.base, {}, MCP_APPS_CLIENT);
       const link = sdkLink(client as never);
       try {
         await hostStory(link);
@@ -293,7 +316,7 @@ describe('the live view MCP App inside a strict host', () => {
       };
       await hostStory({
         call: async (name, args) => {
-          const { response } = await modernCall(server.base, name, args);
+          const { response } = await modernCall(server.base, name, args, { capabilities: MCP_APPS_CLIENT });
           if (response.error) throw new Error(JSON.stringify(response.error));
           return response.result as CallToolResult;
         },

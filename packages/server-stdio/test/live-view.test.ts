@@ -13,7 +13,7 @@ import { chromium, type Browser, type Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpServer } from '../src/mcp-server.js';
 import { createServer } from '../src/runtime.js';
-import { CLI_PATH, REPO_ROOT, call, expectError, expectSuccess, startCli } from './helpers.js';
+import { CLI_PATH, MCP_APPS_CLIENT, REPO_ROOT, call, expectError, expectSuccess, startCli } from './helpers.js';
 
 const CALL_TIMEOUT = 6_000;
 
@@ -376,7 +376,7 @@ describe('the playwright profile', () => {
     });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await connection.server.connect(serverSide);
-    const client = new Client({ name: 'playwright-profile-live', version: '0.0.0' });
+    const client = new Client({ name: 'playwright-profile-live', version: '0.0.0' }, { capabilities: MCP_APPS_CLIENT });
     await client.connect(clientSide);
     try {
       const listed = (await client.listTools()).tools.map((tool) => tool.name);

@@ -19,6 +19,8 @@ export interface ModernOptions {
   token?: string;
   /** `_meta` keys besides the envelope (progressToken, logLevel …). */
   meta?: Record<string, unknown>;
+  /** The client capabilities the request declares (default none). */
+  capabilities?: Record<string, unknown>;
   /** Headers to add or, with undefined, leave out. */
   headers?: Record<string, string | undefined>;
   signal?: AbortSignal;
@@ -40,7 +42,7 @@ export async function modernRequest(base: string, method: string, params: Record
         ...meta,
         'io.modelcontextprotocol/protocolVersion': MODERN,
         'io.modelcontextprotocol/clientInfo': { name: 'modern-by-hand', version: '0.0.0' },
-        'io.modelcontextprotocol/clientCapabilities': {},
+        'io.modelcontextprotocol/clientCapabilities': options.capabilities ?? {},
         ...(logLevel === undefined ? {} : { 'io.modelcontextprotocol/logLevel': logLevel }),
       },
     },

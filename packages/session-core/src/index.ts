@@ -59,7 +59,7 @@ export {
 export { isTimeoutError, type PlaywrightLoader } from './load-playwright.js';
 export { serverSide } from './playwright-internals.js';
 export { isPipeBrowserCommand, killProcessGroup } from './process-tree.js';
-export { shortId, silentLogger, stderrLogger, type Logger } from './logger.js';
+export { shortId, silentLogger, stderrLogger, type LogSubject, type Logger } from './logger.js';
 export { RemoteBrowser, playwrightVersion, type RemoteBrowserOptions } from './remote-browser.js';
 export {
   DEFAULT_MAX_TABS,

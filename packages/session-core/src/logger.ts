@@ -2,8 +2,15 @@
 
 export interface Logger {
   info(message: string): void;
-  warn(message: string): void;
+  /** `about` names the session a warning concerns, so a server tells only that session's client (docs/http.md). */
+  warn(message: string, about?: LogSubject): void;
   debug(message: string): void;
+}
+
+/** The session a log line is about, and the identity it belongs to where the writer knows it. */
+export interface LogSubject {
+  sessionId: string;
+  identity?: string | undefined;
 }
 
 export function stderrLogger(prefix = 'sessionwright', verbose = false): Logger {

@@ -424,7 +424,10 @@ export class SessionManager {
         collectNetwork: this.collectNetwork,
         runaway: this.runaway,
         onRunaway: (trip) =>
-          this.logger.info(`session ${shortId(id)}: its page passed the ${trip.bound} bound (${trip.observed} > ${trip.limit}); its tabs were closed`),
+          this.logger.warn(`session ${shortId(id)}: its page passed the ${trip.bound} bound (${trip.observed} > ${trip.limit}); its tabs were closed`, {
+            sessionId: id,
+            identity,
+          }),
         now: this.clock.now(),
         clock: this.clock,
         timers: this.timers,

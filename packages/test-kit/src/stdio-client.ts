@@ -2,6 +2,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 
 export interface ConnectStdioOptions {
   command: string;
@@ -14,6 +15,8 @@ export interface ConnectStdioOptions {
   name?: string;
   /** Default 'pipe', so server logs stay out of test output but are available through stderrText(). */
   stderr?: 'pipe' | 'inherit' | 'ignore';
+  /** What the client declares in initialize (default none). */
+  capabilities?: ClientCapabilities;
 }
 
 export interface StdioConnection {
@@ -41,7 +44,7 @@ export async function connectStdio(options: ConnectStdioOptions): Promise<StdioC
     stderr += chunk.toString('utf8');
   });
 
-  const client = new Client({ name: options.name ?? 'sessionwright-loopback', version: '0.0.0' });
+  const client = new Client({ name: options.name ?? 'sessionwright-loopback', version: '0.0.0' }, { capabilities: options.capabilities ?? {} });
   try {
     await client.connect(transport);
   } catch (error) {

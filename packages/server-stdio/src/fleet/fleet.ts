@@ -257,7 +257,10 @@ export class Fleet {
       try {
         image = await this.readCheckpoint(record.sessionId);
       } catch (error) {
-        this.options.logger.warn(`session ${shortId(record.sessionId)}: its checkpoint could not be read (${messageOf(error)}); it starts blank`);
+        this.options.logger.warn(`session ${shortId(record.sessionId)}: its checkpoint could not be read (${messageOf(error)}); it starts blank`, {
+          sessionId: record.sessionId,
+          identity: record.identity,
+        });
       }
       try {
         await this.options.manager.create({
@@ -522,7 +525,7 @@ export class Fleet {
       ids.map(async (sessionId) => {
         const leaving = this.handOver(sessionId).then(
           () => void (handed += 1),
-          (error: unknown) => this.options.logger.warn(`session ${shortId(sessionId)} could not be handed over: ${messageOf(error)}`),
+          (error: unknown) => this.options.logger.warn(`session ${shortId(sessionId)} could not be handed over: ${messageOf(error)}`, { sessionId }),
         );
         this.leaving.set(sessionId, leaving);
         await leaving;

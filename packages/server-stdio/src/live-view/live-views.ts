@@ -17,7 +17,8 @@ import {
 } from '@sessionwright/session-core';
 import {
   type HandOff,
-  type HandOffOutcome,
+  type GiveBackSource,
+  type HandOffEnd,
   type LiveControl,
   type LiveFrame,
   type LiveViewAccess,
@@ -100,6 +101,8 @@ interface LiveSession {
   holderGrace: TimerHandle | undefined;
   /** A hand-off whose timeout passed while a person was watching: control stays until the last watcher leaves. */
   handOffLingering: boolean;
+  /** Through what the control was last given back, read by the hand-off it ends. */
+  givenBackBy: GiveBackSource | undefined;
   stopListening(): void;
 }
 
@@ -180,8 +183,8 @@ export class LiveViews implements LiveViewAccess {
    * they give it back or leave. cancel() takes it back at once.
    */
   handOff(session: Session, request: { message: string; timeout: number }): HandOff {
-    let settle!: (outcome: HandOffOutcome) => void;
-    const outcome = new Promise<HandOffOutcome>((resolve) => {
+    let settle!: (end: HandOffEnd) => void;
+    const ended = new Promise<HandOffEnd>((resolve) => {
       settle = resolve;
     });
     const lease = session.control.take(
@@ -192,22 +195,27 @@ export class LiveViews implements LiveViewAccess {
           if (lease.state === 'released') return;
           if (watchers(live) === 0) {
             lease.release();
-            settle('timeout');
+            settle({ outcome: 'timeout' });
           } else {
             live.handOffLingering = true;
-            settle('with_person');
+            settle({ outcome: 'with_person' });
           }
         },
       },
     );
     const live = this.track(session);
+    live.givenBackBy = undefined;
     let cancelled = false;
     void lease.released.then(() => {
       live.handOffLingering = false;
-      settle(cancelled ? 'cancelled' : session.hasEnded ? 'session_ended' : 'returned');
+      const returnedBy = live.givenBackBy;
+      live.givenBackBy = undefined;
+      if (cancelled) settle({ outcome: 'cancelled' });
+      else if (session.hasEnded) settle({ outcome: 'session_ended' });
+      else settle({ outcome: 'returned', ...(returnedBy === undefined ? {} : { returnedBy }) });
     });
     return {
-      outcome,
+      ended,
       cancel() {
         cancelled = true;
         lease.release();
@@ -294,6 +302,7 @@ export class LiveViews implements LiveViewAccess {
       holder: undefined,
       holderGrace: undefined,
       handOffLingering: false,
+      givenBackBy: undefined,
       stopListening() {
         stopEnd();
         stopControl();
@@ -417,7 +426,7 @@ export class LiveViews implements LiveViewAccess {
     const live = this.track(session);
     const viewerId = viewerOf(req, live);
     if (viewerId === undefined) return json(res, 409, { message: 'This page is not connected to the session; reload it.' });
-    const outcome = this.applyControl(session, live, viewerId, body.data.action);
+    const outcome = this.applyControl(session, live, viewerId, body.data.action, 'live_page');
     return outcome.ok ? json(res, 200, { control: outcome.control }) : json(res, 409, { message: outcome.message });
   }
 
@@ -430,12 +439,13 @@ export class LiveViews implements LiveViewAccess {
     return outcome.ok ? json(res, 200, { delivered: outcome.delivered, failed: outcome.failed }) : json(res, 409, { message: outcome.message });
   }
 
-  /** Take control or give it back for one viewer (a page or an MCP App): the one rule for both. */
+  /** Take control or give it back for one viewer (a page or an MCP App, `via`): the one rule for both. */
   private applyControl(
     session: Session,
     live: LiveSession,
     viewerId: string,
     action: 'take' | 'give_back',
+    via: GiveBackSource,
   ): { ok: true; control: LiveControl } | { ok: false; message: string } {
     const lease = session.control.lease;
     if (action === 'take') {
@@ -451,6 +461,7 @@ export class LiveViews implements LiveViewAccess {
       }
     } else if (lease) {
       if (!this.mayAct(live, lease, viewerId)) return { ok: false, message: 'Someone else has control of this session.' };
+      live.givenBackBy = via;
       lease.release();
     }
     return { ok: true, control: this.controlFor(session, live, viewerId) };
@@ -506,7 +517,7 @@ export class LiveViews implements LiveViewAccess {
   control(session: Session, request: { viewer: string; action: 'take' | 'give_back' }): LiveControl {
     const live = this.track(session);
     const app = this.knownApp(session, live, request.viewer);
-    const outcome = this.applyControl(session, live, app.id, request.action);
+    const outcome = this.applyControl(session, live, app.id, request.action, 'live_view_app');
     if (!outcome.ok) throw new SessionError('INVALID_PARAMETERS', outcome.message, { details: { reason: 'control_taken' } });
     // A person taking or giving back control is using the session.
     session.touch(this.clock.now());

@@ -1,6 +1,7 @@
 // The live view as an MCP App: live_view's `_meta.ui` and the ui:// resource hosts render inline, registered with the official ext-apps helpers.
-import { RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY, registerAppResource } from '@modelcontextprotocol/ext-apps/server';
-import type { McpServer } from '@modelcontextprotocol/server';
+import { EXTENSION_ID, RESOURCE_MIME_TYPE, RESOURCE_URI_META_KEY, getUiCapability, registerAppResource } from '@modelcontextprotocol/ext-apps/server';
+import type { ClientCapabilities, McpServer } from '@modelcontextprotocol/server';
+import { SessionError } from '@sessionwright/session-core';
 import { LIVE_VIEW_RESOURCE_URI } from '@sessionwright/tools';
 import { mcpAppHtml } from './app-page.js';
 
@@ -12,6 +13,27 @@ import { mcpAppHtml } from './app-page.js';
 export function appToolMeta(meta: Record<string, unknown>): Record<string, unknown> {
   const resourceUri = (meta.ui as { resourceUri?: unknown } | undefined)?.resourceUri;
   return typeof resourceUri !== 'string' || RESOURCE_URI_META_KEY in meta ? meta : { ...meta, [RESOURCE_URI_META_KEY]: resourceUri };
+}
+
+/** Whether a tool is for an MCP App alone (`_meta.ui.visibility: ["app"]`): hosts keep it from the model. */
+export function isAppOnly(meta: Record<string, unknown> | undefined): boolean {
+  const visibility = (meta?.ui as { visibility?: unknown } | undefined)?.visibility;
+  return Array.isArray(visibility) && visibility.length > 0 && visibility.every((who) => who === 'app');
+}
+
+/**
+ * The refusal of an app-only tool to a client that did not declare MCP Apps support (the ui extension in its
+ * capabilities); undefined for a client that did. Such a client has no app to draw the tool's answers, so the call
+ * comes from a model, which must not act as the person in the live view (docs/live-view.md).
+ */
+export function appOnlyRefusal(tool: string, capabilities: ClientCapabilities | undefined, sessionId: string | undefined): SessionError | undefined {
+  if (getUiCapability(capabilities) !== undefined) return undefined;
+  return new SessionError(
+    'INVALID_PARAMETERS',
+    `${tool} belongs to the live view app, which the person's host runs; this client declared no MCP Apps support (${EXTENSION_ID}). ` +
+      'To show the session to a person use live_view; to hand it to them and wait, request_human.',
+    { details: { reason: 'app_only', tool }, ...(sessionId === undefined ? {} : { sessionId }) },
+  );
 }
 
 /**

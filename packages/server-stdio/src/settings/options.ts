@@ -36,6 +36,8 @@ export type ServerOptions = GeneralFlagValues & {
   setup: BrowserSetup;
   /** Each setting's value and source, secrets masked, as --print-config prints them (get_config answers it); set by parseArgs. */
   readOut?: Record<string, unknown>;
+  /** The config file the settings were read from (--config, or its variable in either dialect); set by parseArgs. */
+  configFile?: string | undefined;
 };
 
 export type CliCommand =
@@ -111,7 +113,12 @@ export function parseArgs(argv: readonly string[], env: Record<string, string | 
  */
 function command(line: CommandLine, config: ResolvedConfig, setup: BrowserSetup = NO_SETUP): CliCommand {
   const readOut = configReadOut(config, setup);
-  const options = { ...toServerOptions(new Map([...config.values].map(([key, { value }]) => [key, value])), config), setup, readOut };
+  const options = {
+    ...toServerOptions(new Map([...config.values].map(([key, { value }]) => [key, value])), config),
+    setup,
+    readOut,
+    configFile: config.configFile?.path,
+  };
   if (line.printConfig) return { kind: 'print-config', text: JSON.stringify(readOut, null, 2), warnings: config.warnings };
   // --version --verbose reports the browser the other flags would pick, so they are parsed (and checked) too.
   if (line.version) return { kind: 'version', verbose: options.verbose, options, warnings: config.warnings };

@@ -64,6 +64,11 @@ export interface ToolOptions {
   allowFileUrls: boolean;
   /** `--file-root` directories: when given, the only places upload_file reads files from. */
   fileRoots?: readonly string[];
+  /**
+   * The server's own files and folders (the data folder, the tokens, secrets and config files): no tool reads them,
+   * even where they lie inside a directory it may read from.
+   */
+  serverFiles?: readonly string[];
   /** How long element actions and navigations wait when a call gives no timeout (each tool's own default otherwise). */
   defaultTimeouts?: { element?: number; navigation?: number };
   /** The lowest level console_messages includes when a call names none (default info). */
@@ -99,6 +104,8 @@ export interface AllowedRoots {
   source: 'file-root' | 'client-roots' | 'working-directory' | 'none';
   /** Files inside `folder` are read only when inside `own` (other clients' folders of --output-dir). */
   fenced?: { folder: string; own: string } | undefined;
+  /** Files and folders never read, wherever they lie (ToolOptions.serverFiles). */
+  refused?: readonly string[] | undefined;
 }
 
 export interface ToolContext {
@@ -156,15 +163,27 @@ export interface LiveViewLink {
 }
 
 /**
- * How a handed-over session came back: given back by the person, taken back at the timeout because nobody had opened
- * the view, still with the person at the timeout (calls keep waiting until they give it back), taken back by cancel(),
- * or ended with the session.
+ * How a handed-over session came back: given back (`returnedBy` says through what), taken back at the timeout because
+ * nobody had opened the view, still with the person at the timeout (calls keep waiting until they give it back), taken
+ * back by cancel(), or ended with the session.
  */
 export type HandOffOutcome = 'returned' | 'timeout' | 'with_person' | 'cancelled' | 'session_ended';
 
-/** A session handed to a person: control is theirs from the start; `outcome` settles as HandOffOutcome says. */
+/**
+ * Through what a control was given back, as far as the server can tell: the live page's Give back control button, or
+ * a live_view_control call of a client that declared MCP Apps support (the app's button, or anything that client runs).
+ */
+export type GiveBackSource = 'live_page' | 'live_view_app';
+
+/** How a hand-off ended: its outcome and, when it was given back, through what. */
+export interface HandOffEnd {
+  outcome: HandOffOutcome;
+  returnedBy?: GiveBackSource;
+}
+
+/** A session handed to a person: control is theirs from the start; `ended` settles as HandOffEnd says. */
 export interface HandOff {
-  readonly outcome: Promise<HandOffOutcome>;
+  readonly ended: Promise<HandOffEnd>;
   /** Takes control back at once (the user declined, the call was cancelled). */
   cancel(): void;
 }

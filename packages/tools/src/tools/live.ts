@@ -1,7 +1,7 @@
 // Showing a session to a person: live_view (a link to watch it and take control), request_human (hand it over and wait for it back), and the MCP App's own tools (frames, control, input).
 import { type PersonInput, type Session, browserError, orAfter } from '@sessionwright/session-core';
 import { z } from 'zod';
-import type { LiveViewAccess, ToolContext } from '../framework/define-tool.js';
+import type { GiveBackSource, LiveViewAccess, ToolContext } from '../framework/define-tool.js';
 import { withAttachments } from '../framework/response.js';
 import { readTitle } from '../page/title.js';
 import { reportWaitForPerson } from '../framework/person-wait.js';
@@ -43,7 +43,7 @@ const OUTCOMES = ['returned', 'timeout', 'with_person', 'declined', 'session_end
 type RequestOutcome = (typeof OUTCOMES)[number];
 
 const OUTCOME_MESSAGES: Record<RequestOutcome, string> = {
-  returned: 'The person gave control back; the session is yours again.',
+  returned: 'Control was given back; the session is yours again.',
   timeout: 'Nobody opened the live view in time; control is back with you.',
   with_person: 'The person still has control: your calls on this session wait until they give it back. Call request_human again to keep waiting.',
   declined: 'The user declined to open the live view; control is back with you.',
@@ -51,6 +51,17 @@ const OUTCOME_MESSAGES: Record<RequestOutcome, string> = {
   show_link:
     'Show the user liveUrl and what to do. They have control now: your next call on this session waits until they give it back, ' +
     'or until the timeout passes with nobody on the page.',
+};
+
+const GIVE_BACK_SOURCES = ['live_page', 'live_view_app'] as const satisfies readonly GiveBackSource[];
+
+/**
+ * What a hand-back is said to be, claiming no more than the server saw: a button press on the live page, or a call of
+ * the live view app's tool (which the app's button makes, but so could anything its client runs).
+ */
+const RETURNED_MESSAGES: Record<GiveBackSource, string> = {
+  live_page: "Control was given back with the live page's Give back control button; the session is yours again.",
+  live_view_app: 'Control was given back through the live view app (a live_view_control call from a client that runs MCP Apps); the session is yours again.',
 };
 
 export const requestHuman = defineBesideTool({
@@ -77,6 +88,7 @@ export const requestHuman = defineBesideTool({
   }),
   output: z.object({
     outcome: z.enum(OUTCOMES).describe('How the hand-over ended; show_link: tell the user liveUrl yourself.'),
+    returnedBy: z.enum(GIVE_BACK_SOURCES).optional().describe("With returned: given back with the live page's button, or by the live view app's tool call."),
     message: z.string(),
     sessionId: z.string().describe('The session handed over (the MCP App asks for its frames by it).'),
     liveUrl: z.string().describe('The live view the person uses.'),
@@ -91,7 +103,7 @@ export const requestHuman = defineBesideTool({
     const live = liveViews(ctx);
     const link = await live.open(session);
     const handOff = live.handOff(session, { message, timeout });
-    const answer = (outcome: RequestOutcome) => result(session, outcome, link);
+    const answer = (outcome: RequestOutcome, returnedBy?: GiveBackSource) => result(session, link, outcome, returnedBy);
     // Where the client cannot open a link for the user, the agent does: control is already the person's.
     const asked = await askToOpen(ctx, message, link.url);
     if (asked === undefined) return answer('show_link');
@@ -104,12 +116,12 @@ export const requestHuman = defineBesideTool({
     const cancel = () => handOff.cancel();
     ctx.signal.addEventListener('abort', cancel, { once: true });
     try {
-      const outcome = await handOff.outcome;
+      const end = await handOff.ended;
       asked.complete();
-      if (outcome === 'cancelled' || ctx.signal.aborted) {
+      if (end.outcome === 'cancelled' || ctx.signal.aborted) {
         throw browserError('cancelled', 'The request was cancelled; control of the session was taken back from the person.');
       }
-      return answer(outcome);
+      return answer(end.outcome, end.returnedBy);
     } finally {
       stopReporting();
       ctx.signal.removeEventListener('abort', cancel);
@@ -133,12 +145,13 @@ async function askToOpen(ctx: ToolContext, message: string, url: string) {
   }
 }
 
-async function result(session: Session, outcome: RequestOutcome, link: { url: string; expiresAt: number }) {
+async function result(session: Session, link: { url: string; expiresAt: number }, outcome: RequestOutcome, returnedBy?: GiveBackSource) {
   const page = session.page;
   const title = page.isClosed() ? '' : await orAfter(readTitle(page), 1_000, '');
   return {
     outcome,
-    message: OUTCOME_MESSAGES[outcome],
+    ...(returnedBy === undefined ? {} : { returnedBy }),
+    message: returnedBy === undefined ? OUTCOME_MESSAGES[outcome] : RETURNED_MESSAGES[returnedBy],
     sessionId: session.id,
     liveUrl: link.url,
     expiresAt: link.expiresAt,
@@ -202,7 +215,7 @@ export const liveViewFrame = defineBesideTool({
   title: 'Live view: the latest frame',
   description: "The live view app's picture of the session: the latest frame if it changed, the tab, the control.",
   notes:
-    'Called by the live view MCP App, never by a model (hosts hide it: `_meta.ui.visibility` is `["app"]`). The first call, ' +
+    'Called by the live view MCP App, never by a model (hosts hide it: `_meta.ui.visibility` is `["app"]`; a client that declared no MCP Apps support gets INVALID_PARAMETERS reason app_only). The first call, ' +
     'without `viewer`, makes a viewer; later calls send it back with the last `cursor`. ' +
     'When no newer frame is there, the call waits up to a second for one, then answers without a picture; calls of one viewer ' +
     'are answered at most four times a second. ' +
@@ -243,10 +256,10 @@ export const liveViewControl = defineBesideTool({
   title: 'Live view: take or give back control',
   description: "The live view app's Take control and Give back control buttons.",
   notes:
-    "Called by the live view MCP App, never by a model (hosts hide it). take puts the person's control in the session's queue: " +
+    "Called by the live view MCP App, never by a model (hosts hide it; other clients get reason app_only). take puts the person's control in the session's queue: " +
     "it is held once the call running now ends, and the agent's calls wait behind it until give_back. " +
     "The same control as the live page's: one person at a time; a session handed over by request_human is anyone's on its live " +
-    'view. Taking or giving back counts as use of the session. ' +
+    "view. Taking or giving back counts as use of the session; a control given back here is request_human's returnedBy live_view_app. " +
     'Errors: SESSION_NOT_FOUND / SESSION_EXPIRED; INVALID_PARAMETERS reason control_taken when someone else has control, ' +
     'viewer_gone for an unknown viewer (call live_view_frame without one).',
   input: z.strictObject({
@@ -254,12 +267,19 @@ export const liveViewControl = defineBesideTool({
     viewer: viewerSchema,
     action: z.enum(['take', 'give_back']).describe('take: the person gets control; give_back: the agent does.'),
   }),
-  output: z.object({ control: controlSchema }),
+  output: z.object({
+    control: controlSchema,
+    returnedBy: z.enum(['live_view_app']).optional().describe('Set when this call gave control back; request_human answers the same.'),
+  }),
   kind: 'action',
   capability: 'live',
   meta: APP_ONLY,
   errors: ['SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'INVALID_PARAMETERS', 'BROWSER_ERROR'],
-  beside: async ({ viewer, action }, session, ctx) => ({ control: liveViews(ctx).control(session, { viewer, action }) }),
+  async beside({ viewer, action }, session, ctx) {
+    const held = action === 'give_back' && session.control.lease !== undefined;
+    const control = liveViews(ctx).control(session, { viewer, action });
+    return { control, ...(held ? { returnedBy: 'live_view_app' as const } : {}) };
+  },
 });
 
 export const liveViewInput = defineBesideTool({
@@ -267,7 +287,7 @@ export const liveViewInput = defineBesideTool({
   title: "Live view: a person's input",
   description: "The person's mouse and keyboard in the live view app, sent to the session's tab while they have control.",
   notes:
-    "Called by the live view MCP App, never by a model (hosts hide it). Each event's x and y are fractions of the view (0 to 1), " +
+    "Called by the live view MCP App, never by a model (hosts hide it; other clients get reason app_only). Each event's x and y are fractions of the view (0 to 1), " +
     'so the view may show the page at any size. ' +
     `At most ${MAX_INPUT_EVENTS} events a call, in order; an event the tab cannot take (it closed) is counted in failed. ` +
     'Errors: SESSION_NOT_FOUND / SESSION_EXPIRED; INVALID_PARAMETERS reason not_in_control unless this viewer has control, viewer_gone for an unknown viewer.',

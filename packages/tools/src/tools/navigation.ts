@@ -1,10 +1,12 @@
 // Navigation tools: navigate, go_back, go_forward, reload.
+import { fileURLToPath } from 'node:url';
 import { SessionError } from '@sessionwright/session-core';
 import type { Frame, Page, Response } from 'playwright';
 import { z } from 'zod';
 import type { ToolOptions } from '../framework/define-tool.js';
 import { titleAtLoad } from '../page/title.js';
 import { navigationError } from '../framework/errors.js';
+import { isServerFile, realOrResolved } from '../framework/server-files.js';
 import { sessionOutput } from '../framework/response.js';
 import { includeSnapshotSchema, sessionIdSchema } from '../framework/schemas.js';
 import { defineSessionTool } from '../framework/define-session-tool.js';
@@ -34,7 +36,26 @@ export function checkUrl(raw: string, options: ToolOptions): string {
       details: { url: raw.slice(0, 2000), allowedSchemes: schemes },
     });
   }
+  const file = url.protocol === 'file:' ? fileOf(url) : '';
+  if (file !== '' && isServerFile(realOrResolved(file), options.serverFiles)) {
+    throw new SessionError(
+      'INVALID_PARAMETERS',
+      "This file: URL names one of the server's own files (its data, tokens, secrets or config), which no tool opens.",
+      {
+        details: { url: raw.slice(0, 2000), reason: 'server_file' },
+      },
+    );
+  }
   return url.href;
+}
+
+/** The path a file: URL names; one that names none (a remote host) is left to the browser. */
+function fileOf(url: URL): string {
+  try {
+    return fileURLToPath(url);
+  } catch {
+    return '';
+  }
 }
 
 export const navigate = defineSessionTool({
@@ -49,7 +70,7 @@ export const navigate = defineSessionTool({
     'timeout 0 waits without a limit of its own (the call still ends at the call ceiling). ' +
     'A page that asks before being left (beforeunload) is left anyway, and the result lists that dialog in dialogs. ' +
     'Errors: NAVIGATION_FAILED (unreachable host, refused connection, TLS error, timeout; details.reason says which), ' +
-    'INVALID_PARAMETERS (not an absolute http(s), data: or about:blank URL; file: URLs only with --allow-file-urls), ' +
+    "INVALID_PARAMETERS (not an absolute http(s), data: or about:blank URL; file: URLs only with --allow-file-urls, never to the server's own files), " +
     'SESSION_NOT_FOUND / SESSION_EXPIRED (create a new session).',
   input: z.strictObject({
     sessionId: sessionIdSchema,

@@ -109,7 +109,7 @@ async function readStateFile(filename: string, ctx: ToolContext): Promise<unknow
   const directories = [...(ctx.options.outputDir === undefined ? [] : [ctx.options.outputDir]), ...roots.directories];
   let payload: UploadPayload;
   try {
-    payload = await readAllowedFile(filename, { directories, source: roots.source, fenced: roots.fenced });
+    payload = await readAllowedFile(filename, { ...roots, directories });
   } catch (error) {
     if (!isSessionError(error)) throw error;
     const reason = (error.details as { reason?: string } | undefined)?.reason;

@@ -6,6 +6,7 @@ import { SessionError, isInside } from '@sessionwright/session-core';
 import type { FileChooser } from 'playwright';
 import { z } from 'zod';
 import type { AllowedRoots } from '../framework/define-tool.js';
+import { isServerFile, realOrResolved } from '../framework/server-files.js';
 import { dropOnto, dropSchema, type UploadPayload } from './drop.js';
 import { onElement } from '../page/actions.js';
 import { sessionOutput } from '../framework/response.js';
@@ -173,14 +174,14 @@ export async function readAllowedFile(raw: string, roots: AllowedRoots, index = 
   if (!handle) throw notAllowed();
   try {
     const real = await openedPath(handle, wanted);
-    const allowed = await Promise.all(roots.directories.map((directory) => realpath(directory).catch(() => path.resolve(directory))));
+    const allowed = roots.directories.map(realOrResolved);
     if (real === undefined || !allowed.some((directory) => isInside(directory, real))) throw notAllowed();
     if (roots.fenced !== undefined) {
-      const [fence, own] = await Promise.all(
-        [roots.fenced.folder, roots.fenced.own].map((directory) => realpath(directory).catch(() => path.resolve(directory))),
-      );
+      const [fence, own] = [roots.fenced.folder, roots.fenced.own].map(realOrResolved);
       if (isInside(fence as string, real) && !isInside(own as string, real)) throw notAllowed();
     }
+    // The server's own files answer as a missing file does, so their presence is not told either.
+    if (isServerFile(real, roots.refused)) throw notAllowed();
     const info = await handle.stat();
     if (!info.isFile()) throw new SessionError('INVALID_PARAMETERS', `${raw} is not a file.`, { details: { reason: 'not a file', path: raw, file: index } });
     if (info.size > MAX_UPLOAD_BYTES) {
