@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { sessionOutput } from '../framework/response.js';
 import { sessionIdSchema } from '../framework/schemas.js';
 import { defineSessionTool } from '../framework/define-session-tool.js';
+import { refuseRecordingWithSecrets } from '../framework/recording-secrets.js';
 
 export const fileSchema = z.object({
   path: z.string().describe('Absolute path of the file.'),
@@ -21,13 +22,14 @@ export const startTrace = defineSessionTool({
     'saved files): past the byte limit it is stopped and written as far as it got, and stop_trace (or close_session) lists it ' +
     'with stopped saying why. ' +
     'Errors: INVALID_PARAMETERS (reason trace_running when one is already being recorded, file_limit when the session wrote its ' +
-    'most files or bytes), SESSION_NOT_FOUND / SESSION_EXPIRED.',
+    'most files or bytes, secrets_set on a server run with --secrets, which records no traces), SESSION_NOT_FOUND / SESSION_EXPIRED.',
   input: z.strictObject({ sessionId: sessionIdSchema }),
   output: sessionOutput({ tracing: z.literal(true), message: z.string() }),
   kind: 'action',
   capability: 'devtools',
   errors: ['INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
-  async handler(_args, _page, response) {
+  async handler(_args, _page, response, ctx) {
+    refuseRecordingWithSecrets(ctx.options, 'trace');
     await response.session.recordings.startTrace();
     return { tracing: true as const, message: 'Recording a trace of this session; stopping it writes the file, and so does closing the session.' };
   },
