@@ -147,6 +147,11 @@ export class SessionDownloads {
     this.started -= 1;
   }
 
+  /** The bytes the session may still write before it passes maxBytes (what it wrote already deducted). */
+  get room(): number {
+    return Math.max(0, this.limits.maxBytes - this.writtenBytes);
+  }
+
   /** Counts the bytes of a file written. */
   wrote(bytes: number): void {
     this.writtenBytes += bytes;
