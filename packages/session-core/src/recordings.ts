@@ -123,7 +123,7 @@ export class Recordings {
       await context.tracing.stop({ path: staged });
       const room = files.room;
       const placed = await placeTraceZip(staged, target, room);
-      const limit = `the session's limit of ${files.limits.maxBytes} bytes of files (downloads, traces, videos and saved files together)`;
+      const limit = limitOf(files);
       if (placed === undefined) return { path: target, bytes: 0, dropped: true, stopped: `it was not written: it would pass ${limit}` };
       files.wrote(placed.bytes);
       if (placed.leftOut === 0) return { path: target, bytes: placed.bytes };
@@ -184,9 +184,12 @@ export class Recordings {
     if (!video)
       throw new SessionError('INVALID_PARAMETERS', 'No video of this session is being recorded; start one first.', { details: { reason: 'no_video' } });
     this.video = undefined;
-    const files = await video.stop();
-    for (const file of files) this.init.files.wrote(file.bytes);
-    return files;
+    const { files } = this.init;
+    const placed = await video.stop(files.room);
+    for (const file of placed) files.wrote(file.bytes);
+    return placed.map(({ path: file, bytes, cut }) =>
+      cut ? { path: file, bytes, stopped: `its end was cut, which would pass ${limitOf(files)}` } : { path: file, bytes },
+    );
   }
 
   /**
@@ -240,7 +243,7 @@ export class Recordings {
       }
       if (video && this.video === video) {
         this.cutShort.videos = this.stopVideo().then(
-          (videos) => videos.map((file) => ({ ...file, stopped: why })),
+          (videos) => videos.map((file) => ({ ...file, stopped: file.stopped === undefined ? why : `${why}; ${file.stopped}` })),
           () => [],
         );
       }
@@ -278,4 +281,9 @@ export class Recordings {
         : [];
     return { traces, videos };
   }
+}
+
+/** The session's byte limit, as a result's `stopped` names it. */
+function limitOf(files: SessionDownloads): string {
+  return `the session's limit of ${files.limits.maxBytes} bytes of files (downloads, traces, videos and saved files together)`;
 }

@@ -70,7 +70,7 @@ export async function placeTraceZip(staged: string, target: string, room: number
 }
 
 /** Renames `from` to `to`, copying where they are on different file systems. */
-async function moveFile(from: string, to: string): Promise<void> {
+export async function moveFile(from: string, to: string): Promise<void> {
   try {
     await rename(from, to);
   } catch (error) {

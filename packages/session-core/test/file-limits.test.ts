@@ -1,4 +1,4 @@
-// Every byte a session writes counts: traces, videos and saved files share the download limits, a recording past them stops where it got, video sizes and ffmpeg processes are bounded.
+// Every byte a session writes counts: traces, videos and saved files share the download limits, a recording past them stops where it got and what lands on disk never passes them, video sizes and ffmpeg processes are bounded.
 import { existsSync, statSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -143,6 +143,9 @@ describe('the files a session writes', () => {
       expect(videos).toHaveLength(1);
       expect(videos[0]?.stopped).toMatch(/limit of 60000 bytes/);
       expect(existsSync(videos[0]?.path ?? '')).toBe(true);
+      // Weighed five times a second, the encoder writes past the limit; the file placed in the folder never does.
+      expect(statSync(videos[0]?.path ?? '').size).toBe(videos[0]?.bytes);
+      expect(videos[0]?.bytes).toBeLessThanOrEqual(60_000);
     } finally {
       await Promise.all((await small.list()).map((info) => small.close(info.sessionId)));
     }
@@ -173,6 +176,8 @@ describe('the files a session writes', () => {
       expect(videos[0]?.stopped).toMatch(/limit of 60000 bytes/);
       expect(existsSync(videos[0]?.path ?? '')).toBe(true);
       expect(videos[0]?.bytes).toBeGreaterThan(0);
+      expect(statSync(videos[0]?.path ?? '').size).toBe(videos[0]?.bytes);
+      expect(videos[0]?.bytes).toBeLessThanOrEqual(60_000);
     } finally {
       await Promise.all((await small.list()).map((info) => small.close(info.sessionId)));
     }

@@ -120,7 +120,7 @@ export const video = defineSessionTool({
             ? 'Stopped; no tab painted a frame, so no video was written.'
             : `Saved ${videos.length} video file${videos.length === 1 ? '' : 's'}.`;
         const early = videos.find((video) => video.stopped !== undefined)?.stopped;
-        return { action, videos, message: early === undefined ? message : `${message} It was stopped early: ${early}.` };
+        return { action, videos, message: early === undefined ? message : `${message} It was stopped early or cut: ${early}.` };
       }
       case 'chapter': {
         await page.screencast.showChapter(args.title ?? '', { ...defined({ description: args.description, duration: args.duration }) });
