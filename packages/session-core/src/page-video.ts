@@ -4,11 +4,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright';
 import { defined } from './fields.js';
-import { bytesSoFar } from './downloads.js';
+import { bytesSoFar, moveFile } from './downloads.js';
 import { SessionError } from './errors.js';
 import { MAX_FFMPEG_PER_SESSION, serverFfmpegSlots, type FfmpegSlots } from './recording-limits.js';
 import { saveClosedScreencast } from './playwright-internals.js';
-import { moveFile } from './trace-zip.js';
 
 /** How the video is recorded; `cursor` draws a pointer travelling to each action point. */
 export interface VideoSettings {

@@ -121,11 +121,12 @@ export class Recordings {
     try {
       const staged = path.join(staging, 'trace.zip');
       await context.tracing.stop({ path: staged });
-      const room = files.room;
-      const placed = await placeTraceZip(staged, target, room);
+      const { placed } = await files.withinRoom(async (room) => {
+        const zip = await placeTraceZip(staged, target, room);
+        return { placed: zip, bytes: zip?.bytes ?? 0 };
+      });
       const limit = limitOf(files);
       if (placed === undefined) return { path: target, bytes: 0, dropped: true, stopped: `it was not written: it would pass ${limit}` };
-      files.wrote(placed.bytes);
       if (placed.leftOut === 0) return { path: target, bytes: placed.bytes };
       return {
         path: target,
@@ -185,8 +186,10 @@ export class Recordings {
       throw new SessionError('INVALID_PARAMETERS', 'No video of this session is being recorded; start one first.', { details: { reason: 'no_video' } });
     this.video = undefined;
     const { files } = this.init;
-    const placed = await video.stop(files.room);
-    for (const file of placed) files.wrote(file.bytes);
+    const { placed } = await files.withinRoom(async (room) => {
+      const videos = await video.stop(room);
+      return { placed: videos, bytes: videos.reduce((total, file) => total + file.bytes, 0) };
+    });
     return placed.map(({ path: file, bytes, cut }) =>
       cut ? { path: file, bytes, stopped: `its end was cut, which would pass ${limitOf(files)}` } : { path: file, bytes },
     );

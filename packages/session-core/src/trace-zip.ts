@@ -1,5 +1,6 @@
 // Fits a saved trace zip within the bytes its session may still write: whole, cut (resources that do not fit left out), or not at all.
-import { copyFile, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
+import { open, rm, stat, type FileHandle } from 'node:fs/promises';
+import { moveFile } from './downloads.js';
 
 /** What landed where a file was placed: its bytes, and how many of its resources were left out (0 when whole). */
 export interface Placed {
@@ -66,17 +67,6 @@ export async function placeTraceZip(staged: string, target: string, room: number
     return { bytes: (await stat(target)).size, leftOut: entries.length - kept.size };
   } finally {
     await source.close();
-  }
-}
-
-/** Renames `from` to `to`, copying where they are on different file systems. */
-export async function moveFile(from: string, to: string): Promise<void> {
-  try {
-    await rename(from, to);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-    await copyFile(from, to);
-    await rm(from, { force: true });
   }
 }
 
