@@ -246,6 +246,8 @@ describe('--secrets against what pages do with a secret, and recordings', () => 
     const cut = await tool('type', { sessionId, selector: '#short', text: 'PASS', includeSnapshot: true });
     expect(cut.value).toBe('<secret>PASS</secret>');
     expect(JSON.stringify(await tool('snapshot', { sessionId }))).toContain('<secret>PASS</secret>');
+    const form = await tool('fill_form', { sessionId, fields: [{ selector: '#short', value: 'PASS' }] });
+    expect(form.fields[0].value).toBe('<secret>PASS</secret>');
     await tool('type', { sessionId, selector: '#pw', text: 'PASS' });
     await tool('click', { sessionId, selector: '#leak' });
     // The urlencoded form post, whose answer echoes the password in the page.

@@ -17,7 +17,7 @@ import {
   targetInput,
 } from '../framework/schemas.js';
 import { defineSessionTool } from '../framework/define-session-tool.js';
-import type { ToolOptions } from '../framework/define-tool.js';
+import { withoutSecret } from '../framework/typed-secret.js';
 
 const ELEMENT_ERRORS = ['ELEMENT_NOT_FOUND', 'ELEMENT_AMBIGUOUS', 'INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'] as const;
 
@@ -450,21 +450,4 @@ async function readValue(locator: Locator, timeout: number): Promise<string> {
     if (isTimeoutError(error)) throw error;
     return (await locator.textContent({ timeout })) ?? '';
   }
-}
-
-/**
- * A field's value after secret `name` was typed into it, with what the field kept of the secret shown as the secret:
- * the whole value is hidden by the serializer, but a field that cut it (maxlength) keeps a part no redactor knows, so
- * the longest start of the secret found in it is hidden here and from now on (ToolOptions.hideTyped).
- */
-function withoutSecret(value: string, name: string, secret: string, options: ToolOptions): string {
-  if (value.includes(secret)) return value;
-  for (let length = secret.length - 1; length > 0; length -= 1) {
-    const kept = secret.slice(0, length);
-    const at = value.lastIndexOf(kept);
-    if (at < 0) continue;
-    options.hideTyped?.(name, kept);
-    return `${value.slice(0, at)}${options.redact?.(secret) ?? ''}${value.slice(at + length)}`;
-  }
-  return value;
 }
