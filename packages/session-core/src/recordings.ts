@@ -131,7 +131,7 @@ export class Recordings {
       return {
         path: target,
         bytes: placed.bytes,
-        stopped: `it was cut: ${placed.leftOut} of its resources (response bodies, screenshots) were left out, which would pass ${limit}`,
+        stopped: `it was cut: ${placed.leftOut} of its resources (response bodies, screenshots, screencast frames) were left out, which would pass ${limit}`,
       };
     } finally {
       await rm(staging, { recursive: true, force: true });

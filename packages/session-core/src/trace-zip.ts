@@ -31,9 +31,9 @@ interface Entry {
 
 /**
  * Moves `staged` (a trace zip written outside the session's folder) to `target` when it is at most `room` bytes; else
- * writes to `target` a copy within `room`: every entry but the resources (`resources/…`: response bodies, screenshots),
- * then each resource that still fits, the rest left out. Answers undefined, writing nothing, when not even the trace's
- * own entries fit or the zip is one this cannot read (zip64). `staged` is left for the caller to remove.
+ * writes to `target` a copy within `room`: the trace's own logs (`*.trace`, `*.network`, `*.stacks`), then each resource
+ * (response bodies, screenshots, screencast frames) that still fits, the rest left out. Answers undefined, writing
+ * nothing, when not even the trace's logs fit or the zip is one this cannot read (zip64). `staged` is left for the caller to remove.
  */
 export async function placeTraceZip(staged: string, target: string, room: number): Promise<Placed | undefined> {
   const { size } = await stat(staged);
@@ -48,7 +48,7 @@ export async function placeTraceZip(staged: string, target: string, room: number
     const cost = (entry: Entry) => 30 + 46 + 2 * entry.name.length + entry.compressed;
     let bytes = END_SIZE;
     const kept = new Set<Entry>();
-    const isResource = (entry: Entry) => entry.name.toString('utf8').startsWith('resources/');
+    const isResource = (entry: Entry) => !/^[^/]+\.(?:trace|network|stacks)$/.test(entry.name.toString('utf8'));
     for (const entry of entries.filter((item) => !isResource(item))) {
       bytes += cost(entry);
       kept.add(entry);
@@ -129,14 +129,7 @@ async function writeZip(source: FileHandle, entries: readonly Entry[], target: s
       const header = Buffer.alloc(30);
       header.writeUInt32LE(LOCAL_HEADER, 0);
       header.writeUInt16LE(20, 4);
-      header.writeUInt16LE(entry.flags & ~DATA_DESCRIPTOR, 6);
-      header.writeUInt16LE(entry.method, 8);
-      header.writeUInt16LE(entry.time, 10);
-      header.writeUInt16LE(entry.date, 12);
-      header.writeUInt32LE(entry.crc, 14);
-      header.writeUInt32LE(entry.compressed, 18);
-      header.writeUInt32LE(entry.uncompressed, 22);
-      header.writeUInt16LE(entry.name.length, 26);
+      writeEntryFields(header, 6, entry);
       await write(Buffer.concat([header, entry.name]));
       for (let copied = 0; copied < entry.compressed; ) {
         const chunk = await readAt(source, dataStart + copied, Math.min(1024 * 1024, entry.compressed - copied));
@@ -151,14 +144,7 @@ async function writeZip(source: FileHandle, entries: readonly Entry[], target: s
       header.writeUInt32LE(CENTRAL_HEADER, 0);
       header.writeUInt16LE(20, 4);
       header.writeUInt16LE(20, 6);
-      header.writeUInt16LE(entry.flags & ~DATA_DESCRIPTOR, 8);
-      header.writeUInt16LE(entry.method, 10);
-      header.writeUInt16LE(entry.time, 12);
-      header.writeUInt16LE(entry.date, 14);
-      header.writeUInt32LE(entry.crc, 16);
-      header.writeUInt32LE(entry.compressed, 20);
-      header.writeUInt32LE(entry.uncompressed, 24);
-      header.writeUInt16LE(entry.name.length, 28);
+      writeEntryFields(header, 8, entry);
       header.writeUInt32LE(offsets[index] as number, 42);
       await write(Buffer.concat([header, entry.name]));
     }
@@ -175,4 +161,19 @@ async function writeZip(source: FileHandle, entries: readonly Entry[], target: s
     throw error;
   }
   await output.close();
+}
+
+/**
+ * The fields a local and a central header share, in the same order, from `at`: flags (sizes in the header, no data
+ * descriptor), method, time, date, CRC, sizes and the name's length.
+ */
+function writeEntryFields(header: Buffer, at: number, entry: Entry): void {
+  header.writeUInt16LE(entry.flags & ~DATA_DESCRIPTOR, at);
+  header.writeUInt16LE(entry.method, at + 2);
+  header.writeUInt16LE(entry.time, at + 4);
+  header.writeUInt16LE(entry.date, at + 6);
+  header.writeUInt32LE(entry.crc, at + 8);
+  header.writeUInt32LE(entry.compressed, at + 12);
+  header.writeUInt32LE(entry.uncompressed, at + 16);
+  header.writeUInt16LE(entry.name.length, at + 20);
 }

@@ -51,8 +51,8 @@ describe('the files a session writes', () => {
   });
 
   it('cuts a saved trace to what the session may still write: on disk it never passes the byte limit', async () => {
-    // 20 MB of bodies that do not compress, from a server of this test's own (10 responses of 2 MB).
-    const random = randomBytes(2_000_000);
+    // 20 MB of bodies that do not compress, from a server of this test's own (16 responses of 1.25 MB): one fits.
+    const random = randomBytes(1_250_000);
     const bodies: Server = createServer((request, response) => {
       if (request.url === '/') return void response.end('<title>Big</title>');
       response.end(random.subarray(Number(request.url?.slice(1) ?? 0) % 1000));
@@ -67,7 +67,7 @@ describe('the files a session writes', () => {
       await small.run(session.id, (_page, s) => s.recordings.startTrace());
       await small.run(session.id, (page) =>
         page.evaluate(async () => {
-          for (let n = 1; n <= 10; n += 1) await (await fetch(`/${n}`)).arrayBuffer();
+          for (let n = 1; n <= 16; n += 1) await (await fetch(`/${n}`)).arrayBuffer();
         }),
       );
       const trace = await small.run(session.id, (_page, s) => s.recordings.stopTrace());
@@ -80,6 +80,7 @@ describe('the files a session writes', () => {
       const entries = readZip(trace.path);
       expect(entries.has('trace.trace')).toBe(true);
       expect(entries.has('trace.network')).toBe(true);
+      expect([...entries.values()].some((entry) => entry.length > 1_000_000)).toBe(true);
       // Nothing more fits: a second trace is not written at all, and says so.
       session.downloads.countFile(limit - onDisk - 100);
       await small.run(session.id, (_page, s) => s.recordings.startTrace());
