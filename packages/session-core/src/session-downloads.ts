@@ -58,6 +58,8 @@ export class SessionDownloads {
   /** Files started (each counts against maxCount) and bytes of those written (against maxBytes). */
   private started = 0;
   private writtenBytes = 0;
+  /** Bytes held for a trace or video being placed (withinRoom). */
+  private reservedBytes = 0;
   /** Downloads in progress, with the bytes each had on disk at the last check. */
   private readonly downloading = new Map<Download, number>();
   /** Why a download was cancelled, for its record. */
@@ -117,7 +119,7 @@ export class SessionDownloads {
    */
   countFile(bytes: number): void {
     const { maxBytes } = this.limits;
-    if (this.writtenBytes + bytes > maxBytes) {
+    if (this.writtenBytes + this.reservedBytes + bytes > maxBytes) {
       throw new SessionError(
         'INVALID_PARAMETERS',
         `This file (${bytes} bytes) would pass the session's limit of ${maxBytes} bytes of files (downloads, traces, videos and saved files together).`,
@@ -150,20 +152,19 @@ export class SessionDownloads {
   }
 
   /**
-   * Places a file of unknown size within the bytes the session may still write: `place` gets that room, all of it
-   * counted as written while it runs (so nothing else written meanwhile shares it), and answers the bytes it used,
-   * which then count instead.
+   * Places a file of unknown size within the bytes the session may still write: `place` gets that room, held for it
+   * while it runs (a file saved or counted meanwhile finds none of it free), and answers the bytes it used, which
+   * then count as written. The weighing of files being written (check) leaves held room out: it is no bytes yet.
    */
   async withinRoom<T extends { bytes: number }>(place: (room: number) => Promise<T>): Promise<T> {
-    const room = Math.max(0, this.limits.maxBytes - this.writtenBytes);
-    this.writtenBytes += room;
-    let used = 0;
+    const room = Math.max(0, this.limits.maxBytes - this.writtenBytes - this.reservedBytes);
+    this.reservedBytes += room;
     try {
       const placed = await place(room);
-      used = Math.min(placed.bytes, room);
+      this.writtenBytes += Math.min(placed.bytes, room);
       return placed;
     } finally {
-      this.writtenBytes -= room - used;
+      this.reservedBytes -= room;
     }
   }
 
@@ -241,7 +242,7 @@ export class SessionDownloads {
         const staged = path.join(staging, name);
         await download.saveAs(staged);
         const { size } = await stat(staged);
-        if (this.writtenBytes + size > maxBytes) {
+        if (this.writtenBytes + this.reservedBytes + size > maxBytes) {
           this.cancelled.set(download, tooLarge);
           throw new Error(tooLarge);
         }
