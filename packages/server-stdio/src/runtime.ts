@@ -36,7 +36,7 @@ import {
 import { builtToolEntry } from './tool-listing.js';
 import { LiveViews } from './live-view/live-views.js';
 import { IdentityFolders } from './identity-folders.js';
-import { createRedactor, readSecretsFile } from './redaction.js';
+import { checkSecretLengths, createRedactor, readSecretsFile } from './redaction.js';
 import { createMcpServer, type McpConnection } from './mcp-server.js';
 import { toolSurface, type ToolSurface } from './tool-surface.js';
 import { DEFAULT_OPTIONS, checkCombinations, type ServerOptions } from './settings/options.js';
@@ -133,6 +133,7 @@ export function createServer(
   // Secret values and the named URL parameters are hidden in results, written files and every log line alike.
   // The file is read here, as --auth-tokens-file is, so --print-config and --help never need it.
   const secrets = { ...options.setup.secrets, ...(options.secrets === undefined ? {} : readSecretsFile(options.secrets)) };
+  checkSecretLengths(secrets);
   const redactor = createRedactor(secrets, options.redactUrlParams ?? []);
   const stderr: Logger = redactor
     ? {
@@ -255,7 +256,7 @@ export function createServer(
     snapshotMode: setup.snapshotMode,
     ...defined({ consoleLevel: setup.consoleLevel, outputDir: options.outputDir, outputMaxSize: options.outputMaxSize, config: options.readOut }),
     ...(Object.keys(secrets).length === 0 ? {} : { secrets }),
-    ...(redactor === undefined ? {} : { redact: redactor.text }),
+    ...(redactor === undefined ? {} : { redact: redactor.text, hideTyped: redactor.hide }),
   };
   /** The tool options of a caller: its files are read and written in its identity's folder of --output-dir. */
   const toolOptionsOf = (scope: CallerScope): ToolOptions => {

@@ -1,5 +1,7 @@
 // Files belong to their identity (docs/limits.md): two identities from --auth-tokens-file never name, read, overwrite or detect each other's files; every byte a session writes counts.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -155,6 +157,38 @@ describe('every byte a session writes counts', () => {
     const refused = expectError(await call(client, 'start_trace', { sessionId }), 'INVALID_PARAMETERS', sessionId);
     expect(refused.details.reason).toBe('file_limit');
     expectSuccess(await call(client, 'close_session', { sessionId }));
+  });
+
+  it('never lets a saved trace pass --max-download-bytes on disk: stop_trace says it was cut or not written', async () => {
+    // 20 MB of bodies that do not compress (20 responses of 1 MB) from a server of this test's own.
+    const random = randomBytes(1_000_000);
+    const bodies = createServer((request, response) => {
+      if (request.url === '/') return void response.end('<title>Big</title>');
+      response.end(random.subarray(Number(request.url?.slice(1) ?? 0)));
+    });
+    await new Promise<void>((resolve) => bodies.listen(0, '127.0.0.1', resolve));
+    try {
+      const { client } = await connectStreamable(limited.base, { Authorization: `Bearer ${ALICE}` });
+      clients.push(client);
+      const sessionId = expectSuccess(await call(client, 'create_session')).sessionId as string;
+      const origin = `http://127.0.0.1:${(bodies.address() as { port: number }).port}`;
+      expectSuccess(await call(client, 'navigate', { sessionId, url: `${origin}/` }));
+      expectSuccess(await call(client, 'start_trace', { sessionId }));
+      const fetches = 'async () => { for (let i = 1; i <= 20; i += 1) await fetch("/" + i).then((r) => r.arrayBuffer()); return 20; }';
+      expectSuccess(await call(client, 'evaluate', { sessionId, function: fetches }));
+      const { trace, message } = expectSuccess(await call(client, 'stop_trace', { sessionId }));
+      expect(trace.stopped).toMatch(/it was cut|it was not written/);
+      if (trace.dropped) {
+        expect(existsSync(trace.path)).toBe(false);
+        expect(message).toMatch(/No trace was written/);
+      } else {
+        expect(statSync(trace.path).size).toBe(trace.bytes);
+        expect(trace.bytes).toBeLessThanOrEqual(1_000_000);
+      }
+      expectSuccess(await call(client, 'close_session', { sessionId }));
+    } finally {
+      await new Promise((resolve) => bodies.close(resolve));
+    }
   });
 
   it('refuses a video larger than 1920×1080 or faster than 30 fps', async () => {

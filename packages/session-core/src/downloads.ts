@@ -1,6 +1,6 @@
 // Where a session's downloads land: a folder per session under one output directory, with file names that cannot escape it, within per-session limits.
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { downloadFile } from './playwright-internals.js';
@@ -150,4 +150,15 @@ export function uniqueName(name: string, taken: (candidate: string) => boolean):
 export function isInside(folder: string, target: string): boolean {
   const relative = path.relative(folder, target);
   return relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+}
+
+/** Renames `from` to `to`, copying where they are on different file systems. */
+export async function moveFile(from: string, to: string): Promise<void> {
+  try {
+    await rename(from, to);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+    await copyFile(from, to);
+    await rm(from, { force: true });
+  }
 }

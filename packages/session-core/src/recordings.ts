@@ -1,6 +1,7 @@
 // A session's recordings: a Playwright trace, a video of its tabs and the actions written down as test code, each weighed against the session's files.
 import { randomBytes } from 'node:crypto';
-import { stat } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright';
 import { ActionRecording, canRecordActions } from './action-recording.js';
@@ -10,6 +11,7 @@ import { CLOSE_TIMEOUT_MS } from './open-context.js';
 import { PageVideo, type VideoSettings } from './page-video.js';
 import { TraceSize, checkVideoSettings } from './recording-limits.js';
 import type { RecordingsInProgress, SessionDownloads } from './session-downloads.js';
+import { placeTraceZip } from './trace-zip.js';
 import { ensureFfmpeg } from './video.js';
 
 /** A file the session wrote (a trace, a video), in its folder of the output directory. */
@@ -18,8 +20,10 @@ export interface FileRecord {
   bytes: number;
   /** The file went with its session's folder as the session closed (no --keep-downloads). */
   removed?: true;
-  /** Why the recording ended before it was asked to: it passed the session's byte limit. */
+  /** Why the recording ended before it was asked to, or was cut or not written: it passed the session's byte limit. */
   stopped?: string;
+  /** Not written at all: even cut, it would pass the session's byte limit (`stopped` says so). */
+  dropped?: true;
 }
 
 /** How long closing may wait for the video being recorded to be written. */
@@ -111,10 +115,27 @@ export class Recordings {
     const folder = await files.folder();
     this.traceCount += 1;
     const target = path.join(folder, `trace-${this.traceCount}.zip`);
-    await context.tracing.stop({ path: target });
-    const bytes = (await stat(target)).size;
-    files.wrote(bytes);
-    return { path: target, bytes };
+    // Saved outside the session's folder first: what lands there is weighed against what the session may still
+    // write before it does, so the folder never holds more than the byte limit, even for a moment.
+    const staging = await mkdtemp(path.join(tmpdir(), 'sessionwright-trace-'));
+    try {
+      const staged = path.join(staging, 'trace.zip');
+      await context.tracing.stop({ path: staged });
+      const { placed } = await files.withinRoom(async (room) => {
+        const zip = await placeTraceZip(staged, target, room);
+        return { placed: zip, bytes: zip?.bytes ?? 0 };
+      });
+      const limit = limitOf(files);
+      if (placed === undefined) return { path: target, bytes: 0, dropped: true, stopped: `it was not written: it would pass ${limit}` };
+      if (placed.leftOut === 0) return { path: target, bytes: placed.bytes };
+      return {
+        path: target,
+        bytes: placed.bytes,
+        stopped: `it was cut: ${placed.leftOut} of its resources (response bodies, screenshots, screencast frames) were left out, which would pass ${limit}`,
+      };
+    } finally {
+      await rm(staging, { recursive: true, force: true });
+    }
   }
 
   /** Whether a video is being recorded (startVideo). */
@@ -164,9 +185,14 @@ export class Recordings {
     if (!video)
       throw new SessionError('INVALID_PARAMETERS', 'No video of this session is being recorded; start one first.', { details: { reason: 'no_video' } });
     this.video = undefined;
-    const files = await video.stop();
-    for (const file of files) this.init.files.wrote(file.bytes);
-    return files;
+    const { files } = this.init;
+    const { placed } = await files.withinRoom(async (room) => {
+      const videos = await video.stop(room);
+      return { placed: videos, bytes: videos.reduce((total, file) => total + file.bytes, 0) };
+    });
+    return placed.map(({ path: file, bytes, cut }) =>
+      cut ? { path: file, bytes, stopped: `its end was cut, which would pass ${limitOf(files)}` } : { path: file, bytes },
+    );
   }
 
   /**
@@ -214,13 +240,13 @@ export class Recordings {
     const cut = async (why: string): Promise<void> => {
       if (tracing && this.tracing === tracing) {
         this.cutShort.trace = this.stopTrace().then(
-          (trace) => ({ ...trace, stopped: why }),
+          (trace) => ({ ...trace, stopped: trace.stopped === undefined ? why : `${why}; ${trace.stopped}` }),
           () => undefined,
         );
       }
       if (video && this.video === video) {
         this.cutShort.videos = this.stopVideo().then(
-          (videos) => videos.map((file) => ({ ...file, stopped: why })),
+          (videos) => videos.map((file) => ({ ...file, stopped: file.stopped === undefined ? why : `${why}; ${file.stopped}` })),
           () => [],
         );
       }
@@ -258,4 +284,9 @@ export class Recordings {
         : [];
     return { traces, videos };
   }
+}
+
+/** The session's byte limit, as a result's `stopped` names it. */
+function limitOf(files: SessionDownloads): string {
+  return `the session's limit of ${files.limits.maxBytes} bytes of files (downloads, traces, videos and saved files together)`;
 }

@@ -1,6 +1,7 @@
 // A session's files: its folder, the bytes and number of files it may write (downloads, traces, videos, saved files), and the downloads its pages start.
 import { existsSync } from 'node:fs';
-import { rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Download, Page } from 'playwright';
 import { orAfter, type TimerHandle, type Timers } from './clock.js';
@@ -10,6 +11,7 @@ import {
   bytesSoFar,
   folderBytes,
   isInside,
+  moveFile,
   safeFileName,
   uniqueName,
   type DownloadLimits,
@@ -56,6 +58,8 @@ export class SessionDownloads {
   /** Files started (each counts against maxCount) and bytes of those written (against maxBytes). */
   private started = 0;
   private writtenBytes = 0;
+  /** Bytes held for a trace or video being placed (withinRoom). */
+  private reservedBytes = 0;
   /** Downloads in progress, with the bytes each had on disk at the last check. */
   private readonly downloading = new Map<Download, number>();
   /** Why a download was cancelled, for its record. */
@@ -115,7 +119,7 @@ export class SessionDownloads {
    */
   countFile(bytes: number): void {
     const { maxBytes } = this.limits;
-    if (this.writtenBytes + bytes > maxBytes) {
+    if (this.writtenBytes + this.reservedBytes + bytes > maxBytes) {
       throw new SessionError(
         'INVALID_PARAMETERS',
         `This file (${bytes} bytes) would pass the session's limit of ${maxBytes} bytes of files (downloads, traces, videos and saved files together).`,
@@ -147,9 +151,21 @@ export class SessionDownloads {
     this.started -= 1;
   }
 
-  /** Counts the bytes of a file written. */
-  wrote(bytes: number): void {
-    this.writtenBytes += bytes;
+  /**
+   * Places a file of unknown size within the bytes the session may still write: `place` gets that room, held for it
+   * while it runs (a file saved or counted meanwhile finds none of it free), and answers the bytes it used, which
+   * then count as written. The weighing of files being written (check) leaves held room out: it is no bytes yet.
+   */
+  async withinRoom<T extends { bytes: number }>(place: (room: number) => Promise<T>): Promise<T> {
+    const room = Math.max(0, this.limits.maxBytes - this.writtenBytes - this.reservedBytes);
+    this.reservedBytes += room;
+    try {
+      const placed = await place(room);
+      this.writtenBytes += Math.min(placed.bytes, room);
+      return placed;
+    } finally {
+      this.reservedBytes -= room;
+    }
   }
 
   /** INVALID_PARAMETERS (details.reason `output_full`) when the identity's folder is full. */
@@ -205,6 +221,8 @@ export class SessionDownloads {
     const tooLarge = `it passed the session's limit of ${maxBytes} bytes of downloads`;
     const saving = (async () => {
       let target: string | undefined;
+      let staging: string | undefined;
+      let counted = 0;
       try {
         if (!this.makeFolder) throw new Error('downloads are not saved by this session');
         const folder = await this.folder();
@@ -216,18 +234,25 @@ export class SessionDownloads {
         }
         const name = uniqueName(safeFileName(suggestedFilename), (candidate) => this.names.has(candidate) || existsSync(path.join(folder, candidate)));
         this.names.add(name);
-        target = path.join(folder, name);
-        if (!isInside(folder, target)) throw new Error('unsafe file name');
-        await download.saveAs(target);
-        const { size } = await stat(target);
-        // Also where its size could not be watched while it arrived (a browser on another machine).
-        if (this.writtenBytes + size > maxBytes) {
+        const final = path.join(folder, name);
+        if (!isInside(folder, final)) throw new Error('unsafe file name');
+        // Saved outside the session's folder and weighed before it goes in, so the folder never passes maxBytes;
+        // also where its size could not be watched while it arrived (a browser on another machine).
+        staging = await mkdtemp(path.join(tmpdir(), 'sessionwright-download-'));
+        const staged = path.join(staging, name);
+        await download.saveAs(staged);
+        const { size } = await stat(staged);
+        if (this.writtenBytes + this.reservedBytes + size > maxBytes) {
           this.cancelled.set(download, tooLarge);
           throw new Error(tooLarge);
         }
         this.writtenBytes += size;
+        counted = size;
+        target = final;
+        await moveFile(staged, target);
         record('saved', { path: target, bytes: size });
       } catch (error) {
+        this.writtenBytes -= counted;
         if (target !== undefined) await rm(target, { force: true }).catch(() => {});
         const cancelled = this.cancelled.get(download);
         if (cancelled !== undefined) record('cancelled', { failure: cancelled });
@@ -235,6 +260,7 @@ export class SessionDownloads {
         await download.delete().catch(() => {});
       } finally {
         this.downloading.delete(download);
+        if (staging !== undefined) await rm(staging, { recursive: true, force: true }).catch(() => {});
       }
     })();
     this.saving.add(saving);

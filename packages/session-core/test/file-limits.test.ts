@@ -1,5 +1,7 @@
-// Every byte a session writes counts: traces, videos and saved files share the download limits, a recording past them stops where it got, video sizes and ffmpeg processes are bounded.
-import { existsSync } from 'node:fs';
+// Every byte a session writes counts: traces, videos and saved files share the download limits, a recording past them stops where it got and what lands on disk never passes them, video sizes and ffmpeg processes are bounded.
+import { existsSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -46,6 +48,50 @@ describe('the files a session writes', () => {
     // Stopped once: the next stop has nothing to stop.
     await expect(manager.run(session.id, (_page, s) => s.recordings.stopTrace())).rejects.toMatchObject({ details: { reason: 'no_trace' } });
     await manager.close(session.id);
+  });
+
+  it('cuts a saved trace to what the session may still write: on disk it never passes the byte limit', async () => {
+    // 20 MB of bodies that do not compress, from a server of this test's own (16 responses of 1.25 MB): one fits.
+    const random = randomBytes(1_250_000);
+    const bodies: Server = createServer((request, response) => {
+      if (request.url === '/') return void response.end('<title>Big</title>');
+      response.end(random.subarray(Number(request.url?.slice(1) ?? 0) % 1000));
+    });
+    await new Promise<void>((resolve) => bodies.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(bodies.address() as { port: number }).port}`;
+    const limit = 2_000_000;
+    const small = new SessionManager({ host, outputDir, warmSessions: 0, downloads: { maxBytes: limit, keep: true } });
+    try {
+      const session = await small.create();
+      await small.run(session.id, (page) => page.goto(`${origin}/`));
+      await small.run(session.id, (_page, s) => s.recordings.startTrace());
+      await small.run(session.id, (page) =>
+        page.evaluate(async () => {
+          for (let n = 1; n <= 16; n += 1) await (await fetch(`/${n}`)).arrayBuffer();
+        }),
+      );
+      const trace = await small.run(session.id, (_page, s) => s.recordings.stopTrace());
+      expect(trace.dropped).toBeUndefined();
+      expect(trace.stopped).toMatch(/it was cut: \d+ of its resources .* left out, which would pass the session's limit of 2000000 bytes/);
+      const onDisk = statSync(trace.path).size;
+      expect(onDisk).toBe(trace.bytes);
+      expect(onDisk).toBeLessThanOrEqual(limit);
+      // Still a trace: its actions and network log are there, with the resources that fitted.
+      const entries = readZip(trace.path);
+      expect(entries.has('trace.trace')).toBe(true);
+      expect(entries.has('trace.network')).toBe(true);
+      expect([...entries.values()].some((entry) => entry.length > 1_000_000)).toBe(true);
+      // Nothing more fits: a second trace is not written at all, and says so.
+      session.downloads.countFile(limit - onDisk - 100);
+      await small.run(session.id, (_page, s) => s.recordings.startTrace());
+      const second = await small.run(session.id, (_page, s) => s.recordings.stopTrace());
+      expect(second.dropped).toBe(true);
+      expect(second.stopped).toMatch(/it was not written: it would pass the session's limit of 2000000 bytes/);
+      expect(existsSync(second.path)).toBe(false);
+    } finally {
+      await Promise.all((await small.list()).map((info) => small.close(info.sessionId)));
+      await new Promise((resolve) => bodies.close(resolve));
+    }
   });
 
   it('counts saved files against the byte and count limits shared with everything else', async () => {
@@ -98,6 +144,9 @@ describe('the files a session writes', () => {
       expect(videos).toHaveLength(1);
       expect(videos[0]?.stopped).toMatch(/limit of 60000 bytes/);
       expect(existsSync(videos[0]?.path ?? '')).toBe(true);
+      // Weighed five times a second, the encoder writes past the limit; the file placed in the folder never does.
+      expect(statSync(videos[0]?.path ?? '').size).toBe(videos[0]?.bytes);
+      expect(videos[0]?.bytes).toBeLessThanOrEqual(60_000);
     } finally {
       await Promise.all((await small.list()).map((info) => small.close(info.sessionId)));
     }
@@ -128,6 +177,8 @@ describe('the files a session writes', () => {
       expect(videos[0]?.stopped).toMatch(/limit of 60000 bytes/);
       expect(existsSync(videos[0]?.path ?? '')).toBe(true);
       expect(videos[0]?.bytes).toBeGreaterThan(0);
+      expect(statSync(videos[0]?.path ?? '').size).toBe(videos[0]?.bytes);
+      expect(videos[0]?.bytes).toBeLessThanOrEqual(60_000);
     } finally {
       await Promise.all((await small.list()).map((info) => small.close(info.sessionId)));
     }

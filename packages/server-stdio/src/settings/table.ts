@@ -240,8 +240,9 @@ const FLAGS = [
     placeholder: 'path',
     example: '/srv/secrets.env',
     description:
-      'A dotenv file of NAME=value lines: each value is shown as <secret>NAME</secret> wherever a result, a file a tool writes ' +
-      'or a log line would show it, and type or fill_form given NAME as the text types the value',
+      'A dotenv file of NAME=value lines (each value at least 8 characters): each value is shown as <secret>NAME</secret> ' +
+      'wherever a result, a file a tool writes or a log line would show it, in any form a page gives it (JSON, URL, HTML, ' +
+      'base64), and type or fill_form given NAME as the text types the value; no trace or video is recorded (docs/configuration.md)',
   },
   {
     name: 'redact-url-params',

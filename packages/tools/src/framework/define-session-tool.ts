@@ -190,13 +190,12 @@ async function runInSession<Args, Prepared, Fields extends object>(
   return scope.sessionId === undefined ? onImplicitSession(ctx, call) : call(scope.sessionId, () => {});
 }
 
-/** Where a call's file output goes: `target` (from outputPath), redacted like any result, counted against the session's limits. */
+/** Where a call's file output goes: `target` (from outputPath), redacted like any result (writeOutputFile), counted against the session's limits. */
 function fileTarget(output: FileOutput<unknown>, target: string, args: unknown, sessionId: string, ctx: ToolContext): FileTarget {
   return {
     output,
     args,
-    async write(found) {
-      const content = typeof found === 'string' && ctx.options.redact ? ctx.options.redact(found) : found;
+    async write(content) {
       // The file counts against the limits of the session the call acted on, while it is open.
       let session: Session | undefined;
       try {

@@ -96,6 +96,8 @@ export interface ToolOptions {
   snapshotMode?: 'full' | 'none';
   /** Hides secrets and URL parameters in text a tool writes to a file (results are hidden by the server's serializer). */
   redact?: (text: string) => string;
+  /** Hides from now on the part of secret `name` a page kept of it (a field's maxlength cut what was typed). */
+  hideTyped?: (name: string, fragment: string) => void;
 }
 
 /** The directories upload_file may read from, and where that list came from (said in its errors). */

@@ -32,11 +32,12 @@ interface FileCounter {
 }
 
 /**
- * Writes `content` to `target` (from outputPath) for `session`, whose limits count it: the folders on the way are
- * made, then checked again where they really lead, and the file is opened without following a link, so no symlink in
- * the output directory leads outside it.
+ * Writes `content` to `target` (from outputPath) for `session`, whose limits count it: text with its secrets and URL
+ * parameters hidden, as a result hides them. The folders on the way are made, then checked again where they really
+ * lead, and the file is opened without following a link, so no symlink in the output directory leads outside it.
  */
-export async function writeOutputFile(options: ToolOptions, target: string, content: string | Uint8Array, session: FileCounter | undefined): Promise<string> {
+export async function writeOutputFile(options: ToolOptions, target: string, given: string | Uint8Array, session: FileCounter | undefined): Promise<string> {
+  const content = typeof given === 'string' && options.redact ? options.redact(given) : given;
   const file = await checkedOutputFile(options, target);
   const bytes = typeof content === 'string' ? Buffer.byteLength(content) : content.byteLength;
   if (options.outputMaxSize !== undefined && (await folderBytes(path.resolve(options.outputDir ?? '.'))) + bytes > options.outputMaxSize) {

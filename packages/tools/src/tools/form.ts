@@ -9,6 +9,7 @@ import { toolError } from '../framework/errors.js';
 import { sessionOutput } from '../framework/response.js';
 import { DEFAULT_ELEMENT_TIMEOUT, elementTimeoutSchema, includeSnapshotSchema, refText, selectorText, sessionIdSchema } from '../framework/schemas.js';
 import { defineSessionTool } from '../framework/define-session-tool.js';
+import { withoutSecret } from '../framework/typed-secret.js';
 
 const SETTLE_TIMEOUT = 30_000;
 
@@ -71,9 +72,11 @@ export const fillForm = defineSessionTool({
     const filled: { index: number; value: string | string[] | boolean }[] = [];
     for (const [index, field] of fields.entries()) {
       // A secret's name as a field's text fills in its value (--secrets).
-      const value = typeof field.value === 'string' ? (ctx.options.secrets?.[field.value] ?? field.value) : field.value;
+      const secret = typeof field.value === 'string' ? ctx.options.secrets?.[field.value] : undefined;
+      const value = secret ?? field.value;
       try {
-        filled.push({ index, value: await fillField(page, { selector: field.selector, ref: field.ref }, value, timeout) });
+        const got = await fillField(page, { selector: field.selector, ref: field.ref }, value, timeout);
+        filled.push({ index, value: secret !== undefined && typeof got === 'string' ? withoutSecret(got, field.value as string, secret, ctx.options) : got });
       } catch (error) {
         const failure = toolError(error);
         throw new SessionError(failure.code, `Field ${index}: ${failure.message}${index > 0 ? ` Fields 0 to ${index - 1} were filled.` : ''}`, {

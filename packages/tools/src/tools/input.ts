@@ -17,6 +17,7 @@ import {
   targetInput,
 } from '../framework/schemas.js';
 import { defineSessionTool } from '../framework/define-session-tool.js';
+import { withoutSecret } from '../framework/typed-secret.js';
 
 const ELEMENT_ERRORS = ['ELEMENT_NOT_FOUND', 'ELEMENT_AMBIGUOUS', 'INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'] as const;
 
@@ -104,7 +105,7 @@ export const type = defineSessionTool({
     });
     const what = secret === undefined ? `${text.length} character${text.length === 1 ? '' : 's'}` : `the secret ${given}`;
     const message = `Typed ${what}${submit ? ' and pressed Enter' : ''}.`;
-    return { success: true as const, message, value };
+    return { success: true as const, message, value: secret === undefined ? value : withoutSecret(value, given, secret, ctx.options) };
   },
 });
 

@@ -7,6 +7,7 @@ import { savedStates, stateNameSchema } from './state.js';
 import { sessionIdSchema } from '../framework/schemas.js';
 import { prepareTitle } from '../page/title.js';
 import { fileSchema } from './trace.js';
+import { refuseRecordingWithSecrets } from '../framework/recording-secrets.js';
 
 export const createSession = defineTool({
   name: 'create_session',
@@ -22,7 +23,8 @@ export const createSession = defineTool({
     'an export, blockResources to skip images…; each is described in docs/session-options.md); the result echoes them as ' +
     'options, without passwords or header values. ' +
     'Errors: INVALID_PARAMETERS for an unknown device (close names are suggested), time zone, locale, permission or malformed ' +
-    'proxy URL, a state you have not saved (details.state not_found), or state with storageState; ' +
+    'proxy URL, a state you have not saved (details.state not_found), state with storageState, or recordVideo on a server ' +
+    'run with --secrets (details.reason secrets_set); ' +
     'MAX_SESSIONS_REACHED when all sessions of the server, or all your client may hold, are in use (details.scope says which; close one first); ' +
     'BROWSER_ERROR when the browser cannot start (details.reason launch_failed) or no session could be opened within the call ' +
     'time limit (call_timeout; nothing is left open, try again).',
@@ -48,6 +50,7 @@ export const createSession = defineTool({
   kind: 'lifecycle-create',
   errors: ['MAX_SESSIONS_REACHED', 'BROWSER_ERROR', 'INVALID_PARAMETERS'],
   async handler({ state, ...options }, ctx) {
+    if (options.recordVideo) refuseRecordingWithSecrets(ctx.options, 'video');
     const session = await ctx.sessions.create(
       state === undefined ? { options, signal: ctx.signal } : { image: await imageOfState(state, options, ctx), signal: ctx.signal },
     );

@@ -6,6 +6,7 @@ import { adapt, optionalSessionIdSchema } from '../framework/profile-adapter.js'
 import { sessionOutput } from '../framework/response.js';
 import { sessionIdSchema } from '../framework/schemas.js';
 import { defineSessionTool } from '../framework/define-session-tool.js';
+import { refuseRecordingWithSecrets } from '../framework/recording-secrets.js';
 import { fileSchema } from './trace.js';
 
 const VIDEO_ACTIONS = ['start', 'stop', 'chapter', 'show_actions', 'hide_actions'] as const;
@@ -85,7 +86,7 @@ export const video = defineSessionTool({
     'and saved files): past the byte limit it is stopped and kept as far as it got, and the stop (or close_session) lists it ' +
     'with stopped saying why. ' +
     'Errors: INVALID_PARAMETERS (reason video_running, no_video, unexpected_field, missing_field, video_too_large, video_limit, ' +
-    'file_limit; a filename outside --output-dir), BROWSER_ERROR reason unsupported (no ffmpeg), SESSION_NOT_FOUND / ' +
+    'file_limit, secrets_set on a server run with --secrets, which records no video; a filename outside --output-dir), BROWSER_ERROR reason unsupported (no ffmpeg), SESSION_NOT_FOUND / ' +
     'SESSION_EXPIRED.',
   input: videoInput,
   output: sessionOutput({
@@ -107,6 +108,7 @@ export const video = defineSessionTool({
     const { action } = args;
     switch (action) {
       case 'start': {
+        refuseRecordingWithSecrets(ctx.options, 'video');
         const target = args.target === undefined ? undefined : await checkedOutputFile(ctx.options, args.target);
         const file = await response.session.recordings.startVideo(target, { size: args.size, fps: args.fps, cursor: args.cursor });
         return { action, file, message: `Recording a video of this session's tabs into ${file}; video with action "stop" saves it.` };
@@ -118,7 +120,7 @@ export const video = defineSessionTool({
             ? 'Stopped; no tab painted a frame, so no video was written.'
             : `Saved ${videos.length} video file${videos.length === 1 ? '' : 's'}.`;
         const early = videos.find((video) => video.stopped !== undefined)?.stopped;
-        return { action, videos, message: early === undefined ? message : `${message} It was stopped early: ${early}.` };
+        return { action, videos, message: early === undefined ? message : `${message} It was stopped early or cut: ${early}.` };
       }
       case 'chapter': {
         await page.screencast.showChapter(args.title ?? '', { ...defined({ description: args.description, duration: args.duration }) });
