@@ -30,7 +30,8 @@ import type { LiveViews } from './live-view/live-views.js';
 import { registerLiveViewResource } from './live-view/mcp-app.js';
 import { USER_ANSWER_MS, type Leg, type ParkedCalls } from './parked-calls.js';
 import type { Redactor } from './redaction.js';
-import { withRestored, type Restored, type Routed } from './fleet/restored.js';
+import type { Restored, Routed } from './fleet/restored.js';
+import { withRestored } from './restored-result.js';
 import { toolSurface, type ToolSurface } from './tool-surface.js';
 import { SERVER_NAME, VERSION } from './version.js';
 
@@ -182,6 +183,7 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
     if (deps.route !== undefined) {
       const routed = await deps.route(tool.name, args, ctx.mcpReq.signal);
       if (routed.kind === 'result') return routed.result;
+      if (routed.kind === 'error') return toCallToolResult({ ok: false, error: routed.error });
       restored = routed.restored;
       ended = routed.ended;
     }

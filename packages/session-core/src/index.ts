@@ -10,7 +10,7 @@ export {
   type SourceFailure,
   type SourceFailureReason,
 } from './browser-source.js';
-export { orAfter, type Clock, type TimerHandle, type Timers } from './clock.js';
+export { orAfter, systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
 export {
   checkStorageState,
   deviceNames,

@@ -1,0 +1,205 @@
+// The one replica-to-replica protocol: an MCP HTTP request relayed whole to the replica that serves it (its answer, a stream too, passed back), the client's credentials replaced by a signed envelope.
+import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { type Logger, messageOf } from '@sessionwright/session-core';
+import type { CallerScope } from '../session-access.js';
+import { liveLinkBase } from './internal-route.js';
+import { RELAY_ENVELOPE_HEADER, RELAY_SIGNATURE_HEADER, type Envelope, type RelaySignature } from './relay-signature.js';
+
+/** The MCP endpoint every relayed request goes to (or its legacy messages path). */
+export const RELAY_MCP_PATH = '/mcp';
+/** The revision a call relayed by the fleet itself speaks: self-contained requests, nothing to initialize. */
+const RELAY_PROTOCOL_VERSION = '2026-07-28';
+
+/**
+ * Headers never passed on: the hop's own, the fleet's (a client cannot present them), and the client's credentials,
+ * which stay at the replica the client reached (the envelope says who calls).
+ */
+const NOT_PASSED = new Set([
+  'host',
+  'content-length',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'upgrade',
+  'proxy-connection',
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  RELAY_SIGNATURE_HEADER,
+  RELAY_ENVELOPE_HEADER,
+]);
+
+/**
+ * What became of a relayed request: `answered` (the answer went to the client), `gone` (no connection to the replica:
+ * only this says it may be dead), or `refused` (it answered, but not the request: stopping, or another key).
+ */
+export type RelayOutcome = { kind: 'answered' } | { kind: 'gone' } | { kind: 'refused'; status: number };
+
+/** A tool call's outcome at another replica: its result, or why there is none. */
+export type RemoteCall = { kind: 'result'; result: CallToolResult } | { kind: 'gone' } | { kind: 'refused'; status: number };
+
+export class Relay {
+  private nextId = 1;
+
+  constructor(private readonly init: { signature: RelaySignature; logger: Logger }) {}
+
+  /**
+   * Relays a client's request to `destination` (its advertise URL) at `path`, and the answer back to `res`: piped as it
+   * comes, or, `whole`, only once complete and 200 (a replica that stops mid-answer leaves the call to this one).
+   */
+  pass(
+    destination: string,
+    path: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: string | undefined,
+    envelope: Envelope,
+    whole: boolean,
+  ): Promise<RelayOutcome> {
+    const headers: OutgoingHttpHeaders = {};
+    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !NOT_PASSED.has(name)) headers[name] = value;
+    const method = req.method ?? 'GET';
+    const target = new URL(path, destination);
+    // Signed as the receiver reads it (its request line), whatever the URL parser normalised.
+    Object.assign(headers, this.init.signature.sign({ method, path: `${target.pathname}${target.search}`, destination, body: body ?? '' }, envelope));
+    const payload = body === undefined ? undefined : Buffer.from(body, 'utf8');
+    if (payload !== undefined) headers['content-length'] = String(payload.length);
+    return new Promise<RelayOutcome>((resolve) => {
+      let settled = false;
+      const settle = (outcome: RelayOutcome) => {
+        if (settled) return;
+        settled = true;
+        resolve(outcome);
+      };
+      const outgoing = send(target, method, headers, (answer) => {
+        const status = answer.statusCode ?? 502;
+        if (status === 503 || status === 403) {
+          answer.resume();
+          if (status === 403) this.init.logger.warn(`a replica of the fleet refused a relayed request (HTTP 403): is it started with another store key?`);
+          return settle({ kind: 'refused', status });
+        }
+        if (whole) {
+          const chunks: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+          answer.on('end', () => {
+            if (status !== 200 || !answer.complete) return settle({ kind: 'refused', status });
+            res.writeHead(200, answer.headers);
+            res.end(Buffer.concat(chunks));
+            settle({ kind: 'answered' });
+          });
+          answer.on('error', () => settle({ kind: 'refused', status }));
+          answer.on('aborted', () => settle({ kind: 'refused', status }));
+          return;
+        }
+        res.writeHead(status, answer.headers);
+        answer.pipe(res);
+        answer.on('end', () => settle({ kind: 'answered' }));
+        answer.on('error', () => settle({ kind: 'answered' }));
+      });
+      outgoing.on('error', (error) => {
+        this.init.logger.debug(`relay to ${hostOf(destination)} failed: ${messageOf(error)}`);
+        settle(res.headersSent ? { kind: 'answered' } : { kind: 'gone' });
+      });
+      // The client went away: so does the relayed request (a GET stream, a call it cancelled).
+      res.on('close', () => {
+        outgoing.destroy();
+        settle({ kind: 'answered' });
+      });
+      outgoing.end(payload);
+    });
+  }
+
+  /**
+   * Runs a tool call at another replica, as a 2026-07-28 tools/call request carrying `envelope`: its result, or why
+   * there is none. BROWSER_ERROR-free: the caller decides what `gone` and `refused` mean.
+   */
+  async call(destination: string, envelope: Envelope, tool: string, args: unknown, signal: AbortSignal): Promise<RemoteCall> {
+    const id = this.nextId++;
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: {
+        name: tool,
+        arguments: args ?? {},
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': RELAY_PROTOCOL_VERSION,
+          'io.modelcontextprotocol/clientInfo': { name: 'sessionwright-fleet', version: '1' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    });
+    const sessionId = (args as { sessionId?: unknown } | undefined)?.sessionId;
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': RELAY_PROTOCOL_VERSION,
+      'mcp-method': 'tools/call',
+      'mcp-name': tool,
+      ...(typeof sessionId === 'string' ? { 'mcp-param-session-id': sessionId } : {}),
+      ...this.init.signature.sign({ method: 'POST', path: RELAY_MCP_PATH, destination, body }, envelope),
+    };
+    let response: Response;
+    try {
+      response = await fetch(new URL(RELAY_MCP_PATH, destination), { method: 'POST', headers, body, signal });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      this.init.logger.debug(`replica ${hostOf(destination)} unreachable: ${messageOf(error)}`);
+      return { kind: 'gone' };
+    }
+    const text = await response.text().catch(() => undefined);
+    const result = response.status === 200 && text !== undefined ? resultOf(text, response.headers.get('content-type') ?? '', id) : undefined;
+    if (result === undefined) {
+      if (response.status === 403) this.init.logger.warn(`a replica of the fleet refused a relayed call (HTTP 403): is it started with another store key?`);
+      else this.init.logger.debug(`a replica of the fleet answered a relayed call with HTTP ${response.status} and no result`);
+      return { kind: 'refused', status: response.status };
+    }
+    return { kind: 'result', result };
+  }
+}
+
+/** The envelope of a call relayed for `scope`, `hops` replicas from its client; the live-view links' base comes along. */
+export function envelopeOf(scope: CallerScope, hops: number, localOnly = false): Envelope {
+  const liveBase = liveLinkBase.getStore();
+  return {
+    identity: scope.identity,
+    guarded: scope.guarded,
+    hops,
+    ...(scope.stateIdentity === undefined ? {} : { stateIdentity: scope.stateIdentity }),
+    ...(liveBase === undefined ? {} : { liveBase }),
+    ...(localOnly ? { localOnly } : {}),
+  };
+}
+
+/** The result of request `id` in an answer: one JSON message, or the messages of an event stream. */
+function resultOf(text: string, contentType: string, id: number): CallToolResult | undefined {
+  try {
+    const messages: unknown[] = contentType.includes('text/event-stream')
+      ? text
+          .split('\n')
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => JSON.parse(line.slice('data:'.length)) as unknown)
+      : [JSON.parse(text) as unknown];
+    const answer = messages.find((message) => (message as { id?: unknown } | null)?.id === id) as { result?: unknown } | undefined;
+    const result = answer?.result as CallToolResult | undefined;
+    return result !== undefined && Array.isArray(result.content) ? result : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An HTTP(S) request on a socket of its own. */
+export function send(target: URL, method: string, headers: OutgoingHttpHeaders, onAnswer: (answer: IncomingMessage) => void) {
+  const options = { method, headers, agent: false as const };
+  return target.protocol === 'https:' ? httpsRequest(target, options, onAnswer) : httpRequest(target, options, onAnswer);
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '(no address)';
+  }
+}
