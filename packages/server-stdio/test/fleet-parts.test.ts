@@ -123,7 +123,7 @@ describe.skipIf(!parts)('membership', () => {
       const keys = new FleetKeys(KEY);
       const untrusted = new UntrustedRecords({ logger: silentLogger, clock: time.clock });
       let sessions = 0;
-      const member = (url: string) =>
+      const member = () =>
         new Membership({
           redis: connection,
           keys,
@@ -133,8 +133,8 @@ describe.skipIf(!parts)('membership', () => {
           timers: time.timers,
           info: () => ({ sessions, maxSessions: 4, draining: false }),
         });
-      const a = member('http://a:1');
-      const b = member('http://b:1');
+      const a = member();
+      const b = member();
       a.start('http://a:1');
       b.start('http://b:1');
       await a.beat();
