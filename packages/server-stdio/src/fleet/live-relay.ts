@@ -5,24 +5,11 @@ import { messageOf } from '@sessionwright/session-core';
 import type { LiveRelay } from '../live-view/live-views.js';
 import type { FleetKeys } from './fleet-keys.js';
 import type { RedisStore } from './redis-store.js';
-import { send } from './relay.js';
+import { NOT_RELAYED, send } from './relay.js';
 import { RELAY_ENVELOPE_HEADER, RELAY_SIGNATURE_HEADER, type RelaySignature } from './relay-signature.js';
 import { isReplicaUrl } from './replica-url.js';
 import type { UntrustedRecords } from './untrusted-records.js';
 
-/** Headers not passed on: the hop's own, the fleet's (a client cannot present them), and credentials (a live page needs none). */
-const HOP_HEADERS = new Set([
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'upgrade',
-  'proxy-connection',
-  'authorization',
-  'proxy-authorization',
-  'cookie',
-  RELAY_SIGNATURE_HEADER,
-  RELAY_ENVELOPE_HEADER,
-]);
 /** A live page's relayed request carries no caller: its token is its own credential. */
 const NO_CALLER = { identity: '', guarded: false, hops: 1 };
 
@@ -67,7 +54,7 @@ export class FleetLiveRelay implements LiveRelay {
     }
     if (issuer === this.options.url() || !(await this.options.isLive(issuer).catch(() => false))) return false;
     const headers: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_HEADERS.has(name)) headers[name] = value;
+    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !NOT_RELAYED.has(name)) headers[name] = value;
     // The Host and Origin stay the person's: the issuing replica checks them as for a request that reached it.
     Object.assign(headers, this.options.signature.sign({ method: req.method ?? 'GET', path, destination: issuer, body: '' }, NO_CALLER));
     return new Promise<boolean>((resolve) => {

@@ -13,12 +13,10 @@ export const RELAY_MCP_PATH = '/mcp';
 const RELAY_PROTOCOL_VERSION = '2026-07-28';
 
 /**
- * Headers never passed on: the hop's own, the fleet's (a client cannot present them), and the client's credentials,
- * which stay at the replica the client reached (the envelope says who calls).
+ * Headers a relay never passes on: the hop's own, the fleet's (a client cannot present them), and the client's
+ * credentials, which stay at the replica the client reached (the envelope says who calls).
  */
-const NOT_PASSED = new Set([
-  'host',
-  'content-length',
+export const NOT_RELAYED = new Set([
   'connection',
   'keep-alive',
   'transfer-encoding',
@@ -30,6 +28,8 @@ const NOT_PASSED = new Set([
   RELAY_SIGNATURE_HEADER,
   RELAY_ENVELOPE_HEADER,
 ]);
+/** A relayed MCP request is sent with a body of its own, to the other replica's address. */
+const NOT_PASSED = new Set([...NOT_RELAYED, 'host', 'content-length']);
 
 /**
  * What became of a relayed request: `answered` (the answer went to the client), `gone` (no connection to the replica:
@@ -132,7 +132,7 @@ export class Relay {
       },
     });
     const sessionId = (args as { sessionId?: unknown } | undefined)?.sessionId;
-    const headers: Record<string, string> = {
+    const headers = (): Record<string, string> => ({
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': RELAY_PROTOCOL_VERSION,
@@ -140,14 +140,18 @@ export class Relay {
       'mcp-name': tool,
       ...(typeof sessionId === 'string' ? { 'mcp-param-session-id': sessionId } : {}),
       ...this.init.signature.sign({ method: 'POST', path: RELAY_MCP_PATH, destination, body }, envelope),
-    };
-    let response: Response;
-    try {
-      response = await fetch(new URL(RELAY_MCP_PATH, destination), { method: 'POST', headers, body, signal });
-    } catch (error) {
-      if (signal.aborted) throw error;
-      this.init.logger.debug(`replica ${hostOf(destination)} unreachable: ${messageOf(error)}`);
-      return { kind: 'gone' };
+    });
+    // Tried twice (each signed anew) before the replica counts as gone: a kept-alive socket the other end closed as it
+    // was reused fails a request without saying anything about the replica.
+    let response: Response | undefined;
+    for (let attempt = 1; response === undefined; attempt += 1) {
+      try {
+        response = await fetch(new URL(RELAY_MCP_PATH, destination), { method: 'POST', headers: headers(), body, signal });
+      } catch (error) {
+        if (signal.aborted) throw error;
+        this.init.logger.debug(`replica ${hostOf(destination)} unreachable: ${messageOf(error)}`);
+        if (attempt === 2) return { kind: 'gone' };
+      }
     }
     const text = await response.text().catch(() => undefined);
     const result = response.status === 200 && text !== undefined ? resultOf(text, response.headers.get('content-type') ?? '', id) : undefined;
