@@ -32,6 +32,7 @@ import {
   type Profile,
   type SessionAccess,
   type ToolOptions,
+  type ToolContext,
 } from '@sessionwright/tools';
 import { builtToolEntry } from './tool-listing.js';
 import { LiveViews } from './live-view/live-views.js';
@@ -254,7 +255,11 @@ export function createServer(
   let fleet: Fleet | undefined;
   /** In a fleet, where a caller's call runs (fleet/fleet.ts); alone, always here. */
   const routeFor = (scope: CallerScope) => {
-    if (fleet !== undefined) return { route: (tool: string, args: unknown, signal: AbortSignal) => (fleet as Fleet).route(scope, tool, args, signal) };
+    if (fleet !== undefined)
+      return {
+        route: (tool: string, args: unknown, signal: AbortSignal, progress?: ToolContext['progress']) =>
+          (fleet as Fleet).route(scope, tool, args, signal, progress),
+      };
     if (kept !== undefined) return { route: (tool: string, args: unknown) => (kept as LocalCheckpoints).route(scope, tool, args) };
     return {};
   };

@@ -261,6 +261,24 @@ describe.skipIf(!parts)('a fleet and a store that lies', () => {
     expect((await modernCall(b.base, 'close_session', { sessionId }, alice)).json.success).toBe(true);
   }, 120_000);
 
+  it("passes a 2025 connection's progress on from the replica that runs its call", async () => {
+    const [a, b] = pair();
+    const sessionId = (await modernCall(b.base, 'create_session', {}, alice)).json.sessionId as string;
+    const { client } = await connectStreamable(a.base, { Authorization: `Bearer ${ALICE}` });
+    try {
+      const progress: number[] = [];
+      const result = await client.callTool({ name: 'navigate', arguments: { sessionId, url: fixture.urlFor('/pages/slow-image') } }, undefined, {
+        onprogress: (update) => progress.push(update.progress),
+      });
+      expect(result.isError, JSON.stringify(result)).toBeFalsy();
+      expect(progress).toEqual([0, 1, 2]);
+    } finally {
+      await client.close();
+    }
+    expect(a.runtime.manager.has(sessionId)).toBe(false);
+    expect((await modernCall(b.base, 'close_session', { sessionId }, alice)).json.success).toBe(true);
+  }, 120_000);
+
   it('never takes a session from a replica that answers, even with a refusal', async () => {
     const [a, b] = pair();
     const sessionId = (await modernCall(b.base, 'create_session', {}, alice)).json.sessionId as string;

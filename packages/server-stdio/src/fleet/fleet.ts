@@ -24,7 +24,7 @@ import { FleetLiveRelay } from './live-relay.js';
 import { Membership } from './membership.js';
 import { Placement, type RunLocally } from './placement.js';
 import { RedisStore } from './redis-store.js';
-import { Relay, envelopeOf, type RelayOutcome } from './relay.js';
+import { type OnProgress, Relay, envelopeOf, type RelayOutcome } from './relay.js';
 import { type Envelope, RelaySignature, type SignedRequest } from './relay-signature.js';
 import { labelOf } from './replica-url.js';
 import type { Routed } from './restored.js';
@@ -181,8 +181,8 @@ export class Fleet {
   }
 
   /** Where a call runs (fleet/placement.ts). */
-  route(scope: CallerScope, tool: string, args: unknown, signal: AbortSignal): Promise<Routed> {
-    return this.placement.route(scope, tool, args, signal);
+  route(scope: CallerScope, tool: string, args: unknown, signal: AbortSignal, onProgress?: OnProgress): Promise<Routed> {
+    return this.placement.route(scope, tool, args, signal, onProgress);
   }
 
   /** The id of a new 2025 connection opened here (it names this replica). */

@@ -7,7 +7,7 @@ import type { Directory, SessionRecord } from './directory.js';
 import type { HandOver, Held } from './hand-over.js';
 import { relayedCall } from './internal-route.js';
 import type { Membership, ReplicaInfo } from './membership.js';
-import { type RemoteCall, type Relay, envelopeOf } from './relay.js';
+import { type OnProgress, type RemoteCall, type Relay, envelopeOf } from './relay.js';
 import { isReplicaUrl, labelOf } from './replica-url.js';
 import type { Routed } from './restored.js';
 
@@ -23,6 +23,17 @@ const MAX_OWNERS_KEPT = 10_000;
 
 /** Runs a tool on this replica for a caller, as a call that reached it would run (no forwarding). */
 export type RunLocally = (scope: CallerScope, tool: string, args: unknown, signal: AbortSignal) => Promise<CallToolResult>;
+
+/** A call to place, as it reached this replica. */
+interface Call {
+  scope: CallerScope;
+  tool: string;
+  args: unknown;
+  signal: AbortSignal;
+  /** How many replicas it has passed through. */
+  hops: number;
+  onProgress?: OnProgress;
+}
 
 export interface PlacementInit {
   directory: Directory;
@@ -55,15 +66,16 @@ export class Placement {
    * handed it over) is restored here first; create_session at a full replica is placed on one with room; list_sessions
    * lists every replica's. BROWSER_ERROR `store_unavailable` when that needs the store and it is away.
    */
-  async route(scope: CallerScope, tool: string, args: unknown, signal: AbortSignal): Promise<Routed> {
+  async route(scope: CallerScope, tool: string, args: unknown, signal: AbortSignal, onProgress?: OnProgress): Promise<Routed> {
     const relayed = relayedCall.getStore();
     const hops = relayed?.hops ?? 0;
     try {
       if (tool === 'list_sessions') return relayed?.localOnly ? { kind: 'local' } : { kind: 'result', result: await this.listEverywhere(scope, args, signal) };
-      if (tool === 'create_session') return await this.place(scope, tool, args, signal, hops);
+      const call: Call = { scope, tool, args, signal, hops, ...(onProgress === undefined ? {} : { onProgress }) };
+      if (tool === 'create_session') return await this.place(call);
       const sessionId = (args as { sessionId?: unknown } | undefined)?.sessionId;
       if (!this.init.takesSessionId(tool) || typeof sessionId !== 'string') return { kind: 'local' };
-      return await this.routeSession(scope, tool, args, sessionId, signal, hops);
+      return await this.routeSession(call, sessionId);
     } catch (error) {
       if (isSessionError(error)) return { kind: 'error', error };
       throw error;
@@ -113,7 +125,8 @@ export class Placement {
     this.owners.delete(sessionId);
   }
 
-  private async routeSession(scope: CallerScope, tool: string, args: unknown, sessionId: string, signal: AbortSignal, hops: number): Promise<Routed> {
+  private async routeSession(call: Call, sessionId: string): Promise<Routed> {
+    const { scope, signal, hops } = call;
     const { handOver, held, manager } = this.init;
     const deadline = this.init.clock.now() + ROUTE_DEADLINE_MS;
     for (;;) {
@@ -133,7 +146,7 @@ export class Placement {
       const url = this.init.url();
       let busy = false;
       if (record.replica !== '' && record.replica !== url && (await this.init.membership.isLive(record.replica))) {
-        const answer = await this.send(record.replica, scope, tool, args, signal, hops);
+        const answer = await this.send(record.replica, call);
         if (answer.kind === 'result') return answer;
         this.owners.delete(sessionId);
         // An answer of any kind means its replica is alive: its session is never claimed from it. A refusal (another
@@ -147,7 +160,7 @@ export class Placement {
         // A stopping replica restores nothing: the call goes to one that stays.
         const other = await this.pick((replica) => replica.url !== url && !replica.draining);
         if (other === undefined) throw browserError('shutting_down', 'The server is shutting down and no other replica is up. Try again in a moment.');
-        const answer = await this.send(other.url, scope, tool, args, signal, hops);
+        const answer = await this.send(other.url, call);
         if (answer.kind === 'result') return answer;
       } else if (!busy) {
         const restored = await handOver.takeOver(record);
@@ -199,13 +212,13 @@ export class Placement {
   }
 
   /** create_session: here when this replica has room, else on a replica that has. */
-  private async place(scope: CallerScope, tool: string, args: unknown, signal: AbortSignal, hops: number): Promise<Routed> {
+  private async place(call: Call): Promise<Routed> {
     const { manager } = this.init;
-    if (!this.init.draining() && (manager.size < manager.maxSessions || hops >= MAX_HOPS)) return { kind: 'local' };
+    if (!this.init.draining() && (manager.size < manager.maxSessions || call.hops >= MAX_HOPS)) return { kind: 'local' };
     const url = this.init.url();
     const other = await this.pick((replica) => replica.url !== url && !replica.draining && replica.sessions < replica.maxSessions);
     if (other === undefined) return { kind: 'local' };
-    const answer = await this.send(other.url, scope, tool, args, signal, hops);
+    const answer = await this.send(other.url, call);
     return answer.kind === 'result' ? answer : { kind: 'local' };
   }
 
@@ -245,11 +258,11 @@ export class Placement {
   }
 
   /** Runs the call at another replica; its answer as a route, or why there is none. BROWSER_ERROR `cancelled` when the caller gave up. */
-  private async send(url: string, scope: CallerScope, tool: string, args: unknown, signal: AbortSignal, hops: number): Promise<RemoteCall> {
+  private async send(url: string, call: Call): Promise<RemoteCall> {
     try {
-      return await this.init.relay.call(url, envelopeOf(scope, hops + 1), tool, args, signal);
+      return await this.init.relay.call(url, envelopeOf(call.scope, call.hops + 1), call.tool, call.args, call.signal, call.onProgress);
     } catch (error) {
-      if (signal.aborted) throw browserError('cancelled', 'The call was cancelled.');
+      if (call.signal.aborted) throw browserError('cancelled', 'The call was cancelled.');
       throw error;
     }
   }

@@ -37,6 +37,9 @@ const NOT_PASSED = new Set([...NOT_RELAYED, 'host', 'content-length']);
  */
 export type RelayOutcome = { kind: 'answered' } | { kind: 'gone' } | { kind: 'refused'; status: number };
 
+/** Passes on a call's progress (notifications/progress) as it arrives from the replica that runs it. */
+export type OnProgress = (progress: number, total: number | undefined, message: string | undefined) => void;
+
 /** A tool call's outcome at another replica: its result, or why there is none. */
 export type RemoteCall = { kind: 'result'; result: CallToolResult } | { kind: 'gone' } | { kind: 'refused'; status: number };
 
@@ -115,7 +118,7 @@ export class Relay {
    * Runs a tool call at another replica, as a 2026-07-28 tools/call request carrying `envelope`: its result, or why
    * there is none. BROWSER_ERROR-free: the caller decides what `gone` and `refused` mean.
    */
-  async call(destination: string, envelope: Envelope, tool: string, args: unknown, signal: AbortSignal): Promise<RemoteCall> {
+  async call(destination: string, envelope: Envelope, tool: string, args: unknown, signal: AbortSignal, onProgress?: OnProgress): Promise<RemoteCall> {
     const id = this.nextId++;
     const body = JSON.stringify({
       jsonrpc: '2.0',
@@ -128,6 +131,7 @@ export class Relay {
           'io.modelcontextprotocol/protocolVersion': RELAY_PROTOCOL_VERSION,
           'io.modelcontextprotocol/clientInfo': { name: 'sessionwright-fleet', version: '1' },
           'io.modelcontextprotocol/clientCapabilities': {},
+          ...(onProgress === undefined ? {} : { progressToken: id }),
         },
       },
     });
@@ -153,8 +157,8 @@ export class Relay {
         if (attempt === 2) return { kind: 'gone' };
       }
     }
-    const text = await response.text().catch(() => undefined);
-    const result = response.status === 200 && text !== undefined ? resultOf(text, response.headers.get('content-type') ?? '', id) : undefined;
+    const result = response.status === 200 ? await readResult(response, id, onProgress).catch(() => undefined) : undefined;
+    if (response.status !== 200) await response.body?.cancel().catch(() => {});
     if (result === undefined) {
       if (response.status === 403) this.init.logger.warn(`a replica of the fleet refused a relayed call (HTTP 403): is it started with another store key?`);
       else this.init.logger.debug(`a replica of the fleet answered a relayed call with HTTP ${response.status} and no result`);
@@ -177,21 +181,39 @@ export function envelopeOf(scope: CallerScope, hops: number, localOnly = false):
   };
 }
 
-/** The result of request `id` in an answer: one JSON message, or the messages of an event stream. */
-function resultOf(text: string, contentType: string, id: number): CallToolResult | undefined {
-  try {
-    const messages: unknown[] = contentType.includes('text/event-stream')
-      ? text
-          .split('\n')
-          .filter((line) => line.startsWith('data:'))
-          .map((line) => JSON.parse(line.slice('data:'.length)) as unknown)
-      : [JSON.parse(text) as unknown];
-    const answer = messages.find((message) => (message as { id?: unknown } | null)?.id === id) as { result?: unknown } | undefined;
-    const result = answer?.result as CallToolResult | undefined;
-    return result !== undefined && Array.isArray(result.content) ? result : undefined;
-  } catch {
-    return undefined;
+/**
+ * The result of request `id` in an answer: one JSON message, or the messages of an event stream, read as they come
+ * (its progress notifications passed on meanwhile).
+ */
+async function readResult(response: Response, id: number, onProgress: OnProgress | undefined): Promise<CallToolResult | undefined> {
+  let answer: unknown;
+  const take = (message: unknown) => {
+    const { id: of, method, params } = (message ?? {}) as { id?: unknown; method?: unknown; params?: Record<string, unknown> };
+    if (of === id) answer = message;
+    else if (method === 'notifications/progress' && typeof params?.progress === 'number') {
+      onProgress?.(
+        params.progress,
+        typeof params.total === 'number' ? params.total : undefined,
+        typeof params.message === 'string' ? params.message : undefined,
+      );
+    }
+  };
+  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) take(JSON.parse(await response.text()) as unknown);
+  else {
+    const decoder = new TextDecoder();
+    let pending = '';
+    const lines = (text: string) => {
+      pending += text;
+      const complete = pending.split('\n');
+      pending = complete.pop() ?? '';
+      for (const line of complete) if (line.startsWith('data:')) take(JSON.parse(line.slice('data:'.length)) as unknown);
+    };
+    const reader = response.body?.getReader();
+    for (let read = await reader?.read(); read !== undefined && !read.done; read = await reader?.read()) lines(decoder.decode(read.value, { stream: true }));
+    lines(`${decoder.decode()}\n`);
   }
+  const result = (answer as { result?: CallToolResult } | undefined)?.result;
+  return result !== undefined && Array.isArray(result.content) ? result : undefined;
 }
 
 /** An HTTP(S) request on a socket of its own. */
