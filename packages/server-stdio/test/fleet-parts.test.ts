@@ -1,9 +1,15 @@
-// The fleet's small parts on a clock the test moves: the relay's signature and replay window, the warnings about ignored records, and membership's expiry (on a real redis-server).
+// The fleet's small parts on a clock the test moves: the relay's signature and replay window, the warnings about ignored records, placement's caching and its answers to a replica that refuses, and membership's expiry (on a real redis-server).
 import { type Logger, silentLogger } from '@sessionwright/session-core';
 import { hasProgram, startRedis, type RedisServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { SessionManager } from '@sessionwright/session-core';
+import type { Directory, SessionRecord } from '../src/fleet/directory.js';
 import { FleetKeys } from '../src/fleet/fleet-keys.js';
-import { HEARTBEAT_MS, HEARTBEAT_TTL_MS, Membership } from '../src/fleet/membership.js';
+import { HandOver, type Held } from '../src/fleet/hand-over.js';
+import { Placement } from '../src/fleet/placement.js';
+import type { Relay, RemoteCall } from '../src/fleet/relay.js';
+import { HEARTBEAT_MS, HEARTBEAT_TTL_MS, Membership, type ReplicaInfo } from '../src/fleet/membership.js';
 import { connectRedis } from '../src/fleet/redis-store.js';
 import { RELAY_ENVELOPE_HEADER, RELAY_SIGNATURE_HEADER, RelaySignature, type SignedRequest } from '../src/fleet/relay-signature.js';
 import { UntrustedRecords } from '../src/fleet/untrusted-records.js';
@@ -102,6 +108,114 @@ describe('warnings about ignored records', () => {
     untrusted.ignored('heartbeat');
     expect(warnings).toHaveLength(3);
     expect(warnings[2]).toContain('5 more');
+  });
+});
+
+/** A replica's placement over a directory, replicas and a relay the test plays, counting what it is asked. */
+function placementOn(time: ManualTime, options: { holds?: boolean; record?: SessionRecord; answers?: RemoteCall[] }) {
+  const asked = { touch: 0, lookup: 0, claim: 0, relayed: 0 };
+  const held = new Map<string, Held>(options.holds ? [['s1', { identity: 'identity:alice', guarded: true, generation: 1 }]] : []);
+  const directory = {
+    touch: async () => {
+      asked.touch += 1;
+      return true;
+    },
+    lookup: async () => {
+      asked.lookup += 1;
+      return options.record;
+    },
+    register: async () => true,
+    claim: async () => {
+      asked.claim += 1;
+      return undefined;
+    },
+  } as unknown as Directory;
+  const manager = { has: (id: string) => held.has(id), size: held.size, maxSessions: 10 } as unknown as SessionManager;
+  const replicas: ReplicaInfo[] = [{ url: 'http://b:1', sessions: 1, maxSessions: 10, draining: false }];
+  const membership = { isLive: async (url: string) => replicas.some((replica) => replica.url === url), live: async () => replicas } as unknown as Membership;
+  const result: CallToolResult = { content: [{ type: 'text', text: '{}' }] };
+  const relay = {
+    call: async () => {
+      asked.relayed += 1;
+      return options.answers?.shift() ?? { kind: 'result', result };
+    },
+  } as unknown as Relay;
+  const common = { directory, manager, logger: silentLogger, clock: time.clock, held, url: () => 'http://a:1' };
+  const handOver = new HandOver({ ...common, checkpoint: async () => {}, readCheckpoint: async () => undefined, forget: () => {} });
+  const placement = new Placement({
+    ...common,
+    membership,
+    relay,
+    handOver,
+    timers: time.timers,
+    draining: () => false,
+    takesSessionId: () => true,
+    runLocally: async () => result,
+    dropMoved: async () => {},
+  });
+  const route = () => placement.route({ identity: 'identity:alice', guarded: true }, 'snapshot', { sessionId: 's1' }, new AbortController().signal);
+  return { asked, route };
+}
+
+const elsewhere: SessionRecord = { sessionId: 's1', replica: 'http://b:1', identity: 'identity:alice', guarded: true, generation: 3, state: 'open' };
+
+/** Lets the promises waiting on Redis-like fakes settle. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('placement', () => {
+  it('confirms a session it holds with the directory at most once a second', async () => {
+    const time = new ManualTime();
+    const { asked, route } = placementOn(time, { holds: true });
+    for (let index = 0; index < 3; index += 1) expect((await route()).kind).toBe('local');
+    expect(asked.touch).toBe(1);
+    time.advance(999);
+    await route();
+    expect(asked.touch).toBe(1);
+    time.advance(2);
+    await route();
+    expect(asked.touch).toBe(2);
+  });
+
+  it("reads another replica's session entry at most once a second, and relays its calls there", async () => {
+    const time = new ManualTime();
+    const { asked, route } = placementOn(time, { record: elsewhere });
+    expect((await route()).kind).toBe('result');
+    expect((await route()).kind).toBe('result');
+    expect(asked).toMatchObject({ lookup: 1, relayed: 2 });
+    time.advance(1_001);
+    await route();
+    expect(asked).toMatchObject({ lookup: 2, relayed: 3, claim: 0 });
+  });
+
+  it('never claims a session from a replica that answers: a 403 is final, a 503 is asked again after the entry is read again', async () => {
+    const time = new ManualTime();
+    const refused = placementOn(time, { record: elsewhere, answers: [{ kind: 'refused', status: 403 }] });
+    const answer = await refused.route();
+    expect(answer).toMatchObject({ kind: 'error', error: { code: 'BROWSER_ERROR' } });
+    expect(refused.asked.claim).toBe(0);
+
+    const busy = placementOn(time, {
+      record: elsewhere,
+      answers: [
+        { kind: 'refused', status: 503 },
+        { kind: 'refused', status: 499 },
+      ],
+    });
+    const routed = busy.route();
+    for (let round = 0; round < 2; round += 1) {
+      await settle();
+      time.advance(100);
+    }
+    expect((await routed).kind).toBe('result');
+    expect(busy.asked).toMatchObject({ relayed: 3, lookup: 3, claim: 0 });
+
+    // A refused connection is a replica gone: its session is claimed.
+    const gone = placementOn(time, { record: elsewhere, answers: [{ kind: 'gone' }] });
+    const claimed = gone.route();
+    await settle();
+    time.advance(100);
+    await claimed;
+    expect(gone.asked.claim).toBeGreaterThanOrEqual(1);
   });
 });
 
