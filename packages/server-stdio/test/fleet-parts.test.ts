@@ -144,6 +144,7 @@ function placementOn(time: ManualTime, options: { holds?: boolean; record?: Sess
   const handOver = new HandOver({ ...common, checkpoint: async () => {}, readCheckpoint: async () => undefined, forget: () => {} });
   const placement = new Placement({
     ...common,
+    keys: new FleetKeys(KEY),
     membership,
     relay,
     handOver,

@@ -204,6 +204,16 @@ describe.skipIf(!parts)('a fleet and a store that lies', () => {
       expect(listed.response.result.isError, JSON.stringify(listed.json)).toBeFalsy();
       expect(listed.json.sessions).toEqual([expect.objectContaining({ sessionId, replica: new URL(a.base).host })]);
     }
+    // A 2025 connection id naming the forged replica, with a made-up MAC or none, is no connection.
+    const encoded = Buffer.from(forged.base, 'utf8').toString('base64url');
+    for (const id of [`${crypto.randomUUID()}.${encoded}`, `${crypto.randomUUID()}.${encoded}.${'0'.repeat(64)}`]) {
+      const answer = await fetch(`${b.base}/mcp`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${ALICE}`, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'Mcp-Session-Id': id },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      });
+      expect(answer.status).toBe(404);
+    }
     // The forged live link is not followed.
     expect((await fetch(`${b.base}/live/forged-link/secret-of-the-link`)).status).toBe(404);
 

@@ -113,6 +113,7 @@ export class Fleet {
     });
     this.placement = new Placement({
       directory: this.directory,
+      keys,
       membership: this.membership,
       relay: this.relay,
       handOver: this.handOver,

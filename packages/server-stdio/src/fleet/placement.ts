@@ -4,6 +4,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { type Clock, type Logger, type SessionManager, type Timers, browserError, isSessionError } from '@sessionwright/session-core';
 import type { CallerScope } from '../session-access.js';
 import type { Directory, SessionRecord } from './directory.js';
+import type { FleetKeys } from './fleet-keys.js';
 import type { HandOver, Held } from './hand-over.js';
 import { relayedCall } from './internal-route.js';
 import type { Membership, ReplicaInfo } from './membership.js';
@@ -37,6 +38,8 @@ interface Call {
 
 export interface PlacementInit {
   directory: Directory;
+  /** Signs the ids of the 2025 connections opened here. */
+  keys: FleetKeys;
   membership: Membership;
   relay: Relay;
   handOver: HandOver;
@@ -102,17 +105,20 @@ export class Placement {
   }
 
   /**
-   * The id of a new 2025 connection (Mcp-Session-Id) opened at this replica: a random part and this replica's advertise
-   * URL, so a request of the connection that a balancer sends to another replica is relayed here (connectionReplica).
+   * The id of a new 2025 connection (Mcp-Session-Id) opened at this replica: a random part, this replica's advertise
+   * URL and their MAC under the store key, so a request of the connection that a balancer sends to another replica is
+   * relayed here (connectionReplica), and no id made elsewhere names a replica.
    */
   connectionId(): string {
-    return `${randomUUID()}.${Buffer.from(this.init.url(), 'utf8').toString('base64url')}`;
+    const random = randomUUID();
+    const encoded = Buffer.from(this.init.url(), 'utf8').toString('base64url');
+    return `${random}.${encoded}.${this.init.keys.mac('connection', random, encoded)}`;
   }
 
-  /** The live replica (another one) that holds a 2025 connection by its id, or undefined (this one's, unknown, or gone). */
+  /** The live replica (another one) that holds a 2025 connection by its id, or undefined (this one's, unknown, forged, or gone). */
   async connectionReplica(connectionId: string): Promise<string | undefined> {
-    const encoded = connectionId.split('.')[1];
-    if (encoded === undefined || !/^[A-Za-z0-9_-]{1,400}$/.test(encoded)) return undefined;
+    const [random = '', encoded = '', mac] = connectionId.split('.');
+    if (!/^[A-Za-z0-9_-]{1,400}$/.test(encoded) || !this.init.keys.macMatches(mac, 'connection', random, encoded)) return undefined;
     const url = Buffer.from(encoded, 'base64url').toString('utf8');
     if (url === this.init.url() || !isReplicaUrl(url)) return undefined;
     // Only to a replica with a signed heartbeat: an id never names an address of the client's choosing.
