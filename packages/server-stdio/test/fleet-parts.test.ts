@@ -150,6 +150,7 @@ function placementOn(time: ManualTime, options: { holds?: boolean; record?: Sess
     handOver,
     timers: time.timers,
     draining: () => false,
+    storeUp: () => true,
     takesSessionId: () => true,
     runLocally: async () => result,
     dropMoved: async () => {},

@@ -124,6 +124,7 @@ export class Fleet {
       held: this.held,
       url: () => this.url,
       draining: () => this.draining,
+      storeUp: () => redis.status === 'ready',
       takesSessionId: options.takesSessionId,
       runLocally: options.runLocally,
       dropMoved: (sessionId) => this.dropMoved(sessionId),
@@ -324,6 +325,7 @@ export class Fleet {
     this.membership.stop();
     this.timers.clearTimeout(this.reconciler);
     for (const timer of this.dirty.values()) clearTimeout(timer);
+    this.relay.close();
     await this.store.close();
   }
 

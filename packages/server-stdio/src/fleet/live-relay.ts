@@ -58,7 +58,7 @@ export class FleetLiveRelay implements LiveRelay {
     // The Host and Origin stay the person's: the issuing replica checks them as for a request that reached it.
     Object.assign(headers, this.options.signature.sign({ method: req.method ?? 'GET', path, destination: issuer, body: '' }, NO_CALLER));
     return new Promise<boolean>((resolve) => {
-      const outgoing = send(new URL(path, issuer), req.method ?? 'GET', headers, (answer) => {
+      const outgoing = send(new URL(path, issuer), req.method ?? 'GET', headers, undefined, (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         // Piped as it comes: an event stream's frames reach the page one by one.
         res.flushHeaders();

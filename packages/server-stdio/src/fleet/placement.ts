@@ -50,6 +50,8 @@ export interface PlacementInit {
   held: Map<string, Held>;
   url: () => string;
   draining: () => boolean;
+  /** Whether the store answers: while it is away, nothing read from it before is relied on. */
+  storeUp: () => boolean;
   /** Tools that take a sessionId (they run where their session is). */
   takesSessionId: (tool: string) => boolean;
   /** list_sessions here. */
@@ -207,7 +209,7 @@ export class Placement {
   private async owner(sessionId: string): Promise<SessionRecord | undefined> {
     const now = this.init.clock.now();
     const known = this.owners.get(sessionId);
-    if (known !== undefined && now - known.at < OWNER_FRESH_MS) return known.record;
+    if (known !== undefined && now - known.at < OWNER_FRESH_MS && this.init.storeUp()) return known.record;
     const record = await this.init.directory.lookup(sessionId);
     this.owners.delete(sessionId);
     if (record !== undefined && record.state === 'open' && record.replica !== '') {

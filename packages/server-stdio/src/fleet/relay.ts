@@ -1,6 +1,6 @@
 // The one replica-to-replica protocol: an MCP HTTP request relayed whole to the replica that serves it (its answer, a stream too, passed back), the client's credentials replaced by a signed envelope.
-import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { type Logger, messageOf } from '@sessionwright/session-core';
 import type { CallerScope } from '../session-access.js';
@@ -45,6 +45,11 @@ export type RemoteCall = { kind: 'result'; result: CallToolResult } | { kind: 'g
 
 export class Relay {
   private nextId = 1;
+  /**
+   * Connections kept open between calls relayed whole (a call's request and answer, then the socket is free again),
+   * so a relayed call costs no new connection; a stream (a GET, a legacy message) gets a socket of its own.
+   */
+  private readonly agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
 
   constructor(private readonly init: { signature: RelaySignature; logger: Logger }) {}
 
@@ -76,7 +81,7 @@ export class Relay {
         settled = true;
         resolve(outcome);
       };
-      const outgoing = send(target, method, headers, (answer) => {
+      const outgoing = send(target, method, headers, whole ? this.agents : undefined, (answer) => {
         const status = answer.statusCode ?? 502;
         if (status === 503 || status === 403) {
           answer.resume();
@@ -112,6 +117,12 @@ export class Relay {
       });
       outgoing.end(payload);
     });
+  }
+
+  /** Closes the kept-alive connections. */
+  close(): void {
+    this.agents.http.destroy();
+    this.agents.https.destroy();
   }
 
   /**
@@ -216,10 +227,16 @@ async function readResult(response: Response, id: number, onProgress: OnProgress
   return result !== undefined && Array.isArray(result.content) ? result : undefined;
 }
 
-/** An HTTP(S) request on a socket of its own. */
-export function send(target: URL, method: string, headers: OutgoingHttpHeaders, onAnswer: (answer: IncomingMessage) => void) {
-  const options = { method, headers, agent: false as const };
-  return target.protocol === 'https:' ? httpsRequest(target, options, onAnswer) : httpRequest(target, options, onAnswer);
+/** An HTTP(S) request: on a kept-alive connection of `agents`, or on a socket of its own. */
+export function send(
+  target: URL,
+  method: string,
+  headers: OutgoingHttpHeaders,
+  agents: { http: HttpAgent; https: HttpsAgent } | undefined,
+  onAnswer: (answer: IncomingMessage) => void,
+) {
+  if (target.protocol === 'https:') return httpsRequest(target, { method, headers, agent: agents?.https ?? false }, onAnswer);
+  return httpRequest(target, { method, headers, agent: agents?.http ?? false }, onAnswer);
 }
 
 function hostOf(url: string): string {
