@@ -98,6 +98,9 @@ interface LegacyConnection extends SlotHolder {
   identity: string | undefined;
 }
 
+/** Serves an admitted request at one path; `envelope` is a relayed request's caller. */
+type Route = (req: IncomingMessage, res: ServerResponse, url: URL, envelope: Envelope | undefined) => Promise<void>;
+
 /** Thrown while reading a request whose answer has already been sent (413, parse error). */
 class Answered extends Error {}
 
@@ -239,23 +242,35 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     if (closing || (!accepting && !relayed)) return sendError(res, 503, -32000, 'The server is shutting down.', { Connection: 'close', 'Retry-After': '1' });
 
     const url = new URL(req.url ?? '/', 'http://localhost');
-    switch (url.pathname) {
-      case MCP_PATH:
-        return serveStreamable(req, res, envelope);
-      case '/sse':
-      case '/':
-        // The bare URL serves legacy SSE too: clients such as Python's sse_client are given only http://host:port.
-        if (req.method === 'GET') return openLegacyStream(req, res);
-        return sendError(res, 405, -32000, `Method not allowed: GET ${url.pathname} opens a legacy SSE stream; Streamable HTTP is at ${MCP_PATH}.`, {
-          Allow: 'GET',
-        });
-      case MESSAGES_PATH:
-        if (req.method === 'POST') return postLegacyMessage(req, res, url.searchParams.get('sessionId'), envelope);
-        return sendError(res, 405, -32000, `Method not allowed: POST to ${MESSAGES_PATH}.`, { Allow: 'POST' });
-      default:
-        return sendError(res, 404, -32000, `Not found. MCP is served at ${MCP_PATH} (Streamable HTTP) and /sse (legacy SSE).`);
-    }
+    const route = routes.get(url.pathname);
+    if (route === undefined) return sendError(res, 404, -32000, `Not found. MCP is served at ${MCP_PATH} (Streamable HTTP) and /sse (legacy SSE).`);
+    return route(req, res, url, envelope);
   }
+
+  /** A GET opens a legacy SSE stream (at /sse, and at the bare URL: clients such as Python's sse_client are given only http://host:port). */
+  async function serveLegacyStream(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    if (req.method === 'GET') return openLegacyStream(req, res);
+    return sendError(res, 405, -32000, `Method not allowed: GET ${url.pathname} opens a legacy SSE stream; Streamable HTTP is at ${MCP_PATH}.`, {
+      Allow: 'GET',
+    });
+  }
+
+  /** A legacy SSE client's message, posted for the stream its `sessionId` names. */
+  async function serveLegacyMessage(req: IncomingMessage, res: ServerResponse, url: URL, envelope: Envelope | undefined): Promise<void> {
+    if (req.method === 'POST') return postLegacyMessage(req, res, url.searchParams.get('sessionId'), envelope);
+    return sendError(res, 405, -32000, `Method not allowed: POST to ${MESSAGES_PATH}.`, { Allow: 'POST' });
+  }
+
+  /**
+   * Where an admitted request goes by its path (its Host, Origin and token checked, or, relayed by another replica,
+   * its signature): a client's request and a relayed one take the same routes.
+   */
+  const routes = new Map<string, Route>([
+    [MCP_PATH, (req, res, _url, envelope) => serveStreamable(req, res, envelope)],
+    ['/sse', serveLegacyStream],
+    ['/', serveLegacyStream],
+    [MESSAGES_PATH, serveLegacyMessage],
+  ]);
 
   async function serveStreamable(req: IncomingMessage, res: ServerResponse, envelope: Envelope | undefined): Promise<void> {
     const id = header(req, 'mcp-session-id');
