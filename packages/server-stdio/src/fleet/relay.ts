@@ -110,9 +110,10 @@ export class Relay {
         this.init.logger.debug(`relay to ${hostOf(destination)} failed: ${messageOf(error)}`);
         settle(res.headersSent ? { kind: 'answered' } : { kind: 'gone' });
       });
-      // The client went away: so does the relayed request (a GET stream, a call it cancelled).
+      // The client went away: so does the relayed request (a GET stream, a call it cancelled). An answer sent in full
+      // leaves the connection to its agent, for the next call.
       res.on('close', () => {
-        outgoing.destroy();
+        if (!res.writableFinished) outgoing.destroy();
         settle({ kind: 'answered' });
       });
       outgoing.end(payload);
