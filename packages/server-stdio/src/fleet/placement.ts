@@ -176,7 +176,10 @@ export class Placement {
         this.owners.delete(sessionId);
       }
       if (this.init.clock.now() > deadline || hops >= MAX_HOPS || signal.aborted)
-        throw browserError('unknown', "The session's replica could not be reached. Try again in a moment.", { sessionId });
+        throw browserError('unknown', "The session's replica could not be reached. Try again in a moment.", {
+          sessionId,
+          details: { browserMessage: `no answer from the replica that holds it after ${hops + 1} hop(s)` },
+        });
       await new Promise<void>((resolve) => this.init.timers.setTimeout(resolve, 100));
     }
   }
