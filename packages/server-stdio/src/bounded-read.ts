@@ -19,8 +19,8 @@ interface JsonLimits {
 
 export const DEFAULT_JSON_LIMITS: JsonLimits = { maxBytes: MAX_MESSAGE_BYTES, maxDepth: 64, maxTokens: 300_000 };
 
-/** A body read as JSON, or the HTTP status and JSON-RPC error that answer it. */
-type JsonBody = { ok: true; value: unknown } | { ok: false; status: 400 | 413; code: number; message: string };
+/** A body read as JSON (with the text it was read from), or the HTTP status and JSON-RPC error that answer it. */
+type JsonBody = { ok: true; value: unknown; text: string } | { ok: false; status: 400 | 413; code: number; message: string };
 
 /**
  * Reads a request body as JSON within `limits`: a body that passes a bound is answered 413 as soon as that is known
@@ -54,7 +54,7 @@ export function readJsonBody(req: IncomingMessage, limits: JsonLimits = DEFAULT_
       if (answered) return;
       const text = Buffer.concat(chunks).toString('utf8');
       try {
-        answer({ ok: true, value: JSON.parse(text) as unknown });
+        answer({ ok: true, value: JSON.parse(text) as unknown, text });
       } catch (error) {
         answer({ ok: false, status: 400, code: -32700, message: `Parse error: the request body is not valid JSON (${describeJsonError(error, text)}).` });
       }

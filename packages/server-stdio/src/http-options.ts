@@ -1,6 +1,7 @@
 // How the server listens in HTTP mode: the options the HTTP-only flags fill in, and the refusal to run unprotected.
 import { isIP } from 'node:net';
 import { envVarName, type HttpFlagValues } from './settings/table.js';
+import { isReplicaUrl } from './fleet/replica-url.js';
 import { readIdentities } from './identities.js';
 import { UsageError } from './usage-error.js';
 
@@ -24,6 +25,10 @@ export function checkListening(http: HttpOptions): void {
     throw new UsageError('--store needs --store-key (or SESSIONWRIGHT_STORE_KEY): a secret every replica shares, which encrypts what they store');
   if (http.store === undefined && (http.storeKey !== undefined || http.advertiseUrl !== undefined))
     throw new UsageError(`--${http.storeKey !== undefined ? 'store-key' : 'advertise-url'} applies only to a fleet; add --store redis://…`);
+  if (http.advertiseUrl !== undefined && !isReplicaUrl(http.advertiseUrl))
+    throw new UsageError(
+      `--advertise-url must be http(s)://host:port and nothing more (no path, query, user or password): ${JSON.stringify(http.advertiseUrl)}`,
+    );
   if (http.authTokensFile !== undefined) {
     if (http.authToken !== undefined) throw new UsageError('--auth-tokens-file and --auth-token cannot be used together: put every token in the file');
     const identities = readIdentities(http.authTokensFile);

@@ -1,7 +1,7 @@
 // Serves MCP over HTTP: Streamable HTTP at /mcp in both protocol eras (2026-07-28 requests, and 2025 connections opened
 // by initialize), legacy HTTP+SSE at /sse and /, over one runtime.
 import { randomUUID } from 'node:crypto';
-import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
@@ -18,8 +18,9 @@ import { sessionIdHeaderMismatch } from './session-header.js';
 import type { SessionwrightServer } from './runtime.js';
 import { MAX_MESSAGE_BYTES } from './limits.js';
 import { DEFAULT_JSON_LIMITS, readJsonBody } from './bounded-read.js';
-import type { Fleet } from './fleet/fleet.js';
-import { INTERNAL_CALL_PATH, LIVE_BASE_HEADER, SIGNATURE_HEADER, liveLinkBase } from './fleet/internal-route.js';
+import { liveLinkBase, relayedCall } from './fleet/internal-route.js';
+import { RELAY_ENVELOPE_HEADER, RELAY_SIGNATURE_HEADER, type Envelope } from './fleet/relay-signature.js';
+import type { CallerScope } from './session-access.js';
 
 /**
  * `allowUnauthenticated` is left out: it only lifts a check made before the server starts (checkListening); so is
@@ -69,6 +70,9 @@ const DEFAULT_KEEP_ALIVE_MS = 15_000;
 const DEFAULT_MAX_BODY_BYTES = MAX_MESSAGE_BYTES;
 const DEFAULT_MAX_CONNECTIONS = 100;
 
+/** How a client identity's scope is named (runtime.ts): `identity:<name>`. */
+const IDENTITY_PREFIX = 'identity:';
+
 /** The JSON-RPC error code of a 2026-07-28 request whose headers disagree with its body (HeaderMismatch). */
 const HEADER_MISMATCH = -32020;
 
@@ -94,6 +98,9 @@ interface LegacyConnection extends SlotHolder {
   identity: string | undefined;
 }
 
+/** Serves an admitted request at one path; `envelope` is a relayed request's caller. */
+type Route = (req: IncomingMessage, res: ServerResponse, url: URL, envelope: Envelope | undefined) => Promise<void>;
+
 /** Thrown while reading a request whose answer has already been sent (413, parse error). */
 class Answered extends Error {}
 
@@ -111,7 +118,8 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
   const slots = new ConnectionSlots(maxConnections, options.maxConnectionsPerClient ?? defaultPerClient(maxConnections));
   // 2026-07-28 requests: the SDK's handler answers each one with a server of its own (validation, server/discover,
   // subscriptions/listen); 2025 traffic never reaches it (legacy: 'reject'), it is routed to the connections below.
-  const modern = createMcpHandler(({ authInfo }) => runtime.forRequest({ identity: authInfo?.clientId }).server, {
+  // A request relayed by another replica brings its caller's scope in its envelope (authInfo.extra.scope).
+  const modern = createMcpHandler(({ authInfo }) => runtime.forRequest({ identity: authInfo?.clientId, scope: relayedScope(authInfo) }).server, {
     legacy: 'reject',
     keepAliveMs,
     // A subscriptions/listen stream is held open like a connection's: as many as connections at most.
@@ -121,13 +129,15 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
   const serveModern = toNodeHandler(modern, { onerror: (error) => logger.info(`2026-07-28 request failed: ${messageOf(error)}`) });
   let closing = false;
   let accepting = true;
+  /** The bodies of relayed requests, read (and hashed for their signature) before they are served. */
+  const relayedBodies = new WeakMap<IncomingMessage, unknown>();
 
   /**
    * Whose share of the connections a request's connection counts against: its identity; without identities, its remote
    * address, except this machine's (loopback), which is one client bounded only by maxConnections.
    */
-  const clientOf = (req: IncomingMessage): string | undefined => {
-    const identity = guard.identify(req.headers);
+  const clientOf = (req: IncomingMessage, envelope?: Envelope): string | undefined => {
+    const identity = identityOf(req, envelope);
     if (identity !== undefined) return `identity:${identity}`;
     const address = req.socket.remoteAddress;
     return address === undefined || isLoopback(address) ? undefined : `address:${address}`;
@@ -152,32 +162,61 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
 
   /**
    * In a fleet, a request's live-view links are on the address its client reached (a balancer's), also when its call
-   * runs on another replica: a relayed request brings that address along.
+   * runs on another replica: a relayed request brings that address along in its envelope. A relayed request's signature
+   * is checked here, once, over its body too; one that fails is refused before anything reads it.
    */
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const fleet = runtime.fleet;
-    if (fleet === undefined) return serve(req, res);
-    const relayed = fleet.isRelayed(header(req, SIGNATURE_HEADER), req.method ?? '', relaySubject(req));
-    return liveLinkBase.run(relayed ? header(req, LIVE_BASE_HEADER) : reachedBase(req), () => serve(req, res));
+    if (fleet === undefined) return serve(req, res, undefined);
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (LiveViews.matches(path) || header(req, RELAY_SIGNATURE_HEADER) === undefined)
+      return liveLinkBase.run(reachedBase(req), () => serve(req, res, undefined));
+    let text = '';
+    if (req.method === 'POST') {
+      const body = await readJsonBody(req, bodyLimits);
+      if (!body.ok) return sendError(res, body.status, body.code, body.message);
+      relayedBodies.set(req, body.value);
+      text = body.text;
+    }
+    const envelope = fleet.acceptRelayed(
+      { method: req.method ?? '', path: req.url ?? '/', body: text },
+      header(req, RELAY_SIGNATURE_HEADER),
+      header(req, RELAY_ENVELOPE_HEADER),
+    );
+    if (envelope === undefined) {
+      logger.debug(`refused a replica-to-replica request not signed for this replica (${req.method} ${path})`);
+      return sendError(res, 403, -32000, 'Forbidden: not a request of this fleet signed for this replica, or one already served.');
+    }
+    return liveLinkBase.run(envelope.liveBase, () => relayedCall.run(envelope, () => serve(req, res, envelope)));
   }
 
-  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** Who calls: the relaying replica's word for a relayed request (its envelope), else the request's token's name. */
+  function identityOf(req: IncomingMessage, envelope: Envelope | undefined): string | undefined {
+    if (envelope === undefined) return guard.identify(req.headers);
+    return envelope.guarded && envelope.identity.startsWith(IDENTITY_PREFIX) ? envelope.identity.slice(IDENTITY_PREFIX.length) : undefined;
+  }
+
+  /** The scope a request is relayed for: its identity's, or without identities the one local identity. */
+  function scopeOf(req: IncomingMessage): CallerScope {
+    const identity = guard.identify(req.headers);
+    return identity === undefined ? { identity: 'local', guarded: false } : { identity: `${IDENTITY_PREFIX}${identity}`, guarded: true };
+  }
+
+  async function serve(req: IncomingMessage, res: ServerResponse, envelope: Envelope | undefined): Promise<void> {
     // A live view is a page a person opens from a link (a navigation from anywhere, no bearer token): it carries a token
     // of its own, is checked here for its Host only (DNS rebinding), and checks its page's own requests itself
     // (live-view/live-views.ts). Its streams are no MCP connection and hold no connection slot.
     const path = (req.url ?? '/').split('?')[0] ?? '/';
     if (LiveViews.matches(path)) return runtime.live.handle(req, res);
-    // Another replica's call: signed with the store key (checked by the fleet), never a client's token.
-    if (path === INTERNAL_CALL_PATH && req.method === 'POST' && runtime.fleet !== undefined) return serveInternal(req, res, runtime.fleet);
     // A balancer's health check: no token, nothing but whether this replica takes requests.
     if (path === HEALTH_PATH && req.method === 'GET') {
       res.writeHead(closing || accepting === false ? 503 : 200, { 'Content-Type': 'text/plain' });
       res.end(closing || accepting === false ? 'stopping\n' : 'ok\n');
       return;
     }
-    // A 2025 connection's request relayed by another replica of the fleet (relayConnection): its Host and Origin were
-    // checked there; its token is checked here as for any request.
-    const relayed = runtime.fleet?.isRelayed(header(req, SIGNATURE_HEADER), req.method ?? '', relaySubject(req)) ?? false;
+    // A request relayed by another replica of the fleet: its Host, Origin and token were checked there, and its
+    // envelope (checked in handle) says who calls.
+    const relayed = envelope !== undefined;
     const refusal = relayed ? undefined : guard.checkSource(req.headers);
     if (refusal) return sendError(res, refusal.status, -32000, refusal.message, refusal.headers);
     const origin = guard.allowedOrigin(req.headers);
@@ -197,157 +236,109 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
       res.end();
       return;
     }
-    const unauthorized = guard.checkToken(req.headers);
+    const unauthorized = relayed ? undefined : guard.checkToken(req.headers);
     if (unauthorized) return sendError(res, unauthorized.status, -32000, unauthorized.message, unauthorized.headers);
     // A request relayed by another replica is served while this one hands its sessions over (not once it has closed).
     if (closing || (!accepting && !relayed)) return sendError(res, 503, -32000, 'The server is shutting down.', { Connection: 'close', 'Retry-After': '1' });
 
     const url = new URL(req.url ?? '/', 'http://localhost');
-    switch (url.pathname) {
-      case MCP_PATH:
-        return serveStreamable(req, res);
-      case '/sse':
-      case '/':
-        // The bare URL serves legacy SSE too: clients such as Python's sse_client are given only http://host:port.
-        if (req.method === 'GET') return openLegacyStream(req, res);
-        return sendError(res, 405, -32000, `Method not allowed: GET ${url.pathname} opens a legacy SSE stream; Streamable HTTP is at ${MCP_PATH}.`, {
-          Allow: 'GET',
-        });
-      case MESSAGES_PATH:
-        if (req.method === 'POST') return postLegacyMessage(req, res, url.searchParams.get('sessionId'));
-        return sendError(res, 405, -32000, `Method not allowed: POST to ${MESSAGES_PATH}.`, { Allow: 'POST' });
-      default:
-        return sendError(res, 404, -32000, `Not found. MCP is served at ${MCP_PATH} (Streamable HTTP) and /sse (legacy SSE).`);
-    }
+    const route = routes.get(url.pathname);
+    if (route === undefined) return sendError(res, 404, -32000, `Not found. MCP is served at ${MCP_PATH} (Streamable HTTP) and /sse (legacy SSE).`);
+    return route(req, res, url, envelope);
   }
 
-  async function serveStreamable(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  /** A GET opens a legacy SSE stream (at /sse, and at the bare URL: clients such as Python's sse_client are given only http://host:port). */
+  async function serveLegacyStream(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    if (req.method === 'GET') return openLegacyStream(req, res);
+    return sendError(res, 405, -32000, `Method not allowed: GET ${url.pathname} opens a legacy SSE stream; Streamable HTTP is at ${MCP_PATH}.`, {
+      Allow: 'GET',
+    });
+  }
+
+  /** A legacy SSE client's message, posted for the stream its `sessionId` names. */
+  async function serveLegacyMessage(req: IncomingMessage, res: ServerResponse, url: URL, envelope: Envelope | undefined): Promise<void> {
+    if (req.method === 'POST') return postLegacyMessage(req, res, url.searchParams.get('sessionId'), envelope);
+    return sendError(res, 405, -32000, `Method not allowed: POST to ${MESSAGES_PATH}.`, { Allow: 'POST' });
+  }
+
+  /**
+   * Where an admitted request goes by its path (its Host, Origin and token checked, or, relayed by another replica,
+   * its signature): a client's request and a relayed one take the same routes.
+   */
+  const routes = new Map<string, Route>([
+    [MCP_PATH, (req, res, _url, envelope) => serveStreamable(req, res, envelope)],
+    ['/sse', serveLegacyStream],
+    ['/', serveLegacyStream],
+    [MESSAGES_PATH, serveLegacyMessage],
+  ]);
+
+  async function serveStreamable(req: IncomingMessage, res: ServerResponse, envelope: Envelope | undefined): Promise<void> {
     const id = header(req, 'mcp-session-id');
     if (req.method === 'POST') {
       const body = await readJson(req, res);
-      if (id !== undefined) return forward(id, req, res, body);
+      if (id !== undefined) return forward(id, req, res, envelope, body);
       if (!(await isLegacyRequest(new Request(`http://localhost${MCP_PATH}`, { method: 'POST', headers: webHeaders(req) }), body))) {
-        return serveModernRequest(req, res, body);
+        return serveModernRequest(req, res, body, envelope);
       }
       const initializing = Array.isArray(body) ? body.some((message) => isInitializeRequest(message)) : isInitializeRequest(body);
       if (!initializing)
         return sendError(res, 400, -32000, 'Bad Request: send initialize first; every later request needs the Mcp-Session-Id header it returned.');
-      return openStreamable(req, res, body);
+      return openStreamable(req, res, body, envelope);
     }
     if (req.method === 'GET' || req.method === 'DELETE') {
       if (id === undefined) return sendError(res, 400, -32000, 'Bad Request: the Mcp-Session-Id header is required.');
-      return forward(id, req, res);
+      return forward(id, req, res, envelope);
     }
     return sendError(res, 405, -32000, 'Method not allowed.', { Allow: 'GET, POST, DELETE' });
   }
 
   /** A 2026-07-28 request: no connection, the caller's identity comes with it (validated here, passed on as authInfo). */
-  async function serveModernRequest(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  async function serveModernRequest(req: IncomingMessage, res: ServerResponse, body: unknown, envelope: Envelope | undefined): Promise<void> {
     const mismatch = sessionIdHeaderMismatch(body, req.headers, runtime.tools.takesSessionId);
     if (mismatch !== undefined)
       return sendError(res, 400, HEADER_MISMATCH, `Bad Request: the request headers and body disagree: ${mismatch}.`, {}, requestId(body));
-    const identity = guard.identify(req.headers);
     // In a fleet, a call for a session another replica holds is relayed to it whole (once: a relayed request is served).
     const fleet = runtime.fleet;
     const call = toolCall(body);
-    if (fleet !== undefined && call !== undefined && header(req, SIGNATURE_HEADER) === undefined) {
-      const scope = identity === undefined ? { identity: 'local', guarded: false } : { identity: `identity:${identity}`, guarded: true };
+    if (fleet !== undefined && call !== undefined && envelope === undefined) {
+      const scope = scopeOf(req);
       const replica = await fleet.requestReplica(scope, call.name, call.arguments);
-      if (replica !== undefined && (await relay(fleet, replica, relaySubject(req) ?? '', req, res, body, { whole: true }))) return;
+      if (replica !== undefined && (await fleet.relayRequest(replica, MCP_PATH, req, res, JSON.stringify(body), scope, true)).kind === 'answered') return;
     }
-    const auth: AuthInfo | undefined = identity === undefined ? undefined : { token: '', clientId: identity, scopes: [] };
+    const identity = identityOf(req, envelope);
+    const extra = envelope === undefined ? {} : { extra: { scope: scopeOfEnvelope(envelope) } };
+    const auth: AuthInfo | undefined =
+      identity === undefined && envelope === undefined ? undefined : { token: '', clientId: identity ?? '', scopes: [], ...extra };
     await serveModern(Object.assign(req, { auth }), res, body);
   }
 
   /** A request of a known connection; an unknown or ended id answers 404 so the client initializes again. */
-  async function forward(id: string, req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
+  async function forward(id: string, req: IncomingMessage, res: ServerResponse, envelope: Envelope | undefined, body?: unknown): Promise<void> {
     const connection = streamable.get(id);
     // In a fleet, a connection opened at another replica (a balancer without stickiness) is served there.
-    if (!connection && runtime.fleet !== undefined) {
+    if (!connection && runtime.fleet !== undefined && envelope === undefined) {
       const replica = await runtime.fleet.connectionReplica(id);
       if (replica !== undefined) {
-        if (!(await relay(runtime.fleet, replica, id, req, res, body)))
+        const payload = body === undefined ? undefined : JSON.stringify(body);
+        if ((await runtime.fleet.relayRequest(replica, MCP_PATH, req, res, payload, scopeOf(req), false)).kind !== 'answered')
           sendError(res, 404, -32001, 'Session not found: this MCP session ended or never existed. Initialize a new one.');
         return;
       }
     }
     // Another identity presenting this connection's id is answered as for an unknown one.
-    if (!connection || connection.identity !== guard.identify(req.headers)) {
+    if (!connection || connection.identity !== identityOf(req, envelope)) {
       return sendError(res, 404, -32001, 'Session not found: this MCP session ended or never existed. Initialize a new one.');
     }
     track(connection, res);
     await connection.transport.handleRequest(req, res, body);
   }
 
-  /**
-   * Sends a request on to the replica that holds its connection or its session, and its answer (a stream, too) back;
-   * `subject` (the connection id, or the session a 2026-07-28 call names) is what its signature covers.
-   */
-  async function relay(
-    fleet: Fleet,
-    replica: string,
-    subject: string,
-    req: IncomingMessage,
-    res: ServerResponse,
-    body: unknown,
-    { whole = false, path = MCP_PATH }: { whole?: boolean; path?: string } = {},
-  ): Promise<boolean> {
-    const target = new URL(`${replica}${path}`);
-    const headers: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (value === undefined || ['host', 'content-length', 'connection', 'transfer-encoding'].includes(name)) continue;
-      headers[name] = value;
-    }
-    headers[SIGNATURE_HEADER] = fleet.relaySignature(req.method ?? '', subject);
-    const liveBase = liveLinkBase.getStore();
-    if (liveBase === undefined) delete headers[LIVE_BASE_HEADER];
-    else headers[LIVE_BASE_HEADER] = liveBase;
-    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body), 'utf8');
-    if (payload !== undefined) headers['content-length'] = String(payload.length);
-    // false: nothing was answered (the replica is gone, or stopping and answered 503), so the caller serves it here.
-    return new Promise<boolean>((resolve) => {
-      const outgoing = httpRequest(target, { method: req.method, headers, agent: false }, (answer) => {
-        if (answer.statusCode === 503) {
-          answer.resume();
-          resolve(false);
-          return;
-        }
-        if (whole) {
-          // A call's answer is passed on once it is complete: a replica that stops mid-answer leaves the call to this one.
-          const chunks: Buffer[] = [];
-          answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-          answer.on('end', () => {
-            if (answer.statusCode !== 200 || !answer.complete) return resolve(false);
-            res.writeHead(200, answer.headers);
-            res.end(Buffer.concat(chunks));
-            resolve(true);
-          });
-          answer.on('error', () => resolve(false));
-          answer.on('aborted', () => resolve(false));
-          return;
-        }
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-        answer.on('end', () => resolve(true));
-        answer.on('error', () => resolve(true));
-      });
-      outgoing.on('error', () => resolve(res.headersSent));
-      // The client went away: so does the relayed request (a GET stream, a call it cancelled).
-      res.on('close', () => {
-        outgoing.destroy();
-        resolve(true);
-      });
-      if (whole) outgoing.on('close', () => resolve(res.headersSent));
-      outgoing.end(payload);
-    });
-  }
-
-  async function openStreamable(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
-    const identity = guard.identify(req.headers);
+  async function openStreamable(req: IncomingMessage, res: ServerResponse, body: unknown, envelope: Envelope | undefined): Promise<void> {
+    const identity = identityOf(req, envelope);
     const fleet = runtime.fleet;
     const connection: StreamableConnection = {
       identity,
-      client: clientOf(req),
+      client: clientOf(req, envelope),
       transport: new NodeStreamableHTTPServerTransport({
         sessionIdGenerator: fleet === undefined ? randomUUID : () => fleet.connectionId(),
         keepAliveMs,
@@ -434,46 +425,29 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     logger.debug(`MCP connection opened over legacy SSE (${runtime.connections} open)`);
   }
 
-  async function postLegacyMessage(req: IncomingMessage, res: ServerResponse, id: string | null): Promise<void> {
+  async function postLegacyMessage(req: IncomingMessage, res: ServerResponse, id: string | null, envelope: Envelope | undefined): Promise<void> {
     const entry = id === null ? undefined : legacy.get(id);
     // In a fleet, a stream opened at another replica (a balancer without stickiness) takes its messages there.
-    if (!entry && id !== null && runtime.fleet !== undefined) {
+    if (!entry && id !== null && runtime.fleet !== undefined && envelope === undefined) {
       const replica = await runtime.fleet.connectionReplica(id);
       if (replica !== undefined) {
-        const body = await readJson(req, res);
-        if (!(await relay(runtime.fleet, replica, id, req, res, body, { path: `${MESSAGES_PATH}?sessionId=${encodeURIComponent(id)}` })))
+        const body = JSON.stringify(await readJson(req, res));
+        const path = `${MESSAGES_PATH}?sessionId=${encodeURIComponent(id)}`;
+        if ((await runtime.fleet.relayRequest(replica, path, req, res, body, scopeOf(req), false)).kind !== 'answered')
           sendError(res, 404, -32001, 'Session not found: the SSE stream for this sessionId is closed or never existed. Open a new one with GET /sse.');
         return;
       }
     }
-    if (!entry || entry.identity !== guard.identify(req.headers)) {
+    if (!entry || entry.identity !== identityOf(req, envelope)) {
       return sendError(res, 404, -32001, 'Session not found: the SSE stream for this sessionId is closed or never existed. Open a new one with GET /sse.');
     }
     const body = await readJson(req, res);
     entry.transport.handlePost(req, res, body);
   }
 
-  async function serveInternal(req: IncomingMessage, res: ServerResponse, fleet: Fleet): Promise<void> {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > bodyLimits.maxBytes) return sendError(res, 413, -32000, 'Request body too large.');
-      chunks.push(chunk);
-    }
-    // The caller gave up (its client cancelled): the call here ends too.
-    const abort = new AbortController();
-    res.on('close', () => {
-      if (!res.writableFinished) abort.abort(new Error('the forwarding replica went away'));
-    });
-    const answer = await fleet.serveInternal(Buffer.concat(chunks).toString('utf8'), header(req, SIGNATURE_HEADER), abort.signal);
-    if (res.destroyed) return;
-    res.writeHead(answer.status, { 'Content-Type': 'application/json' });
-    res.end(JSON.stringify(answer.body));
-  }
-
   /** The body as JSON, read within bodyLimits; a body it cannot be is answered here (413, or a JSON-RPC parse error). */
   async function readJson(req: IncomingMessage, res: ServerResponse): Promise<unknown> {
+    if (relayedBodies.has(req)) return relayedBodies.get(req);
     const body = await readJsonBody(req, bodyLimits);
     if (body.ok) return body.value;
     sendError(res, body.status, body.code, body.message);
@@ -492,7 +466,12 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
   // A replica takes client requests once it is in its fleet (its store answers); until then a balancer sends them elsewhere.
   if (options.store !== undefined) accepting = false;
-  await runtime.joinFleet(options.advertiseUrl ?? advertisedUrl(options, url, port));
+  try {
+    await runtime.joinFleet(options.advertiseUrl ?? advertisedUrl(options, url, port));
+  } catch (error) {
+    server.close();
+    throw error;
+  }
   accepting = true;
   runtime.live.serveOn({
     baseUrl: publicBaseUrl(options, url, port),
@@ -554,14 +533,18 @@ function reachedBase(req: IncomingMessage): string | undefined {
   return `${header(req, 'x-forwarded-proto') === 'https' ? 'https' : 'http'}://${host}`;
 }
 
-/** What a relayed request's signature covers: its connection id (2025, a legacy SSE message's too), or the session its 2026-07-28 call names. */
-function relaySubject(req: IncomingMessage): string | undefined {
-  const connection = header(req, 'mcp-session-id');
-  if (connection !== undefined) return connection;
-  const url = new URL(req.url ?? '/', 'http://localhost');
-  if (url.pathname === MESSAGES_PATH) return url.searchParams.get('sessionId') ?? undefined;
-  const session = header(req, 'mcp-param-session-id');
-  return session === undefined ? undefined : `session:${session}`;
+/** The scope a relayed request's envelope names, as the runtime takes it. */
+function scopeOfEnvelope(envelope: Envelope): CallerScope {
+  return {
+    identity: envelope.identity,
+    guarded: envelope.guarded,
+    ...(envelope.stateIdentity === undefined ? {} : { stateIdentity: envelope.stateIdentity }),
+  };
+}
+
+/** The scope a relayed request's auth info carries (set in serveModernRequest, for the runtime's forRequest). */
+function relayedScope(authInfo: AuthInfo | undefined): CallerScope | undefined {
+  return (authInfo?.extra as { scope?: CallerScope } | undefined)?.scope;
 }
 
 /** The tool and arguments of a single tools/call request body. */

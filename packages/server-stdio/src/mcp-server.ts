@@ -31,7 +31,8 @@ import { appOnlyRefusal, isAppOnly, registerLiveViewResource } from './live-view
 import { registerSnapshotResources } from './snapshot-resources.js';
 import { USER_ANSWER_MS, type Leg, type ParkedCalls } from './parked-calls.js';
 import type { Redactor } from './redaction.js';
-import { withRestored, type Restored, type Routed } from './fleet/restored.js';
+import type { Restored, Routed } from './fleet/restored.js';
+import { withRestored } from './restored-result.js';
 import { toolSurface, type ToolSurface } from './tool-surface.js';
 import { SERVER_NAME, VERSION } from './version.js';
 
@@ -80,7 +81,7 @@ export interface McpServerDeps {
    * In a fleet: where a call runs (fleet/fleet.ts). A call for a session another replica holds is answered by it; a
    * session restored here for the call has its result say so (`restored`).
    */
-  route?: (tool: string, args: unknown, signal: AbortSignal) => Promise<Routed>;
+  route?: (tool: string, args: unknown, signal: AbortSignal, progress?: ToolContext['progress']) => Promise<Routed>;
 }
 
 /** One MCP connection (or, in the 2026-07-28 era over HTTP, one request): its protocol server and its log channel. */
@@ -193,8 +194,11 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
     let restored: Restored | undefined;
     let ended: (() => void) | undefined;
     if (deps.route !== undefined) {
-      const routed = await deps.route(tool.name, args, ctx.mcpReq.signal);
+      // A call run at another replica passes its progress on, when the client asked for it.
+      const progress = ctx.mcpReq._meta?.progressToken === undefined ? undefined : leg.progress;
+      const routed = await deps.route(tool.name, args, ctx.mcpReq.signal, progress);
       if (routed.kind === 'result') return routed.result;
+      if (routed.kind === 'error') return toCallToolResult({ ok: false, error: routed.error });
       restored = routed.restored;
       ended = routed.ended;
     }

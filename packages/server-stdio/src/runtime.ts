@@ -32,6 +32,7 @@ import {
   type Profile,
   type SessionAccess,
   type ToolOptions,
+  type ToolContext,
 } from '@sessionwright/tools';
 import { builtToolEntry } from './tool-listing.js';
 import { LiveViews } from './live-view/live-views.js';
@@ -44,6 +45,7 @@ import { ParkedCalls } from './parked-calls.js';
 import { scopedAccess, type CallerScope } from './session-access.js';
 import type { Fleet } from './fleet/fleet.js';
 import { LocalCheckpoints } from './fleet/local-checkpoints.js';
+import { isReplicaUrl } from './fleet/replica-url.js';
 
 /** How long after start-up the browser launch begins if no client has initialized by then. */
 const BROWSER_START_GRACE_MS = 250;
@@ -100,8 +102,9 @@ export interface SessionwrightServer {
   /**
    * The server for one 2026-07-28 request over HTTP, which has no connection: its sessions and the playwright profile's
    * implicit session belong to the caller's identity (the token's), or, without identities, to the one local identity.
+   * A request relayed by another replica of a fleet names its caller's `scope` (its signed envelope) instead.
    */
-  forRequest(caller?: { identity?: string | undefined }): McpConnection;
+  forRequest(caller?: { identity?: string | undefined; scope?: CallerScope | undefined }): McpConnection;
   /** This replica's part in a fleet (--store), once it has joined one. */
   readonly fleet: Fleet | undefined;
   /**
@@ -272,7 +275,11 @@ export function createServer(
   let fleet: Fleet | undefined;
   /** In a fleet, where a caller's call runs (fleet/fleet.ts); alone, always here. */
   const routeFor = (scope: CallerScope) => {
-    if (fleet !== undefined) return { route: (tool: string, args: unknown, signal: AbortSignal) => (fleet as Fleet).route(scope, tool, args, signal) };
+    if (fleet !== undefined)
+      return {
+        route: (tool: string, args: unknown, signal: AbortSignal, progress?: ToolContext['progress']) =>
+          (fleet as Fleet).route(scope, tool, args, signal, progress),
+      };
     if (kept !== undefined) return { route: (tool: string, args: unknown) => (kept as LocalCheckpoints).route(scope, tool, args) };
     return {};
   };
@@ -378,7 +385,8 @@ export function createServer(
     forRequest(caller = {}) {
       startBrowser();
       const scope: CallerScope =
-        caller.identity === undefined ? { identity: LOCAL_IDENTITY, guarded: false } : { identity: `identity:${caller.identity}`, guarded: true };
+        caller.scope ??
+        (caller.identity === undefined ? { identity: LOCAL_IDENTITY, guarded: false } : { identity: `identity:${caller.identity}`, guarded: true });
       return serverFor(scope, { era: 'modern' });
     },
     get fleet() {
@@ -388,6 +396,8 @@ export function createServer(
       const store = options.http?.store;
       const key = options.http?.storeKey;
       if (store === undefined || key === undefined || fleet !== undefined) return;
+      // Other replicas send requests to it: an address and nothing more (checked at start for --advertise-url too).
+      if (!isReplicaUrl(advertiseUrl)) throw new Error(`The advertise URL must be http(s)://host:port and nothing more, not ${JSON.stringify(advertiseUrl)}.`);
       // Loaded only in a fleet: one process alone needs no Redis client.
       const [{ Fleet }, { FleetKeys }, { connectRedis }] = await Promise.all([
         import('./fleet/fleet.js'),

@@ -3,7 +3,7 @@
 import type { ProtocolEra, Tool } from '@modelcontextprotocol/server';
 import { annotationsFor, type AnyTool, type Profile } from '@sessionwright/tools';
 import { z } from 'zod';
-import { RESTORED_SCHEMA } from './fleet/restored.js';
+import { RESTORED_SCHEMA } from './restored-result.js';
 import { appToolMeta } from './live-view/mcp-app.js';
 import { withSessionIdHeader } from './session-header.js';
 

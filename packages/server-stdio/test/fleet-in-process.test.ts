@@ -1,4 +1,4 @@
-// The fleet's parts in this process, on a real redis-server: the directory's atomic updates, the store, the keys, and two replicas forwarding, listing and handing over.
+// The fleet's parts in this process, on a real redis-server: the directory's atomic updates, membership, the store, the keys, and two replicas forwarding, listing and handing over.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,13 +8,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, startHttpServer, type HttpServerHandle, type SessionwrightServer } from '../src/index.js';
 import { Directory } from '../src/fleet/directory.js';
 import { FleetKeys } from '../src/fleet/fleet-keys.js';
-import { INTERNAL_CALL_PATH, SIGNATURE_HEADER } from '../src/fleet/internal-route.js';
+import { Membership } from '../src/fleet/membership.js';
 import { RedisStore, connectRedis } from '../src/fleet/redis-store.js';
+import { RELAY_ENVELOPE_HEADER, RELAY_SIGNATURE_HEADER, RelaySignature } from '../src/fleet/relay-signature.js';
+import { UntrustedRecords } from '../src/fleet/untrusted-records.js';
 import { modernCall } from './modern-helpers.js';
 
 const parts = hasProgram('redis-server');
 const KEY = 'in-process-store-key-0123456789';
 let redis: RedisServer;
+const keys = new FleetKeys(KEY);
+const untrusted = new UntrustedRecords({ logger: silentLogger, clock: { now: () => Date.now() } });
 
 beforeAll(async () => {
   if (parts) redis = await startRedis();
@@ -28,12 +32,12 @@ describe.skipIf(!parts)('the directory, the store and the keys', () => {
     const connection = connectRedis(redis.url);
     await new Promise((resolve) => connection.once('ready', resolve));
     try {
-      const directory = new Directory(connection, 60_000);
+      const directory = new Directory({ redis: connection, keys, untrusted, ttlMs: 60_000 });
       const record = { sessionId: 's1', replica: 'http://a:1', identity: 'identity:alice', guarded: true, generation: 1 };
       expect(await directory.register(record)).toBe(true);
       expect(await directory.lookup('s1')).toMatchObject({ replica: 'http://a:1', generation: 1, state: 'open', guarded: true });
       // Two replicas claim it from the dead one at once: exactly one wins, with the next generation.
-      const claims = await Promise.all([directory.claim('s1', 'http://b:1', 'http://a:1', 1), directory.claim('s1', 'http://c:1', 'http://a:1', 1)]);
+      const claims = await Promise.all([directory.claim(record, 'http://b:1', 'http://a:1', 1), directory.claim(record, 'http://c:1', 'http://a:1', 1)]);
       expect(claims.filter((claim) => claim === 2)).toHaveLength(1);
       const winner = claims[0] === 2 ? 'http://b:1' : 'http://c:1';
       // The old replica's touch (an older generation) changes nothing.
@@ -43,7 +47,7 @@ describe.skipIf(!parts)('the directory, the store and the keys', () => {
       // A touch racing the release, and a register after it, cannot reopen it.
       expect(await directory.touch({ ...record, replica: winner, generation: 2 })).toBe(false);
       expect(await directory.register({ ...record, replica: winner, generation: 2 })).toBe(false);
-      expect(await directory.claim('s1', 'http://d:1', winner, 2)).toBeUndefined();
+      expect(await directory.claim(record, 'http://d:1', winner, 2)).toBeUndefined();
       expect((await directory.lookup('s1'))?.state).toBe('closed');
       // An identity's places across the fleet: two of two, then none until one is given back.
       expect(await directory.reserve('identity:bob', 'x', 2)).toBe(true);
@@ -52,10 +56,21 @@ describe.skipIf(!parts)('the directory, the store and the keys', () => {
       await directory.unreserve('identity:bob', 'x');
       expect(await directory.reserve('identity:bob', 'z', 2)).toBe(true);
       expect((await directory.sessionsOf('identity:bob')).sort()).toEqual(['y', 'z']);
-      await directory.heartbeat({ url: 'http://a:1', sessions: 1, maxSessions: 5, draining: false }, 10_000);
-      expect(await directory.replicas()).toEqual([{ url: 'http://a:1', sessions: 1, maxSessions: 5, draining: false }]);
-      await directory.leave('http://a:1');
-      expect(await directory.replicas()).toEqual([]);
+      const timers = { setTimeout: () => 0, clearTimeout() {} };
+      const membership = new Membership({
+        redis: connection,
+        keys,
+        untrusted,
+        logger: silentLogger,
+        clock: { now: () => Date.now() },
+        timers,
+        info: () => ({ sessions: 1, maxSessions: 5, draining: false }),
+      });
+      membership.start('http://a:1');
+      await membership.beat();
+      expect(await membership.live(true)).toEqual([{ url: 'http://a:1', sessions: 1, maxSessions: 5, draining: false }]);
+      await membership.leave();
+      expect(await membership.live(true)).toEqual([]);
     } finally {
       connection.disconnect();
     }
@@ -82,20 +97,19 @@ describe.skipIf(!parts)('the directory, the store and the keys', () => {
     }
   });
 
-  it('seals for one label only and signs requests that expire', () => {
-    const keys = new FleetKeys(KEY);
+  it('seals for one label only and signs records for their key only', () => {
     const sealed = keys.seal(Buffer.from('cookie=secret'), 'checkpoint/a');
     expect(Buffer.from(sealed).toString('utf8')).not.toContain('secret');
     expect(Buffer.from(keys.unseal(sealed, 'checkpoint/a') ?? []).toString('utf8')).toBe('cookie=secret');
     expect(keys.unseal(sealed, 'checkpoint/b')).toBeUndefined();
     expect(new FleetKeys('another-key-0123456789abcdef').unseal(sealed, 'checkpoint/a')).toBeUndefined();
     expect(keys.unseal(new Uint8Array([1, 2, 3]), 'checkpoint/a')).toBeUndefined();
-    const signature = keys.sign('/fleet/call', '{}');
-    expect(keys.verify(signature, '/fleet/call', '{}')).toBe(true);
-    expect(keys.verify(signature, '/fleet/call', '{"x":1}')).toBe(false);
-    expect(keys.verify(keys.sign('/fleet/call', '{}', Date.now() - 120_000), '/fleet/call', '{}')).toBe(false);
-    expect(keys.verify(undefined, '/fleet/call', '{}')).toBe(false);
-    expect(keys.verify('12.zz', '/fleet/call', '{}')).toBe(false);
+    const record = keys.signRecord('replica:a', '{"url":"http://a:1"}');
+    expect(keys.openRecord('replica:a', record)).toBe('{"url":"http://a:1"}');
+    expect(keys.openRecord('replica:b', record)).toBeUndefined();
+    expect(keys.openRecord('replica:a', record.replace('a:1', 'b:1'))).toBeUndefined();
+    expect(new FleetKeys('another-key-0123456789abcdef').openRecord('replica:a', record)).toBeUndefined();
+    for (const garbage of [null, 12, '', 'null', '.x', `${'0'.repeat(64)}.x`]) expect(keys.openRecord('replica:a', garbage)).toBeUndefined();
   });
 });
 
@@ -144,9 +158,10 @@ describe.skipIf(!parts)('two replicas in this process', () => {
     const connection = connectRedis(redis.url);
     await new Promise((resolve) => connection.once('ready', resolve));
     try {
-      const directory = new Directory(connection, 60_000);
+      const directory = new Directory({ redis: connection, keys, untrusted, ttlMs: 60_000 });
       const record = await directory.lookup(sessionId);
-      expect(await directory.claim(sessionId, b.base, a.base, record?.generation ?? 0)).toBe((record?.generation ?? 0) + 1);
+      if (record === undefined) throw new Error('no directory entry');
+      expect(await directory.claim(record, b.base, a.base, record.generation)).toBe(record.generation + 1);
     } finally {
       connection.disconnect();
     }
@@ -168,14 +183,12 @@ describe.skipIf(!parts)('two replicas in this process', () => {
     expect(b.runtime.manager.size).toBe(0);
     const listed = (await modernCall(b.base, 'list_sessions')).json;
     expect(listed.sessions).toEqual([expect.objectContaining({ sessionId, replica: new URL(a.base).host })]);
-    // Unsigned, or signed with another key: refused before anything runs.
-    const body = JSON.stringify({ scope: { identity: 'local', guarded: false }, tool: 'list_sessions', arguments: {}, hops: 0 });
-    for (const signature of [undefined, new FleetKeys('another-key-0123456789abcdef').sign(INTERNAL_CALL_PATH, body)]) {
-      const refused = await fetch(`${a.base}${INTERNAL_CALL_PATH}`, {
-        method: 'POST',
-        body,
-        headers: signature === undefined ? {} : { [SIGNATURE_HEADER]: signature },
-      });
+    // Signed with another key, or a signature made up: refused before anything runs.
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+    const other = new RelaySignature({ keys: new FleetKeys('another-key-0123456789abcdef'), clock: { now: () => Date.now() } });
+    const forged = other.sign({ method: 'POST', path: '/mcp', destination: a.base, body }, { identity: 'local', guarded: false, hops: 1 });
+    for (const headers of [forged, { [RELAY_SIGNATURE_HEADER]: `${Date.now()}.${'0'.repeat(32)}.${'0'.repeat(64)}`, [RELAY_ENVELOPE_HEADER]: 'e30' }]) {
+      const refused = await fetch(`${a.base}/mcp`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
       expect(refused.status).toBe(403);
     }
     expect((await fetch(`${a.base}/healthz`)).status).toBe(200);

@@ -487,6 +487,11 @@ export class SessionManager {
     this.creatingIds.add(sessionId);
   }
 
+  /** Whether a session with this id is open here (whoever it belongs to). Does not count as use. */
+  has(sessionId: string): boolean {
+    return this.sessions.has(sessionId);
+  }
+
   /**
    * The open session with this id; SESSION_EXPIRED or SESSION_NOT_FOUND otherwise. Does not count as use.
    * With an identity, another identity's session (open or ended) is SESSION_NOT_FOUND, word for word as an unknown id.

@@ -28,9 +28,12 @@ describe('idle expiry', () => {
 
     time.advance(TIMEOUT - 1);
     expect(manager.get(session.id)).toBe(session);
+    expect(manager.has(session.id)).toBe(true);
     time.advance(1);
     expect(time.now()).toBe(session.createdAt + TIMEOUT);
     expect(errorOf(() => manager.get(session.id)).code).toBe('SESSION_EXPIRED');
+    expect(manager.has(session.id)).toBe(false);
+    expect(manager.has('never-issued')).toBe(false);
     expect(manager.size).toBe(0);
     // The context is closed behind the scenes.
     await expect.poll(() => session.page.isClosed()).toBe(true);

@@ -1,9 +1,6 @@
 // What a fleet's shared secret (--store-key) becomes: a key that seals records for the store, and a MAC key for replica-to-replica requests.
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
-/** How far a replica-to-replica request's time may be from the receiver's clock. */
-const MAC_WINDOW_MS = 60_000;
-
 export class FleetKeys {
   private readonly sealKey: Buffer;
   private readonly macKey: Buffer;
@@ -37,21 +34,29 @@ export class FleetKeys {
     }
   }
 
-  /** The value of the header that authenticates a replica-to-replica request: `<time>.<hex MAC of time, path and body>`. */
-  sign(path: string, body: string, now = Date.now()): string {
-    return `${now}.${this.mac(now, path, body)}`;
+  /** The hex MAC of `parts` (each length-prefixed, so no two lists of parts share a MAC input). */
+  mac(...parts: string[]): string {
+    const hmac = createHmac('sha256', this.macKey);
+    for (const part of parts) hmac.update(`${Buffer.byteLength(part, 'utf8')}:${part}\n`);
+    return hmac.digest('hex');
   }
 
-  /** Whether `header` authenticates this request (made within MAC_WINDOW_MS of now). */
-  verify(header: string | undefined, path: string, body: string, now = Date.now()): boolean {
-    if (header === undefined) return false;
-    const [time, mac] = header.split('.');
-    const at = Number(time);
-    if (!Number.isSafeInteger(at) || Math.abs(now - at) > MAC_WINDOW_MS || mac === undefined || !/^[0-9a-f]{64}$/.test(mac)) return false;
-    return timingSafeEqual(Buffer.from(mac, 'hex'), Buffer.from(this.mac(at, path, body), 'hex'));
+  /** Whether `mac` (hex, as a record or a request carries it) is the MAC of `parts`. */
+  macMatches(mac: unknown, ...parts: string[]): boolean {
+    if (typeof mac !== 'string' || !/^[0-9a-f]{64}$/.test(mac)) return false;
+    return timingSafeEqual(Buffer.from(mac, 'hex'), Buffer.from(this.mac(...parts), 'hex'));
   }
 
-  private mac(at: number, path: string, body: string): string {
-    return createHmac('sha256', this.macKey).update(`${at}\n${path}\n${body}`).digest('hex');
+  /** A record's value for the store: its content with the MAC of its key and content, so no writer without the key can forge it. */
+  signRecord(key: string, content: string): string {
+    return `${this.mac('record', key, content)}.${content}`;
+  }
+
+  /** The content of a record `signRecord` made for this key, or undefined for anything else (forged, moved, malformed). */
+  openRecord(key: string, value: unknown): string | undefined {
+    if (typeof value !== 'string') return undefined;
+    const dot = value.indexOf('.');
+    const content = value.slice(dot + 1);
+    return dot === 64 && this.macMatches(value.slice(0, dot), 'record', key, content) ? content : undefined;
   }
 }

@@ -1,20 +1,26 @@
 // A live-view link works through any replica: its token is entered in the store, and a replica that does not know a token relays the request (streams piped) to the one that issued it.
-import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@sessionwright/session-core';
 import { messageOf } from '@sessionwright/session-core';
 import type { LiveRelay } from '../live-view/live-views.js';
 import type { FleetKeys } from './fleet-keys.js';
-import { SIGNATURE_HEADER } from './internal-route.js';
 import type { RedisStore } from './redis-store.js';
+import { NOT_RELAYED, send } from './relay.js';
+import { RELAY_ENVELOPE_HEADER, RELAY_SIGNATURE_HEADER, type RelaySignature } from './relay-signature.js';
+import { isReplicaUrl } from './replica-url.js';
+import type { UntrustedRecords } from './untrusted-records.js';
 
-/** Headers not passed on: the hop's own, and the fleet's (a client cannot present them). */
-const HOP_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', SIGNATURE_HEADER]);
+/** A live page's relayed request carries no caller: its token is its own credential. */
+const NO_CALLER = { identity: '', guarded: false, hops: 1 };
 
 export class FleetLiveRelay implements LiveRelay {
   constructor(
     private readonly options: {
       store: RedisStore;
       keys: FleetKeys;
+      /** Signs the relayed requests (its body is streamed, so the signature covers an empty one: see docs/decisions.md). */
+      signature: RelaySignature;
+      untrusted: UntrustedRecords;
       logger: Logger;
       /** This replica's advertise URL. */
       url: () => string;
@@ -24,28 +30,35 @@ export class FleetLiveRelay implements LiveRelay {
   ) {}
 
   async minted(tokenId: string, ttlMs: number): Promise<void> {
-    await this.options.store.set(tokenKey(tokenId), Buffer.from(this.options.url(), 'utf8'), { ttlMs });
+    const key = tokenKey(tokenId);
+    await this.options.store.set(key, Buffer.from(this.options.keys.signRecord(key, this.options.url()), 'utf8'), { ttlMs });
   }
 
   async relay(tokenId: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     const path = req.url ?? '/';
     // A request relayed here already is answered here: never sent on twice.
-    const signature = req.headers[SIGNATURE_HEADER];
-    if (signature !== undefined) return false;
+    if (req.headers[RELAY_SIGNATURE_HEADER] !== undefined) return false;
+    const key = tokenKey(tokenId);
     let issuer: string | undefined;
     try {
-      const entry = await this.options.store.get(tokenKey(tokenId));
-      issuer = entry === undefined ? undefined : Buffer.from(entry).toString('utf8');
+      const entry = await this.options.store.get(key);
+      if (entry === undefined) return false;
+      // Only a record a replica of this fleet signed names where the link's secret may go.
+      issuer = this.options.keys.openRecord(key, Buffer.from(entry).toString('utf8'));
     } catch {
       return false; // The store is away: the link is unknown here.
     }
-    if (issuer === undefined || issuer === this.options.url() || !(await this.options.isLive(issuer).catch(() => false))) return false;
+    if (!isReplicaUrl(issuer)) {
+      this.options.untrusted.ignored('live-view link record');
+      return false;
+    }
+    if (issuer === this.options.url() || !(await this.options.isLive(issuer).catch(() => false))) return false;
     const headers: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !HOP_HEADERS.has(name)) headers[name] = value;
+    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !NOT_RELAYED.has(name)) headers[name] = value;
     // The Host and Origin stay the person's: the issuing replica checks them as for a request that reached it.
-    headers[SIGNATURE_HEADER] = this.options.keys.sign(relaySubject(req.method ?? 'GET'), path);
+    Object.assign(headers, this.options.signature.sign({ method: req.method ?? 'GET', path, destination: issuer, body: '' }, NO_CALLER));
     return new Promise<boolean>((resolve) => {
-      const outgoing = httpRequest(new URL(path, issuer), { method: req.method, headers, agent: false }, (answer) => {
+      const outgoing = send(new URL(path, issuer), req.method ?? 'GET', headers, undefined, (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         // Piped as it comes: an event stream's frames reach the page one by one.
         res.flushHeaders();
@@ -54,7 +67,7 @@ export class FleetLiveRelay implements LiveRelay {
         resolve(true);
       });
       outgoing.on('error', (error) => {
-        this.options.logger.debug(`live view: relay to ${issuer} failed: ${messageOf(error)}`);
+        this.options.logger.debug(`live view: relay to ${new URL(issuer).host} failed: ${messageOf(error)}`);
         if (!res.headersSent) resolve(false);
         else res.destroy();
       });
@@ -65,14 +78,15 @@ export class FleetLiveRelay implements LiveRelay {
   }
 
   accepts(req: IncomingMessage): boolean {
-    const signature = req.headers[SIGNATURE_HEADER];
+    const signature = req.headers[RELAY_SIGNATURE_HEADER];
     if (signature === undefined) return true;
-    return this.options.keys.verify(typeof signature === 'string' ? signature : undefined, relaySubject(req.method ?? 'GET'), req.url ?? '/');
+    const envelope = req.headers[RELAY_ENVELOPE_HEADER];
+    const request = { method: req.method ?? 'GET', path: req.url ?? '/', destination: this.options.url(), body: '' };
+    return (
+      this.options.signature.verify(request, typeof signature === 'string' ? signature : undefined, typeof envelope === 'string' ? envelope : undefined) !==
+      undefined
+    );
   }
-}
-
-function relaySubject(method: string): string {
-  return `live ${method}`;
 }
 
 function tokenKey(tokenId: string): string {

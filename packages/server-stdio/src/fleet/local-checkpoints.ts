@@ -1,9 +1,7 @@
 // One server with --data-dir and no fleet: its sessions are checkpointed in that folder (sealed), and a restarted server restores each at its next call.
 import { randomUUID } from 'node:crypto';
 import { isSessionError, messageOf, shortId, type Logger, type Session, type SessionImage, type SessionManager, type Store } from '@sessionwright/session-core';
-import type { CallToolResult } from '@modelcontextprotocol/server';
 import { validate } from 'uuid';
-import { toCallToolResult } from '../mcp-server.js';
 import type { CallerScope, SessionKeeper } from '../session-access.js';
 import { RESTORED_LOST, type Restored, type Routed } from './restored.js';
 
@@ -76,7 +74,7 @@ export class LocalCheckpoints implements SessionKeeper {
       const restored = await this.restore(scope, sessionId);
       return restored === undefined ? { kind: 'local' } : { kind: 'local', restored };
     } catch (error) {
-      if (isSessionError(error)) return { kind: 'result', result: toCallToolResult({ ok: false, error }) as CallToolResult };
+      if (isSessionError(error)) return { kind: 'error', error };
       throw error;
     }
   }
