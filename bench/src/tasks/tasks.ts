@@ -71,7 +71,7 @@ const signup: Task = {
     const passwords = [textbox('New password', SIGNUP.password), textbox('Confirm password', SIGNUP.password)];
     await agent.run([{ tool: 'navigate', url: `${site}/signup` }]);
     const submit = { tool: 'click', target: 'role=button[name="Create account"]' } as const;
-    await agent.run([
+    const found = await agent.run([
       {
         tool: 'fill',
         fields: [
@@ -85,9 +85,10 @@ const signup: Task = {
         ],
       },
       submit,
+      // The task expects the username may be taken: the agent looks for the form's errors right after sending it.
+      { tool: 'find', text: 'Error:' },
     ]);
-    // The page's title says there is a problem; the errors say which.
-    const errors = await finds(agent, [{ tool: 'find', text: 'Error:' }]);
+    const errors = found.flatMap((text) => parseFind(text, agent.url));
     if (!errors.some((f) => f.text.includes('taken'))) throw new Error(`expected the username to be taken: ${JSON.stringify(errors)}`);
     // A form answered again keeps what was typed except the passwords.
     await agent.run([{ tool: 'fill', fields: [textbox('Username', SIGNUP.fallback), ...passwords] }, submit]);
