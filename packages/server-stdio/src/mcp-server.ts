@@ -28,6 +28,7 @@ import {
 } from '@sessionwright/tools';
 import type { LiveViews } from './live-view/live-views.js';
 import { registerLiveViewResource } from './live-view/mcp-app.js';
+import { registerSnapshotResources } from './snapshot-resources.js';
 import { USER_ANSWER_MS, type Leg, type ParkedCalls } from './parked-calls.js';
 import type { Redactor } from './redaction.js';
 import { withRestored, type Restored, type Routed } from './fleet/restored.js';
@@ -134,6 +135,11 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
     server.registerCapabilities({ resources: { listChanged: false } });
     registerLiveViewResource(mcp);
   }
+  // The playwright profile's actions write their snapshots to files, which a client reads as resources.
+  if (profile.name === 'playwright') {
+    server.registerCapabilities({ resources: { listChanged: false } });
+    registerSnapshotResources(mcp, { options: deps.toolOptions, sessions: deps.sessions });
+  }
   // The SDK's own setLevel handler keeps the level for sendLoggingMessage but sends everything until a level is set;
   // this one starts at info, so a client that never asks gets no per-call debug lines. (2026-07-28 has no setLevel:
   // each request names its level in _meta, and a request that names none gets no log messages.)
@@ -146,7 +152,8 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
     if (modern || below(level, minimumLevel) || server.getClientVersion() === undefined) return;
     server.sendLoggingMessage({ level, logger: SERVER_NAME, data: message }).catch(() => {});
   };
-  const serialize: SerializeOptions = { images: deps.images ?? 'allow', redactor: deps.redactor };
+  // A client on this machine (stdio) reads the files results name; one over HTTP reads them through their resource links.
+  const serialize: SerializeOptions = { images: deps.images ?? 'allow', redactor: deps.redactor, links: deps.local !== true };
   /** What a tool sees of a call: this server's sessions and options, and the call's leg (its signal, progress and logs). */
   const contextOf = (leg: Leg): ToolContext => ({
     sessions: deps.sessions,
@@ -303,18 +310,20 @@ async function allowedRoots(server: Server, deps: McpServerDeps, signal: AbortSi
 
 /**
  * How results are written for one server: `images: 'omit'` leaves images out (a screenshot answers its JSON alone);
- * `redactor` hides secrets and URL parameters in every string of the result, and in embedded text files.
+ * `redactor` hides secrets and URL parameters in every string of the result, and in embedded text files; `links`
+ * sends resource links (to files the result names) after the JSON.
  */
 interface SerializeOptions {
   images?: 'allow' | 'omit';
   redactor?: Redactor | undefined;
+  links?: boolean;
 }
 
 /**
- * Success: structuredContent plus the same object as JSON text first, attachments (images, embedded files) after;
- * with `images: 'omit'` images are left out. Failure: isError plus the error JSON.
+ * Success: structuredContent plus the same object as JSON text first, attachments (images, embedded files, resource
+ * links) after; with `images: 'omit'` images are left out, without `links` resource links. Failure: isError plus the error JSON.
  */
-export function toCallToolResult(outcome: ToolOutcome, { images = 'allow', redactor }: SerializeOptions = {}): CallToolResult {
+export function toCallToolResult(outcome: ToolOutcome, { images = 'allow', redactor, links = false }: SerializeOptions = {}): CallToolResult {
   if (!outcome.ok) {
     const error = outcome.error.toJSON();
     return { isError: true, content: [{ type: 'text', text: JSON.stringify(redactor ? redactor.value(error) : error) }] };
@@ -329,11 +338,13 @@ export function toCallToolResult(outcome: ToolOutcome, { images = 'allow', redac
     content: [
       { type: 'text', text: JSON.stringify(data) },
       ...outcome.attachments
-        .filter((attachment) => images === 'allow' || attachment.type !== 'image')
+        .filter((attachment) => (attachment.type === 'image' ? images === 'allow' : attachment.type === 'resource' || links))
         .map((attachment) =>
           attachment.type === 'image'
             ? { type: 'image' as const, data: attachment.data, mimeType: attachment.mimeType }
-            : { type: 'resource' as const, resource: { uri: attachment.uri, mimeType: attachment.mimeType, blob: blob(attachment) } },
+            : attachment.type === 'resource_link'
+              ? attachment
+              : { type: 'resource' as const, resource: { uri: attachment.uri, mimeType: attachment.mimeType, blob: blob(attachment) } },
         ),
     ],
   };

@@ -234,6 +234,7 @@ export function createServer(
     allowFileUrls: options.allowFileUrls,
     fileRoots: options.fileRoot ?? [],
     defaultTimeouts: setup.timeouts,
+    snapshotMode: setup.snapshotMode,
     ...defined({ consoleLevel: setup.consoleLevel, outputDir: options.outputDir, outputMaxSize: options.outputMaxSize, config: options.readOut }),
     ...(Object.keys(secrets).length === 0 ? {} : { secrets }),
     ...(redactor === undefined ? {} : { redact: redactor.text }),

@@ -129,7 +129,8 @@ describe('drops', () => {
         data: { 'text/plain': 'dropped text', 'text/uri-list': 'https://example.com/' },
       }),
     );
-    expect(dropped.snapshot).toContain('Drop here');
+    expect(dropped.snapshot).toBeUndefined();
+    expect(await readFile(dropped.snapshotFile, 'utf8')).toContain('Drop here');
     expect(JSON.parse(await inPage("() => document.getElementById('out').textContent"))).toEqual({
       files: ['note.txt:hello from a file'],
       text: 'dropped text',

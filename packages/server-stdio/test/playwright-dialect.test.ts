@@ -232,6 +232,13 @@ describe('the real command lines of @playwright/mcp users', () => {
       launch: { chromiumSandbox: true },
     });
     expect(playwright(['--idle-timeout', '60000']).options.sessionTimeout).toBe(60_000);
+    // --snapshot-mode: full by default; none honoured; any other word read as full, as @playwright/mcp reads it, and said once.
+    expect(playwright([]).options.setup.snapshotMode).toBe('full');
+    expect(playwright(['--snapshot-mode', 'full'])).toMatchObject({ options: { setup: { snapshotMode: 'full' } }, warnings: [] });
+    expect(playwright(['--snapshot-mode', 'none'])).toMatchObject({ options: { setup: { snapshotMode: 'none' } }, warnings: [] });
+    const other = playwright(['--snapshot-mode', 'incremental']);
+    expect(other.options.setup.snapshotMode).toBe('full');
+    expect(other.warnings).toEqual([expect.stringMatching(/^--snapshot-mode: .*"incremental" is read as "full"/)]);
     // Playwright's 0, no limit, is the call's own ceiling.
     expect(playwright(['--timeout-action', '0', '--timeout-navigation', '0', '--call-timeout', '90000']).options.setup.timeouts).toEqual({
       element: 90_000,

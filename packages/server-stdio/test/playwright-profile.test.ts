@@ -1,4 +1,5 @@
 // --profile playwright: @playwright/mcp's tool names and shapes over stdio, the implicit session per connection, and sessionId for parallel sessions (dialogs, file choosers and the rest of the core tools in process: packages/tools/test/playwright-profile.test.ts).
+import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { silentLogger } from '@sessionwright/session-core';
@@ -23,6 +24,11 @@ function refIn(snapshot: string, line: RegExp): string {
   const ref = found && /\[ref=([^\]]+)\]/.exec(found)?.[1];
   if (!ref) throw new Error(`no ref for ${line} in:\n${snapshot}`);
   return ref;
+}
+
+/** The snapshot an action's result names in snapshotFile. */
+function snapshotIn(data: Record<string, unknown>): string {
+  return readFileSync(data.snapshotFile as string, 'utf8');
 }
 
 describe('--profile playwright over stdio, as an @playwright/mcp client uses it', () => {
@@ -64,7 +70,9 @@ describe('--profile playwright over stdio, as an @playwright/mcp client uses it'
   it('navigates and snapshots without a sessionId; content[0].text is JSON with url, title and the snapshot with refs', async () => {
     const navigated = expectSuccess(await tool('browser_navigate', { url: fixture.urlFor('/pages/home') }));
     expect(navigated).toMatchObject({ url: fixture.urlFor('/pages/home'), title: 'Home', status: 200 });
-    expect(navigated.snapshot).toContain('Fixture home');
+    // An action names the file holding its snapshot (in the session's folder without --output-dir).
+    expect(navigated.snapshot).toBeUndefined();
+    expect(snapshotIn(navigated)).toContain('Fixture home');
 
     const result = await server.client.callTool({ name: 'browser_snapshot', arguments: {} });
     const text = (result.content as { type: string; text: string }[])[0]!.text;
@@ -79,7 +87,7 @@ describe('--profile playwright over stdio, as an @playwright/mcp client uses it'
     const { snapshot } = expectSuccess(await tool('browser_snapshot'));
     const clicked = expectSuccess(await tool('browser_click', { element: 'Form link', ref: refIn(snapshot, /link "Form"/) }));
     expect(clicked).toMatchObject({ url: fixture.urlFor('/pages/form'), title: 'Form' });
-    expect(clicked.snapshot).toContain('textbox "Name"');
+    expect(snapshotIn(clicked)).toContain('textbox "Name"');
 
     expectSuccess(await tool('browser_navigate', { url: fixture.urlFor('/pages/buttons') }));
     expectSuccess(await tool('browser_click', { target: '#inc' }));
@@ -115,7 +123,7 @@ describe('--profile playwright over stdio, as an @playwright/mcp client uses it'
 
     const back = expectSuccess(await tool('browser_navigate_back'));
     expect(back.url).toBe(fixture.urlFor('/pages/buttons'));
-    expect(back.snapshot).toContain('button "Increment"');
+    expect(snapshotIn(back)).toContain('button "Increment"');
   });
 
   it('answers bad arguments and missing elements with the same codes as the default profile', async () => {

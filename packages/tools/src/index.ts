@@ -61,6 +61,7 @@ export {
 } from './framework/define-session-tool.js';
 export { sessionOutput, type Attachment, type ToolResponse, type WithAttachments } from './framework/response.js';
 export { runTool, type ToolOutcome } from './framework/define-tool.js';
+export { SNAPSHOT_MIME_TYPE, SNAPSHOT_URI_TEMPLATE, readSnapshotFile } from './framework/snapshot-file.js';
 export { ImplicitSession } from './profiles/playwright/implicit-session.js';
 export type { ToolVocabulary } from './framework/next-steps.js';
 export { PROFILE_NAMES, playwrightProfile, sessionsProfile, type Profile, type ProfileName } from './profiles/profiles.js';

@@ -1,5 +1,5 @@
 // --profile playwright in process (runTool over a real SessionManager, Chromium and the fixture server, with one connection's implicit session): dialogs and file choosers held open, forms, drags, tabs, console and network.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -14,6 +14,11 @@ function refIn(snapshot: string, line: RegExp): string {
   const ref = found && /\[ref=([^\]]+)\]/.exec(found)?.[1];
   if (!ref) throw new Error(`no ref for ${line} in:\n${snapshot}`);
   return ref;
+}
+
+/** The snapshot an action's result names: the file in its session's folder (no --output-dir here). */
+function snapshotIn(data: Record<string, unknown>): string {
+  return readFileSync(data.snapshotFile as string, 'utf8');
 }
 
 describe('--profile playwright in process: dialogs and file choosers held open, and the rest of the core tools', () => {
@@ -64,7 +69,7 @@ describe('--profile playwright in process: dialogs and file choosers held open, 
     expect(prompted.modalState).toMatchObject({ type: 'dialog', dialogType: 'prompt', dialogMessage: 'name?' });
     expect(prompted.message).toContain('promptText');
     const answered = expectSuccess(await tool('browser_handle_dialog', { accept: true, promptText: 'Ada' }));
-    expect(answered.snapshot).toContain('Ada');
+    expect(snapshotIn(answered)).toContain('Ada');
     expect(await read("document.getElementById('prompt-result').textContent")).toBe('Ada');
 
     const sessionId = expectSuccess(await tool('create_session')).sessionId;
@@ -126,7 +131,7 @@ describe('--profile playwright in process: dialogs and file choosers held open, 
       }),
     );
     expect(filled).toMatchObject({ url: fixture.urlFor('/pages/form'), title: 'Form' });
-    expect(filled.snapshot).toContain('textbox "Name"');
+    expect(snapshotIn(filled)).toContain('textbox "Name"');
     expect(await read("[document.getElementById('name').value, document.getElementById('color').value, document.getElementById('agree').checked]")).toEqual([
       'Ada',
       'b',
@@ -155,10 +160,11 @@ describe('--profile playwright in process: dialogs and file choosers held open, 
     await tool('browser_navigate', { url: fixture.urlFor('/pages/form') });
     const listed = expectSuccess(await tool('browser_tabs', { action: 'list' }));
     expect(listed.tabs.map((tab: { title: string }) => tab.title)).toEqual(['Home', 'Form']);
-    expect(listed.snapshot).toBeUndefined();
+    expect(listed.snapshotFile).toBeUndefined();
     const selected = expectSuccess(await tool('browser_tabs', { action: 'select', index: 0 }));
     expect(selected).toMatchObject({ url: fixture.urlFor('/pages/home'), title: 'Home', current: 0 });
-    expect(selected.snapshot).toContain('Fixture home');
+    expect(selected.snapshot).toBeUndefined();
+    expect(snapshotIn(selected)).toContain('Fixture home');
     expect(expectSuccess(await tool('browser_tabs', { action: 'close', index: 1 })).tabs).toHaveLength(1);
     expectError(await tool('browser_tabs', { action: 'select', index: 5 }), 'INVALID_PARAMETERS');
     expectError(await tool('browser_tabs', { action: 'open' }), 'INVALID_PARAMETERS');

@@ -19,6 +19,8 @@ export interface BrowserSetup {
   consoleLevel: ConsoleLevel | undefined;
   /** omit: results carry no images (a screenshot answers its JSON alone). */
   imageResponses: 'allow' | 'omit';
+  /** --snapshot-mode: full, the playwright profile's actions write the page's snapshot to a file; none, they write none. */
+  snapshotMode: 'full' | 'none';
   /**
    * What to record under --output-dir, for the tracing and video capability: a trace of every session, a video of its
    * pages at this size, the session's log. Kept here for it; nothing is recorded yet.
@@ -36,5 +38,6 @@ export const NO_SETUP: BrowserSetup = {
   timeouts: {},
   consoleLevel: undefined,
   imageResponses: 'allow',
+  snapshotMode: 'full',
   recording: { trace: false, video: undefined, session: false },
 };

@@ -6,6 +6,7 @@ import type { ToolContext, ToolDefinition, ToolOptions } from './define-tool.js'
 import { checkModal, letFileChooserArrive, type ModalPolicy } from './modal-state.js';
 import { reportWaitForPerson } from './person-wait.js';
 import { outputPath, writeOutputFile } from './output-files.js';
+import { writeSnapshotFile } from './snapshot-file.js';
 import { CallResponse, fileResultField, type FileOutput, type FileTarget, type PageHeader, type ToolResponse, type WithAttachments } from './response.js';
 
 /** What a session tool does, written once; each profile offers it under its own name and arguments. */
@@ -32,8 +33,11 @@ export interface SessionToolWork<Args, Prepared, Fields> {
 export interface CallScope {
   /** The session the call names; undefined: the connection's implicit session. */
   sessionId: string | undefined;
-  /** The result carries the page's snapshot after the call. */
-  snapshot: boolean;
+  /**
+   * The page's snapshot after the call: in the result (true), or written to a file in the caller's folder that the
+   * result names ('file', the playwright profile's actions; none with --snapshot-mode none).
+   */
+  snapshot: boolean | 'file';
   /**
    * Dialogs and file choosers are held open until a tool answers them, and this is what the call may do about one
    * (the playwright profile); undefined: they are answered at once, as the session does by default.
@@ -42,7 +46,18 @@ export interface CallScope {
 }
 
 /** The fields the response adds to every session tool's result; a handler returns the others. */
-type ResponseFields = 'url' | 'title' | 'snapshot' | 'snapshotTruncated' | 'snapshotNote' | 'expiresAt' | 'dialogs' | 'openedTabs' | 'closedTabs' | 'downloads';
+type ResponseFields =
+  | 'url'
+  | 'title'
+  | 'snapshot'
+  | 'snapshotTruncated'
+  | 'snapshotFile'
+  | 'snapshotNote'
+  | 'expiresAt'
+  | 'dialogs'
+  | 'openedTabs'
+  | 'closedTabs'
+  | 'downloads';
 
 /** A handler's own fields: its output without what the response adds. */
 export type OwnFields<Output extends z.ZodObject> = Omit<z.infer<Output>, ResponseFields>;
@@ -152,7 +167,11 @@ async function runInSession<Args, Prepared, Fields extends object>(
           stopReporting();
           started();
           if (scope.modal !== undefined) await admit(session, scope.modal);
-          const response = new CallResponse(session, { snapshot: scope.snapshot, holdsModals: scope.modal !== undefined });
+          const response = new CallResponse(session, {
+            snapshot: scope.snapshot === 'file' && ctx.options.snapshotMode === 'none' ? false : scope.snapshot,
+            holdsModals: scope.modal !== undefined,
+            writeSnapshot: (text) => writeSnapshotFile(ctx.options, session, text),
+          });
           return { response, fields: await runHandler(work, prepared, page, response, ctx, scope) };
         },
         {

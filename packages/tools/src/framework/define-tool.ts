@@ -84,6 +84,11 @@ export interface ToolOptions {
   config?: Readonly<Record<string, unknown>>;
   /** Secret values by name (--secrets): text to type that is exactly a secret's name types its value. */
   secrets?: Readonly<Record<string, string>>;
+  /**
+   * `--snapshot-mode` (the playwright profile): full, each action writes the page's snapshot to a file its result names;
+   * none, it writes and names none (browser_snapshot still answers one).
+   */
+  snapshotMode?: 'full' | 'none';
   /** Hides secrets and URL parameters in text a tool writes to a file (results are hidden by the server's serializer). */
   redact?: (text: string) => string;
 }

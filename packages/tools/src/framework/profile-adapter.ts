@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { ToolKind } from './define-tool.js';
 import { modalResultFields, type ModalPolicy } from './modal-state.js';
-import { pageResultFields, snapshotResultFields, type FileOutput } from './response.js';
+import { pageResultFields, snapshotFileResultFields, snapshotResultFields, type FileOutput } from './response.js';
 import { invalidArguments } from './errors.js';
 import { MAX_SELECTOR, REF_PATTERN, refText, sessionIdSchema } from './schemas.js';
 import { defineBesideTool, defineSessionTool, type BesideTool, type CallScope, type SessionTool, type SessionToolSpec } from './define-session-tool.js';
@@ -10,6 +10,11 @@ import { defined } from '@sessionwright/session-core';
 
 /** Said in the notes of every playwright-profile tool that acts on a page: which session it acts on. */
 export const SESSION_NOTE = "Acts on this connection's own browser page (opened on the first call) unless sessionId names a session from create_session.";
+
+/** Said in the notes of the tools whose result carries the page: the snapshot is in a file the result names. */
+export const SNAPSHOT_NOTE =
+  "The result JSON carries url, title and snapshotFile, the file holding the page's snapshot after the action (none with " +
+  '--snapshot-mode none); browser_snapshot answers the snapshot itself.';
 
 /** The optional sessionId of every adapted tool: without it, the call acts on the connection's own session. */
 export const optionalSessionIdSchema = sessionIdSchema.optional().describe('From create_session (default: own page).');
@@ -39,18 +44,23 @@ export function toTarget(args: ElementArgs): { selector?: string; ref?: string }
 /**
  * The one place a playwright-profile call's scope is decided: the session its sessionId names, else the connection's
  * own; dialogs and file choosers held open as @playwright/mcp holds them, with what this tool may do about one (by
- * default it refuses to run while one is open); and the page's snapshot after the call when the tool shows it.
+ * default it refuses to run while one is open); and, when the tool shows it, the page's snapshot after the call,
+ * written to a file the result names, as @playwright/mcp 0.0.83 writes its actions' snapshots.
  */
 function playwrightScope(tool: { name: string; kind: ToolKind; modal?: ModalPolicy | undefined }, sessionId: string | undefined, snapshot: boolean): CallScope {
-  return { sessionId, snapshot, modal: { tool: tool.name, policy: tool.modal ?? 'refuse', acts: tool.kind === 'action' } };
+  return { sessionId, snapshot: snapshot && 'file', modal: { tool: tool.name, policy: tool.modal ?? 'refuse', acts: tool.kind === 'action' } };
 }
 
 /**
  * The output of a playwright-profile tool over `base`: the base tool's fields, any of which may be missing when a
- * dialog interrupted the action (the result then says what is open, in modalState and message); url and title always.
+ * dialog interrupted the action (the result then says what is open, in modalState and message); url and title always;
+ * with `snapshot`, the snapshot file instead of an inline snapshot.
  */
 export function playwrightOutput(base: z.ZodObject, options: { snapshot?: boolean } = {}): z.ZodObject {
-  const fields = options.snapshot ? base.extend(snapshotResultFields) : base;
+  const inline = Object.fromEntries(Object.keys(snapshotResultFields).flatMap((key) => (key in base.shape ? [[key, true]] : []))) as Parameters<
+    typeof base.omit
+  >[0];
+  const fields = options.snapshot ? base.omit(inline).extend(snapshotFileResultFields) : base;
   return fields.partial().extend({
     ...pageResultFields,
     message: z.string().optional().describe('What happened, and what to do about a dialog or file chooser left open.'),

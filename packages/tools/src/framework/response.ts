@@ -3,13 +3,18 @@ import { orAfter, type Session, type SessionEvents, defined } from '@sessionwrig
 import type { Page } from 'playwright';
 import { z } from 'zod';
 import { modalSentence, modalStateFor, type ModalState } from './modal-state.js';
-import { readSnapshot } from '../page/snapshot.js';
+import { MAX_SNAPSHOT_MAX_CHARS, readSnapshot } from '../page/snapshot.js';
+import type { SnapshotFile } from './snapshot-file.js';
 import { prepareTitle, readTitle } from '../page/title.js';
 
-/** Something sent after the JSON in content[0]: an image, or a file as an embedded resource (a PDF). */
+/**
+ * Something sent after the JSON in content[0]: an image, a file as an embedded resource (a PDF), or a link to a file
+ * the client reads as an MCP resource (a snapshot file; sent to clients that cannot read the server's disk).
+ */
 export type Attachment =
   | { type: 'image'; data: string; mimeType: 'image/png' | 'image/jpeg' }
-  | { type: 'resource'; uri: string; mimeType: string; blob: string };
+  | { type: 'resource'; uri: string; mimeType: string; blob: string }
+  | SnapshotFile['link'];
 
 /** The `filename` argument: checked before the call reaches its session (no --output-dir, or a name leading out of it). */
 export const filenameSchema = z.string().min(1).max(1_000).optional().describe('Save to this file in --output-dir instead.');
@@ -66,6 +71,12 @@ export const snapshotResultFields = {
   snapshotNote: z.string().optional().describe('With includeSnapshot: what was cut from the snapshot and how to see the rest.'),
 };
 
+/** What an action's result carries instead of the snapshot when the snapshot goes to a file (the playwright profile). */
+export const snapshotFileResultFields = {
+  snapshotFile: z.string().optional().describe("The file holding the page's snapshot after the action (refs for the next call)."),
+  snapshotNote: z.string().optional().describe('Why no snapshot file was written, when none was.'),
+};
+
 const sessionResultFields = {
   expiresAt: z.number().describe('When the session now expires if left idle (ms since epoch).'),
   dialogs: z
@@ -108,13 +119,16 @@ export interface PageHeader {
   title: string;
   snapshot?: string;
   snapshotTruncated?: true;
+  snapshotFile?: string;
   snapshotNote?: string;
 }
 
 /** What a call's response carries besides the tool's own fields; decided by the call's scope, not by the tool. */
 interface ResponseOptions {
-  /** The page's snapshot after the call. */
-  snapshot: boolean;
+  /** The page's snapshot after the call: in the result (true), or in a file the result names ('file', with writeSnapshot). */
+  snapshot: boolean | 'file';
+  /** Writes the snapshot file of a call whose snapshot goes to a file. */
+  writeSnapshot?: ((text: string) => Promise<SnapshotFile>) | undefined;
   /** The session holds dialogs and file choosers open: the result says which is, in modalState and message. */
   holdsModals: boolean;
 }
@@ -240,6 +254,8 @@ export class CallResponse implements ToolResponse {
     const state = { url: page.url(), title: await title };
     if (!this.options.snapshot) return state;
     try {
+      const { writeSnapshot } = this.options;
+      if (this.options.snapshot === 'file' && writeSnapshot !== undefined) return { ...state, ...(await this.snapshotFile(page, writeSnapshot)) };
       const { snapshot, truncated, note } = await readSnapshot(page);
       return { ...state, snapshot, ...(truncated ? { snapshotTruncated: true as const } : {}), ...defined({ snapshotNote: note }) };
     } catch (error) {
@@ -248,6 +264,22 @@ export class CallResponse implements ToolResponse {
         ...state,
         snapshotNote: `No snapshot could be taken after the action (${error instanceof Error ? error.message.split('\n', 1)[0] : String(error)}).`,
       };
+    }
+  }
+
+  /**
+   * The whole snapshot written to its file, and the file named in the result (and linked after it). A file that cannot be
+   * written (the session's file limits, a full folder) costs the action nothing: the result says why there is none.
+   */
+  private async snapshotFile(page: Page, write: (text: string) => Promise<SnapshotFile>): Promise<Pick<PageHeader, 'snapshotFile' | 'snapshotNote'>> {
+    const { snapshot } = await readSnapshot(page, { maxChars: MAX_SNAPSHOT_MAX_CHARS });
+    try {
+      const file = await write(snapshot);
+      this.attach(file.link);
+      return { snapshotFile: file.path };
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      return { snapshotNote: `No snapshot file was written: ${why} Call browser_snapshot to see the page.` };
     }
   }
 

@@ -413,9 +413,12 @@ export const PLAYWRIGHT_FLAGS: readonly PlaywrightFlag[] = [
     name: 'snapshot-mode',
     takes: 'value',
     placeholder: 'mode',
-    means: 'actions always carry the page\'s snapshot; "full" is what sessionwright does',
+    means: "full (default): each action writes the page's snapshot to a file its result names; none: actions write and name none",
     apply: (given, to) => {
-      if ((given as string[])[0] !== 'full') to.unmeant("actions always carry the page's snapshot");
+      // @playwright/mcp takes any word here and treats every one but "none" as "full"; so does this.
+      const mode = (given as string[])[0] ?? '';
+      if (mode !== 'full' && mode !== 'none') to.unmeant(`"${mode.slice(0, 40)}" is read as "full", as @playwright/mcp reads it`);
+      to.setup({ snapshotMode: mode === 'none' ? 'none' : 'full' });
     },
   },
   {

@@ -33,6 +33,7 @@ export interface SetupPart {
   navigationTimeout: number;
   consoleLevel: ConsoleLevel;
   imageResponses: 'allow' | 'omit';
+  snapshotMode: 'full' | 'none';
   saveTrace: boolean;
   saveVideo: { width: number; height: number };
   saveSession: boolean;

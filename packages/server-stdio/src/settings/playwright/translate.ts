@@ -116,6 +116,7 @@ export function translatePlaywright(foreign: readonly ForeignOccurrence[], env: 
         }),
         consoleLevel: part.consoleLevel,
         imageResponses: part.imageResponses ?? 'allow',
+        snapshotMode: part.snapshotMode ?? 'full',
         recording: { trace: part.saveTrace ?? false, video: part.saveVideo, session: part.saveSession ?? false },
         ...defined({ secrets: part.secrets }),
       };

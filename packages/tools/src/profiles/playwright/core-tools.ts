@@ -7,6 +7,7 @@ import { FILENAME_NOTE, filenameSchema } from '../../framework/response.js';
 import { networkRequest, networkRequests } from '../../tools/network.js';
 import {
   SESSION_NOTE,
+  SNAPSHOT_NOTE,
   adapt,
   elementCount,
   elementFields,
@@ -69,7 +70,7 @@ export const browserDrop = adapt({
     'onto the element named by ref (from browser_snapshot) or target: ' +
     'dragenter, dragover and drop with a DataTransfer holding them, as a drop zone expects. Paths must lie inside an allowed ' +
     "directory (--file-root, else the client's MCP roots, else over stdio the working directory). " +
-    `The result JSON carries url, title and the page's snapshot after the drop. ${SESSION_NOTE} ` +
+    `${SNAPSHOT_NOTE} ${SESSION_NOTE} ` +
     'Errors: INVALID_PARAMETERS (neither paths nor data, a missing file, a path outside the allowed directories, over 20 MB), ' +
     'ELEMENT_NOT_FOUND / ELEMENT_AMBIGUOUS, ELEMENT_NOT_EDITABLE (the element did not accept the drop).',
   input: z

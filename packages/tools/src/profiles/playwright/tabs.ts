@@ -48,7 +48,7 @@ export const browserTabs = defineTool({
     'with its own cookies and storage; tabs in one context share them. "default" names the connection\'s own. The calls that ' +
     'name no sessionId act on the current tab, whichever context it is in. ' +
     "The result lists every tab of the connection (index, url, title, current, isolatedContext), the connection's own first; " +
-    "after new, select and close it carries the current tab's snapshot. " +
+    "after new, select and close it names the file holding the current tab's snapshot (snapshotFile). " +
     "Closing the last tab of an isolated context closes the context. With sessionId, acts on that session's tabs only. " +
     'Errors: INVALID_PARAMETERS (no tab at that index, select without index, isolatedContext without "new" or with sessionId, a ' +
     'bad url), NAVIGATION_FAILED (the new tab could not load url; it stays open).',

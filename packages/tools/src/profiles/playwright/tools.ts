@@ -16,6 +16,7 @@ import { numbered, numberedOutput } from './core-tools.js';
 import { outputPath, writeOutputFile } from '../../framework/output-files.js';
 import {
   SESSION_NOTE,
+  SNAPSHOT_NOTE,
   adapt,
   elementCount,
   elementFields,
@@ -49,9 +50,6 @@ function optionalElementInput<Shape extends z.ZodRawShape>(shape: Shape) {
     path: ['ref'],
   });
 }
-
-/** Said in the notes of the tools whose result carries the page: the snapshot comes with it, as from browser_snapshot. */
-const SNAPSHOT_NOTE = "The result JSON carries url, title and the page's snapshot after the action (refs for the next call).";
 
 const ELEMENT_ERRORS_NOTE =
   'Errors: ELEMENT_NOT_FOUND (nothing matches; for a ref, take a new browser_snapshot), ELEMENT_AMBIGUOUS (the selector matches several elements)';
