@@ -45,7 +45,8 @@ export async function modernRequest(base: string, method: string, params: Record
       },
     },
   };
-  const name = typeof params.name === 'string' ? params.name : undefined;
+  // Mcp-Name carries a tool's or prompt's name, or a resource's URI.
+  const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
   const sessionId = (params.arguments as { sessionId?: unknown } | undefined)?.sessionId;
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',

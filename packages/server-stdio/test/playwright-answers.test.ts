@@ -7,6 +7,7 @@ import { startFixtureServer, type FixtureServer, type StdioConnection } from '@s
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, expectSuccess, startCli } from './helpers.js';
 import { connectStreamable, startHttpCli, type HttpCli } from './http-helpers.js';
+import { modernCall, modernRequest } from './modern-helpers.js';
 
 /** A snapshot file's default name: as @playwright/mcp's `page-<time>.yml`, with a random part. */
 const SNAPSHOT_NAME = /^page-\d{4}-\d\d-\d\dT[\dTZ-]+-[0-9a-f]{8}\.yml$/;
@@ -29,7 +30,8 @@ describe('over stdio with --output-dir', () => {
   let outputDir: string;
   beforeAll(async () => {
     outputDir = path.join(dir, 'stdio-out');
-    server = await startCli(['--profile', 'playwright', '--output-dir', outputDir]);
+    writeFileSync(path.join(dir, 'secrets.env'), 'API_KEY=sk-live-5f3a9c0e71\n');
+    server = await startCli(['--profile', 'playwright', '--output-dir', outputDir, '--secrets', path.join(dir, 'secrets.env')]);
   });
   afterAll(async () => {
     await server?.close();
@@ -54,6 +56,15 @@ describe('over stdio with --output-dir', () => {
     expect(clicked.snapshotFile).not.toBe(file);
     expect(readFileSync(clicked.snapshotFile as string, 'utf8')).toContain('textbox "Name"');
     expect(ymlIn(outputDir).sort()).toEqual([path.basename(file), path.basename(clicked.snapshotFile as string)].sort());
+  });
+
+  it('hides secrets in the snapshot file as in every result', async () => {
+    const page = `data:text/html,<title>Keys</title><p>key sk-live-5f3a9c0e71</p>`;
+    const data = expectSuccess(await call(server.client, 'browser_navigate', { url: page }));
+    const text = readFileSync(data.snapshotFile as string, 'utf8');
+    expect(text).toContain('<secret>API_KEY</secret>');
+    expect(text).not.toContain('sk-live-5f3a9c0e71');
+    expectSuccess(await call(server.client, 'browser_navigate', { url: fixture.urlFor('/pages/form') }));
   });
 
   it('browser_snapshot answers the snapshot inline, with url and title in the JSON of content[0], and writes no file', async () => {
@@ -92,6 +103,29 @@ describe('--snapshot-mode none', () => {
     expect(expectSuccess(await call(server.client, 'browser_snapshot')).snapshot).toContain('textbox "Name"');
     // The flag is honoured, not named as one without an effect.
     expect(server.stderrText()).not.toContain('--snapshot-mode');
+  });
+});
+
+describe("snapshot files count against the session's file limits", () => {
+  let server: StdioConnection;
+  beforeAll(async () => {
+    server = await startCli(['--profile', 'playwright', '--output-dir', path.join(dir, 'limit-out'), '--max-downloads', '2']);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('an action past them still succeeds, without a file, and says why', async () => {
+    const files = [];
+    for (const target of ['/pages/home', '/pages/form']) {
+      files.push(expectSuccess(await call(server.client, 'browser_navigate', { url: fixture.urlFor(target) })).snapshotFile);
+    }
+    expect(files.every((file) => typeof file === 'string')).toBe(true);
+    const past = expectSuccess(await call(server.client, 'browser_navigate', { url: fixture.urlFor('/pages/buttons') }));
+    expect(past).toMatchObject({ url: fixture.urlFor('/pages/buttons'), title: 'Buttons' });
+    expect(past.snapshotFile).toBeUndefined();
+    expect(past.snapshotNote).toMatch(/No snapshot file was written: .*2 files.*browser_snapshot/);
+    expect(ymlIn(path.join(dir, 'limit-out'))).toHaveLength(2);
   });
 });
 
@@ -146,5 +180,38 @@ describe('over HTTP with identities', () => {
       return { code: error?.code, message: error?.message.replace(uri, '<uri>') };
     };
     expect(await refusal(link.uri)).toEqual(await refusal(never));
+  });
+});
+
+describe('over HTTP without --output-dir, for 2026-07-28 requests', () => {
+  const CAROL = 'carol-token-94b1d07e';
+  const DAVE = 'dave-token-61c8f2a3b5';
+  let server: HttpCli;
+  beforeAll(async () => {
+    writeFileSync(path.join(dir, 'tokens-modern'), `carol ${CAROL}\ndave ${DAVE}\n`);
+    server = await startHttpCli(['--profile', 'playwright', '--auth-tokens-file', path.join(dir, 'tokens-modern')]);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("writes the file in the session's own folder and serves it to the identity's next request, not to another identity", async () => {
+    const navigated = await modernCall(server.base, 'browser_navigate', { url: fixture.urlFor('/pages/home') }, { token: CAROL });
+    expect(navigated.json).toMatchObject({ url: fixture.urlFor('/pages/home'), title: 'Home' });
+    const file = navigated.json.snapshotFile as string;
+    expect(path.basename(file)).toMatch(SNAPSHOT_NAME);
+    expect(readFileSync(file, 'utf8')).toMatch(/link "Form" \[ref=\w+\]/);
+    const link = navigated.response.result.content[1];
+    expect(link).toMatchObject({ type: 'resource_link', name: path.basename(file), mimeType: 'text/yaml' });
+
+    const read = await modernRequest(server.base, 'resources/read', { uri: link.uri }, { token: CAROL });
+    expect(read.response.result.contents[0]).toMatchObject({ uri: link.uri, mimeType: 'text/yaml', text: readFileSync(file, 'utf8') });
+
+    expect((await modernCall(server.base, 'browser_navigate', { url: fixture.urlFor('/pages/form') }, { token: DAVE })).json.title).toBe('Form');
+    const refused = await modernRequest(server.base, 'resources/read', { uri: link.uri }, { token: DAVE });
+    const never = await modernRequest(server.base, 'resources/read', { uri: link.uri.replace(/[0-9a-f]{8}\.yml$/, '00000000.yml') }, { token: DAVE });
+    expect(refused.response.result).toBeUndefined();
+    expect(refused.response.error.code).toBe(never.response.error.code);
+    expect(JSON.stringify(refused.response.error)).not.toContain(path.dirname(file));
   });
 });
