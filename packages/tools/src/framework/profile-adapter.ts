@@ -48,7 +48,7 @@ export function toTarget(args: ElementArgs): { selector?: string; ref?: string }
  * written to a file the result names, as @playwright/mcp 0.0.83 writes its actions' snapshots.
  */
 function playwrightScope(tool: { name: string; kind: ToolKind; modal?: ModalPolicy | undefined }, sessionId: string | undefined, snapshot: boolean): CallScope {
-  return { sessionId, snapshot: snapshot && 'file', modal: { tool: tool.name, policy: tool.modal ?? 'refuse', acts: tool.kind === 'action' } };
+  return { sessionId, snapshot: snapshot ? 'file' : false, modal: { tool: tool.name, policy: tool.modal ?? 'refuse', acts: tool.kind === 'action' } };
 }
 
 /**
