@@ -140,7 +140,7 @@ export function defaultProfileAgent(client: Client, tools: Tool[]): Agent {
       return recorder.calls;
     },
     async end() {
-      // Not part of the task: the model would leave the session to expire.
+      // Not billed: a model would leave the session to expire; the bench closes it to free the browser for the next task.
       if (sessionId !== undefined) await recorder.call('close_session', { sessionId }, false);
       sessionId = undefined;
     },
