@@ -209,6 +209,7 @@ async function runEach(
   done: DoneStep[],
   starting: (step: PlannedStep) => void,
 ): Promise<FailedStep | undefined> {
+  const progress = runProgress(ctx, planned.length);
   for (const step of planned) {
     // Past the call ceiling the entry has ended already: the error it ended with names the step under way.
     if (stop.aborted) throw new Error('stopped');
@@ -217,11 +218,11 @@ async function runEach(
       return failure(step, cancelled);
     }
     starting(step);
-    ctx.progress(step.index, planned.length, `step ${step.index}: ${step.tool.name}`);
+    progress.start(step);
     let call: PageCall;
     try {
       // Each step acts on the tab the session is on when it starts (a step may have opened or selected another).
-      call = await callOnPage(step.tool.work, step.call.prepared, session.page, session, ctx, step.scope);
+      call = await callOnPage(step.tool.work, step.call.prepared, session.page, session, { ...ctx, progress: progress.within(step) }, step.scope);
     } catch (error) {
       return failure(step, toolError(error, { tool: step.tool.name, vocabulary: ctx.vocabulary ?? SESSIONS_VOCABULARY }));
     }
@@ -229,8 +230,32 @@ async function runEach(
     if (stop.aborted) throw new Error('stopped');
     done.push({ step, done: call });
   }
-  ctx.progress(planned.length, planned.length, 'done');
+  progress.end();
   return undefined;
+}
+
+/**
+ * The run's progress: step i starts at i of the steps, and a step's own progress p of t moves it on to i + p/t. A value
+ * is sent only when it is larger than the last, as MCP asks of progress.
+ */
+function runProgress(ctx: ToolContext, total: number) {
+  let last = -1;
+  const report = (value: number, message: string) => {
+    if (value <= last) return;
+    last = value;
+    ctx.progress(value, total, message);
+  };
+  const name = (step: PlannedStep) => `step ${step.index}: ${step.tool.name}`;
+  return {
+    start: (step: PlannedStep) => report(step.index, name(step)),
+    within:
+      (step: PlannedStep): ToolContext['progress'] =>
+      (progress, of, message) => {
+        if (of === undefined || of <= 0) return;
+        report(step.index + Math.min(progress / of, 0.99), message === undefined ? name(step) : `${name(step)}: ${message}`);
+      },
+    end: () => report(total, 'done'),
+  };
 }
 
 function failure(step: PlannedStep, error: SessionError): FailedStep {
