@@ -19,10 +19,11 @@ import { runSoak, type SoakResult } from './soak.js';
 import { runSpawn } from './spawn.js';
 import { runStates } from './states.js';
 import { removeScratch } from './systems.js';
+import { runTasks } from './tasks/run.js';
 import { runTokens } from './tokens.js';
 import { runToolList } from './toollist.js';
 
-const SECTIONS = ['micro', 'options', 'spawn', 'parallel', 'scale', 'burst', 'idle', 'tokens', 'toollist', 'states'];
+const SECTIONS = ['micro', 'options', 'spawn', 'parallel', 'scale', 'burst', 'idle', 'tokens', 'toollist', 'tasks', 'states'];
 /**
  * Sections a full run leaves out: the soak takes half an hour and writes its own file (results/soak.json), which every
  * render includes; the fleet needs redis-server and HAProxy and writes results/fleet.json (docs/performance.md).
@@ -151,6 +152,10 @@ async function main(): Promise<void> {
     if (sections.has('toollist')) {
       ctx.log('toollist: what each tool list costs a model');
       results.toollist = await runToolList(ctx);
+    }
+    if (sections.has('tasks')) {
+      ctx.log('tasks: six scripted tasks on a local site, billed turn by turn');
+      results.tasks = await runTasks(ctx);
     }
   } finally {
     await fixture.close();

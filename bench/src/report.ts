@@ -10,6 +10,8 @@ import type { ParallelRun, ParallelVariant } from './parallel.js';
 import type { ScaleResult } from './scale.js';
 import type { SoakResult } from './soak.js';
 import { summarize } from './stats.js';
+import { renderTasks, taskTargets } from './report-tasks.js';
+import type { TasksResult } from './tasks/run.js';
 import type { TokenResult } from './tokens.js';
 import type { ToolListName, ToolListResult } from './toollist.js';
 
@@ -24,6 +26,8 @@ export interface BenchResults {
   scale?: ScaleResult;
   tokens?: TokenResult;
   toollist?: ToolListResult;
+  /** What a model is billed for six tasks (docs/performance.md, "What a task costs"). */
+  tasks?: TasksResult;
   burst?: BurstResult;
   /** Saved states and forks (docs/performance.md, "Saved states and forks"). */
   states?: StatesResult;
@@ -154,6 +158,7 @@ export function targets(results: BenchResults): Target[] {
     const profileAll = listed('swPlaywrightAll');
     if (theirAll && profileAll) add("tool list with every cap, --profile playwright vs @playwright/mcp's", profileAll.chars, theirAll.chars, 1.15, chars);
   }
+  if (results.tasks) taskTargets(results.tasks, add);
   return list;
 }
 
@@ -233,6 +238,7 @@ export function renderMarkdown(results: BenchResults, analysis: string): string 
   if (results.soak) renderSoak(results.soak, line);
   if (results.tokens) renderTokens(results.tokens, line);
   if (results.toollist) renderToolList(results.toollist, line);
+  if (results.tasks) renderTasks(results.tasks, line);
 
   line('## Running it, and how far to trust a figure');
   line();

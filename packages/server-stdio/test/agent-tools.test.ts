@@ -57,12 +57,13 @@ async function sessionOn(page: string): Promise<string> {
 }
 
 describe('tools/list and --caps', () => {
-  it('lists at most 26 tools by default, the agent tools among them and no capability tool', async () => {
+  it('lists at most 27 tools by default (26 and run_steps), the agent tools among them and no capability tool', async () => {
     const plain = await connectInProcess(['--headless']);
     try {
       const names = (await plain.client.listTools()).tools.map((entry) => entry.name);
-      expect(names.length).toBeLessThanOrEqual(26);
-      for (const name of ['tabs', 'upload_file', 'drag', 'fill_form', 'handle_dialog', 'console_messages', 'emulate']) expect(names).toContain(name);
+      expect(names.length).toBeLessThanOrEqual(27);
+      for (const name of ['tabs', 'upload_file', 'drag', 'fill_form', 'handle_dialog', 'console_messages', 'emulate', 'run_steps'])
+        expect(names).toContain(name);
       for (const name of ['network_requests', 'network_request', 'export_storage_state', 'cookies', 'save_pdf']) expect(names).not.toContain(name);
       expectError(
         await call(plain.client, 'save_pdf', { sessionId: 'x' }).catch(

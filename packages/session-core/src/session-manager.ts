@@ -505,17 +505,18 @@ export class SessionManager {
 
   /**
    * Runs `fn` on the session's page in its queue, marking the session used when the call arrives and when it ends.
-   * The call ends within `timeout` (at most the manager's callTimeout) and when `signal` aborts: see Session.run.
+   * The call ends within `timeout` (at most the manager's callTimeout) and when `signal` aborts: see Session.run, whose
+   * stop signal `fn` gets, so that work of several parts stops before its next part.
    * Errors that are not SessionErrors are passed through for the caller to map; SessionErrors get the session id.
    * A call that `loads` a page first waits for its turn (SessionManagerOptions.pageLoads).
    */
-  async run<T>(sessionId: string, fn: (page: Page, session: Session) => Promise<T>, options: ManagerRunOptions = {}): Promise<T> {
+  async run<T>(sessionId: string, fn: (page: Page, session: Session, stop: AbortSignal) => Promise<T>, options: ManagerRunOptions = {}): Promise<T> {
     const session = this.get(sessionId, options);
     this.expiry.touch(session);
     const timeout = Math.min(options.timeout ?? this.callTimeout, this.callTimeout);
     const call = options.loads
-      ? (page: Page, stop: AbortSignal) => this.turns.load(session.identity, stop, () => fn(page, session))
-      : (page: Page) => fn(page, session);
+      ? (page: Page, stop: AbortSignal) => this.turns.load(session.identity, stop, () => fn(page, session, stop))
+      : (page: Page, stop: AbortSignal) => fn(page, session, stop);
     // Counted on its source, whose warm pool refills between calls rather than during one.
     const ended = this.activityOf(this.sourceOf.get(session) ?? this.host).begin();
     try {

@@ -28,6 +28,7 @@ import { startTrace, stopTrace } from './tools/trace.js';
 import { video } from './tools/video.js';
 import { highlight } from './tools/highlight.js';
 import { recordActions, resume } from './tools/recording.js';
+import { runSteps } from './tools/steps.js';
 
 export {
   CAPABILITIES,
@@ -99,8 +100,8 @@ export const capabilityTools: readonly AnyTool[] = [
   runCodeUnsafe,
 ];
 
-/** Every tool of the default profile, in the order clients list them: lifecycle, navigation, reading, input, waiting, evaluate. */
-export const allTools: readonly AnyTool[] = [
+/** The default profile's tools but run_steps, in the order clients list them: lifecycle, navigation, reading, input, waiting, evaluate. */
+const defaultTools: readonly AnyTool[] = [
   createSession,
   closeSession,
   listSessions,
@@ -129,6 +130,9 @@ export const allTools: readonly AnyTool[] = [
   emulate,
 ];
 
+/** Every tool of the default profile, in the order clients list them, run_steps last (its steps: the default page tools). */
+export const allTools: readonly AnyTool[] = [...defaultTools, runSteps(defaultTools)];
+
 /** Every tool of the default profile, the capability groups included: what the README documents. */
 export const everyTool: readonly AnyTool[] = [...allTools, ...capabilityTools];
 
@@ -138,5 +142,7 @@ export const everyTool: readonly AnyTool[] = [...allTools, ...capabilityTools];
  */
 export function toolsFor(caps: readonly string[]): AnyTool[] {
   const wanted = new Set<string>(caps.includes('all') ? CAPABILITIES : caps);
-  return [...allTools, ...capabilityTools.filter((tool) => tool.capability !== undefined && wanted.has(tool.capability))];
+  const added = capabilityTools.filter((tool) => tool.capability !== undefined && wanted.has(tool.capability));
+  // run_steps takes as steps the page tools of the groups served with it.
+  return [...defaultTools, runSteps([...defaultTools, ...added]), ...added];
 }

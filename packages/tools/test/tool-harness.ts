@@ -119,15 +119,19 @@ export function useTools(options: ToolHarnessOptions = {}) {
     await fixture?.close();
   });
 
-  /** Calls a tool by name with these arguments, as a client's tools/call does. */
-  async function call(name: string, args: Record<string, unknown> = {}): Promise<JsonToolResult> {
+  /** Calls a tool by name with these arguments, as a client's tools/call does; `client` cancels it or hears its progress. */
+  async function call(
+    name: string,
+    args: Record<string, unknown> = {},
+    client: Partial<Pick<ToolContext, 'signal' | 'progress'>> = {},
+  ): Promise<JsonToolResult> {
     const tool = tools.get(name);
     if (tool === undefined) throw new Error(`No tool "${name}" in the harness.`);
     const ctx: ToolContext = {
       sessions: accessTo(manager as SessionManager),
       logger: silentLogger,
-      signal: new AbortController().signal,
-      progress: () => {},
+      signal: client.signal ?? new AbortController().signal,
+      progress: client.progress ?? (() => {}),
       options: toolOptions,
       ...(options.profile === undefined ? {} : { vocabulary: options.profile.vocabulary }),
       ...(implicitSession === undefined ? {} : { implicitSession }),

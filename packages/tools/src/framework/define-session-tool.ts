@@ -78,6 +78,10 @@ export interface SessionToolSpec<Input extends z.ZodObject, Output extends z.Zod
 export interface SessionTool<Input extends z.ZodObject = z.ZodObject, Output extends z.ZodObject = z.ZodObject> extends ToolDefinition<Input, Output> {
   // biome-ignore lint/suspicious/noExplicitAny: another profile maps its own arguments onto these, checked by this tool's own input schema first.
   readonly work: SessionToolWork<any, any, OwnFields<Output>>;
+  /** The call's scope from its parsed arguments (run_steps runs a step in it, on the run's session). */
+  readonly scope: (args: z.infer<Input>) => CallScope;
+  /** With a `filename` argument: what the file takes from the result. */
+  readonly file?: FileOutput<z.infer<Input>> | undefined;
 }
 
 /** The default profile's scope: the session the call names, dialogs answered at once, the snapshot with includeSnapshot. */
@@ -96,6 +100,8 @@ export function defineSessionTool<Input extends z.ZodObject, Output extends z.Zo
     ...definition,
     ...(file === undefined ? {} : { output: definition.output.extend(fileResultField) as unknown as Output }),
     work,
+    scope,
+    ...(file === undefined ? {} : { file }),
     handler: (args, ctx) => runInSession(work, args, ctx, scope(args), file as FileOutput<unknown> | undefined) as Promise<z.infer<Output>>,
   };
 }
@@ -153,41 +159,109 @@ async function runInSession<Args, Prepared, Fields extends object>(
   scope: CallScope,
   file?: FileOutput<unknown>,
 ): Promise<Record<string, unknown> | WithAttachments<Record<string, unknown>>> {
+  const call = await prepareCall(work, args, ctx, file);
+  return inSessionQueue(ctx, scope.sessionId, { loads: call.loads, timeout: call.limit, signal: ctx.signal }, async (page, session, sessionId) => {
+    const done = await callOnPage(work, call.prepared, page, session, ctx, scope);
+    // Rendered after run() settled: the manager marks the session used again when the call leaves the queue.
+    return () => renderCall(done, call, args, sessionId, ctx);
+  }).then((render) => render());
+}
+
+/** A call of a session tool, ready to wait for its session: the prepared arguments, its bounds and its output file. */
+export interface PreparedCall<Prepared> {
+  prepared: Prepared;
+  loads: boolean;
+  /** The work's own time limit, when shorter than the call ceiling. */
+  limit: number | undefined;
+  file: FileOutput<unknown> | undefined;
+  /** Where the file output goes (checked under --output-dir), when the call names one. */
+  target: string | undefined;
+}
+
+/** Checks and prepares a call's arguments before it touches any session: its output file, `prepare`, the default timeout. */
+export async function prepareCall<Args, Prepared>(
+  work: SessionToolWork<Args, Prepared, unknown>,
+  args: Args,
+  ctx: ToolContext,
+  file: FileOutput<unknown> | undefined,
+): Promise<PreparedCall<Prepared>> {
   const filename = file === undefined ? undefined : (args as { filename?: string }).filename;
   const target = filename === undefined ? undefined : outputPath(ctx.options, filename);
   const prepared = withDefaultTimeout(work.prepare ? await work.prepare(args, ctx) : (args as unknown as Prepared), work.defaultTimeout, ctx.options);
   const loads = typeof work.loads === 'function' ? work.loads(prepared) : work.loads === true;
-  const limit = work.timeout?.(prepared);
+  return { prepared, loads, limit: work.timeout?.(prepared), file, target };
+}
+
+/**
+ * Runs `fn` as one entry of the session's queue: the named session, or the connection's implicit one; `fn`'s stop
+ * signal aborts when the entry is cancelled or passes its time limit (the entry then ends at once). A call that
+ * waits behind a person who has control of the session (its live view) tells the client so through progress
+ * notifications while it waits.
+ */
+export async function inSessionQueue<T>(
+  ctx: ToolContext,
+  named: string | undefined,
+  options: { loads: boolean; timeout: number | undefined; signal: AbortSignal },
+  fn: (page: Page, session: Session, sessionId: string, stop: AbortSignal) => Promise<T>,
+): Promise<T> {
   const call = async (sessionId: string, started: () => void) => {
     let stopReporting = () => {};
-    const { response, fields } = await ctx.sessions
+    return ctx.sessions
       .run(
         sessionId,
-        async (page, session) => {
+        (page, session, stop) => {
           stopReporting();
           started();
-          if (scope.modal !== undefined) await admit(session, scope.modal);
-          const response = new CallResponse(session, {
-            snapshot: scope.snapshot === 'file' && ctx.options.snapshotMode === 'none' ? false : scope.snapshot,
-            holdsModals: scope.modal !== undefined,
-            writeSnapshot: (text) => writeSnapshotFile(ctx.options, session, text),
-          });
-          return { response, fields: await runHandler(work, prepared, page, response, ctx, scope) };
+          return fn(page, session, sessionId, stop);
         },
         {
-          signal: ctx.signal,
-          loads,
-          ...defined({ timeout: limit }),
+          signal: options.signal,
+          loads: options.loads,
+          ...defined({ timeout: options.timeout }),
           onWaitForPerson: (lease) => {
             stopReporting = reportWaitForPerson(ctx, lease);
           },
         },
       )
       .finally(() => stopReporting());
-    // Rendered after run() settled: the manager marks the session used again when the call leaves the queue.
-    return response.render(fields, file === undefined || target === undefined ? undefined : fileTarget(file, target, args, sessionId, ctx));
   };
-  return scope.sessionId === undefined ? onImplicitSession(ctx, call) : call(scope.sessionId, () => {});
+  return named === undefined ? onImplicitSession(ctx, call) : call(named, () => {});
+}
+
+/** One call's work done on its page, in the session's queue: its response and its fields (undefined when a dialog interrupted it). */
+export interface PageCall {
+  response: CallResponse;
+  fields: object | undefined;
+}
+
+/** In the session's queue: applies the scope's dialog policy, runs the handler with the call's response, and lets the response read the page. */
+export async function callOnPage<Prepared>(
+  work: SessionToolWork<unknown, Prepared, unknown>,
+  prepared: Prepared,
+  page: Page,
+  session: Session,
+  ctx: ToolContext,
+  scope: CallScope,
+): Promise<PageCall> {
+  if (scope.modal !== undefined) await admit(session, scope.modal);
+  const response = new CallResponse(session, {
+    snapshot: scope.snapshot === 'file' && ctx.options.snapshotMode === 'none' ? false : scope.snapshot,
+    holdsModals: scope.modal !== undefined,
+    writeSnapshot: (text) => writeSnapshotFile(ctx.options, session, text),
+  });
+  return { response, fields: (await runHandler(work, prepared, page, response, ctx, scope)) as object | undefined };
+}
+
+/** The result of a call done on its page, with its file output written when it names one. */
+export function renderCall(
+  done: PageCall,
+  call: PreparedCall<unknown>,
+  args: unknown,
+  sessionId: string,
+  ctx: ToolContext,
+): Promise<Record<string, unknown> | WithAttachments<Record<string, unknown>>> {
+  const { file, target } = call;
+  return done.response.render(done.fields, file === undefined || target === undefined ? undefined : fileTarget(file, target, args, sessionId, ctx));
 }
 
 /** Where a call's file output goes: `target` (from outputPath), redacted like any result (writeOutputFile), counted against the session's limits. */

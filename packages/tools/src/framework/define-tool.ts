@@ -56,8 +56,8 @@ export interface SavedStateAccess {
   load(name: string): Promise<ImageStorageState>;
 }
 
-/** What runs in a session's queue: a handler's work on the page. */
-type SessionWork<T> = (page: Page, session: Session) => Promise<T>;
+/** What runs in a session's queue: a handler's work on the page; `stop` aborts when the call is cancelled or passes its time limit. */
+type SessionWork<T> = (page: Page, session: Session, stop: AbortSignal) => Promise<T>;
 
 export interface ToolOptions {
   /** Whether `navigate` may open file: URLs (off by default: an agent must not read the server's disk). */
@@ -259,7 +259,7 @@ export function annotationsFor(kind: ToolKind): ToolAnnotations {
 }
 
 /** The capability groups `--caps` may name (docs/agent-tools.md); `all` names every one. */
-export const CAPABILITIES = ['network', 'storage', 'states', 'pdf', 'live', 'devtools', 'testing', 'vision', 'config', 'unsafe'] as const;
+export const CAPABILITIES = ['network', 'storage', 'states', 'pdf', 'live', 'devtools', 'testing', 'vision', 'config', 'unsafe', 'steps'] as const;
 
 /** An optional group of tools served only when `--caps` asks for it (docs/agent-tools.md); without one a tool is in the default list. */
 export type ToolCapability = (typeof CAPABILITIES)[number];

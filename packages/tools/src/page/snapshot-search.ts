@@ -13,6 +13,8 @@ interface SnapshotMatch {
   line: string;
   /** The elements around it, outermost first (unnamed generic containers left out). */
   path: string;
+  /** Where the link goes, absolute, when the element of the ref is a link (added by the caller, who can ask the page). */
+  url?: string;
 }
 
 export interface SnapshotSearch {
@@ -94,6 +96,16 @@ function parseLine(raw: string): Line {
   return { indent, text, ref, head: name === undefined ? role : `${role} ${cut(name, MAX_NAME)}` };
 }
 
+/** The refs of the snapshot's links (lines of role link), whose matches may say where they go. */
+export function linkRefs(snapshot: string): Set<string> {
+  const refs = new Set<string>();
+  for (const raw of snapshot.split('\n')) {
+    const line = parseLine(raw);
+    if (line.ref !== undefined && /^link(?: |$)/.test(line.head)) refs.add(line.ref);
+  }
+  return refs;
+}
+
 /** The lines of an AI-mode snapshot that match, each with its element's ref and the elements around it. */
 export function searchSnapshot(snapshot: string, matcher: LineMatcher): SnapshotSearch {
   const raw = snapshot.split('\n');
@@ -133,7 +145,10 @@ function around(text: string, found: number): string {
 
 /** The matches as text, one a line (`e12  main > form "Sign in" > button "Sign in"`): what a file of them holds. */
 export function renderMatches(search: SnapshotSearch): string {
-  const lines = search.matches.map((match) => `${match.ref ?? '-'}  ${[match.path, match.line].filter((part) => part !== '').join(' > ')}`);
+  const lines = search.matches.map(
+    (match) =>
+      `${match.ref ?? '-'}  ${[match.path, match.line].filter((part) => part !== '').join(' > ')}${match.url === undefined ? '' : `  -> ${match.url}`}`,
+  );
   const more = search.total > search.matches.length ? [`… ${search.total - search.matches.length} more: search for something narrower.`] : [];
   return `${[`${search.total} matching line${search.total === 1 ? '' : 's'}`, ...lines, ...more].join('\n')}\n`;
 }

@@ -40,6 +40,7 @@ import { browserGetConfig } from '../tools/config.js';
 import { browserPdfSave } from '../tools/pdf.js';
 import { browserRunCodeUnsafe } from '../tools/run-code.js';
 import { browserTabs } from './playwright/tabs.js';
+import { browserRunSteps } from '../tools/steps.js';
 
 export const PROFILE_NAMES = ['sessions', 'playwright'] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
@@ -136,10 +137,12 @@ const playwrightCapabilityTools: readonly AnyTool[] = [
 
 /** The playwright profile, with the capability groups `caps` names (`all`: every one). */
 export function playwrightProfile(caps: readonly string[] = []): Profile {
-  const wanted = (tool: AnyTool) => tool.capability !== undefined && (caps.includes('all') || caps.includes(tool.capability));
+  const wanted = (capability: string) => caps.includes('all') || caps.includes(capability);
+  const tools = [...playwrightTools, ...playwrightCapabilityTools.filter((tool) => tool.capability !== undefined && wanted(tool.capability))];
   return {
     name: 'playwright',
-    tools: [...playwrightTools, ...playwrightCapabilityTools.filter(wanted)],
+    // browser_run_steps takes as steps the browser_* page tools served with it.
+    tools: wanted('steps') ? [...tools, browserRunSteps(tools)] : tools,
     instructions:
       "The browser_* tools act on this connection's own browser page, opened on the first call: browser_navigate to a URL, " +
       'browser_snapshot to read it (refs for browser_click, browser_type…), browser_find to locate one element without reading ' +

@@ -4,7 +4,8 @@ import { readSnapshot } from '../page/snapshot.js';
 import { sessionOutput } from '../framework/response.js';
 import { sessionIdSchema } from '../framework/schemas.js';
 import { defineSessionTool } from '../framework/define-session-tool.js';
-import { MAX_FIND_MATCHES, compileQuery, searchSnapshot, type SnapshotQuery } from '../page/snapshot-search.js';
+import { MAX_FIND_MATCHES, compileQuery, linkRefs, searchSnapshot, type SnapshotQuery } from '../page/snapshot-search.js';
+import { linkUrls } from '../page/link-urls.js';
 
 /** The query fields, shared with the playwright profile's browser_find. */
 export const findQueryFields = {
@@ -26,6 +27,7 @@ export const findOutput = sessionOutput({
         ref: z.string().optional().describe("The ref of the line's element, or of the nearest element around it."),
         line: z.string().describe('The snapshot line, without its ref; a long line is cut around the match.'),
         path: z.string().describe('The elements around it, outermost first, e.g. main > form "Sign in".'),
+        url: z.string().optional().describe('When the element of the ref is a link: where it goes (absolute URL), to navigate to it directly.'),
       }),
     )
     .describe(`The matching lines in page order, at most ${MAX_FIND_MATCHES}.`),
@@ -40,6 +42,8 @@ export const find = defineSessionTool({
     'A way to locate an element without reading the whole page: find {text: "Sign in"} answers the snapshot lines that contain ' +
     'it, each with the ref to act on ' +
     "(the line's own, or the nearest enclosing element's) and its path from the root (main > form \"Sign in\"), at a fraction of the snapshot's size. " +
+    'A match whose element is a link with an href also carries url: where the link goes, made absolute by the page (a ' +
+    'relative href is resolved against the page), so navigate can go there without clicking, reading and going back. ' +
     'text matches in any case; regex is a JavaScript regular expression, /pattern/flags for flags (case as written otherwise). ' +
     `The whole page is searched, iframes included; at most ${MAX_FIND_MATCHES} matches are listed, and total says how many there were. ` +
     'Errors: INVALID_PARAMETERS (neither or both of text and regex; a regex that does not compile, or that runs too long on the ' +
@@ -53,6 +57,18 @@ export const find = defineSessionTool({
   async handler(matcher, page, response) {
     response.pageSettled();
     const { snapshot } = await readSnapshot(page, { maxChars: Number.POSITIVE_INFINITY });
-    return searchSnapshot(snapshot, matcher);
+    const found = searchSnapshot(snapshot, matcher);
+    const links = linkRefs(snapshot);
+    const urls = await linkUrls(
+      page,
+      found.matches.flatMap(({ ref }) => (ref !== undefined && links.has(ref) ? [ref] : [])),
+    );
+    return { ...found, matches: found.matches.map((match) => withUrl(match, urls)) };
   },
 });
+
+/** The match with its link's URL, when its ref names a link that has one. */
+function withUrl<Match extends { ref?: string | undefined }>(match: Match, urls: ReadonlyMap<string, string>): Match & { url?: string } {
+  const url = match.ref === undefined ? undefined : urls.get(match.ref);
+  return url === undefined ? match : { ...match, url };
+}

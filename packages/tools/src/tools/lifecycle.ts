@@ -4,7 +4,9 @@ import { z } from 'zod';
 import { SessionError, imageOfStorageState, type SessionImage, type SessionOptions } from '@sessionwright/session-core';
 import { defineTool, type ToolContext } from '../framework/define-tool.js';
 import { savedStates, stateNameSchema } from './state.js';
-import { sessionIdSchema } from '../framework/schemas.js';
+import { includeSnapshotSchema, sessionIdSchema } from '../framework/schemas.js';
+import { attachmentsOf, pageResultFields, snapshotResultFields } from '../framework/response.js';
+import { checkUrl, navigate } from './navigation.js';
 import { prepareTitle } from '../page/title.js';
 import { fileSchema } from './trace.js';
 import { refuseRecordingWithSecrets } from '../framework/recording-secrets.js';
@@ -22,6 +24,11 @@ export const createSession = defineTool({
     'state to start signed in from a state saved with save_state (the states caps group), storageState to start signed in from ' +
     'an export, blockResources to skip images…; each is described in docs/session-options.md); the result echoes them as ' +
     'options, without passwords or header values. ' +
+    'With url the session opens that page in the same call, as navigate does (waiting for its load), and the result carries ' +
+    'its url, title and status, and the snapshot with includeSnapshot: a task needs no navigate call to start. A URL ' +
+    'navigate refuses is refused before any session is made; a page that cannot be opened (NAVIGATION_FAILED, or the call ' +
+    'time limit) closes the new session again and answers that error with details.sessionClosed: true, so no session is ' +
+    'left behind; call create_session again. ' +
     'Errors: INVALID_PARAMETERS for an unknown device (close names are suggested), time zone, locale, permission or malformed ' +
     'proxy URL, a state you have not saved (details.state not_found), state with storageState, or recordVideo on a server ' +
     'run with --secrets (details.reason secrets_set); ' +
@@ -39,6 +46,14 @@ export const createSession = defineTool({
       .describe(sessionOptionsShape.storageState.description ?? ''),
     // No pattern: the default list is paid for on every turn, and SavedStates checks the name (STATE_NAME_PATTERN).
     state: stateNameSchema.optional().describe('Saved state.'),
+    // The length limit is navigate's, checked without being listed: every character here is paid on every turn.
+    url: z
+      .string()
+      .min(1)
+      .refine((url) => url.length <= 100_000, 'at most 100000 characters')
+      .optional()
+      .describe('Page to open.'),
+    includeSnapshot: includeSnapshotSchema,
   }),
   output: z.object({
     sessionId: z.string().describe('Pass this to every other tool.'),
@@ -46,25 +61,45 @@ export const createSession = defineTool({
     expiresAt: z.number().describe('When the session expires if left idle (ms since epoch); every call moves it forward.'),
     message: z.string(),
     options: effectiveOptionsSchema,
+    url: pageResultFields.url.optional().describe('With url: the page the session opened on (final, after redirects).'),
+    title: pageResultFields.title.optional(),
+    status: z.number().nullable().optional().describe('With url: the HTTP status of the page, or null without an HTTP response.'),
+    ...snapshotResultFields,
   }),
   kind: 'lifecycle-create',
-  errors: ['MAX_SESSIONS_REACHED', 'BROWSER_ERROR', 'INVALID_PARAMETERS'],
-  async handler({ state, ...options }, ctx) {
+  errors: ['MAX_SESSIONS_REACHED', 'BROWSER_ERROR', 'INVALID_PARAMETERS', 'NAVIGATION_FAILED'],
+  async handler({ state, url, includeSnapshot, ...options }, ctx) {
     if (options.recordVideo) refuseRecordingWithSecrets(ctx.options, 'video');
+    // A URL the session may not open is refused before any session is made.
+    if (url !== undefined) checkUrl(url, ctx.options);
     const session = await ctx.sessions.create(
       state === undefined ? { options, signal: ctx.signal } : { image: await imageOfState(state, options, ctx), signal: ctx.signal },
     );
     // The first result's title is read from the browser process; finding the page there overlaps the agent's next step.
     prepareTitle(session.page);
-    return {
-      sessionId: session.id,
-      createdAt: session.createdAt,
-      expiresAt: session.expiresAt,
-      message: 'Session created with a blank page. Next: navigate to a URL.',
-      options: session.options,
-    };
+    const created = { sessionId: session.id, createdAt: session.createdAt, options: session.options };
+    if (url === undefined) {
+      return { ...created, expiresAt: session.expiresAt, message: 'Session created with a blank page. Next: navigate to a URL.' };
+    }
+    const opened = await openFirstPage(session.id, url, includeSnapshot, ctx);
+    return { ...created, ...opened, message: `Session created on ${opened.url}. Next: snapshot or find to read it, then act.` };
   },
 });
+
+/**
+ * Navigates a new session to its first page, as navigate does. A session whose first page fails to open is closed, and
+ * the call answers the navigation's error: no session is left that the caller was never told of.
+ */
+async function openFirstPage(sessionId: string, url: string, includeSnapshot: boolean | undefined, ctx: ToolContext) {
+  try {
+    const { data } = attachmentsOf(await navigate.handler({ sessionId, url, ...(includeSnapshot === undefined ? {} : { includeSnapshot }) }, ctx));
+    const { success: _success, ...page } = data;
+    return page;
+  } catch (error) {
+    await ctx.sessions.close(sessionId).catch(() => undefined);
+    throw error instanceof SessionError ? new SessionError(error.code, error.message, { details: { ...error.details, sessionClosed: true } }) : error;
+  }
+}
 
 /** A new session's image from a saved state and the call's options: one blank tab, signed in. */
 async function imageOfState(name: string, options: SessionOptions, ctx: ToolContext): Promise<SessionImage> {

@@ -606,7 +606,7 @@ export const browserFind = playwrightSessionTool({
   description: 'Finds text in the page snapshot: only the matching lines, with their refs.',
   notes:
     'Cheaper than browser_snapshot for locating one element: each matching line comes with the ref to act on and its path from ' +
-    'the root (main > form "Sign in"). ' +
+    'the root (main > form "Sign in"); a match that is a link also carries url, where it goes (absolute). ' +
     'text matches in any case; regex is a JavaScript regular expression, /pattern/flags for flags. At most 50 matches are ' +
     'listed, fewer with maxResults; total counts them all. ' +
     `With filename the matches are written to that file inside --output-dir (never outside it) and the result says where. ${SESSION_NOTE} ` +
