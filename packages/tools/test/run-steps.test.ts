@@ -49,6 +49,20 @@ describe('run_steps (default profile)', () => {
         ],
         1,
       ],
+      [
+        [
+          { tool: 'navigate', args: { url: home } },
+          { tool: 'click', arguments: { selector: '#inc' } },
+        ],
+        1,
+      ],
+      [
+        [
+          { tool: 'navigate', args: { url: home } },
+          { tool: '', args: {} },
+        ],
+        1,
+      ],
       [[{ tool: 'navigate', args: { url: 'ftp://example.test/' } }], 0],
       [
         [
@@ -68,7 +82,7 @@ describe('run_steps (default profile)', () => {
     for (const [steps, step] of cases) {
       const refused = expectError(await call('run_steps', { sessionId, steps }), 'INVALID_PARAMETERS', sessionId);
       expect(refused.details.step, JSON.stringify(refused)).toBe(step);
-      expect(refused.message).toMatch(new RegExp(`^Step ${step} `));
+      expect(refused.message).toMatch(new RegExp(`^Step ${step}\\b`));
     }
     for (const tool of ['create_session', 'close_session', 'run_steps', 'run_code_unsafe', 'live_view', 'no_such_tool']) {
       const refused = expectError(

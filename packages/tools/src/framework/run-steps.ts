@@ -24,9 +24,10 @@ export const MAX_STEPS = 20;
 const TOP_FIELDS = ['url', 'title', 'expiresAt'] as const;
 
 // Every field is sent to the model on every turn: the step's arguments are an open object here, checked with the
-// named tool's own schema when the run is planned.
-const stepSchema = z.strictObject({
-  tool: z.string().min(1).describe('e.g. click'),
+// named tool's own schema when the run is planned, and a step's other keys and its tool's name are checked there too,
+// so that their errors name the step.
+const stepSchema = z.looseObject({
+  tool: z.string().describe('e.g. click'),
   args: z.looseObject({}).optional().describe('Its arguments.'),
   return: z.boolean().optional().describe('Its result too.'),
 });
@@ -96,6 +97,9 @@ interface DoneStep {
   done: PageCall;
 }
 
+/** The keys a step takes. */
+const STEP_KEYS: readonly string[] = Object.keys(stepSchema.shape);
+
 /** The step that ended the run. */
 type FailedStep = NonNullable<RunStepsResult['failed']>;
 
@@ -130,6 +134,16 @@ async function planStep(
   step: z.infer<typeof stepSchema>,
   run: { steps: Map<string, SessionTool>; allowed: readonly string[]; sessionId: string | undefined; ctx: ToolContext },
 ): Promise<PlannedStep> {
+  const unknown = Object.keys(step).filter((key) => !STEP_KEYS.includes(key));
+  if (unknown.length > 0) {
+    throw new SessionError(
+      'INVALID_PARAMETERS',
+      `Step ${index}: unknown key ${unknown.map((key) => `"${key.slice(0, 100)}"`).join(', ')}; a step is {tool, args, return?}.`,
+      {
+        details: { step: index },
+      },
+    );
+  }
   const tool = run.steps.get(step.tool);
   if (tool === undefined) {
     const named = step.tool.slice(0, 100);
@@ -154,7 +168,7 @@ async function planStep(
     const call = await prepareCall(tool.work, args, run.ctx, tool.file as PreparedCall<unknown>['file']);
     return { index, tool, args, call, scope: tool.scope(args), returned: step.return === true };
   } catch (error) {
-    throw ofStep(toolError(error, { tool: tool.name }), index, tool.name);
+    throw ofStep(toolError(error, { tool: tool.name, vocabulary: run.ctx.vocabulary ?? SESSIONS_VOCABULARY }), index, tool.name);
   }
 }
 
