@@ -223,6 +223,34 @@ describe('run_steps (default profile)', () => {
   });
 });
 
+describe('run_steps bounds each step by its own tool', () => {
+  const server = useTools({ fixture: { pages: { steps: STEPS_PAGE } } });
+  const { call, sessionOn } = server;
+
+  it('fails a step at its own time limit, replacing a page stuck in a loop, and runs nothing after it', async () => {
+    const sessionId = await sessionOn('steps');
+    const started = Date.now();
+    const run = expectSuccess(
+      await call('run_steps', {
+        sessionId,
+        steps: [
+          { tool: 'click', args: { selector: '#inc' } },
+          { tool: 'evaluate', args: { function: '() => { for (;;) {} }', timeout: 1_000 } },
+          { tool: 'click', args: { selector: '#inc' } },
+        ],
+      }),
+    );
+    // Well under the call ceiling (120 s): the step's own limit ended it.
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(run).toMatchObject({
+      completed: 1,
+      failed: { step: 1, tool: 'evaluate', errorCode: 'BROWSER_ERROR', details: { reason: 'call_timeout', timeout: 1_000 } },
+    });
+    const after = expectSuccess(await call('evaluate', { sessionId, function: '() => 1 + 1' }));
+    expect(after.result).toBe(2);
+  });
+});
+
 describe('run_steps under the call ceiling', () => {
   const server = useTools({ fixture: { pages: { steps: STEPS_PAGE } }, manager: { callTimeout: 4_000 } });
   const { call } = server;

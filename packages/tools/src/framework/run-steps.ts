@@ -236,7 +236,9 @@ async function runEach(
     let call: PageCall;
     try {
       // Each step acts on the tab the session is on when it starts (a step may have opened or selected another).
-      call = await callOnPage(step.tool.work, step.call.prepared, session.page, session, { ...ctx, progress: progress.within(step) }, step.scope);
+      const page = session.page;
+      const work = callOnPage(step.tool.work, step.call.prepared, page, session, { ...ctx, progress: progress.within(step) }, step.scope);
+      call = step.call.limit === undefined ? await work : await withinLimit(work, step.call.limit, () => session.replaceInBackground(page));
     } catch (error) {
       return failure(step, toolError(error, { tool: step.tool.name, vocabulary: ctx.vocabulary ?? SESSIONS_VOCABULARY }));
     }
@@ -272,6 +274,40 @@ function runProgress(ctx: ToolContext, total: number) {
   };
 }
 
+/** How long past its own time limit a step may take to answer before its page counts as stuck. */
+const STUCK_GRACE_MS = 2_000;
+
+/**
+ * A step with a time limit of its own (evaluate's timeout), as its single call is bounded: its tool answers at the limit
+ * while the page still answers; a page that does not answer (a script in a loop) is replaced, and the step fails with
+ * call_timeout, as the single call's ceiling would do.
+ */
+async function withinLimit(work: Promise<PageCall>, limit: number, replacePage: () => void): Promise<PageCall> {
+  let timer: NodeJS.Timeout | undefined;
+  const stuck = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      replacePage();
+      reject(
+        browserError(
+          'call_timeout',
+          `The step did not finish within ${limit} ms and its page stopped answering; the page was replaced by a fresh one (cookies and storage kept).`,
+          {
+            details: { timeout: limit, pageReplaced: true },
+          },
+        ),
+      );
+    }, limit + STUCK_GRACE_MS);
+  });
+  try {
+    return await Promise.race([work, stuck]);
+  } finally {
+    clearTimeout(timer);
+    // The replaced page's step ends in an error nobody waits for any more.
+    work.catch(() => {});
+  }
+}
+
+/** The step that ended the run, as its single call would have answered its error. */
 function failure(step: PlannedStep, error: SessionError): FailedStep {
   return { step: step.index, tool: step.tool.name, errorCode: error.code, message: error.message, details: error.details ?? {} };
 }
