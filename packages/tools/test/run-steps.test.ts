@@ -151,6 +151,23 @@ describe('run_steps (default profile)', () => {
     expect(JSON.parse(run.result.content[0].text)).toEqual(json);
   });
 
+  it('says at its top what the pages did during steps whose results are left out (a dialog), and nothing when they did nothing', async () => {
+    const sessionId = await sessionOn('steps');
+    const run = expectSuccess(
+      await call('run_steps', {
+        sessionId,
+        steps: [
+          { tool: 'evaluate', args: { function: "() => alert('Saved')" } },
+          { tool: 'evaluate', args: { function: COUNT } },
+        ],
+      }),
+    );
+    expect(run.dialogs).toEqual([{ type: 'alert', message: 'Saved', action: 'accepted' }]);
+    expect(run.results).toEqual([{ step: 1, tool: 'evaluate', result: '0', type: 'string' }]);
+    const quiet = expectSuccess(await call('run_steps', { sessionId, steps: [{ tool: 'evaluate', args: { function: COUNT } }] }));
+    expect(quiet).not.toHaveProperty('dialogs');
+  });
+
   it('gives each step the result its single call gives, over generated step lists', async () => {
     const step = fc.oneof(
       fc.constant({ tool: 'click', args: { selector: '#inc' } }),

@@ -66,8 +66,8 @@ export const snapshotResultFields = {
   snapshotNote: z.string().optional().describe('With includeSnapshot: what was cut from the snapshot and how to see the rest.'),
 };
 
-const sessionResultFields = {
-  expiresAt: z.number().describe('When the session now expires if left idle (ms since epoch).'),
+/** What the pages did during a call besides its own work, said in its result when there was any. */
+export const eventResultFields = {
   dialogs: z
     .array(z.object({ type: z.string(), message: z.string(), action: z.enum(['accepted', 'dismissed', 'pending']) }))
     .optional()
@@ -87,6 +87,11 @@ const sessionResultFields = {
     )
     .optional()
     .describe("Files downloaded during the call, saved in the session's folder of the output directory."),
+};
+
+const sessionResultFields = {
+  expiresAt: z.number().describe('When the session now expires if left idle (ms since epoch).'),
+  ...eventResultFields,
 };
 
 /**

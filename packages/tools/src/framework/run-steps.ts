@@ -15,10 +15,13 @@ import {
 } from './define-session-tool.js';
 import { invalidArguments, toolError } from './errors.js';
 import { SESSIONS_VOCABULARY } from './next-steps.js';
-import { attachmentsOf, pageResultFields, withAttachments, type Attachment, type WithAttachments } from './response.js';
+import { attachmentsOf, eventResultFields, pageResultFields, withAttachments, type Attachment, type WithAttachments } from './response.js';
 
 /** The most steps one run takes. */
 export const MAX_STEPS = 20;
+
+/** The events a step's result lists; a step whose result is left out has them said at the run's top. */
+const EVENT_FIELDS = Object.keys(eventResultFields);
 
 /** The fields a run says once, at its top, and leaves out of each step's result. */
 const TOP_FIELDS = ['url', 'title', 'expiresAt'] as const;
@@ -53,6 +56,8 @@ export const runStepsOutput = z.object({
     .describe('The step that failed and ended the run (the steps after it did not run): its error, as the tool answers it.'),
   ...pageResultFields,
   expiresAt: z.number().describe('When the session now expires if left idle (ms since epoch).'),
+  // What the pages did during steps whose results are left out, so that no dialog, tab or download goes unsaid.
+  ...eventResultFields,
 });
 
 type RunStepsResult = z.infer<typeof runStepsOutput>;
@@ -328,12 +333,16 @@ async function answer(
 ): Promise<RunStepsResult | WithAttachments<RunStepsResult>> {
   const results: RunStepsResult['results'] = [];
   const attachments: Attachment[] = [];
+  const events: Record<string, unknown[]> = {};
   let top: { url: string; title: string } | undefined;
   for (const [position, { step, done: call }] of done.entries()) {
     const { data, attachments: own } = attachmentsOf(await renderCall(call, step.call, step.args, ran.sessionId, ctx));
     const last = position === done.length - 1;
     if (last) top = { url: String(data.url), title: String(data.title) };
-    if (!step.returned && !last) continue;
+    if (!step.returned && !last) {
+      for (const key of EVENT_FIELDS) if (Array.isArray(data[key])) events[key] = [...(events[key] ?? []), ...data[key]];
+      continue;
+    }
     const rest = Object.fromEntries(Object.entries(data).filter(([key]) => !(TOP_FIELDS as readonly string[]).includes(key)));
     results.push({ step: step.index, tool: step.tool.name, ...rest });
     attachments.push(...own);
@@ -347,6 +356,7 @@ async function answer(
     title: page.title,
     // Read after the entry left the queue, when the manager has marked the session used.
     expiresAt: ran.session.expiresAt,
+    ...events,
   };
   return withAttachments(result, attachments);
 }

@@ -18,7 +18,8 @@ function stepsNotes(tools: string): string {
     'failed holds the failed step (step, tool, errorCode, message, details) as its single call would have answered it. ' +
     'results holds the result of every step marked return: true and always of the last step that succeeded, each as its ' +
     'single call answers it (a snapshot too when that step asked for one) less url, title and expiresAt, which the run ' +
-    'says once for the page it ended on. Images a step answers come after the JSON. Elements are named as the tools ' +
+    'says once for the page it ended on, with the dialogs, tabs and downloads of the steps whose results are left out. ' +
+    'Images a step answers come after the JSON. Elements are named as the tools ' +
     'name them: a ref from an earlier snapshot, or a Playwright selector (role=button[name="Add to cart"], text=…), so ' +
     'steps can be written before refs are known. A run that passes the call time limit answers BROWSER_ERROR reason ' +
     `call_timeout with details.step and details.completed. At most ${MAX_STEPS} steps; a step may not be a session tool, a run ` +
