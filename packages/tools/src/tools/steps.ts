@@ -12,7 +12,9 @@ function stepsNotes(tools: string): string {
     "it serves) with that tool's own arguments, without sessionId. Every step's arguments are checked with its tool's own " +
     `schema before any runs: a bad one answers INVALID_PARAMETERS with details.step (the step's index in steps, from 0) and ` +
     `nothing runs. The steps then run in order as one call in the session's queue (no other call on the session comes ` +
-    "between them), each with its own tool's defaults and timeouts, all of them within the call time limit; progress is " +
+    "between them), each with its own tool's defaults and timeouts (a step whose page stops answering past its own " +
+    'time limit, such as evaluate in an endless loop, fails with call_timeout and the page is replaced), all of them ' +
+    'within the call time limit; progress is ' +
     'reported per step, and a cancel stops the run before its next step. ' +
     'The run stops at the first step that fails and still answers normally: completed counts the steps that succeeded, ' +
     'failed holds the failed step (step, tool, errorCode, message, details) as its single call would have answered it. ' +
