@@ -66,8 +66,8 @@ export const snapshotResultFields = {
   snapshotNote: z.string().optional().describe('With includeSnapshot: what was cut from the snapshot and how to see the rest.'),
 };
 
-/** What the pages did during a call besides its own work, said in its result when there was any. */
-export const eventResultFields = {
+const sessionResultFields = {
+  expiresAt: z.number().describe('When the session now expires if left idle (ms since epoch).'),
   dialogs: z
     .array(z.object({ type: z.string(), message: z.string(), action: z.enum(['accepted', 'dismissed', 'pending']) }))
     .optional()
@@ -89,10 +89,9 @@ export const eventResultFields = {
     .describe("Files downloaded during the call, saved in the session's folder of the output directory."),
 };
 
-const sessionResultFields = {
-  expiresAt: z.number().describe('When the session now expires if left idle (ms since epoch).'),
-  ...eventResultFields,
-};
+const { expiresAt: _expiresAt, ...events } = sessionResultFields;
+/** What the pages did during a call besides its own work (dialogs, tabs, downloads), said in its result when there was any. */
+export const eventResultFields = events;
 
 /**
  * The output schema of a session tool: its own fields, then what the builder adds (url and title, the session's
