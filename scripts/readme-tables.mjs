@@ -243,6 +243,7 @@ const TOOL_GROUPS = [
   ['Reading the page', ['snapshot', 'find', 'screenshot', 'console_messages', 'evaluate', 'wait_for']],
   ['Acting on it', ['click', 'type', 'press_key', 'hover', 'select_option', 'check', 'uncheck', 'drag', 'fill_form', 'upload_file', 'handle_dialog']],
   ['Settings', ['emulate']],
+  ['Several steps in one call', ['run_steps']],
 ];
 
 function toolsListSection(tools, capabilityTools) {

@@ -174,6 +174,17 @@ const ERROR_CASES: ErrorCase[] = [
     },
   },
 
+  {
+    tool: 'create_session',
+    code: 'NAVIGATION_FAILED',
+    when: 'its url cannot be opened',
+    args: (c) => ({ url: c.refusedUrl }),
+    check: (json, c) => {
+      expect(json.details).toMatchObject({ url: c.refusedUrl, reason: 'ERR_CONNECTION_REFUSED', sessionClosed: true });
+      expect(json.sessionId).toBeUndefined();
+    },
+  },
+
   // close_session
   ...sessionCases('close_session', () => ({})),
 

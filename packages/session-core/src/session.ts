@@ -575,9 +575,10 @@ export class Session {
   /**
    * Gives up on a page that does not let go of a call: it is never handed out again, it is closed without waiting (a
    * page stuck in a script may take long to close), and a fresh page in the same context takes its place, opened in
-   * the background (the next call waits for it; if the browser cannot open one now, the next call tries again).
+   * the background (the next call waits for it; if the browser cannot open one now, the next call tries again). Also
+   * for a call's own part that passed its time limit on a page that no longer answers (a run's step).
    */
-  private replaceInBackground(stuck: Page): void {
+  replaceInBackground(stuck: Page): void {
     this.abandoned.add(stuck);
     void stuck.close({ runBeforeUnload: false }).catch(() => {});
     if (this.currentPage === stuck) void this.freshPage().catch(() => {});

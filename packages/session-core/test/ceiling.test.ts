@@ -105,6 +105,33 @@ describe('the call ceiling', () => {
   });
 });
 
+describe('the stop signal a call gets', () => {
+  it('aborts at the ceiling and at a cancel, so work of several parts starts no part after it', async () => {
+    const session = await createWithin();
+    const parts = async (page: Page, stop: AbortSignal, done: number[]) => {
+      for (let part = 0; part < 10 && !stop.aborted; part += 1) {
+        await page.waitForTimeout(200);
+        if (!stop.aborted) done.push(part);
+      }
+    };
+    const timedOut: number[] = [];
+    const ceiling = await rejectionOf(manager.run(session.id, (page, _session, stop) => parts(page, stop, timedOut), { timeout: 500 }));
+    expect(ceiling.details).toMatchObject({ reason: 'call_timeout' });
+    // No part starts after the stop: what was done when the call ended is all that is ever done.
+    const atEnd = timedOut.length;
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(timedOut).toHaveLength(atEnd);
+    expect(atEnd).toBeLessThan(10);
+    const cancel = new AbortController();
+    const cancelled: number[] = [];
+    const run = rejectionOf(manager.run(session.id, (page, _session, stop) => parts(page, stop, cancelled), { signal: cancel.signal }));
+    setTimeout(() => cancel.abort(), 500);
+    expect((await run).details).toMatchObject({ reason: 'cancelled' });
+    expect(cancelled.length).toBeLessThan(10);
+    await manager.close(session.id);
+  });
+});
+
 describe('cancelling a call', () => {
   it('ends a slow type with reason cancelled and frees the session at once', async () => {
     const session = await preparedSession();

@@ -49,6 +49,20 @@ describe('run_steps (default profile)', () => {
         ],
         1,
       ],
+      [
+        [
+          { tool: 'navigate', args: { url: home } },
+          { tool: 'click', arguments: { selector: '#inc' } },
+        ],
+        1,
+      ],
+      [
+        [
+          { tool: 'navigate', args: { url: home } },
+          { tool: '', args: {} },
+        ],
+        1,
+      ],
       [[{ tool: 'navigate', args: { url: 'ftp://example.test/' } }], 0],
       [
         [
@@ -68,7 +82,7 @@ describe('run_steps (default profile)', () => {
     for (const [steps, step] of cases) {
       const refused = expectError(await call('run_steps', { sessionId, steps }), 'INVALID_PARAMETERS', sessionId);
       expect(refused.details.step, JSON.stringify(refused)).toBe(step);
-      expect(refused.message).toMatch(new RegExp(`^Step ${step} `));
+      expect(refused.message).toMatch(new RegExp(`^Step ${step}\\b`));
     }
     for (const tool of ['create_session', 'close_session', 'run_steps', 'run_code_unsafe', 'live_view', 'no_such_tool']) {
       const refused = expectError(
@@ -135,6 +149,23 @@ describe('run_steps (default profile)', () => {
     expect(json.results[2].matches[0]).toMatchObject({ url: server.fixture().urlFor('/pages/home') });
     expect(run.result.content.map((item: { type: string }) => item.type)).toEqual(['text', 'image']);
     expect(JSON.parse(run.result.content[0].text)).toEqual(json);
+  });
+
+  it('says at its top what the pages did during steps whose results are left out (a dialog), and nothing when they did nothing', async () => {
+    const sessionId = await sessionOn('steps');
+    const run = expectSuccess(
+      await call('run_steps', {
+        sessionId,
+        steps: [
+          { tool: 'evaluate', args: { function: "() => alert('Saved')" } },
+          { tool: 'evaluate', args: { function: COUNT } },
+        ],
+      }),
+    );
+    expect(run.dialogs).toEqual([{ type: 'alert', message: 'Saved', action: 'accepted' }]);
+    expect(run.results).toEqual([{ step: 1, tool: 'evaluate', result: '0', type: 'string' }]);
+    const quiet = expectSuccess(await call('run_steps', { sessionId, steps: [{ tool: 'evaluate', args: { function: COUNT } }] }));
+    expect(quiet).not.toHaveProperty('dialogs');
   });
 
   it('gives each step the result its single call gives, over generated step lists', async () => {
@@ -206,6 +237,34 @@ describe('run_steps (default profile)', () => {
     expect(json.results).toEqual([{ step: 1, tool: 'evaluate', result: 'waited', type: 'string' }]);
     expect(progress).toEqual(['step 0: evaluate', 'step 1: evaluate']);
     expect(await marks(sessionId)).toEqual(['first']);
+  });
+});
+
+describe('run_steps bounds each step by its own tool', () => {
+  const server = useTools({ fixture: { pages: { steps: STEPS_PAGE } } });
+  const { call, sessionOn } = server;
+
+  it('fails a step at its own time limit, replacing a page stuck in a loop, and runs nothing after it', async () => {
+    const sessionId = await sessionOn('steps');
+    const started = Date.now();
+    const run = expectSuccess(
+      await call('run_steps', {
+        sessionId,
+        steps: [
+          { tool: 'click', args: { selector: '#inc' } },
+          { tool: 'evaluate', args: { function: '() => { for (;;) {} }', timeout: 1_000 } },
+          { tool: 'click', args: { selector: '#inc' } },
+        ],
+      }),
+    );
+    // Well under the call ceiling (120 s): the step's own limit ended it.
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(run).toMatchObject({
+      completed: 1,
+      failed: { step: 1, tool: 'evaluate', errorCode: 'BROWSER_ERROR', details: { reason: 'call_timeout', timeout: 1_000 } },
+    });
+    const after = expectSuccess(await call('evaluate', { sessionId, function: '() => 1 + 1' }));
+    expect(after.result).toBe(2);
   });
 });
 

@@ -100,6 +100,10 @@ const sessionResultFields = {
     .describe("Files downloaded during the call, saved in the session's folder of the output directory."),
 };
 
+const { expiresAt: _expiresAt, ...events } = sessionResultFields;
+/** What the pages did during a call besides its own work (dialogs, tabs, downloads), said in its result when there was any. */
+export const eventResultFields = events;
+
 /**
  * The output schema of a session tool: its own fields, then what the builder adds (url and title, the session's
  * expiry and events, and with `snapshot: true` the includeSnapshot fields).

@@ -15,18 +15,22 @@ import {
 } from './define-session-tool.js';
 import { invalidArguments, toolError } from './errors.js';
 import { SESSIONS_VOCABULARY } from './next-steps.js';
-import { attachmentsOf, pageResultFields, withAttachments, type Attachment, type WithAttachments } from './response.js';
+import { attachmentsOf, eventResultFields, pageResultFields, withAttachments, type Attachment, type WithAttachments } from './response.js';
 
 /** The most steps one run takes. */
 export const MAX_STEPS = 20;
+
+/** The events a step's result lists; a step whose result is left out has them said at the run's top. */
+const EVENT_FIELDS = Object.keys(eventResultFields);
 
 /** The fields a run says once, at its top, and leaves out of each step's result. */
 const TOP_FIELDS = ['url', 'title', 'expiresAt'] as const;
 
 // Every field is sent to the model on every turn: the step's arguments are an open object here, checked with the
-// named tool's own schema when the run is planned.
-const stepSchema = z.strictObject({
-  tool: z.string().min(1).describe('e.g. click'),
+// named tool's own schema when the run is planned, and a step's other keys and its tool's name are checked there too,
+// so that their errors name the step.
+const stepSchema = z.looseObject({
+  tool: z.string().describe('e.g. click'),
   args: z.looseObject({}).optional().describe('Its arguments.'),
   return: z.boolean().optional().describe('Its result too.'),
 });
@@ -52,6 +56,8 @@ export const runStepsOutput = z.object({
     .describe('The step that failed and ended the run (the steps after it did not run): its error, as the tool answers it.'),
   ...pageResultFields,
   expiresAt: z.number().describe('When the session now expires if left idle (ms since epoch).'),
+  // What the pages did during steps whose results are left out, so that no dialog, tab or download goes unsaid.
+  ...eventResultFields,
 });
 
 type RunStepsResult = z.infer<typeof runStepsOutput>;
@@ -96,6 +102,9 @@ interface DoneStep {
   done: PageCall;
 }
 
+/** The keys a step takes. */
+const STEP_KEYS: readonly string[] = Object.keys(stepSchema.shape);
+
 /** The step that ended the run. */
 type FailedStep = NonNullable<RunStepsResult['failed']>;
 
@@ -130,6 +139,16 @@ async function planStep(
   step: z.infer<typeof stepSchema>,
   run: { steps: Map<string, SessionTool>; allowed: readonly string[]; sessionId: string | undefined; ctx: ToolContext },
 ): Promise<PlannedStep> {
+  const unknown = Object.keys(step).filter((key) => !STEP_KEYS.includes(key));
+  if (unknown.length > 0) {
+    throw new SessionError(
+      'INVALID_PARAMETERS',
+      `Step ${index}: unknown key ${unknown.map((key) => `"${key.slice(0, 100)}"`).join(', ')}; a step is {tool, args, return?}.`,
+      {
+        details: { step: index },
+      },
+    );
+  }
   const tool = run.steps.get(step.tool);
   if (tool === undefined) {
     const named = step.tool.slice(0, 100);
@@ -154,7 +173,7 @@ async function planStep(
     const call = await prepareCall(tool.work, args, run.ctx, tool.file as PreparedCall<unknown>['file']);
     return { index, tool, args, call, scope: tool.scope(args), returned: step.return === true };
   } catch (error) {
-    throw ofStep(toolError(error, { tool: tool.name }), index, tool.name);
+    throw ofStep(toolError(error, { tool: tool.name, vocabulary: run.ctx.vocabulary ?? SESSIONS_VOCABULARY }), index, tool.name);
   }
 }
 
@@ -222,7 +241,9 @@ async function runEach(
     let call: PageCall;
     try {
       // Each step acts on the tab the session is on when it starts (a step may have opened or selected another).
-      call = await callOnPage(step.tool.work, step.call.prepared, session.page, session, { ...ctx, progress: progress.within(step) }, step.scope);
+      const page = session.page;
+      const work = callOnPage(step.tool.work, step.call.prepared, page, session, { ...ctx, progress: progress.within(step) }, step.scope);
+      call = step.call.limit === undefined ? await work : await withinLimit(work, step.call.limit, () => session.replaceInBackground(page));
     } catch (error) {
       return failure(step, toolError(error, { tool: step.tool.name, vocabulary: ctx.vocabulary ?? SESSIONS_VOCABULARY }));
     }
@@ -258,6 +279,40 @@ function runProgress(ctx: ToolContext, total: number) {
   };
 }
 
+/** How long past its own time limit a step may take to answer before its page counts as stuck. */
+const STUCK_GRACE_MS = 2_000;
+
+/**
+ * A step with a time limit of its own (evaluate's timeout), as its single call is bounded: its tool answers at the limit
+ * while the page still answers; a page that does not answer (a script in a loop) is replaced, and the step fails with
+ * call_timeout, as the single call's ceiling would do.
+ */
+async function withinLimit(work: Promise<PageCall>, limit: number, replacePage: () => void): Promise<PageCall> {
+  let timer: NodeJS.Timeout | undefined;
+  const stuck = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      replacePage();
+      reject(
+        browserError(
+          'call_timeout',
+          `The step did not finish within ${limit} ms and its page stopped answering; the page was replaced by a fresh one (cookies and storage kept).`,
+          {
+            details: { timeout: limit, pageReplaced: true },
+          },
+        ),
+      );
+    }, limit + STUCK_GRACE_MS);
+  });
+  try {
+    return await Promise.race([work, stuck]);
+  } finally {
+    clearTimeout(timer);
+    // The replaced page's step ends in an error nobody waits for any more.
+    work.catch(() => {});
+  }
+}
+
+/** The step that ended the run, as its single call would have answered its error. */
 function failure(step: PlannedStep, error: SessionError): FailedStep {
   return { step: step.index, tool: step.tool.name, errorCode: error.code, message: error.message, details: error.details ?? {} };
 }
@@ -278,12 +333,16 @@ async function answer(
 ): Promise<RunStepsResult | WithAttachments<RunStepsResult>> {
   const results: RunStepsResult['results'] = [];
   const attachments: Attachment[] = [];
+  const events: Record<string, unknown[]> = {};
   let top: { url: string; title: string } | undefined;
   for (const [position, { step, done: call }] of done.entries()) {
     const { data, attachments: own } = attachmentsOf(await renderCall(call, step.call, step.args, ran.sessionId, ctx));
     const last = position === done.length - 1;
     if (last) top = { url: String(data.url), title: String(data.title) };
-    if (!step.returned && !last) continue;
+    if (!step.returned && !last) {
+      for (const key of EVENT_FIELDS) if (Array.isArray(data[key])) events[key] = [...(events[key] ?? []), ...data[key]];
+      continue;
+    }
     const rest = Object.fromEntries(Object.entries(data).filter(([key]) => !(TOP_FIELDS as readonly string[]).includes(key)));
     results.push({ step: step.index, tool: step.tool.name, ...rest });
     attachments.push(...own);
@@ -297,6 +356,7 @@ async function answer(
     title: page.title,
     // Read after the entry left the queue, when the manager has marked the session used.
     expiresAt: ran.session.expiresAt,
+    ...events,
   };
   return withAttachments(result, attachments);
 }
