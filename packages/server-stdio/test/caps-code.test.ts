@@ -281,7 +281,7 @@ describe('browser_tabs {url, isolatedContext} (playwright profile)', () => {
     const opened = expectSuccess(await tool('browser_tabs', { action: 'new', url: fixture.urlFor('/pages/form') }));
     expect(opened).toMatchObject({ current: 1, url: fixture.urlFor('/pages/form'), title: 'Form' });
     expect(opened.tabs).toHaveLength(2);
-    expect(opened.snapshot).toContain('textbox "Email"');
+    expect(await readFile(opened.snapshotFile as string, 'utf8')).toContain('textbox "Email"');
     expect(await stored()).toBe('own');
 
     const isolated = expectSuccess(await tool('browser_tabs', { action: 'new', url: home, isolatedContext: 'alice' }));

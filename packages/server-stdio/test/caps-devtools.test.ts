@@ -1,6 +1,6 @@
 // The devtools cap in both profiles over stdio (videos ffprobe reads, chapter cards, highlights seen in screenshots, actions written down as code, annotate refused), and in process where the test reaches the session (a paused script resumed, a person in the live view recorded and watched while a video records).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
@@ -268,7 +268,7 @@ describe('the devtools cap in the playwright profile', () => {
     expectSuccess(await call(playwright.client, 'browser_click', { target: '#go' }));
     const stopped = expectSuccess(await call(playwright.client, 'browser_stop_recording'));
     expect((stopped.actions as string[]).join('\n')).toContain("getByRole('button', { name: 'Go' }).click()");
-    expect(stopped.snapshot).toContain('clicked');
+    expect(readFileSync(stopped.snapshotFile as string, 'utf8')).toContain('clicked');
     expectError(await call(playwright.client, 'browser_stop_recording'), 'INVALID_PARAMETERS');
   });
 

@@ -1,4 +1,5 @@
 // The `vision` and `network` caps over stdio, in both profiles: what a page saw of the mouse by coordinates, and what it got from routed, mocked and offline requests.
+import { readFileSync } from 'node:fs';
 import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, expectError, expectSuccess, connectInProcess, type InProcessConnection } from './helpers.js';
@@ -197,7 +198,7 @@ describe.each([sessionsFace, playwrightFace])('$name', (face) => {
     const sessionId = await sessionOn('mouse');
     const clicked = await ok(face.click(sessionId, 500, 70));
     expect(clicked).toMatchObject({ url: fx.urlFor('/pages/home'), title: 'Home' });
-    if (face === playwrightFace) expect(clicked.snapshot).toContain('Fixture home');
+    if (face === playwrightFace) expect(readFileSync(clicked.snapshotFile as string, 'utf8')).toContain('Fixture home');
   });
 
   it('a click by coordinates that opens a dialog: answered at once by default, held for browser_handle_dialog in the playwright profile', async () => {

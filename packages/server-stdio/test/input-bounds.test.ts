@@ -8,9 +8,10 @@ type Schema = Record<string, unknown>;
  * Values a tool's schema shows as "any object", with the reason they are bounded all the same. create_session's
  * storageState is what export_storage_state gave (a model passes it on whole): the tool checks it against
  * session-core's storage-state schema, every string and list of which has a limit (session-options.test.ts);
- * load_storage_state's is checked against the same schema.
+ * load_storage_state's is checked against the same schema. A step's args of run_steps are that step's tool's arguments,
+ * checked with its own schema (whose limits this test reads) before any step runs.
  */
-const OPEN_VALUES = new Set(['create_session.storageState', 'load_storage_state.storageState']);
+const OPEN_VALUES = new Set(['create_session.storageState', 'load_storage_state.storageState', 'run_steps.steps[].args', 'browser_run_steps.steps[].args']);
 
 /** The places under `schema` that take a string or a list of any length, or any value at all, as paths. */
 function unbounded(schema: Schema, at: string): string[] {

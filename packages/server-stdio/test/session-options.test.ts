@@ -244,7 +244,7 @@ describe('storage tools (export_storage_state, cookies) through an MCP client', 
   it('is left out of the default tool list', () => {
     expect(allTools.map((entry) => entry.name)).not.toContain('export_storage_state');
     expect(allTools.map((entry) => entry.name)).not.toContain('cookies');
-    expect(allTools.length).toBeLessThanOrEqual(26);
+    expect(allTools.length).toBeLessThanOrEqual(27);
     expect(storageTools).toHaveLength(2);
     expect(storageTools.every((entry) => entry.capability === 'storage')).toBe(true);
   });

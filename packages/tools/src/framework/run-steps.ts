@@ -30,9 +30,9 @@ const TOP_FIELDS = ['url', 'title', 'expiresAt'] as const;
 // named tool's own schema when the run is planned, and a step's other keys and its tool's name are checked there too,
 // so that their errors name the step.
 const stepSchema = z.looseObject({
-  tool: z.string().describe('e.g. click'),
-  args: z.looseObject({}).optional().describe('Its arguments.'),
-  return: z.boolean().optional().describe('Its result too.'),
+  tool: z.string().max(64).describe('e.g. click'),
+  args: z.looseObject({}).optional().describe('Arguments.'),
+  return: z.boolean().optional().describe('Return it.'),
 });
 
 export const runStepsOutput = z.object({

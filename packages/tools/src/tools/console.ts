@@ -14,7 +14,7 @@ export const DEFAULT_LIMIT = 100;
 export const consoleMessages = defineSessionTool({
   name: 'console_messages',
   title: 'Read console messages',
-  description: "Returns the console messages and page errors of the session's pages.",
+  description: "The console messages and page errors of the session's pages.",
   notes:
     'Every tab of the session, oldest first, with uncaught page errors as type "error". Use it to find out why a page misbehaves ' +
     '(a failed script, a rejected fetch). level is the lowest level included (default "info"; "error" for errors only). ' +

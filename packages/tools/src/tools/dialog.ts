@@ -8,7 +8,7 @@ import { defined } from '@sessionwright/session-core';
 export const handleDialog = defineSessionTool({
   name: 'handle_dialog',
   title: 'Answer dialogs',
-  description: 'Sets how the next dialog is answered; call it before the action that opens one.',
+  description: 'Sets how the next dialog is answered; call before the action that opens it.',
   notes:
     'Answers the next dialog (alert, confirm, prompt, beforeunload) with accept (OK, with promptText for a prompt; default the ' +
     "prompt's own value) or dismiss (Cancel). " +

@@ -186,7 +186,7 @@ async function settleWithin<T>(page: Page, work: Promise<T>, timeout: number): P
 export const evaluate = defineSessionTool({
   name: 'evaluate',
   title: 'Evaluate JavaScript',
-  description: 'Runs a JavaScript function in the page and returns its result.',
+  description: 'Runs a JavaScript function in the page; returns its result.',
   notes:
     'Examples: "() => document.title", "() => [...document.querySelectorAll(\'h2\')].map(h => h.textContent)", ' +
     'or, with a selector or ref, a function that gets that element: "(el) => el.getAttribute(\'href\')". Async functions are ' +

@@ -46,13 +46,7 @@ export const createSession = defineTool({
       .describe(sessionOptionsShape.storageState.description ?? ''),
     // No pattern: the default list is paid for on every turn, and SavedStates checks the name (STATE_NAME_PATTERN).
     state: stateNameSchema.optional().describe('Saved state.'),
-    // The length limit is navigate's, checked without being listed: every character here is paid on every turn.
-    url: z
-      .string()
-      .min(1)
-      .refine((url) => url.length <= 100_000, 'at most 100000 characters')
-      .optional()
-      .describe('Page to open.'),
+    url: z.string().min(1).max(100_000).optional().describe('Page to open.'),
     includeSnapshot: includeSnapshotSchema,
   }),
   output: z.object({

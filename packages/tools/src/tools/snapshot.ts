@@ -10,7 +10,7 @@ export const boxesSchema = z.boolean().optional().describe('Element boxes.');
 export const snapshot = defineSessionTool({
   name: 'snapshot',
   title: 'Page snapshot',
-  description: 'Reads the page as an accessibility tree, with a ref on each element to act on.',
+  description: 'Reads the page as an accessibility tree with a ref per element to act on.',
   notes:
     'A YAML-like outline of roles, names, text and states, e.g. `button "Send" [ref=e12]` (elements inside iframes have a frame prefix, e.g. f2e5). ' +
     'Use it first to understand a page, then pass a ref to click, type, hover, select_option, press_key, wait_for or evaluate; ' +

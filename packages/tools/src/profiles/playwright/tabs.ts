@@ -5,6 +5,7 @@ import { defineTool, type ImplicitSessionAccess, type ToolContext } from '../../
 import { checkUrl } from '../../tools/navigation.js';
 import { browserNavigate } from './tools.js';
 import { adapt, optionalSessionIdSchema, playwrightOutput } from '../../framework/profile-adapter.js';
+import { attachmentsOf, withAttachments } from '../../framework/response.js';
 import { listTabs, tabSchema, tabs } from '../../tools/tabs.js';
 
 const ACTIONS = ['list', 'new', 'select', 'close'] as const;
@@ -71,7 +72,9 @@ export const browserTabs = defineTool({
       }
       return inOneSession(ctx, { action, index, url, sessionId });
     }
-    return withEveryTab(implicit, ctx, await act(implicit, ctx, { action, index, url, isolatedContext }));
+    // The snapshot file's link rides beside the result (attachments): the tabs are numbered on the result itself.
+    const { data, attachments } = attachmentsOf(await act(implicit, ctx, { action, index, url, isolatedContext }));
+    return withAttachments(await withEveryTab(implicit, ctx, data), attachments);
   },
 });
 

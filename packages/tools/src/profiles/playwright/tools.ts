@@ -451,7 +451,7 @@ export const browserFileUpload = playwrightSessionTool({
     paths: z.array(z.string().min(1).max(4_096)).max(100).optional().describe('Absolute paths; none cancels.'),
     sessionId: optionalSessionIdSchema,
   }),
-  output: playwrightOutput(uploadOutput),
+  output: playwrightOutput(uploadOutput, { snapshot: true }),
   kind: 'action',
   errors: uploadFile.errors,
   modal: 'answers-file-chooser',
