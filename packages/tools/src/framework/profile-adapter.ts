@@ -17,13 +17,13 @@ export const SNAPSHOT_NOTE =
   '--snapshot-mode none); browser_snapshot answers the snapshot itself.';
 
 /** The optional sessionId of every adapted tool: without it, the call acts on the connection's own session. */
-export const optionalSessionIdSchema = sessionIdSchema.optional().describe('From create_session (default: own page).');
+export const optionalSessionIdSchema = sessionIdSchema.optional().describe('Default: own page.');
 
 /** The fields that name one element, in both spellings @playwright/mcp clients use: `ref` (older) and `target`. */
 export const elementFields = {
-  element: z.string().max(MAX_SELECTOR).optional().describe('Element description, for the log.'),
+  element: z.string().max(MAX_SELECTOR).optional().describe('For the log.'),
   ref: refText.optional().describe('Same as target (a ref).'),
-  target: z.string().min(1).max(MAX_SELECTOR).optional().describe('Ref from browser_snapshot, or a selector.'),
+  target: z.string().min(1).max(MAX_SELECTOR).optional().describe('Ref (e12) or selector.'),
 };
 
 type ElementArgs = { ref?: string | undefined; target?: string | undefined };

@@ -40,7 +40,7 @@ const contextTab = tabSchema.extend({
 export const browserTabs = defineTool({
   name: 'browser_tabs',
   title: 'Manage tabs',
-  description: 'Lists, opens, selects or closes tabs; isolatedContext opens one in a named context with its own cookies and storage.',
+  description: 'Lists, opens, selects or closes tabs, also in a named isolated context.',
   notes:
     'action "list"; "new" opens a tab (at url if given) and acts on it; "select" with index acts on that tab; "close" closes the ' +
     'tab at index (default the current one). ' +

@@ -8,8 +8,8 @@ import { generateLocator, verify } from '../../tools/testing.js';
 const SESSION_NOTE = "Acts on this connection's own browser page unless sessionId names a session from create_session.";
 const NOTE = `${SESSION_NOTE} A check that does not hold within the action timeout (5 s by default) is an error (WAIT_TIMEOUT) saying what the page had.`;
 
-const elementSchema = z.string().max(MAX_SELECTOR).describe('Element description, for the log.');
-const targetSchema = z.string().min(1).max(MAX_SELECTOR).describe('Ref from browser_snapshot, or a selector.');
+const elementSchema = z.string().max(MAX_SELECTOR).describe('For the log.');
+const targetSchema = z.string().min(1).max(MAX_SELECTOR).describe('Ref (e12) or selector.');
 
 export const playwrightTestingTools: readonly AnyTool[] = [
   adapt({
