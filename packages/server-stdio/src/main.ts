@@ -1,6 +1,6 @@
 // The sessionwright command: read its settings (flags, environment, config file), serve MCP over stdio (or HTTP with --port), and shut down cleanly.
 import v8 from 'node:v8';
-import { BrowserHost, messageOf, playwrightVersion, resolveHeadless, defined } from '@sessionwright/session-core';
+import { BrowserHost, isKeyMismatch, messageOf, playwrightVersion, resolveHeadless, defined } from '@sessionwright/session-core';
 import { isLoopback } from './http-options.js';
 import type { HttpServerHandle } from './http-server.js';
 import { UsageError, parseArgs, type ServerOptions } from './settings/options.js';
@@ -50,6 +50,20 @@ async function main(): Promise<void> {
     process.stderr.write(`sessionwright: ${error.message.replace(/\s*\n\s*/g, ' ')}\n`);
     process.exit(2);
   }
+  // A key that does not open the store is refused before anything is served; a store that is away is checked at its first use.
+  const { options } = command;
+  if (options.stateKey !== undefined || options.stateKeyPrevious !== undefined || options.dataDir !== undefined || options.http?.store !== undefined) {
+    try {
+      await server.checkStore();
+    } catch (error) {
+      if (!isKeyMismatch(error)) server.logger.warn(`the store could not be checked at start: ${messageOf(error)}`);
+      else {
+        process.stderr.write(`sessionwright: ${messageOf(error)}\n`);
+        await server.close().catch(() => {});
+        process.exit(1);
+      }
+    }
+  }
   // The first browser up, whichever it is (with a browser per client, the shared one is never started).
   sizeHeapForMemoryOnceUp({ onLaunched: (listener) => server.manager.onBrowserLaunched(listener) });
   let http: HttpServerHandle | undefined;
@@ -66,10 +80,10 @@ async function main(): Promise<void> {
       server.fleet === undefined ? SHUTDOWN_BACKSTOP_MS : FLEET_SHUTDOWN_BACKSTOP_MS,
     ).unref();
     // A fleet's replica first hands its sessions over (new requests go to other replicas meanwhile), then stops.
-    const fleet = server.fleet;
-    if (fleet !== undefined) http?.stopAccepting();
+    if (server.fleet !== undefined) http?.stopAccepting();
     // HTTP first, so no request arrives for a session that is being closed.
-    Promise.resolve(fleet?.drain())
+    server
+      .drain()
       .then(() => http?.close())
       .then(() => server.close())
       .then(

@@ -10,7 +10,7 @@ export {
   type SourceFailure,
   type SourceFailureReason,
 } from './browser-source.js';
-export { orAfter, type Clock, type TimerHandle, type Timers } from './clock.js';
+export { orAfter, systemClock, systemTimers, type Clock, type TimerHandle, type Timers } from './clock.js';
 export {
   checkStorageState,
   deviceNames,
@@ -110,9 +110,9 @@ export {
   type RunawayTrip,
 } from './runaway.js';
 export { defaultWarmSessions } from './warm-pool.js';
-export type { Store } from './store.js';
+export { RecordTooLarge, type Store } from './store.js';
 export { FolderStore, defaultDataDir, type FolderStoreOptions } from './folder-store.js';
-export { SealedStore, keyFileSecret, sealingKeys, type SealedStoreOptions, type SealingKeys } from './sealed-store.js';
+export { SealedStore, isKeyMismatch, keyFileSecret, keyMismatch, sealingKeys, type SealedStoreOptions, type SealingKeys } from './sealed-store.js';
 export {
   DEFAULT_STATE_LIMITS,
   STATE_NAME_PATTERN,

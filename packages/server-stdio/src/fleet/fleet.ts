@@ -9,18 +9,19 @@ import {
   shortId,
   type Logger,
   type Session,
-  type SessionImage,
   type SessionManager,
+  type Store,
   defined,
 } from '@sessionwright/session-core';
 import type { Redis } from 'ioredis';
 import { toCallToolResult } from '../mcp-server.js';
 import type { CallerScope } from '../session-access.js';
+import { Checkpointer, captureSession, type CheckpointRecord } from './checkpointer.js';
 import { Directory, type ReplicaInfo, type SessionRecord } from './directory.js';
 import type { FleetKeys } from './fleet-keys.js';
 import { INTERNAL_CALL_PATH, SIGNATURE_HEADER, liveLinkBase } from './internal-route.js';
 import { FleetLiveRelay } from './live-relay.js';
-import { RedisStore } from './redis-store.js';
+import { RedisStore, whenReady } from './redis-store.js';
 import { RESTORED_LOST, withRestored, type Restored, type Routed } from './restored.js';
 
 /** How often a replica says it is alive, and how long that lasts: a replica silent for HEARTBEAT_TTL_MS is dead. */
@@ -28,13 +29,6 @@ const HEARTBEAT_MS = 1_000;
 const HEARTBEAT_TTL_MS = 3_500;
 /** How often a replica compares what it holds with the directory (sessions that expired, moved, or that Redis lost). */
 const RECONCILE_MS = 2_000;
-/** A checkpoint follows a session's call by about this much, and a session is checkpointed at most once per interval. */
-const CHECKPOINT_DELAY_MS = 300;
-const CHECKPOINT_INTERVAL_MS = 1_000;
-/** How many checkpoints are captured at once, so checkpoints never crowd out calls. */
-const CHECKPOINT_CONCURRENCY = 2;
-/** How long capturing a checkpoint may take in the session's queue. */
-const CAPTURE_TIMEOUT_MS = 15_000;
 /** How long a read of the live replicas serves the calls that follow it. */
 const REPLICAS_FRESH_MS = 500;
 /** How many times a call is sent on before it gives up (its session moved to another replica while it travelled). */
@@ -59,6 +53,8 @@ interface InternalCall {
 
 interface FleetOptions {
   redis: Redis;
+  /** The server's one store, sealed with the store key: checkpoints go there. */
+  store: Store;
   keys: FleetKeys;
   manager: SessionManager;
   logger: Logger;
@@ -86,10 +82,7 @@ export class Fleet {
   private readonly leaving = new Map<string, Promise<void>>();
   /** Calls routed to run here and not yet ended, by session: a hand-over waits for them (its checkpoint follows them). */
   private readonly running = new Map<string, { calls: number; ended: (() => void)[] }>();
-  private readonly dirty = new Map<string, NodeJS.Timeout>();
-  private readonly lastCheckpoint = new Map<string, number>();
-  private readonly checkpointQueue: (() => Promise<void>)[] = [];
-  private checkpointsRunning = 0;
+  private readonly checkpoints: Checkpointer;
   private url = '';
   private timers: NodeJS.Timeout[] = [];
   private draining = false;
@@ -98,6 +91,16 @@ export class Fleet {
 
   constructor(private readonly options: FleetOptions) {
     this.store = new RedisStore(options.redis);
+    this.checkpoints = new Checkpointer({
+      store: options.store,
+      ttlMs: options.manager.sessionTimeout + 60_000,
+      logger: options.logger,
+      capture: async (sessionId) => {
+        const held = this.held.get(sessionId);
+        if (held === undefined || !this.isLocal(sessionId)) return undefined;
+        return { identity: held.identity, guarded: held.guarded, image: await captureSession(options.manager, sessionId) };
+      },
+    });
     // A directory entry outlives its session's idle timeout by a margin: a replica refreshes it on every call.
     this.directory = new Directory(options.redis, options.manager.sessionTimeout + 60_000);
     this.liveRelay = new FleetLiveRelay({
@@ -126,18 +129,8 @@ export class Fleet {
   }
 
   /** Resolves once Redis answers (or after `timeoutMs`, the store then being away): a replica takes calls from then on. */
-  async connected(timeoutMs = 30_000): Promise<void> {
-    const { redis } = this.options;
-    if (redis.status === 'ready') return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, timeoutMs);
-      function done() {
-        clearTimeout(timer);
-        redis.off('ready', done);
-        resolve();
-      }
-      redis.on('ready', done);
-    });
+  connected(timeoutMs = 30_000): Promise<void> {
+    return whenReady(this.options.redis, timeoutMs);
   }
 
   /** Starts the heartbeat once the replica listens at `url` (its advertise URL). */
@@ -253,9 +246,9 @@ export class Fleet {
     const restoring = (async () => {
       const generation = await this.directory.claim(record.sessionId, this.url, record.replica, record.generation);
       if (generation === undefined) return undefined;
-      let image: SessionImage | undefined;
+      let checkpoint: CheckpointRecord | undefined;
       try {
-        image = await this.readCheckpoint(record.sessionId);
+        checkpoint = await this.checkpoints.read(record.sessionId);
       } catch (error) {
         this.options.logger.warn(`session ${shortId(record.sessionId)}: its checkpoint could not be read (${messageOf(error)}); it starts blank`);
       }
@@ -264,7 +257,7 @@ export class Fleet {
           identity: record.identity,
           guarded: record.guarded,
           sessionId: record.sessionId,
-          ...defined({ image }),
+          ...defined({ image: checkpoint?.image }),
         });
       } catch (error) {
         // Given back, so another replica (or a later call) can take it.
@@ -273,7 +266,7 @@ export class Fleet {
       }
       this.held.set(record.sessionId, { identity: record.identity, guarded: record.guarded, generation });
       this.options.logger.info(`session ${shortId(record.sessionId)} restored here from ${record.replica === '' ? 'a hand-over' : labelOf(record.replica)}`);
-      return { at: Date.now(), lost: RESTORED_LOST };
+      return { at: Date.now(), lost: [...RESTORED_LOST, ...(checkpoint?.dropped ?? [])] };
     })().finally(() => this.restoring.delete(record.sessionId));
     this.restoring.set(record.sessionId, restoring);
     return restoring;
@@ -454,59 +447,12 @@ export class Fleet {
     if (held === undefined) return;
     this.forget(sessionId);
     void this.directory.release({ sessionId, replica: this.url, identity: held.identity, generation: held.generation }).catch(() => {});
-    void this.store.delete(checkpointKey(sessionId)).catch(() => {});
+    this.checkpoints.remove(sessionId);
   }
 
   /** A call on a session of this replica ended: its checkpoint follows within about a second. */
   used(sessionId: string): void {
-    if (!this.held.has(sessionId) || this.dirty.has(sessionId)) return;
-    const since = Date.now() - (this.lastCheckpoint.get(sessionId) ?? 0);
-    const timer = setTimeout(
-      () => {
-        this.enqueueCheckpoint(sessionId);
-      },
-      Math.max(CHECKPOINT_DELAY_MS, CHECKPOINT_INTERVAL_MS - since),
-    );
-    timer.unref();
-    this.dirty.set(sessionId, timer);
-  }
-
-  private enqueueCheckpoint(sessionId: string): void {
-    this.checkpointQueue.push(async () => {
-      this.dirty.delete(sessionId);
-      this.lastCheckpoint.set(sessionId, Date.now());
-      await this.checkpoint(sessionId).catch((error: unknown) => this.options.logger.debug(`checkpoint of ${shortId(sessionId)} failed: ${messageOf(error)}`));
-    });
-    this.pumpCheckpoints();
-  }
-
-  private pumpCheckpoints(): void {
-    while (this.checkpointsRunning < CHECKPOINT_CONCURRENCY && this.checkpointQueue.length > 0) {
-      const next = this.checkpointQueue.shift();
-      if (next === undefined) break;
-      this.checkpointsRunning += 1;
-      void next().finally(() => {
-        this.checkpointsRunning -= 1;
-        this.pumpCheckpoints();
-      });
-    }
-  }
-
-  /** Captures the session's image in its queue (after the calls before it) and stores it sealed. */
-  private async checkpoint(sessionId: string): Promise<void> {
-    if (!this.held.has(sessionId) || !this.isLocal(sessionId)) return;
-    const session = this.options.manager.get(sessionId);
-    const image = await session.run(() => session.image(), { timeout: CAPTURE_TIMEOUT_MS });
-    const sealed = this.options.keys.seal(Buffer.from(JSON.stringify(image), 'utf8'), checkpointKey(sessionId));
-    await this.store.set(checkpointKey(sessionId), sealed, { ttlMs: this.options.manager.sessionTimeout + 60_000 });
-  }
-
-  private async readCheckpoint(sessionId: string): Promise<SessionImage | undefined> {
-    const sealed = await this.store.get(checkpointKey(sessionId));
-    if (sealed === undefined) return undefined;
-    const plain = this.options.keys.unseal(sealed, checkpointKey(sessionId));
-    if (plain === undefined) throw new Error("the checkpoint is not sealed with this fleet's store key");
-    return JSON.parse(Buffer.from(plain).toString('utf8')) as SessionImage;
+    if (this.held.has(sessionId)) this.checkpoints.used(sessionId);
   }
 
   /**
@@ -539,10 +485,7 @@ export class Fleet {
     await this.callsEnded(sessionId);
     const held = this.held.get(sessionId);
     if (held === undefined || !this.isLocal(sessionId)) return;
-    const timer = this.dirty.get(sessionId);
-    if (timer !== undefined) clearTimeout(timer);
-    this.dirty.delete(sessionId);
-    await this.checkpoint(sessionId);
+    await this.checkpoints.now(sessionId);
     await this.directory.claim(sessionId, '', this.url, held.generation);
     this.forget(sessionId);
     await this.options.manager.close(sessionId).catch(() => {});
@@ -551,7 +494,7 @@ export class Fleet {
   /** Lets go of the heartbeat and the connection. */
   async close(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
-    for (const timer of this.dirty.values()) clearTimeout(timer);
+    this.checkpoints.stop();
     await this.store.close();
   }
 
@@ -581,7 +524,7 @@ export class Fleet {
         const record = await this.directory.lookup(sessionId);
         if (record === undefined) {
           await this.directory.register({ sessionId, replica: this.url, ...held });
-          this.lastCheckpoint.delete(sessionId);
+          this.checkpoints.forget(sessionId);
           this.used(sessionId);
         } else if (record.state === 'closed' || record.replica !== this.url || record.generation !== held.generation) {
           await this.dropMoved(sessionId);
@@ -601,10 +544,7 @@ export class Fleet {
 
   private forget(sessionId: string): void {
     this.held.delete(sessionId);
-    const timer = this.dirty.get(sessionId);
-    if (timer !== undefined) clearTimeout(timer);
-    this.dirty.delete(sessionId);
-    this.lastCheckpoint.delete(sessionId);
+    this.checkpoints.forget(sessionId);
   }
 
   private isLocal(sessionId: string): boolean {
@@ -646,10 +586,6 @@ export function labelOf(url: string): string {
   } catch {
     return url;
   }
-}
-
-function checkpointKey(sessionId: string): string {
-  return `checkpoint/${sessionId}`;
 }
 
 function delay(ms: number): Promise<void> {
