@@ -12,7 +12,7 @@ import { commandLaunchHook } from './startup/launch-hook.js';
 
 /** How long shutdown may take before the process exits anyway (Playwright kills its browsers on exit). */
 const SHUTDOWN_BACKSTOP_MS = 5_000;
-/** A fleet's replica also checkpoints and hands over each of its sessions first. */
+/** A fleet's replica also serves its drain window and hands over each of its sessions first: this much beyond the window. */
 const FLEET_SHUTDOWN_BACKSTOP_MS = 30_000;
 
 async function main(): Promise<void> {
@@ -68,6 +68,8 @@ async function main(): Promise<void> {
   sizeHeapForMemoryOnceUp({ onLaunched: (listener) => server.manager.onBrowserLaunched(listener) });
   let http: HttpServerHandle | undefined;
   let exiting = false;
+  /** Only a fleet's replica has one: a server alone has no balancer to tell. */
+  const drainWindow = options.http?.store === undefined ? 0 : (options.http.drainWindow ?? 0);
   const shutdown = (why: string) => {
     if (exiting) return;
     exiting = true;
@@ -77,13 +79,15 @@ async function main(): Promise<void> {
         server.logger.warn('shutdown took too long; exiting anyway');
         process.exit(0);
       },
-      server.fleet === undefined ? SHUTDOWN_BACKSTOP_MS : FLEET_SHUTDOWN_BACKSTOP_MS,
+      server.fleet === undefined ? SHUTDOWN_BACKSTOP_MS : drainWindow + FLEET_SHUTDOWN_BACKSTOP_MS,
     ).unref();
-    // A fleet's replica first hands its sessions over (new requests go to other replicas meanwhile), then stops.
+    // A fleet's replica says it is stopping (/healthz 503) but serves what still arrives for its drain window, its
+    // sessions handed over meanwhile (each request relayed to their new owners); then it stops listening and exits.
+    const windowEnds = Date.now() + drainWindow;
     if (server.fleet !== undefined) http?.stopAccepting();
-    // HTTP first, so no request arrives for a session that is being closed.
     server
       .drain()
+      .then(() => new Promise((resolve) => setTimeout(resolve, Math.max(0, windowEnds - Date.now()))))
       .then(() => http?.close())
       .then(() => server.close())
       .then(

@@ -1,0 +1,88 @@
+// A deploy that needs no help from the balancer: a rolling restart behind HAProxy that does not retry (TCP checks, no retry-on), under load from a 2025 and a 2026-07-28 client, fails no call.
+import { HAPROXY_PLAIN_CONFIG, hasProgram, startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALICE, startFleet, type Fleet } from './fleet-helpers.js';
+import { connectStreamable } from './http-helpers.js';
+import { modernCall } from './modern-helpers.js';
+
+const parts = hasProgram('redis-server') && hasProgram('haproxy');
+const alice = { token: ALICE };
+let fixture: FixtureServer;
+let fleet: Fleet;
+
+beforeAll(async () => {
+  if (!parts) return;
+  fixture = await startFixtureServer();
+  fleet = await startFleet(3, [], HAPROXY_PLAIN_CONFIG);
+}, 120_000);
+
+afterAll(async () => {
+  await fleet?.close();
+  await fixture?.close();
+});
+
+/** Whether an SDK error is a 404 for the client's MCP connection: the protocol's word to initialize again. */
+const connectionEnded = (error: unknown) => /\b404\b|Session not found/.test(String(error));
+
+describe.skipIf(!parts)('a rolling restart behind a balancer that does not retry', () => {
+  it('restarts every replica, one after another, under load from both eras, and fails no call', async () => {
+    const pages = ['/pages/home', '/pages/form'];
+    const modernSession = (await modernCall(fleet.balancer.url, 'create_session', {}, alice)).json.sessionId as string;
+    const connect = async () => (await connectStreamable(fleet.balancer.url, { Authorization: `Bearer ${ALICE}` })).client;
+    let client: Client = await connect();
+    const legacySession = (JSON.parse((await client.callTool({ name: 'create_session', arguments: {} })).content[0].text) as { sessionId: string }).sessionId;
+    let stop = false;
+    const failures: string[] = [];
+    let modernCalls = 0;
+    let legacyCalls = 0;
+    let reconnects = 0;
+    const modernLoad = (async () => {
+      while (!stop) {
+        const url = fixture.urlFor(pages[modernCalls % 2]!);
+        try {
+          const answer = await modernCall(fleet.balancer.url, 'navigate', { sessionId: modernSession, url }, alice);
+          modernCalls += 1;
+          if (answer.status !== 200 || answer.response?.result?.isError || answer.json?.url !== url)
+            failures.push(`2026: ${answer.status} ${JSON.stringify(answer.json ?? answer.response)}`);
+        } catch (error) {
+          failures.push(`2026: ${String(error)}`);
+        }
+      }
+    })();
+    const legacyLoad = (async () => {
+      while (!stop) {
+        const url = fixture.urlFor(pages[legacyCalls % 2]!);
+        try {
+          const result = await client.callTool({ name: 'navigate', arguments: { sessionId: legacySession, url } });
+          legacyCalls += 1;
+          const text = (result.content as { type: string; text: string }[])[0]?.text ?? '';
+          if (result.isError || !text.includes(url)) failures.push(`2025: ${text}`);
+        } catch (error) {
+          // The MCP connection lived on a replica that stopped: the client initializes a new one, as the protocol asks, and calls again.
+          if (!connectionEnded(error)) failures.push(`2025: ${String(error)}`);
+          else {
+            reconnects += 1;
+            await client.close().catch(() => {});
+            client = await connect().catch((reconnect: unknown) => {
+              failures.push(`2025 initialize: ${String(reconnect)}`);
+              return client;
+            });
+          }
+        }
+      }
+    })();
+    for (const replica of fleet.replicas) {
+      await replica.stop();
+      await replica.start();
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+    }
+    stop = true;
+    await Promise.all([modernLoad, legacyLoad]);
+    expect(failures, fleet.replicas.map((replica) => replica.cli.stderr().slice(-3000)).join('\n----\n')).toEqual([]);
+    expect(modernCalls).toBeGreaterThan(10);
+    expect(legacyCalls).toBeGreaterThan(10);
+    expect(reconnects).toBeLessThanOrEqual(fleet.replicas.length);
+    await client.close();
+  }, 300_000);
+});
