@@ -29,7 +29,15 @@ import { INTERNAL_CALL_PATH, LIVE_BASE_HEADER, SIGNATURE_HEADER, liveLinkBase } 
 export interface HttpServerOptions
   extends Omit<
     HttpOptions,
-    'allowUnauthenticated' | 'allowUnsafeCode' | 'authTokensFile' | 'maxConnections' | 'maxConnectionsPerClient' | 'store' | 'storeKey' | 'advertiseUrl'
+    | 'allowUnauthenticated'
+    | 'allowUnsafeCode'
+    | 'authTokensFile'
+    | 'maxConnections'
+    | 'maxConnectionsPerClient'
+    | 'store'
+    | 'storeKey'
+    | 'advertiseUrl'
+    | 'drainWindow'
   > {
   authTokensFile?: string | undefined;
   /** A fleet's store (--store); the runtime joins the fleet with its own options (createServer's `http`). */

@@ -84,6 +84,11 @@ function image(origins: { origin: string; indexedDBBytes: number }[]): SessionIm
   };
 }
 
+/** A checkpointer on fake time over a memory store. */
+function checkpointerOn(time: ReturnType<typeof fakeTime>, store: Store, init: { capture: (sessionId: string) => Promise<Capture>; maxBytes?: number }) {
+  return new Checkpointer({ store, ttlMs: 60_000, logger: silentLogger, clock: time, timers: time, ...init });
+}
+
 describe('Checkpointer', () => {
   it('checkpoints a session about 300 ms after a call, at most once a second, and never more than two at once', async () => {
     const time = fakeTime();
@@ -93,12 +98,7 @@ describe('Checkpointer', () => {
     let holdCaptures = false;
     let inFlight = 0;
     let mostInFlight = 0;
-    const checkpointer = new Checkpointer({
-      store,
-      ttlMs: 60_000,
-      logger: silentLogger,
-      clock: time,
-      timers: time,
+    const checkpointer = checkpointerOn(time, store, {
       capture: async (sessionId): Promise<Capture> => {
         captures.push(sessionId);
         inFlight += 1;
@@ -147,12 +147,7 @@ describe('Checkpointer', () => {
   it('cuts a checkpoint to its size, the largest IndexedDB first, and names what it left out', async () => {
     const time = fakeTime();
     const store = memoryStore();
-    const checkpointer = new Checkpointer({
-      store,
-      ttlMs: 60_000,
-      logger: silentLogger,
-      clock: time,
-      timers: time,
+    const checkpointer = checkpointerOn(time, store, {
       maxBytes: 100_000,
       capture: async () => ({
         identity: 'alice',

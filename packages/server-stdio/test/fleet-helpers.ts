@@ -2,7 +2,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { silentLogger } from '@sessionwright/session-core';
 import { freePort, startHaproxy, startRedis, type Balancer, type RedisServer } from '@sessionwright/test-kit';
+import { createServer, startHttpServer, type HttpServerHandle, type ServerOptions, type SessionwrightServer } from '../src/index.js';
 import { startHttpCli, type HttpCli } from './http-helpers.js';
 
 export const STORE_KEY = 'fleet-test-store-key-0123456789';
@@ -114,4 +116,52 @@ async function startParts(
       rmSync(folder, { recursive: true, force: true });
     },
   };
+}
+
+/** A replica in this process: its runtime and HTTP server, reached at `base` (its advertise URL too). */
+export interface InProcessReplica {
+  runtime: SessionwrightServer;
+  http: HttpServerHandle;
+  base: string;
+}
+
+/**
+ * A replica in this process on the Redis at `store`, with `storeKey` and the given settings; `checkStore` checks its
+ * key before it listens, as the command does (and rejects as it does).
+ */
+export async function startInProcessReplica(store: string, storeKey: string, settings: Partial<ServerOptions> = {}): Promise<InProcessReplica> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const http = { port, host: '127.0.0.1', allowedHosts: [], allowedOrigins: [], authToken: undefined, store, storeKey, advertiseUrl: base };
+  const runtime = createServer(
+    {
+      headless: true,
+      ...settings,
+      http: {
+        ...http,
+        allowUnauthenticated: false,
+        allowUnsafeCode: false,
+        maxConnections: 10,
+        authTokensFile: undefined,
+        maxConnectionsPerClient: undefined,
+        drainWindow: 0,
+      },
+    },
+    silentLogger,
+  );
+  try {
+    await runtime.checkStore();
+    return { runtime, http: await startHttpServer(runtime, http), base };
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
+}
+
+/** Closes replicas started by startInProcessReplica, one after another. */
+export async function closeInProcessReplicas(replicas: readonly InProcessReplica[]): Promise<void> {
+  for (const { runtime, http } of replicas) {
+    await http.close();
+    await runtime.close();
+  }
 }

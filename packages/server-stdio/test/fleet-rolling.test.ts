@@ -31,7 +31,8 @@ describe.skipIf(!parts)('a rolling restart behind a balancer that does not retry
     const modernSession = (await modernCall(fleet.balancer.url, 'create_session', {}, alice)).json.sessionId as string;
     const connect = async () => (await connectStreamable(fleet.balancer.url, { Authorization: `Bearer ${ALICE}` })).client;
     let client: Client = await connect();
-    const legacySession = (JSON.parse((await client.callTool({ name: 'create_session', arguments: {} })).content[0].text) as { sessionId: string }).sessionId;
+    const created = (await client.callTool({ name: 'create_session', arguments: {} })).content as { text: string }[];
+    const legacySession = (JSON.parse(created[0]?.text ?? '{}') as { sessionId: string }).sessionId;
     let stop = false;
     const failures: string[] = [];
     let modernCalls = 0;

@@ -1,33 +1,25 @@
-// One store sealed once: saved states shared by a fleet's replicas with limits kept fleet-wide, keys checked at start, rotation, and checkpoints bounded in size.
-import { mkdtempSync, rmSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { hasProgram, freePort, startFixtureServer, startRedis, type FixtureServer, type RedisServer } from '@sessionwright/test-kit';
 import { isKeyMismatch, silentLogger } from '@sessionwright/session-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, startHttpServer, type HttpServerHandle, type SessionwrightServer } from '../src/index.js';
+import { createServer, startHttpServer } from '../src/index.js';
 import { CHECKPOINT_MAX_BYTES } from '../src/fleet/checkpointer.js';
-import { CLI_PATH, run } from './helpers.js';
+import { CLI_PATH, run, tempDirs } from './helpers.js';
+import { closeInProcessReplicas, startInProcessReplica, type InProcessReplica } from './fleet-helpers.js';
 import { modernCall } from './modern-helpers.js';
 
 const parts = hasProgram('redis-server');
 const KEY = 'fleet-store-test-key-0123456789';
 const OTHER_KEY = 'another-fleet-key-0123456789ab';
 let fixture: FixtureServer;
-const dirs: string[] = [];
-const tempDir = () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'sw-fleet-store-'));
-  dirs.push(dir);
-  return dir;
-};
+const tempDir = tempDirs('sw-fleet-store-');
 
 beforeAll(async () => {
   fixture = await startFixtureServer();
 });
 afterAll(async () => {
   await fixture?.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 /** A page function that writes `megabytes` of IndexedDB and a localStorage item on the page's origin. */
@@ -52,45 +44,16 @@ const fillStorage = (megabytes: number) => `async () => {
 
 describe.skipIf(!parts)('saved states in a fleet: two replicas, each with its own folder, one Redis', () => {
   let redis: RedisServer;
-  const replicas: { runtime: SessionwrightServer; http: HttpServerHandle; base: string }[] = [];
-
-  const replica = async (storeKey: string) => {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const http = { port, host: '127.0.0.1', allowedHosts: [], allowedOrigins: [], authToken: undefined, store: redis.url, storeKey, advertiseUrl: base };
-    const runtime = createServer(
-      {
-        headless: true,
-        caps: ['states'],
-        // Each replica on a machine of its own: nothing shared but the store.
-        dataDir: tempDir(),
-        http: {
-          ...http,
-          allowUnauthenticated: false,
-          allowUnsafeCode: false,
-          maxConnections: 10,
-          authTokensFile: undefined,
-          maxConnectionsPerClient: undefined,
-        },
-      },
-      silentLogger,
-    );
-    return { runtime, http, base };
-  };
+  const replicas: InProcessReplica[] = [];
+  // Each replica on a machine of its own: nothing shared but the store.
+  const replica = (storeKey: string) => startInProcessReplica(redis.url, storeKey, { caps: ['states'], dataDir: tempDir() });
 
   beforeAll(async () => {
     redis = await startRedis();
-    for (let index = 0; index < 2; index += 1) {
-      const { runtime, http, base } = await replica(KEY);
-      await runtime.checkStore();
-      replicas.push({ runtime, http: await startHttpServer(runtime, http), base });
-    }
+    for (let index = 0; index < 2; index += 1) replicas.push(await replica(KEY));
   }, 120_000);
   afterAll(async () => {
-    for (const { runtime, http } of replicas) {
-      await http.close();
-      await runtime.close();
-    }
+    await closeInProcessReplicas(replicas);
     await redis?.close();
   });
 
@@ -132,9 +95,7 @@ describe.skipIf(!parts)('saved states in a fleet: two replicas, each with its ow
   }, 180_000);
 
   it('refuses at start a replica whose --store-key is not the fleet’s, saying why and naming the flag, never a key', async () => {
-    const stray = await replica(OTHER_KEY);
-    const refused = await stray.runtime.checkStore().catch((error: unknown) => error);
-    await stray.runtime.close();
+    const refused = await replica(OTHER_KEY).catch((error: unknown) => error);
     expect(isKeyMismatch(refused)).toBe(true);
     const port = await freePort();
     const cli = await run(process.execPath, [CLI_PATH, '--port', String(port), '--headless', '--store', redis.url, '--data-dir', tempDir()], {
