@@ -169,8 +169,6 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
         if (inFlight === 0) lastAnswered?.();
       });
     }
-    // A stopping replica's answers close their connection, so a client's next request finds a replica that stays.
-    if (!healthy) res.setHeader('Connection', 'close');
     handle(req, res).catch((error: unknown) => {
       if (error instanceof Answered) return;
       // On stderr only (info): a warning would go to every connected client, and this concerns one request.

@@ -31,6 +31,19 @@ describe.skipIf(!parts)('a rolling restart behind a balancer that does not retry
     const modernSession = (await modernCall(fleet.balancer.url, 'create_session', {}, alice)).json.sessionId as string;
     const connect = async () => (await connectStreamable(fleet.balancer.url, { Authorization: `Bearer ${ALICE}` })).client;
     let client: Client = await connect();
+    /** A new MCP connection; one whose handshake met a replica ending its drain window (404) is made again. */
+    const reconnect = async (): Promise<Client> => {
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          return await connect();
+        } catch (error) {
+          if (!connectionEnded(error) || attempt === 5) {
+            failures.push(`2025 initialize: ${String(error)}`);
+            return client;
+          }
+        }
+      }
+    };
     const created = (await client.callTool({ name: 'create_session', arguments: {} })).content as { text: string }[];
     const legacySession = (JSON.parse(created[0]?.text ?? '{}') as { sessionId: string }).sessionId;
     let stop = false;
@@ -48,6 +61,7 @@ describe.skipIf(!parts)('a rolling restart behind a balancer that does not retry
             failures.push(`2026: ${answer.status} ${JSON.stringify(answer.json ?? answer.response)}`);
         } catch (error) {
           failures.push(`2026: ${String(error)}`);
+          await new Promise((resolve) => setTimeout(resolve, 200));
         }
       }
     })();
@@ -61,14 +75,14 @@ describe.skipIf(!parts)('a rolling restart behind a balancer that does not retry
           if (result.isError || !text.includes(url)) failures.push(`2025: ${text}`);
         } catch (error) {
           // The MCP connection lived on a replica that stopped: the client initializes a new one, as the protocol asks, and calls again.
-          if (!connectionEnded(error)) failures.push(`2025: ${String(error)}`);
-          else {
+          if (!connectionEnded(error)) {
+            failures.push(`2025: ${String(error)}`);
+            // A failure is reported, never spun on: the restarts go on meanwhile.
+            await new Promise((resolve) => setTimeout(resolve, 200));
+          } else {
             reconnects += 1;
             await client.close().catch(() => {});
-            client = await connect().catch((reconnect: unknown) => {
-              failures.push(`2025 initialize: ${String(reconnect)}`);
-              return client;
-            });
+            client = await reconnect();
           }
         }
       }
@@ -83,7 +97,8 @@ describe.skipIf(!parts)('a rolling restart behind a balancer that does not retry
     expect(failures, fleet.replicas.map((replica) => replica.cli.stderr().slice(-3000)).join('\n----\n')).toEqual([]);
     expect(modernCalls).toBeGreaterThan(10);
     expect(legacyCalls).toBeGreaterThan(10);
-    expect(reconnects).toBeLessThanOrEqual(fleet.replicas.length);
+    // At most one new connection per restart, and one more for a connection opened at a replica in its drain window.
+    expect(reconnects).toBeLessThanOrEqual(2 * fleet.replicas.length);
     await client.close();
   }, 300_000);
 });

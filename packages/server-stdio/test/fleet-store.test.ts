@@ -94,9 +94,11 @@ describe.skipIf(!parts)('saved states in a fleet: two replicas, each with its ow
     for (const { base, sessionId } of sessions) await modernCall(base, 'close_session', { sessionId });
   }, 180_000);
 
-  it('refuses at start a replica whose --store-key is not the fleet’s, saying why and naming the flag, never a key', async () => {
+  it('refuses at start a replica whose --store-key is not the fleet’s, saying why and naming the flag, never a key, and a --state-key beside --store', async () => {
     const refused = await replica(OTHER_KEY).catch((error: unknown) => error);
     expect(isKeyMismatch(refused)).toBe(true);
+    // In a fleet the store key seals the states: a --state-key beside it is refused, not silently ignored.
+    await expect(startInProcessReplica(redis.url, KEY, { stateKey: OTHER_KEY })).rejects.toThrow(/--state-key does not apply with --store/);
     const port = await freePort();
     const cli = await run(process.execPath, [CLI_PATH, '--port', String(port), '--headless', '--store', redis.url, '--data-dir', tempDir()], {
       env: { ...process.env, SESSIONWRIGHT_STORE_KEY: OTHER_KEY },

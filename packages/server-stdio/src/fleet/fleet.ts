@@ -457,7 +457,7 @@ export class Fleet {
 
   /**
    * SIGTERM: takes no new session, checkpoints each session after its running calls and hands it over (the next call
-   * for it, at any replica, restores it), then leaves the fleet.
+   * for it, at any replica, restores it); the replica leaves the fleet at close().
    */
   async drain(): Promise<void> {
     this.draining = true;
@@ -476,8 +476,6 @@ export class Fleet {
       }),
     );
     if (ids.length > 0) this.options.logger.info(`handed ${handed} of ${ids.length} sessions over to the fleet`);
-    for (const timer of this.timers) clearInterval(timer);
-    await this.directory.leave(this.url).catch(() => {});
   }
 
   private async handOver(sessionId: string): Promise<void> {
@@ -491,9 +489,13 @@ export class Fleet {
     await this.options.manager.close(sessionId).catch(() => {});
   }
 
-  /** Lets go of the heartbeat and the connection. */
+  /**
+   * Leaves the fleet and lets go of the heartbeat and the connection. A drained replica stays listed (as draining)
+   * until then, so the requests of its 2025 connections are still relayed to it during its drain window.
+   */
   async close(): Promise<void> {
     for (const timer of this.timers) clearInterval(timer);
+    await this.directory.leave(this.url).catch(() => {});
     this.checkpoints.stop();
     await this.store.close();
   }
