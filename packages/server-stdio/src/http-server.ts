@@ -550,7 +550,10 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     close() {
       closed ??= (async () => {
         healthy = false;
-        // No new connection from here on; the requests already here are answered before anything closes.
+        // No new connection from here on; the requests already here are answered before anything closes. The listening
+        // socket is closed right after the event loop has accepted what waited (setImmediate runs just after it polls),
+        // so as few connections as can be are queued in the kernel, where closing it would reset them.
+        await new Promise((resolve) => setImmediate(resolve));
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         if (inFlight > 0) {
           await new Promise<void>((resolve) => {
