@@ -30,7 +30,15 @@ import type { CallerScope } from './session-access.js';
 export interface HttpServerOptions
   extends Omit<
     HttpOptions,
-    'allowUnauthenticated' | 'allowUnsafeCode' | 'authTokensFile' | 'maxConnections' | 'maxConnectionsPerClient' | 'store' | 'storeKey' | 'advertiseUrl'
+    | 'allowUnauthenticated'
+    | 'allowUnsafeCode'
+    | 'authTokensFile'
+    | 'maxConnections'
+    | 'maxConnectionsPerClient'
+    | 'store'
+    | 'storeKey'
+    | 'advertiseUrl'
+    | 'drainWindow'
   > {
   authTokensFile?: string | undefined;
   /** A fleet's store (--store); the runtime joins the fleet with its own options (createServer's `http`). */
@@ -58,15 +66,21 @@ export interface HttpServerHandle {
   readonly url: string;
   readonly port: number;
   /**
-   * Answers every new client request 503 (a balancer sends it to another replica) while requests in flight and a
-   * fleet's replica-to-replica calls are still served: the start of a replica's hand-over.
+   * The start of a replica's drain window: /healthz answers 503 from now on (a balancer's check or a Kubernetes
+   * endpoint update takes the replica out), while every request that still arrives is served.
    */
   stopAccepting(): void;
-  /** Ends every stream and MCP connection and stops listening; sessions and the browser are the runtime's to close. */
+  /**
+   * Stops listening (a balancer's next connection is refused and goes to another replica), lets the requests in
+   * flight finish (a few seconds at most), then ends every stream and MCP connection; sessions and the browser are the
+   * runtime's to close.
+   */
   close(): Promise<void>;
 }
 
 const DEFAULT_KEEP_ALIVE_MS = 15_000;
+/** How long closing waits for the requests in flight to be answered before it ends them. */
+const IN_FLIGHT_GRACE_MS = 5_000;
 const DEFAULT_MAX_BODY_BYTES = MAX_MESSAGE_BYTES;
 const DEFAULT_MAX_CONNECTIONS = 100;
 
@@ -128,9 +142,16 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
   });
   const serveModern = toNodeHandler(modern, { onerror: (error) => logger.info(`2026-07-28 request failed: ${messageOf(error)}`) });
   let closing = false;
-  let accepting = true;
   /** The bodies of relayed requests, read (and hashed for their signature) before they are served. */
   const relayedBodies = new WeakMap<IncomingMessage, unknown>();
+  /** False from a replica's SIGTERM on: /healthz says it is stopping; requests are still served. */
+  let healthy = true;
+  /** Requests being answered other than streams (a GET stream stays open until it is closed). */
+  let inFlight = 0;
+  let lastAnswered: (() => void) | undefined;
+  /** Resolves once a fleet's replica is in its fleet: a request that arrives before waits for it. */
+  let joined: Promise<void> = Promise.resolve();
+  let inFleet = true;
 
   /**
    * Whose share of the connections a request's connection counts against: its identity; without identities, its remote
@@ -151,6 +172,13 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
         });
 
   const server = createServer((req, res) => {
+    if (req.method !== 'GET') {
+      inFlight += 1;
+      res.once('close', () => {
+        inFlight -= 1;
+        if (inFlight === 0) lastAnswered?.();
+      });
+    }
     handle(req, res).catch((error: unknown) => {
       if (error instanceof Answered) return;
       // On stderr only (info): a warning would go to every connected client, and this concerns one request.
@@ -210,8 +238,9 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     if (LiveViews.matches(path)) return runtime.live.handle(req, res);
     // A balancer's health check: no token, nothing but whether this replica takes requests.
     if (path === HEALTH_PATH && req.method === 'GET') {
-      res.writeHead(closing || accepting === false ? 503 : 200, { 'Content-Type': 'text/plain' });
-      res.end(closing || accepting === false ? 'stopping\n' : 'ok\n');
+      const up = !closing && healthy && inFleet;
+      res.writeHead(up ? 200 : 503, { 'Content-Type': 'text/plain' });
+      res.end(up ? 'ok\n' : 'stopping\n');
       return;
     }
     // A request relayed by another replica of the fleet: its Host, Origin and token were checked there, and its
@@ -238,8 +267,9 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     }
     const unauthorized = relayed ? undefined : guard.checkToken(req.headers);
     if (unauthorized) return sendError(res, unauthorized.status, -32000, unauthorized.message, unauthorized.headers);
-    // A request relayed by another replica is served while this one hands its sessions over (not once it has closed).
-    if (closing || (!accepting && !relayed)) return sendError(res, 503, -32000, 'The server is shutting down.', { Connection: 'close', 'Retry-After': '1' });
+    if (closing) return sendError(res, 503, -32000, 'The server is shutting down.', { Connection: 'close', 'Retry-After': '1' });
+    // A replica that listens before it is in its fleet (a balancer that checks only the port) serves once it is.
+    await joined;
 
     const url = new URL(req.url ?? '/', 'http://localhost');
     const route = routes.get(url.pathname);
@@ -464,15 +494,16 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
   server.on('error', (error) => logger.warn(`HTTP server error: ${messageOf(error)}`));
   const { address, port } = server.address() as AddressInfo;
   const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
-  // A replica takes client requests once it is in its fleet (its store answers); until then a balancer sends them elsewhere.
-  if (options.store !== undefined) accepting = false;
+  // A replica takes client requests once it is in its fleet (its store answers); until then /healthz answers 503.
+  inFleet = false;
+  joined = runtime.joinFleet(options.advertiseUrl ?? advertisedUrl(options, url, port));
   try {
-    await runtime.joinFleet(options.advertiseUrl ?? advertisedUrl(options, url, port));
+    await joined;
   } catch (error) {
     server.close();
     throw error;
   }
-  accepting = true;
+  inFleet = true;
   runtime.live.serveOn({
     baseUrl: publicBaseUrl(options, url, port),
     hostAllowed: (host) => guard.checkHost({ host }) === undefined,
@@ -493,17 +524,27 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
     url,
     port,
     stopAccepting() {
-      accepting = false;
+      healthy = false;
     },
     close() {
       closed ??= (async () => {
+        healthy = false;
+        // No new connection from here on; the requests already here are answered before anything closes. The listening
+        // socket is closed right after the event loop has accepted what waited (setImmediate runs just after it polls),
+        // so as few connections as can be are queued in the kernel, where closing it would reset them.
+        await new Promise((resolve) => setImmediate(resolve));
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        if (inFlight > 0) {
+          await new Promise<void>((resolve) => {
+            lastAnswered = resolve;
+            setTimeout(resolve, IN_FLIGHT_GRACE_MS).unref();
+          });
+        }
         closing = true;
         const transports = [...[...streamable.values()].map((connection) => connection.transport), ...[...legacy.values()].map((entry) => entry.transport)];
         await Promise.all([...transports.map((transport) => transport.close().catch(() => {})), modern.close().catch(() => {})]);
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        });
+        server.closeAllConnections();
+        await stopped;
       })();
       return closed;
     },

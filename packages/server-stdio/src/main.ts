@@ -1,6 +1,6 @@
 // The sessionwright command: read its settings (flags, environment, config file), serve MCP over stdio (or HTTP with --port), and shut down cleanly.
 import v8 from 'node:v8';
-import { BrowserHost, messageOf, playwrightVersion, resolveHeadless, defined } from '@sessionwright/session-core';
+import { BrowserHost, isKeyMismatch, messageOf, playwrightVersion, resolveHeadless, defined } from '@sessionwright/session-core';
 import { isLoopback } from './http-options.js';
 import type { HttpServerHandle } from './http-server.js';
 import { UsageError, parseArgs, type ServerOptions } from './settings/options.js';
@@ -12,7 +12,7 @@ import { commandLaunchHook } from './startup/launch-hook.js';
 
 /** How long shutdown may take before the process exits anyway (Playwright kills its browsers on exit). */
 const SHUTDOWN_BACKSTOP_MS = 5_000;
-/** A fleet's replica also checkpoints and hands over each of its sessions first. */
+/** A fleet's replica also serves its drain window and hands over each of its sessions first: this much beyond the window. */
 const FLEET_SHUTDOWN_BACKSTOP_MS = 30_000;
 
 async function main(): Promise<void> {
@@ -50,10 +50,26 @@ async function main(): Promise<void> {
     process.stderr.write(`sessionwright: ${error.message.replace(/\s*\n\s*/g, ' ')}\n`);
     process.exit(2);
   }
+  // A key that does not open the store is refused before anything is served; a store that is away is checked at its first use.
+  const { options } = command;
+  if (options.stateKey !== undefined || options.stateKeyPrevious !== undefined || options.dataDir !== undefined || options.http?.store !== undefined) {
+    try {
+      await server.checkStore();
+    } catch (error) {
+      if (!isKeyMismatch(error)) server.logger.warn(`the store could not be checked at start: ${messageOf(error)}`);
+      else {
+        process.stderr.write(`sessionwright: ${messageOf(error)}\n`);
+        await server.close().catch(() => {});
+        process.exit(1);
+      }
+    }
+  }
   // The first browser up, whichever it is (with a browser per client, the shared one is never started).
   sizeHeapForMemoryOnceUp({ onLaunched: (listener) => server.manager.onBrowserLaunched(listener) });
   let http: HttpServerHandle | undefined;
   let exiting = false;
+  /** Only a fleet's replica has one: a server alone has no balancer to tell. */
+  const drainWindow = options.http?.store === undefined ? 0 : (options.http.drainWindow ?? 0);
   const shutdown = (why: string) => {
     if (exiting) return;
     exiting = true;
@@ -63,13 +79,15 @@ async function main(): Promise<void> {
         server.logger.warn('shutdown took too long; exiting anyway');
         process.exit(0);
       },
-      server.fleet === undefined ? SHUTDOWN_BACKSTOP_MS : FLEET_SHUTDOWN_BACKSTOP_MS,
+      server.fleet === undefined ? SHUTDOWN_BACKSTOP_MS : drainWindow + FLEET_SHUTDOWN_BACKSTOP_MS,
     ).unref();
-    // A fleet's replica first hands its sessions over (new requests go to other replicas meanwhile), then stops.
-    const fleet = server.fleet;
-    if (fleet !== undefined) http?.stopAccepting();
-    // HTTP first, so no request arrives for a session that is being closed.
-    Promise.resolve(fleet?.drain())
+    // A fleet's replica says it is stopping (/healthz 503) but serves what still arrives for its drain window, its
+    // sessions handed over meanwhile (each request relayed to their new owners); then it stops listening and exits.
+    const windowEnds = Date.now() + drainWindow;
+    if (server.fleet !== undefined) http?.stopAccepting();
+    server
+      .drain()
+      .then(() => new Promise((resolve) => setTimeout(resolve, Math.max(0, windowEnds - Date.now()))))
       .then(() => http?.close())
       .then(() => server.close())
       .then(

@@ -20,6 +20,7 @@ import {
   type BrowserSource,
   type LaunchHook,
   type Logger,
+  type Store,
   defined,
 } from '@sessionwright/session-core';
 import {
@@ -46,6 +47,9 @@ import { scopedAccess, type CallerScope } from './session-access.js';
 import type { Fleet } from './fleet/fleet.js';
 import { LocalCheckpoints } from './fleet/local-checkpoints.js';
 import { isReplicaUrl } from './fleet/replica-url.js';
+import { DeferredStore } from './fleet/deferred-store.js';
+import type { RedisStore } from './fleet/redis-store.js';
+import { UsageError } from './usage-error.js';
 
 /** How long after start-up the browser launch begins if no client has initialized by then. */
 const BROWSER_START_GRACE_MS = 250;
@@ -72,8 +76,18 @@ const LOCAL_IDENTITY = 'local';
 
 export interface SessionwrightServer {
   readonly manager: SessionManager;
-  /** The saved states (save_state, create_session {state}), sealed in the folder of --data-dir. */
+  /** The saved states (save_state, create_session {state}), sealed in the server's store. */
   readonly states: SavedStates;
+  /**
+   * The server's one store, sealed once: the folder of --data-dir, Redis with --store, or the store given to
+   * createServer. Saved states and checkpoints both go through it.
+   */
+  readonly store: SealedStore;
+  /**
+   * Checks the store's key (its key check record) and, with --state-key-previous, seals again with the new key what
+   * the previous one sealed. Rejects when the key does not open the store (isKeyMismatch), naming the flag, never the key.
+   */
+  checkStore(): Promise<void>;
   /** The first browser source: the local browser, or the first endpoint when endpoints are given. */
   readonly host: BrowserSource;
   /** Logs to stderr; warnings also go to connected clients as MCP log messages (a session's only to its identity's). */
@@ -112,7 +126,12 @@ export interface SessionwrightServer {
    * heartbeat). Without --store it does nothing.
    */
   joinFleet(advertiseUrl: string): Promise<void>;
-  /** Closes every connection, every session, then the browser. Safe to call twice. */
+  /**
+   * Hands the sessions over: in a fleet each is checkpointed and released to the other replicas; with local
+   * checkpoints (--data-dir) each gets a final checkpoint for the next start. Safe to call twice; close() calls it.
+   */
+  drain(): Promise<void>;
+  /** Drains, then closes every connection, every session, then the browser. Safe to call twice. */
   close(): Promise<void>;
 }
 
@@ -127,11 +146,15 @@ export interface ServerHooks {
  * that mean nothing together are refused with a UsageError, as the command line refuses them.
  */
 export function createServer(
-  partial: Partial<ServerOptions> = {},
+  partial: Partial<ServerOptions> & {
+    /** A store of the program's own, in place of the folder (or Redis with --store); sealed like them (docs/library.md). */
+    store?: Store;
+  } = {},
   plainStderr: Logger = stderrLogger('sessionwright', partial.verbose ?? false),
   hooks: ServerHooks = {},
 ): SessionwrightServer {
-  const options = { ...DEFAULT_OPTIONS, ...partial };
+  const { store: givenStore, ...settings } = partial;
+  const options = { ...DEFAULT_OPTIONS, ...settings };
   checkCombinations(options);
   // Secret values and the named URL parameters are hidden in results, written files and every log line alike.
   // The file is read here, as --auth-tokens-file is, so --print-config and --help never need it.
@@ -237,7 +260,33 @@ export function createServer(
     collectNetwork: readsRequestList(profile.tools),
     logger,
   });
-  const states = savedStates(options, stderr);
+  const { sealed: store, redis } = serverStore(options, givenStore, stderr);
+  const states = new SavedStates({ store, logger: stderr });
+  let storeChecked: Promise<void> | undefined;
+  const checkStore = () => {
+    storeChecked ??= (async () => {
+      await store.ready();
+      const previous = store.previous();
+      if (previous !== undefined) await rotate(previous);
+    })();
+    storeChecked.catch(() => {
+      storeChecked = undefined;
+    });
+    return storeChecked;
+  };
+  /** --state-key-previous: what the previous key sealed (states and checkpoints) is sealed again with the new key. */
+  const rotate = async (previous: SealedStore) => {
+    const moved = await states.adoptFrom(previous);
+    const checkpoints = await store.resealFrom(previous, 'checkpoints/', { ttlMs: manager.sessionTimeout + 60_000 });
+    stderr.info(
+      `state key: ${moved} saved state${moved === 1 ? '' : 's'} and ${checkpoints} checkpoint${checkpoints === 1 ? '' : 's'} sealed again with the new key`,
+    );
+  };
+  if (options.stateKeyPrevious !== undefined) {
+    void checkStore().catch((error: unknown) =>
+      stderr.warn(`state key: the store could not be sealed again: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  }
   let closing: Promise<void> | undefined;
   const live = new LiveViews({ logger });
   /** 2026-07-28 calls that asked their user something and wait for the client's retry. */
@@ -285,7 +334,10 @@ export function createServer(
   };
   const { takesSessionId } = surface;
   /** --data-dir without a fleet: sessions checkpointed there, and restored by a restarted server (fleet/local-checkpoints.ts). */
-  const kept = options.dataDir !== undefined && options.http?.store === undefined ? localCheckpoints(options, manager, stderr, takesSessionId) : undefined;
+  const kept =
+    (options.dataDir !== undefined || givenStore !== undefined) && redis === undefined
+      ? new LocalCheckpoints(store, manager, stderr, takesSessionId)
+      : undefined;
   /** A call forwarded to this replica by another, run as a 2026-07-28 request of the caller would run here. */
   const forwardedServers = new Map<string, McpConnection>();
   const runLocally = (scope: CallerScope, tool: string, args: unknown, signal: AbortSignal) => {
@@ -365,9 +417,21 @@ export function createServer(
     return connection;
   };
 
+  let drained: Promise<void> | undefined;
+  const drain = () => {
+    drained ??= (async () => {
+      await fleet?.drain();
+      await kept?.drain();
+    })();
+    return drained;
+  };
+
   return {
     manager,
     states,
+    store,
+    checkStore,
+    drain,
     host,
     logger,
     live,
@@ -393,19 +457,15 @@ export function createServer(
       return fleet;
     },
     async joinFleet(advertiseUrl) {
-      const store = options.http?.store;
       const key = options.http?.storeKey;
-      if (store === undefined || key === undefined || fleet !== undefined) return;
+      if (redis === undefined || key === undefined || fleet !== undefined) return;
       // Other replicas send requests to it: an address and nothing more (checked at start for --advertise-url too).
       if (!isReplicaUrl(advertiseUrl)) throw new Error(`The advertise URL must be http(s)://host:port and nothing more, not ${JSON.stringify(advertiseUrl)}.`);
       // Loaded only in a fleet: one process alone needs no Redis client.
-      const [{ Fleet }, { FleetKeys }, { connectRedis }] = await Promise.all([
-        import('./fleet/fleet.js'),
-        import('./fleet/fleet-keys.js'),
-        import('./fleet/redis-store.js'),
-      ]);
+      const [{ Fleet }, { FleetKeys }] = await Promise.all([import('./fleet/fleet.js'), import('./fleet/fleet-keys.js')]);
       fleet = new Fleet({
-        redis: connectRedis(store),
+        redis: (await redis.made).redis,
+        store,
         keys: new FleetKeys(key),
         manager,
         logger,
@@ -421,11 +481,14 @@ export function createServer(
     close() {
       clearTimeout(grace);
       closing ??= (async () => {
+        await drain().catch((error: unknown) =>
+          stderr.warn(`the sessions could not be handed over: ${error instanceof Error ? error.message : String(error)}`),
+        );
         await Promise.all([...connections.keys()].map((connection) => connection.server.close().catch(() => {})));
         await live.close();
-        await kept?.stop();
         await manager.shutdown();
         await fleet?.close();
+        if (fleet === undefined) await store.close().catch(() => {});
       })();
       return closing;
     },
@@ -445,31 +508,44 @@ function noStates(): never {
   throw browserError('store_unavailable', 'This server keeps no saved states.');
 }
 
-/** Checkpoints of every session in --data-dir, sealed like the saved states (with --state-key or the key file). */
-function localCheckpoints(options: ServerOptions, manager: SessionManager, logger: Logger, takesSessionId: (tool: string) => boolean): LocalCheckpoints {
+/**
+ * The server's one store, wrapped once in the sealing layer: the given store, or Redis with --store (sealed with
+ * --store-key), or the folder of --data-dir (sealed with --state-key or the key file state.key beside the records).
+ */
+function serverStore(options: ServerOptions, given: Store | undefined, logger: Logger): { sealed: SealedStore; redis?: DeferredStore<RedisStore> } {
+  const previousSecret = options.stateKeyPrevious;
+  const url = options.http?.store;
+  const storeKey = options.http?.storeKey;
+  if (given === undefined && url !== undefined && storeKey !== undefined) {
+    if (options.stateKey !== undefined) {
+      throw new UsageError('--state-key does not apply with --store: in a fleet, saved states and checkpoints are sealed with --store-key (docs/deploy.md)');
+    }
+    const redis = new DeferredStore(connectStore(url));
+    return { redis, sealed: new SealedStore({ store: redis, secret: storeKey, keyName: '--store-key', logger, ...defined({ previousSecret }) }) };
+  }
   const dir = options.dataDir ?? defaultDataDir();
   const keyFile = path.join(dir, 'state.key');
-  const store = new SealedStore({ store: new FolderStore({ dir, logger }), secret: options.stateKey ?? (() => keyFileSecret(keyFile, logger)), logger });
-  return new LocalCheckpoints(store, manager, logger, takesSessionId);
+  const inner = given ?? new FolderStore({ dir, logger });
+  const secret = options.stateKey ?? storeKey;
+  return {
+    sealed: new SealedStore({
+      store: inner,
+      secret: secret ?? (() => keyFileSecret(keyFile, logger)),
+      keyName: options.stateKey !== undefined ? '--state-key' : secret !== undefined ? '--store-key' : `key file ${keyFile}`,
+      logger,
+      ...defined({ previousSecret }),
+    }),
+  };
 }
 
-/**
- * The saved states in --data-dir (default defaultDataDir()), sealed with --state-key or the key file beside them. With
- * --state-key-previous, the states sealed with it are sealed again with the new key in the background.
- */
-function savedStates(options: ServerOptions, logger: Logger): SavedStates {
-  const dir = options.dataDir ?? defaultDataDir();
-  const keyFile = path.join(dir, 'state.key');
-  const stateKey = options.stateKey;
-  const sealed = (secret: string | (() => Promise<string>)) => new SealedStore({ store: new FolderStore({ dir, logger }), secret, logger });
-  const states = new SavedStates({ store: sealed(stateKey ?? (() => keyFileSecret(keyFile, logger))) });
-  if (options.stateKeyPrevious !== undefined) {
-    void states.adoptFrom(sealed(options.stateKeyPrevious)).then(
-      (moved) => logger.info(`state key: ${moved} saved state${moved === 1 ? '' : 's'} sealed again with the new key`),
-      (error: unknown) => logger.warn(`state key: the saved states could not be sealed again: ${error instanceof Error ? error.message : String(error)}`),
-    );
-  }
-  return states;
+/** A fleet's Redis store, connected in the background: its first use waits until Redis answers (30 s at most, then it is away). */
+async function connectStore(url: string): Promise<RedisStore> {
+  // Loaded only in a fleet: one process alone needs no Redis client.
+  const { RedisStore, connectRedis, whenReady } = await import('./fleet/redis-store.js');
+  const redis = connectRedis(url);
+  redis.on('error', () => {});
+  await whenReady(redis, 30_000);
+  return new RedisStore(redis);
 }
 
 /**

@@ -2,7 +2,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { silentLogger } from '@sessionwright/session-core';
 import { freePort, startHaproxy, startRedis, type Balancer, type RedisServer } from '@sessionwright/test-kit';
+import { createServer, startHttpServer, type HttpServerHandle, type ServerOptions, type SessionwrightServer } from '../src/index.js';
 import { startHttpCli, type HttpCli } from './http-helpers.js';
 
 export const STORE_KEY = 'fleet-test-store-key-0123456789';
@@ -30,15 +32,18 @@ export interface Replica {
   start(): Promise<void>;
 }
 
-/** Starts Redis, `count` replicas sharing it (with alice and bob as identities) and HAProxy in front of them. */
-export async function startFleet(count: number, flags: string[] = []): Promise<Fleet> {
+/**
+ * Starts Redis, `count` replicas sharing it (with alice and bob as identities, each with a state folder of its own, as
+ * on a machine of its own) and HAProxy in front of them (`balancerConfig`: deploy/haproxy.cfg unless another is given).
+ */
+export async function startFleet(count: number, flags: string[] = [], balancerConfig?: string): Promise<Fleet> {
   const folder = mkdtempSync(path.join(tmpdir(), 'sw-fleet-'));
   const tokens = path.join(folder, 'tokens');
   writeFileSync(tokens, `alice ${ALICE}\nbob ${BOB}\n`);
   const redis = await startRedis();
   const started: Replica[] = [];
   try {
-    return await startParts(redis, started, tokens, count, flags, folder);
+    return await startParts(redis, started, tokens, count, flags, folder, balancerConfig);
   } catch (error) {
     await Promise.all(started.map((replica) => replica.kill()));
     await redis.close();
@@ -47,16 +52,39 @@ export async function startFleet(count: number, flags: string[] = []): Promise<F
   }
 }
 
-async function startParts(redis: RedisServer, started: Replica[], tokens: string, count: number, flags: string[], folder: string): Promise<Fleet> {
+async function startParts(
+  redis: RedisServer,
+  started: Replica[],
+  tokens: string,
+  count: number,
+  flags: string[],
+  folder: string,
+  balancerConfig: string | undefined,
+): Promise<Fleet> {
   const replicas = await Promise.all(
-    Array.from({ length: count }, async () => {
+    Array.from({ length: count }, async (_, index) => {
       const port = await freePort();
       const base = `http://127.0.0.1:${port}`;
-      const args = ['--port', String(port), '--headless', '--store', redis.url, '--advertise-url', base, '--auth-tokens-file', tokens, ...flags];
+      // A short drain window: the test balancers check every 500 ms.
+      const args = [
+        '--port',
+        String(port),
+        '--headless',
+        '--store',
+        redis.url,
+        '--advertise-url',
+        base,
+        '--auth-tokens-file',
+        tokens,
+        '--drain-window',
+        '2000',
+        ...flags,
+      ];
+      const env = { ...process.env, SESSIONWRIGHT_STORE_KEY: STORE_KEY, XDG_STATE_HOME: path.join(folder, `state-${index}`) };
       const replica: Replica = {
         base,
         port,
-        cli: await startHttpCli(args, { onlyFlags: true, env: { ...process.env, SESSIONWRIGHT_STORE_KEY: STORE_KEY } }),
+        cli: await startHttpCli(args, { onlyFlags: true, env }),
         async kill() {
           if (replica.cli.process.exitCode !== null || replica.cli.process.signalCode !== null) return;
           replica.cli.process.kill('SIGKILL');
@@ -66,14 +94,17 @@ async function startParts(redis: RedisServer, started: Replica[], tokens: string
           await replica.cli.stop();
         },
         async start() {
-          replica.cli = await startHttpCli(args, { onlyFlags: true, env: { ...process.env, SESSIONWRIGHT_STORE_KEY: STORE_KEY } });
+          replica.cli = await startHttpCli(args, { onlyFlags: true, env });
         },
       };
       started.push(replica);
       return replica;
     }),
   );
-  const balancer = await startHaproxy(replicas.map((replica) => replica.base));
+  const balancer = await startHaproxy(
+    replicas.map((replica) => replica.base),
+    balancerConfig,
+  );
   return {
     redis,
     balancer,
@@ -85,4 +116,52 @@ async function startParts(redis: RedisServer, started: Replica[], tokens: string
       rmSync(folder, { recursive: true, force: true });
     },
   };
+}
+
+/** A replica in this process: its runtime and HTTP server, reached at `base` (its advertise URL too). */
+export interface InProcessReplica {
+  runtime: SessionwrightServer;
+  http: HttpServerHandle;
+  base: string;
+}
+
+/**
+ * A replica in this process on the Redis at `store`, with `storeKey` and the given settings; `checkStore` checks its
+ * key before it listens, as the command does (and rejects as it does).
+ */
+export async function startInProcessReplica(store: string, storeKey: string, settings: Partial<ServerOptions> = {}): Promise<InProcessReplica> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const http = { port, host: '127.0.0.1', allowedHosts: [], allowedOrigins: [], authToken: undefined, store, storeKey, advertiseUrl: base };
+  const runtime = createServer(
+    {
+      headless: true,
+      ...settings,
+      http: {
+        ...http,
+        allowUnauthenticated: false,
+        allowUnsafeCode: false,
+        maxConnections: 10,
+        authTokensFile: undefined,
+        maxConnectionsPerClient: undefined,
+        drainWindow: 0,
+      },
+    },
+    silentLogger,
+  );
+  try {
+    await runtime.checkStore();
+    return { runtime, http: await startHttpServer(runtime, http), base };
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
+}
+
+/** Closes replicas started by startInProcessReplica, one after another. */
+export async function closeInProcessReplicas(replicas: readonly InProcessReplica[]): Promise<void> {
+  for (const { runtime, http } of replicas) {
+    await http.close();
+    await runtime.close();
+  }
 }

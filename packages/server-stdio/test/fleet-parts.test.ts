@@ -141,7 +141,7 @@ function placementOn(time: ManualTime, options: { holds?: boolean; record?: Sess
     },
   } as unknown as Relay;
   const common = { directory, manager, logger: silentLogger, clock: time.clock, held, url: () => 'http://a:1' };
-  const handOver = new HandOver({ ...common, checkpoint: async () => {}, readCheckpoint: async () => undefined, forget: () => {} });
+  const handOver = new HandOver({ ...common, checkpoints: { now: async () => {}, read: async () => undefined }, forget: () => {} });
   const placement = new Placement({
     ...common,
     keys: new FleetKeys(KEY),

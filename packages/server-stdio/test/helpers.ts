@@ -1,5 +1,7 @@
 // Shared helpers for the server-stdio tests: start the built CLI, run it to completion, and check results against the result contract (README: Results).
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -88,6 +90,19 @@ export function run(command: string, args: string[], options: { cwd?: string; ti
       resolve({ code, signal, stdout, stderr });
     });
   });
+}
+
+/** A maker of temporary folders named `prefix…`, each removed once the file's tests have run. */
+export function tempDirs(prefix: string): () => string {
+  const dirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  return () => {
+    const dir = mkdtempSync(path.join(tmpdir(), prefix));
+    dirs.push(dir);
+    return dir;
+  };
 }
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

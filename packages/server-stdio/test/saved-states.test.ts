@@ -1,29 +1,22 @@
 // Sign-ins that last (docs/sign-ins.md): saved states through real servers, across a restart and a SIGKILL, per identity, unreadable at rest; forks of a signed-in session.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, connectInProcess, expectError, expectSuccess, sleep, startCli, type InProcessConnection } from './helpers.js';
+import { call, connectInProcess, expectError, expectSuccess, sleep, startCli, tempDirs, type InProcessConnection } from './helpers.js';
 import { connectStreamable, startHttpCli } from './http-helpers.js';
 
 const STATE_KEY = 'a-state-key-for-these-tests-6d1f';
 
 let fixture: FixtureServer;
-const dirs: string[] = [];
-const tempDir = () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'sessionwright-states-'));
-  dirs.push(dir);
-  return dir;
-};
+const tempDir = tempDirs('sessionwright-states-');
 beforeAll(async () => {
   fixture = await startFixtureServer();
 });
 afterAll(async () => {
   await fixture?.close();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
 type Tool = (name: string, args?: Record<string, unknown>) => ReturnType<typeof call>;

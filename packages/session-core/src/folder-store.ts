@@ -1,12 +1,12 @@
 // The default Store: one file per record in a folder of this machine, written atomically.
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { browserError, messageOf } from './errors.js';
 import { silentLogger, type Logger } from './logger.js';
-import type { Store } from './store.js';
+import { RecordTooLarge, type Store } from './store.js';
 
 /** A key segment: what a caller derives (a hash, a fixed word); nothing a user typed. */
 const SEGMENT = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
@@ -41,18 +41,29 @@ export class FolderStore implements Store {
   readonly dir: string;
   private readonly logger: Logger;
   private closed = false;
+  /** setWithin's writes under each prefix, one after another (one process owns a folder). */
+  private readonly prefixLocks = new Map<string, Promise<unknown>>();
 
   constructor(options: FolderStoreOptions) {
     this.dir = path.resolve(options.dir);
     this.logger = options.logger ?? silentLogger;
   }
 
-  async get(key: string): Promise<Uint8Array | undefined> {
+  async get(key: string, options: { maxBytes?: number } = {}): Promise<Uint8Array | undefined> {
     const file = this.fileOf(key);
     let bytes: Buffer;
     try {
-      bytes = await readFile(file);
+      const handle = await open(file, constants.O_RDONLY);
+      try {
+        // Its size is looked at first: a record past what the reader takes is never read whole.
+        const { size } = await handle.stat();
+        if (options.maxBytes !== undefined && size - HEADER_BYTES > options.maxBytes) throw new RecordTooLarge(key, size - HEADER_BYTES, options.maxBytes);
+        bytes = await handle.readFile();
+      } finally {
+        await handle.close();
+      }
     } catch (error) {
+      if (error instanceof RecordTooLarge) throw error;
       if (isMissing(error)) return undefined;
       throw unavailable(error);
     }
@@ -90,6 +101,29 @@ export class FolderStore implements Store {
       await rm(temp, { force: true }).catch(() => {});
       throw unavailable(error);
     }
+  }
+
+  async setWithin(key: string, value: Uint8Array, limit: { prefix: string; max: number }): Promise<boolean> {
+    const file = this.fileOf(key);
+    const previous = this.prefixLocks.get(limit.prefix) ?? Promise.resolve();
+    const writing = previous.then(async () => {
+      const exists = await stat(file).then(
+        () => true,
+        (error: unknown) => {
+          if (isMissing(error)) return false;
+          throw unavailable(error);
+        },
+      );
+      if (!exists && (await this.keys(limit.prefix)).length >= limit.max) return false;
+      await this.set(key, value);
+      return true;
+    });
+    const settled = writing.catch(() => {});
+    this.prefixLocks.set(limit.prefix, settled);
+    void settled.then(() => {
+      if (this.prefixLocks.get(limit.prefix) === settled) this.prefixLocks.delete(limit.prefix);
+    });
+    return writing;
   }
 
   async delete(key: string): Promise<boolean> {

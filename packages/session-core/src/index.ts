@@ -110,9 +110,9 @@ export {
   type RunawayTrip,
 } from './runaway.js';
 export { defaultWarmSessions } from './warm-pool.js';
-export type { Store } from './store.js';
+export { RecordTooLarge, type Store } from './store.js';
 export { FolderStore, defaultDataDir, type FolderStoreOptions } from './folder-store.js';
-export { SealedStore, keyFileSecret, sealingKeys, type SealedStoreOptions, type SealingKeys } from './sealed-store.js';
+export { SealedStore, isKeyMismatch, keyFileSecret, keyMismatch, sealingKeys, type SealedStoreOptions, type SealingKeys } from './sealed-store.js';
 export {
   DEFAULT_STATE_LIMITS,
   STATE_NAME_PATTERN,

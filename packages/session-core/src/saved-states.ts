@@ -1,5 +1,7 @@
 // Saved states: named sign-ins (cookies, every origin's localStorage and IndexedDB) kept sealed in a store, per identity.
 import { SessionError } from './errors.js';
+import { silentLogger, type Logger } from './logger.js';
+import { RecordTooLarge } from './store.js';
 import type { SealedStore } from './sealed-store.js';
 import type { ImageStorageState } from './session-image.js';
 
@@ -46,9 +48,11 @@ export class SavedStates {
   readonly limits: StateLimits;
   private readonly store: SealedStore;
   private readonly now: () => number;
+  private readonly logger: Logger;
 
-  constructor(options: { store: SealedStore; limits?: Partial<StateLimits>; now?: () => number }) {
+  constructor(options: { store: SealedStore; limits?: Partial<StateLimits>; now?: () => number; logger?: Logger }) {
     this.store = options.store;
+    this.logger = options.logger ?? silentLogger;
     this.limits = { ...DEFAULT_STATE_LIMITS, ...options.limits };
     for (const key of ['maxBytes', 'maxPerIdentity'] as const) {
       if (!Number.isInteger(this.limits[key]) || this.limits[key] < 1) throw new RangeError(`${key} must be a positive integer`);
@@ -68,18 +72,14 @@ export class SavedStates {
         { details: { state: 'too_large', bytes: bytes.length, maxBytes: this.limits.maxBytes } },
       );
     }
-    const key = await this.keyOf(identity, name);
-    if ((await this.store.inner.get(key)) === undefined) {
-      const count = (await this.store.keys(await this.folderOf(identity))).length;
-      if (count >= this.limits.maxPerIdentity) {
-        throw new SessionError(
-          'INVALID_PARAMETERS',
-          `You keep ${count} saved states, the most one client may keep; nothing was saved. Delete one you no longer need, or save under the name of one to replace it.`,
-          { details: { state: 'too_many', maxStates: this.limits.maxPerIdentity } },
-        );
-      }
+    // The limit is the store's to keep: racing saves, here or on another replica, never pass it together.
+    if (!(await this.store.setWithin(await this.keyOf(identity, name), bytes, { prefix: await this.folderOf(identity), max: this.limits.maxPerIdentity }))) {
+      throw new SessionError(
+        'INVALID_PARAMETERS',
+        `You keep ${this.limits.maxPerIdentity} saved states, the most one client may keep; nothing was saved. Delete one you no longer need, or save under the name of one to replace it.`,
+        { details: { state: 'too_many', maxStates: this.limits.maxPerIdentity } },
+      );
     }
-    await this.store.set(key, bytes);
     return infoOf(record);
   }
 
@@ -112,11 +112,15 @@ export class SavedStates {
   async adoptFrom(previous: SealedStore): Promise<number> {
     let moved = 0;
     for (const key of await previous.keys(`${PREFIX}/`)) {
-      const bytes = await previous.get(key);
+      const bytes = await this.readBounded(previous, key);
       const record = bytes === undefined ? undefined : parseRecord(bytes);
       if (record === undefined) continue;
       const target = await this.keyOf(record.identity, record.name);
-      await this.store.set(target, Buffer.from(JSON.stringify(record), 'utf8'));
+      // Counted like any save, so the store's count of the identity's states stays whole; a rotation never drops one.
+      await this.store.setWithin(target, Buffer.from(JSON.stringify(record), 'utf8'), {
+        prefix: await this.folderOf(record.identity),
+        max: Number.MAX_SAFE_INTEGER,
+      });
       if (target !== key) await previous.delete(key);
       moved += 1;
     }
@@ -131,10 +135,21 @@ export class SavedStates {
   }
 
   private async read(key: string, identity: string): Promise<StateRecord | undefined> {
-    const bytes = await this.store.get(key);
+    const bytes = await this.readBounded(this.store, key);
     const record = bytes === undefined ? undefined : parseRecord(bytes);
     // A record sealed for another identity (copied between folders) is not this identity's.
     return record?.identity === identity ? record : undefined;
+  }
+
+  /** A record's bytes, unless it is larger than a state may be: then it is skipped unread (and reported). */
+  private async readBounded(store: SealedStore, key: string): Promise<Uint8Array | undefined> {
+    try {
+      return await store.get(key, { maxBytes: this.limits.maxBytes });
+    } catch (error) {
+      if (!(error instanceof RecordTooLarge)) throw error;
+      this.logger.warn(`saved states: ${error.message}, more than a state may be; it is skipped`);
+      return undefined;
+    }
   }
 
   private async folderOf(identity: string): Promise<string> {

@@ -3,7 +3,7 @@ import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } f
 import { constants } from 'node:fs';
 import { chmod, mkdir, open, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { browserError, messageOf } from './errors.js';
+import { SessionError, browserError, messageOf } from './errors.js';
 import { silentLogger, type Logger } from './logger.js';
 import type { Store } from './store.js';
 
@@ -11,6 +11,11 @@ import type { Store } from './store.js';
 const MAGIC = Buffer.from('SWS1');
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
+/** How many bytes sealing adds to a value. */
+const SEAL_OVERHEAD = MAGIC.length + NONCE_BYTES + TAG_BYTES;
+/** The key check record: a known text sealed with the key, so a store sealed with another key is told at start. */
+const KEY_CHECK_KEY = 'keycheck';
+const KEY_CHECK_TEXT = 'sessionwright key check';
 
 /** The two keys a secret gives: one encrypts values, the other hashes names. */
 export interface SealingKeys {
@@ -72,6 +77,26 @@ export interface SealedStoreOptions {
   secret: string | (() => Promise<string>);
   /** Told of a record that cannot be opened with the key (cut short, another key's, moved from another name). */
   logger?: Logger;
+  /** How the key was given (`--state-key`, `--store-key`), named when it does not open the store. */
+  keyName?: string;
+  /** The key the store was sealed with before this one (a rotation): its records are still accepted until they are sealed again. */
+  previousSecret?: string;
+  /** False for a view that reads with an old key (a rotation's previous key): it checks nothing. Default true. */
+  keyCheck?: boolean;
+}
+
+/** The SessionError a store sealed with another key answers (`details.key: "mismatch"`), naming how the key was given, never the key. */
+export function keyMismatch(keyName: string): SessionError {
+  return browserError(
+    'store_unavailable',
+    `The store's records are sealed with another key than this ${keyName}: start with the key they were sealed with (or give it as the previous key to rotate to a new one).`,
+    { details: { key: 'mismatch' } },
+  );
+}
+
+/** Whether an error is keyMismatch's. */
+export function isKeyMismatch(error: unknown): boolean {
+  return error instanceof SessionError && (error.details as { key?: unknown } | undefined)?.key === 'mismatch';
 }
 
 /**
@@ -80,17 +105,54 @@ export interface SealedStoreOptions {
  * name) into a key segment the store may see: an HMAC-SHA256 under a key of its own, so no name can be read back or
  * guessed from the store. A record that does not open is reported (once per read) and answered as missing; the others
  * are unaffected. Keys and their listing pass through as they are.
+ *
+ * The first use checks the key against the store's key check record (written by the first key that used the store):
+ * a store sealed with another key is refused (keyMismatch) rather than answered as empty.
  */
 export class SealedStore implements Store {
   readonly inner: Store;
   private readonly logger: Logger;
   private readonly secret: string | (() => Promise<string>);
+  private readonly keyName: string;
+  private readonly previousSecret: string | undefined;
+  private readonly keyCheck: boolean;
   private keys_: Promise<SealingKeys> | undefined;
 
   constructor(options: SealedStoreOptions) {
     this.inner = options.store;
     this.secret = options.secret;
     this.logger = options.logger ?? silentLogger;
+    this.keyName = options.keyName ?? 'key';
+    this.previousSecret = options.previousSecret;
+    this.keyCheck = options.keyCheck ?? true;
+  }
+
+  /** Resolves once the key is known to open this store (the key check); keyMismatch when it does not. */
+  async ready(): Promise<void> {
+    await this.sealingKeys();
+  }
+
+  /** The same store under the previous key (a rotation's), or undefined without one. */
+  previous(): SealedStore | undefined {
+    if (this.previousSecret === undefined) return undefined;
+    return new SealedStore({ store: this.inner, secret: this.previousSecret, logger: silentLogger, keyCheck: false });
+  }
+
+  /**
+   * Seals again with this key every record under `prefix` that the previous key opens (a rotation), keeping its key;
+   * `ttlMs` for the records that expire. Answers how many were sealed again.
+   */
+  async resealFrom(previous: SealedStore, prefix: string, options?: { ttlMs?: number }): Promise<number> {
+    const old = await previous.rawKeys();
+    let moved = 0;
+    for (const key of await this.inner.keys(prefix)) {
+      const sealed = await this.inner.get(key);
+      const opened = sealed === undefined ? undefined : unseal(old, key, sealed);
+      if (opened === undefined) continue;
+      await this.set(key, opened, options);
+      moved += 1;
+    }
+    return moved;
   }
 
   /** A key segment for a name: 43 characters of [A-Za-z0-9_-], the same for the same name and key. */
@@ -99,10 +161,11 @@ export class SealedStore implements Store {
     return createHmac('sha256', names).update(text, 'utf8').digest('base64url');
   }
 
-  async get(key: string): Promise<Uint8Array | undefined> {
-    const sealed = await this.inner.get(key);
+  async get(key: string, options: { maxBytes?: number } = {}): Promise<Uint8Array | undefined> {
+    const keys = await this.sealingKeys();
+    const sealed = await this.inner.get(key, options.maxBytes === undefined ? {} : { maxBytes: options.maxBytes + SEAL_OVERHEAD });
     if (sealed === undefined) return undefined;
-    const opened = unseal(await this.sealingKeys(), key, sealed);
+    const opened = unseal(keys, key, sealed);
     if (opened === undefined)
       this.logger.warn(`store: the record ${key} cannot be opened with this state key (damaged, or sealed with another key); it is skipped`);
     return opened;
@@ -110,6 +173,10 @@ export class SealedStore implements Store {
 
   async set(key: string, value: Uint8Array, options?: { ttlMs?: number }): Promise<void> {
     await this.inner.set(key, seal(await this.sealingKeys(), key, value), options);
+  }
+
+  async setWithin(key: string, value: Uint8Array, limit: { prefix: string; max: number }): Promise<boolean> {
+    return this.inner.setWithin(key, seal(await this.sealingKeys(), key, value), limit);
   }
 
   delete(key: string): Promise<boolean> {
@@ -124,14 +191,46 @@ export class SealedStore implements Store {
     return this.inner.close();
   }
 
+  /** This key's sealing keys, without the key check. */
+  private async rawKeys(): Promise<SealingKeys> {
+    return sealingKeys(typeof this.secret === 'string' ? this.secret : await this.secret());
+  }
+
   private sealingKeys(): Promise<SealingKeys> {
-    this.keys_ ??= (async () => sealingKeys(typeof this.secret === 'string' ? this.secret : await this.secret()))();
+    this.keys_ ??= (async () => {
+      const keys = await this.rawKeys();
+      if (this.keyCheck) await this.checkKey(keys);
+      return keys;
+    })();
     // A key file that could not be read is tried again at the next use.
     this.keys_.catch(() => {
       this.keys_ = undefined;
     });
     return this.keys_;
   }
+
+  /**
+   * Opens the key check record with `keys` (or the previous key's, during a rotation, then writes this key's); writes
+   * one into a store that has none; keyMismatch when it does not open.
+   */
+  private async checkKey(keys: SealingKeys): Promise<void> {
+    const check = await this.inner.get(KEY_CHECK_KEY, { maxBytes: 1_024 }).catch((error: unknown) => {
+      if (error instanceof SessionError) throw error;
+      return new Uint8Array(); // Too large to be a key check: not this key's.
+    });
+    const opens = (with_: SealingKeys) => check !== undefined && isKeyCheck(with_, check);
+    if (check !== undefined && opens(keys)) return;
+    if (check !== undefined && (this.previousSecret === undefined || !opens(sealingKeys(this.previousSecret)))) throw keyMismatch(this.keyName);
+    await this.inner.set(KEY_CHECK_KEY, seal(keys, KEY_CHECK_KEY, Buffer.from(KEY_CHECK_TEXT, 'utf8')));
+    // Two first users with different keys may race: the one whose check was overwritten is refused.
+    const written = await this.inner.get(KEY_CHECK_KEY, { maxBytes: 1_024 });
+    if (written === undefined || !isKeyCheck(keys, written)) throw keyMismatch(this.keyName);
+  }
+}
+
+/** Whether `sealed` is the key check record sealed with `keys`. */
+function isKeyCheck(keys: SealingKeys, sealed: Uint8Array): boolean {
+  return Buffer.from(unseal(keys, KEY_CHECK_KEY, sealed) ?? []).toString('utf8') === KEY_CHECK_TEXT;
 }
 
 /** The value sealed for `key`. */

@@ -1,10 +1,21 @@
 // The folder store, the sealing over any store, and saved states per identity: atomic, unreadable at rest, bounded.
 import { spawn } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FolderStore, SavedStates, SealedStore, defaultDataDir, isSessionError, keyFileSecret, type ImageStorageState, type Logger } from '../src/index.js';
+import {
+  FolderStore,
+  RecordTooLarge,
+  SavedStates,
+  SealedStore,
+  defaultDataDir,
+  isKeyMismatch,
+  isSessionError,
+  keyFileSecret,
+  type ImageStorageState,
+  type Logger,
+} from '../src/index.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -122,13 +133,45 @@ describe('SealedStore', () => {
       for (const secret of ['cookie-secret-4711', 'private-origin', 'my-private-name']) expect(raw).not.toContain(secret);
       expect(file).not.toContain('my-private-name');
     }
-    // Another key cannot open it, and a record copied under another name does not open either.
-    const other = new SealedStore({ store: folder, secret: 'second secret', logger });
+    // Another key cannot open it (a view without the key check answers it as missing), and a record copied under another name does not open either.
+    const other = new SealedStore({ store: folder, secret: 'second secret', logger, keyCheck: false });
     expect(await other.get(key)).toBeUndefined();
     await folder.set('states/moved', (await folder.get(key))!);
     expect(await sealed.get('states/moved')).toBeUndefined();
     expect(logger.warnings).toHaveLength(2);
     expect(await sealed.name('x')).not.toBe(await other.name('x'));
+  });
+
+  it('refuses at first use a key that is not the one the store was sealed with, naming how it was given, never the key', async () => {
+    const folder = new FolderStore({ dir });
+    await new SealedStore({ store: folder, secret: 'first secret', keyName: '--state-key' }).set('checkpoints/a', bytes('x'));
+    const wrong = new SealedStore({ store: folder, secret: 'second secret', keyName: '--state-key' });
+    const refused = await wrong.ready().catch((error: unknown) => error);
+    expect(isKeyMismatch(refused)).toBe(true);
+    expect((refused as Error).message).toContain('--state-key');
+    expect((refused as Error).message).not.toContain('second secret');
+    await expect(wrong.get('checkpoints/a')).rejects.toSatisfy(isKeyMismatch);
+    // A rotation: the new key with the previous one opens the store, seals its records again, and from then on is the key.
+    const rotated = new SealedStore({ store: folder, secret: 'second secret', previousSecret: 'first secret' });
+    await rotated.ready();
+    expect(await rotated.resealFrom(rotated.previous()!, 'checkpoints/')).toBe(1);
+    expect(text(await new SealedStore({ store: folder, secret: 'second secret' }).get('checkpoints/a'))).toBe('x');
+    await expect(new SealedStore({ store: folder, secret: 'first secret' }).ready()).rejects.toSatisfy(isKeyMismatch);
+  });
+
+  it("refuses a record past the reader's size from its size, without reading it", async () => {
+    const folder = new FolderStore({ dir });
+    const sealed = new SealedStore({ store: folder, secret: 'k' });
+    await sealed.set('states/big', new Uint8Array(4_000));
+    await expect(sealed.get('states/big', { maxBytes: 3_000 })).rejects.toBeInstanceOf(RecordTooLarge);
+    expect((await sealed.get('states/big', { maxBytes: 4_000 }))?.length).toBe(4_000);
+    // A 256 MB file (sparse: nothing is on the disk) is refused at once, its bytes never read.
+    const file = path.join(dir, 'states', 'huge');
+    await writeFile(file, Buffer.from('SWR1'));
+    await truncate(file, 256 * 1024 * 1024);
+    const before = process.memoryUsage().rss;
+    await expect(folder.get('states/huge', { maxBytes: 5 * 1024 * 1024 })).rejects.toMatchObject({ bytes: 256 * 1024 * 1024 - 12 });
+    expect(process.memoryUsage().rss - before).toBeLessThan(100 * 1024 * 1024);
   });
 
   it('makes a key file with mode 0600 once and reads it after', async () => {
@@ -191,19 +234,31 @@ describe('SavedStates', () => {
     await states.save('bob', 'three', STATE);
   });
 
+  it('keeps the count limit under concurrent saves: 24 at once from 45 states leave exactly 50', async () => {
+    const states = open('k', { maxPerIdentity: 50 });
+    for (let index = 0; index < 45; index += 1) await states.save('alice', `kept ${index}`, STATE);
+    const results = await Promise.allSettled(Array.from({ length: 24 }, (_, index) => states.save('alice', `new ${index}`, STATE)));
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(5);
+    expect(results.filter((result) => result.status === 'rejected').map((result) => (result as PromiseRejectedResult).reason.details.state)).toEqual(
+      Array(19).fill('too_many'),
+    );
+    expect(await states.list('alice')).toHaveLength(50);
+  });
+
   it('skips a damaged record and keeps the others; moves states to a new key', async () => {
     const states = open('old key');
     await states.save('alice', 'a', STATE);
     await states.save('alice', 'b', STATE);
-    const [file] = (await allFiles(dir)).sort();
+    const [file] = (await allFiles(path.join(dir, 'states'))).sort();
     const raw = await readFile(file!);
     raw[raw.length - 1] ^= 0xff;
     await writeFile(file!, raw);
     expect(await states.list('alice')).toHaveLength(1);
-    const renewed = open('new key');
+    const store = new SealedStore({ store: new FolderStore({ dir }), secret: 'new key', previousSecret: 'old key' });
+    const renewed = new SavedStates({ store });
     expect(await renewed.list('alice')).toEqual([]);
-    expect(await renewed.adoptFrom(new SealedStore({ store: new FolderStore({ dir }), secret: 'old key' }))).toBe(1);
+    expect(await renewed.adoptFrom(store.previous()!)).toBe(1);
     expect(await renewed.list('alice')).toHaveLength(1);
-    expect(await open('old key').list('alice')).toEqual([]);
+    await expect(open('old key').list('alice')).rejects.toSatisfy(isKeyMismatch);
   });
 });

@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 
 /** The HAProxy configuration in the repository, with placeholders for the address and the servers. */
 export const HAPROXY_CONFIG = fileURLToPath(new URL('../../../deploy/haproxy.cfg', import.meta.url));
+/** A balancer that does not retry (TCP checks, no retry-on): what a Kubernetes Service or an L4 balancer does. */
+export const HAPROXY_PLAIN_CONFIG = fileURLToPath(new URL('../../../deploy/haproxy-plain.cfg', import.meta.url));
 
 /** Whether a program is on PATH (or at one of Debian's sbin paths, where haproxy lives). */
 export function hasProgram(name: string): boolean {
@@ -112,13 +114,13 @@ export interface Balancer {
  * Starts HAProxy with deploy/haproxy.cfg in round robin in front of `backends` (`http://127.0.0.1:PORT` each), checking
  * each one's /healthz every 500 ms (down after two failed checks).
  */
-export async function startHaproxy(backends: readonly string[]): Promise<Balancer> {
+export async function startHaproxy(backends: readonly string[], configFile = HAPROXY_CONFIG): Promise<Balancer> {
   const binary = programPath('haproxy');
   if (binary === undefined) throw new Error('haproxy is not installed (scripts/setup.sh installs it on Debian)');
   const folder = mkdtempSync(path.join(tmpdir(), 'sw-haproxy-'));
   const port = await freePort();
   const servers = backends.map((backend, index) => `  server r${index} ${new URL(backend).host} check inter 500ms fall 2 rise 1`).join('\n');
-  const config = readFileSync(HAPROXY_CONFIG, 'utf8').replace('{{BIND}}', `127.0.0.1:${port}`).replace('{{SERVERS}}', servers);
+  const config = readFileSync(configFile, 'utf8').replace('{{BIND}}', `127.0.0.1:${port}`).replace('{{SERVERS}}', servers);
   const file = path.join(folder, 'haproxy.cfg');
   writeFileSync(file, config);
   const child = spawn(binary, ['-db', '-f', file], { stdio: ['ignore', 'ignore', 'pipe'] });

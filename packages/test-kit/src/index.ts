@@ -17,5 +17,5 @@ export type { BrowserServer, BrowserServerOptions, CdpBrowser, VersionMismatchSe
 export { LARGE_BODY_LENGTH } from './agent-routes.js';
 export { readZip } from './zip.js';
 export { declarationReport, publicApi, reported } from './public-api.js';
-export { freePort, hasProgram, startHaproxy, startRedis, HAPROXY_CONFIG } from './fleet-parts.js';
+export { freePort, hasProgram, startHaproxy, startRedis, HAPROXY_CONFIG, HAPROXY_PLAIN_CONFIG } from './fleet-parts.js';
 export type { Balancer, RedisServer } from './fleet-parts.js';

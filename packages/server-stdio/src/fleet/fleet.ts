@@ -3,27 +3,27 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
   SessionError,
-  messageOf,
   shortId,
   systemClock,
   systemTimers,
   type Clock,
   type Logger,
   type Session,
-  type SessionImage,
   type SessionManager,
+  type Store,
   type TimerHandle,
   type Timers,
 } from '@sessionwright/session-core';
 import type { Redis } from 'ioredis';
 import type { CallerScope } from '../session-access.js';
+import { Checkpointer, captureSession } from './checkpointer.js';
 import { Directory } from './directory.js';
 import type { FleetKeys } from './fleet-keys.js';
 import { HandOver, type Held } from './hand-over.js';
 import { FleetLiveRelay } from './live-relay.js';
 import { Membership } from './membership.js';
 import { Placement, type RunLocally } from './placement.js';
-import { RedisStore } from './redis-store.js';
+import { RedisStore, whenReady } from './redis-store.js';
 import { type OnProgress, Relay, envelopeOf, type RelayOutcome } from './relay.js';
 import { type Envelope, RelaySignature, type SignedRequest } from './relay-signature.js';
 import { labelOf } from './replica-url.js';
@@ -32,16 +32,11 @@ import { UntrustedRecords } from './untrusted-records.js';
 
 /** How often a replica compares what it holds with the directory (sessions that expired, moved, or that Redis lost). */
 const RECONCILE_MS = 2_000;
-/** A checkpoint follows a session's call by about this much, and a session is checkpointed at most once per interval. */
-const CHECKPOINT_DELAY_MS = 300;
-const CHECKPOINT_INTERVAL_MS = 1_000;
-/** How many checkpoints are captured at once, so checkpoints never crowd out calls. */
-const CHECKPOINT_CONCURRENCY = 2;
-/** How long capturing a checkpoint may take in the session's queue. */
-const CAPTURE_TIMEOUT_MS = 15_000;
 
 interface FleetOptions {
   redis: Redis;
+  /** The server's one store, sealed with the store key: checkpoints go there. */
+  store: Store;
   keys: FleetKeys;
   manager: SessionManager;
   logger: Logger;
@@ -67,10 +62,7 @@ export class Fleet {
   private readonly clock: Clock;
   private readonly timers: Timers;
   private readonly held = new Map<string, Held>();
-  private readonly dirty = new Map<string, NodeJS.Timeout>();
-  private readonly lastCheckpoint = new Map<string, number>();
-  private readonly checkpointQueue: (() => Promise<void>)[] = [];
-  private checkpointsRunning = 0;
+  private readonly checkpoints: Checkpointer;
   private url = '';
   private reconciler: TimerHandle | undefined;
   private draining = false;
@@ -82,6 +74,18 @@ export class Fleet {
     this.timers = options.timers ?? systemTimers;
     const untrusted = new UntrustedRecords({ logger, clock: this.clock });
     this.store = new RedisStore(redis);
+    this.checkpoints = new Checkpointer({
+      store: options.store,
+      ttlMs: manager.sessionTimeout + 60_000,
+      logger,
+      clock: this.clock,
+      timers: this.timers,
+      capture: async (sessionId) => {
+        const held = this.held.get(sessionId);
+        if (held === undefined || !manager.has(sessionId)) return undefined;
+        return { identity: held.identity, guarded: held.guarded, image: await captureSession(manager, sessionId) };
+      },
+    });
     // A directory entry outlives its session's idle timeout by a margin: a replica refreshes it on calls.
     this.directory = new Directory({ redis, keys, untrusted, ttlMs: manager.sessionTimeout + 60_000, clock: this.clock });
     this.membership = new Membership({
@@ -102,13 +106,7 @@ export class Fleet {
       clock: this.clock,
       held: this.held,
       url: () => this.url,
-      checkpoint: (sessionId) => {
-        const timer = this.dirty.get(sessionId);
-        if (timer !== undefined) clearTimeout(timer);
-        this.dirty.delete(sessionId);
-        return this.checkpoint(sessionId);
-      },
-      readCheckpoint: (sessionId) => this.readCheckpoint(sessionId),
+      checkpoints: this.checkpoints,
       forget: (sessionId) => this.forget(sessionId),
     });
     this.placement = new Placement({
@@ -157,19 +155,8 @@ export class Fleet {
   }
 
   /** Resolves once Redis answers (or after `timeoutMs`, the store then being away): a replica takes calls from then on. */
-  async connected(timeoutMs = 30_000): Promise<void> {
-    const { redis } = this.options;
-    if (redis.status === 'ready') return;
-    await new Promise<void>((resolve) => {
-      const timer = this.timers.setTimeout(done, timeoutMs);
-      const timers = this.timers;
-      function done() {
-        timers.clearTimeout(timer);
-        redis.off('ready', done);
-        resolve();
-      }
-      redis.on('ready', done);
-    });
+  connected(timeoutMs = 30_000): Promise<void> {
+    return whenReady(this.options.redis, timeoutMs, this.timers);
   }
 
   /** Starts the heartbeat and the reconcile once the replica listens at `url` (its advertise URL). */
@@ -253,78 +240,33 @@ export class Fleet {
     if (held === undefined) return;
     this.forget(sessionId);
     void this.directory.release({ sessionId, replica: this.url, ...held }).catch(() => {});
-    void this.store.delete(checkpointKey(sessionId)).catch(() => {});
+    this.checkpoints.remove(sessionId);
   }
 
   /** A call on a session of this replica ended: its checkpoint follows within about a second. */
   used(sessionId: string): void {
-    if (!this.held.has(sessionId) || this.dirty.has(sessionId)) return;
-    const since = Date.now() - (this.lastCheckpoint.get(sessionId) ?? 0);
-    const timer = setTimeout(
-      () => {
-        this.enqueueCheckpoint(sessionId);
-      },
-      Math.max(CHECKPOINT_DELAY_MS, CHECKPOINT_INTERVAL_MS - since),
-    );
-    timer.unref();
-    this.dirty.set(sessionId, timer);
-  }
-
-  private enqueueCheckpoint(sessionId: string): void {
-    this.checkpointQueue.push(async () => {
-      this.dirty.delete(sessionId);
-      this.lastCheckpoint.set(sessionId, Date.now());
-      await this.checkpoint(sessionId).catch((error: unknown) => this.options.logger.debug(`checkpoint of ${shortId(sessionId)} failed: ${messageOf(error)}`));
-    });
-    this.pumpCheckpoints();
-  }
-
-  private pumpCheckpoints(): void {
-    while (this.checkpointsRunning < CHECKPOINT_CONCURRENCY && this.checkpointQueue.length > 0) {
-      const next = this.checkpointQueue.shift();
-      if (next === undefined) break;
-      this.checkpointsRunning += 1;
-      void next().finally(() => {
-        this.checkpointsRunning -= 1;
-        this.pumpCheckpoints();
-      });
-    }
-  }
-
-  /** Captures the session's image in its queue (after the calls before it) and stores it sealed. */
-  private async checkpoint(sessionId: string): Promise<void> {
-    if (!this.held.has(sessionId) || !this.options.manager.has(sessionId)) return;
-    const session = this.options.manager.get(sessionId);
-    const image = await session.run(() => session.image(), { timeout: CAPTURE_TIMEOUT_MS });
-    const sealed = this.options.keys.seal(Buffer.from(JSON.stringify(image), 'utf8'), checkpointKey(sessionId));
-    await this.store.set(checkpointKey(sessionId), sealed, { ttlMs: this.options.manager.sessionTimeout + 60_000 });
-  }
-
-  private async readCheckpoint(sessionId: string): Promise<SessionImage | undefined> {
-    const sealed = await this.store.get(checkpointKey(sessionId));
-    if (sealed === undefined) return undefined;
-    const plain = this.options.keys.unseal(sealed, checkpointKey(sessionId));
-    if (plain === undefined) throw new Error("the checkpoint is not sealed with this fleet's store key");
-    return JSON.parse(Buffer.from(plain).toString('utf8')) as SessionImage;
+    if (this.held.has(sessionId)) this.checkpoints.used(sessionId);
   }
 
   /**
    * SIGTERM: takes no new session, checkpoints each session after its running calls and hands it over (the next call
-   * for it, at any replica, restores it), then leaves the fleet.
+   * for it, at any replica, restores it); the replica leaves the fleet at close().
    */
   async drain(): Promise<void> {
     this.draining = true;
     await this.membership.beat();
     await this.handOver.drainAll();
     this.timers.clearTimeout(this.reconciler);
-    await this.membership.leave();
   }
 
-  /** Lets go of the heartbeat and the connection. */
+  /**
+   * Leaves the fleet and lets go of the heartbeat and the connection. A drained replica stays listed (as draining)
+   * until then, so the requests of its 2025 connections are still relayed to it during its drain window.
+   */
   async close(): Promise<void> {
-    this.membership.stop();
     this.timers.clearTimeout(this.reconciler);
-    for (const timer of this.dirty.values()) clearTimeout(timer);
+    await this.membership.leave();
+    this.checkpoints.stop();
     this.relay.close();
     await this.store.close();
   }
@@ -347,7 +289,7 @@ export class Fleet {
         const record = await this.directory.lookup(sessionId);
         if (record === undefined) {
           await this.directory.register({ sessionId, replica: this.url, ...held });
-          this.lastCheckpoint.delete(sessionId);
+          this.checkpoints.forget(sessionId);
           this.used(sessionId);
         } else if (record.state === 'closed' || record.replica !== this.url || record.generation !== held.generation) {
           await this.dropMoved(sessionId);
@@ -368,13 +310,6 @@ export class Fleet {
   private forget(sessionId: string): void {
     this.held.delete(sessionId);
     this.placement.forget(sessionId);
-    const timer = this.dirty.get(sessionId);
-    if (timer !== undefined) clearTimeout(timer);
-    this.dirty.delete(sessionId);
-    this.lastCheckpoint.delete(sessionId);
+    this.checkpoints.forget(sessionId);
   }
-}
-
-function checkpointKey(sessionId: string): string {
-  return `checkpoint/${sessionId}`;
 }

@@ -1,5 +1,6 @@
 // Sessions changing replica: a session whose replica is gone taken over here (claimed, restored from its checkpoint), and every session handed over when this replica drains.
-import { type Clock, type Logger, type SessionImage, type SessionManager, defined, messageOf, shortId } from '@sessionwright/session-core';
+import { type Clock, type Logger, type SessionManager, defined, messageOf, shortId } from '@sessionwright/session-core';
+import type { CheckpointRecord, Checkpointer } from './checkpointer.js';
 import type { Directory, SessionRecord } from './directory.js';
 import { labelOf } from './replica-url.js';
 import { RESTORED_LOST, type Restored, type Routed } from './restored.js';
@@ -20,9 +21,8 @@ export interface HandOverInit {
   held: Map<string, Held>;
   /** This replica's advertise URL. */
   url: () => string;
-  /** Captures and stores the session's checkpoint now. */
-  checkpoint: (sessionId: string) => Promise<void>;
-  readCheckpoint: (sessionId: string) => Promise<SessionImage | undefined>;
+  /** The server's checkpointer: a hand-over takes a checkpoint now, a take-over reads it. */
+  checkpoints: Pick<Checkpointer, 'now' | 'read'>;
   /** This replica lets go of a session: held no more, no checkpoint pending. */
   forget: (sessionId: string) => void;
 }
@@ -88,9 +88,9 @@ export class HandOver {
     const url = this.init.url();
     const generation = await directory.claim(record, url, record.replica, record.generation);
     if (generation === undefined) return undefined;
-    let image: SessionImage | undefined;
+    let checkpoint: CheckpointRecord | undefined;
     try {
-      image = await this.init.readCheckpoint(record.sessionId);
+      checkpoint = await this.init.checkpoints.read(record.sessionId);
     } catch (error) {
       logger.warn(`session ${shortId(record.sessionId)}: its checkpoint could not be read (${messageOf(error)}); it starts blank`, {
         sessionId: record.sessionId,
@@ -98,7 +98,7 @@ export class HandOver {
       });
     }
     try {
-      await manager.create({ identity: record.identity, guarded: record.guarded, sessionId: record.sessionId, ...defined({ image }) });
+      await manager.create({ identity: record.identity, guarded: record.guarded, sessionId: record.sessionId, ...defined({ image: checkpoint?.image }) });
     } catch (error) {
       // Given back, so another replica (or a later call) can take it.
       await directory.claim(record, '', url, generation).catch(() => undefined);
@@ -106,7 +106,7 @@ export class HandOver {
     }
     this.init.held.set(record.sessionId, { identity: record.identity, guarded: record.guarded, generation });
     logger.info(`session ${shortId(record.sessionId)} restored here from ${record.replica === '' ? 'a hand-over' : labelOf(record.replica)}`);
-    return { at: this.init.clock.now(), lost: RESTORED_LOST };
+    return { at: this.init.clock.now(), lost: [...RESTORED_LOST, ...(checkpoint?.dropped ?? [])] };
   }
 
   /** Hands every session this replica holds over to the fleet (a final checkpoint each, after its running calls). */
@@ -132,7 +132,7 @@ export class HandOver {
     await this.callsEnded(sessionId);
     const held = this.init.held.get(sessionId);
     if (held === undefined || !this.init.manager.has(sessionId)) return;
-    await this.init.checkpoint(sessionId);
+    await this.init.checkpoints.now(sessionId);
     await this.init.directory.claim({ sessionId, ...held }, '', this.init.url(), held.generation);
     this.init.forget(sessionId);
     await this.init.manager.close(sessionId).catch(() => {});

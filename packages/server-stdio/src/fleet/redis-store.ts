@@ -1,5 +1,5 @@
 // The Store (packages/session-core/src/store.ts) on Redis, for a fleet: one connection per replica, failing fast when Redis is away.
-import { browserError, type Store } from '@sessionwright/session-core';
+import { RecordTooLarge, browserError, systemTimers, type Store, type Timers } from '@sessionwright/session-core';
 import { Redis } from 'ioredis';
 
 /** Every key a fleet writes begins with this, so one Redis can hold other data beside it. */
@@ -22,6 +22,20 @@ export function connectRedis(url: string): Redis {
   });
 }
 
+/** Resolves once Redis answers, or after `timeoutMs` (the store then being away). */
+export async function whenReady(redis: Redis, timeoutMs: number, timers: Timers = systemTimers): Promise<void> {
+  if (redis.status === 'ready') return;
+  await new Promise<void>((resolve) => {
+    const timer = timers.setTimeout(done, timeoutMs);
+    function done() {
+      timers.clearTimeout(timer);
+      redis.off('ready', done);
+      resolve();
+    }
+    redis.on('ready', done);
+  });
+}
+
 /** Runs a Redis command; a failure to reach Redis becomes BROWSER_ERROR `store_unavailable`. */
 export async function reach<T>(command: () => Promise<T>): Promise<T> {
   try {
@@ -31,11 +45,33 @@ export async function reach<T>(command: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * setWithin in one step: KEYS are the record and its prefix's index (a set of the keys written through setWithin),
+ * ARGV the value and the limit. Index members whose record is gone (deleted, expired) are dropped before a refusal.
+ */
+const SET_WITHIN = `
+if redis.call('EXISTS', KEYS[1]) == 0 and redis.call('SCARD', KEYS[2]) >= tonumber(ARGV[2]) then
+  for _, member in ipairs(redis.call('SMEMBERS', KEYS[2])) do
+    if redis.call('EXISTS', member) == 0 then redis.call('SREM', KEYS[2], member) end
+  end
+  if redis.call('SCARD', KEYS[2]) >= tonumber(ARGV[2]) then return 0 end
+end
+redis.call('SET', KEYS[1], ARGV[1])
+redis.call('SADD', KEYS[2], KEYS[1])
+return 1
+`;
+
 /** A Store whose records are Redis strings under `sessionwright:<key>`. */
 export class RedisStore implements Store {
-  constructor(private readonly redis: Redis) {}
+  constructor(readonly redis: Redis) {}
 
-  async get(key: string): Promise<Uint8Array | undefined> {
+  async get(key: string, options: { maxBytes?: number } = {}): Promise<Uint8Array | undefined> {
+    const { maxBytes } = options;
+    if (maxBytes !== undefined) {
+      // Its length first: a record past what the reader takes never crosses the network.
+      const bytes = await reach(() => this.redis.strlen(KEY_PREFIX + key));
+      if (bytes > maxBytes) throw new RecordTooLarge(key, bytes, maxBytes);
+    }
     const value = await reach(() => this.redis.getBuffer(KEY_PREFIX + key));
     return value === null ? undefined : new Uint8Array(value);
   }
@@ -47,6 +83,12 @@ export class RedisStore implements Store {
         ? this.redis.set(KEY_PREFIX + key, buffer)
         : this.redis.set(KEY_PREFIX + key, buffer, 'PX', Math.max(1, Math.ceil(options.ttlMs))),
     );
+  }
+
+  async setWithin(key: string, value: Uint8Array, limit: { prefix: string; max: number }): Promise<boolean> {
+    const buffer = Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+    const index = `${KEY_PREFIX}index:${limit.prefix}`;
+    return (await reach(() => this.redis.eval(SET_WITHIN, 2, KEY_PREFIX + key, index, buffer, String(limit.max)))) === 1;
   }
 
   async delete(key: string): Promise<boolean> {

@@ -425,6 +425,17 @@ const FLAGS = [
     description: 'With --store: how the other replicas reach this one (its label in list_sessions is the host and port)',
   },
   {
+    name: 'drain-window',
+    kind: 'integer',
+    placeholder: 'ms',
+    min: 0,
+    default: 10_000,
+    httpOnly: true,
+    description:
+      "With --store: after SIGTERM, how long a replica keeps serving requests (relaying them to its sessions' new owners) " +
+      'while its /healthz answers 503, so a balancer or a Kubernetes endpoint update stops sending it requests first (docs/deploy.md)',
+  },
+  {
     name: 'store-key',
     kind: 'string',
     placeholder: 'secret',
