@@ -81,6 +81,8 @@ export interface HttpServerHandle {
 const DEFAULT_KEEP_ALIVE_MS = 15_000;
 /** How long closing waits for the requests in flight to be answered before it ends them. */
 const IN_FLIGHT_GRACE_MS = 5_000;
+/** How long closing waits for a request on a connection accepted just before the listening socket closed. */
+const LATE_REQUEST_MS = 250;
 const DEFAULT_MAX_BODY_BYTES = MAX_MESSAGE_BYTES;
 const DEFAULT_MAX_CONNECTIONS = 100;
 
@@ -534,6 +536,9 @@ export async function startHttpServer(runtime: SessionwrightServer, options: Htt
         // so as few connections as can be are queued in the kernel, where closing it would reset them.
         await new Promise((resolve) => setImmediate(resolve));
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        // A connection accepted just before the socket closed may not have sent its request yet: it is given a moment
+        // to, so that closing the connections below never cuts off a request a balancer has already handed over.
+        await new Promise((resolve) => setTimeout(resolve, LATE_REQUEST_MS).unref());
         if (inFlight > 0) {
           await new Promise<void>((resolve) => {
             lastAnswered = resolve;
