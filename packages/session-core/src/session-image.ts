@@ -1,6 +1,7 @@
 // A session's image: what a new session needs to start as a copy of it (options, storage, tabs), captured and put back.
 import type { BrowserContext, Page } from 'playwright';
 import type { SessionOptions } from './context-options.js';
+import { orAfter, type Timers } from './clock.js';
 import { messageOf } from './errors.js';
 
 /** Cookies and every origin's localStorage and IndexedDB, as Playwright's `storageState({ indexedDB: true })` gives them. */
@@ -42,12 +43,20 @@ export function imageOfStorageState(storageState: ImageStorageState, options: Se
 export const RESTORE_TAB_TIMEOUT_MS = 15_000;
 
 /** The image of a context and its tabs; a tab that does not answer (busy in a script) keeps its URL without sessionStorage. */
-export async function captureImage(context: BrowserContext, tabs: readonly Page[], current: Page, options: SessionOptions, now: number): Promise<SessionImage> {
+export async function captureImage(
+  context: BrowserContext,
+  tabs: readonly Page[],
+  current: Page,
+  options: SessionOptions,
+  time: { now: number; timers: Timers },
+): Promise<SessionImage> {
   const storageState = await context.storageState({ indexedDB: true });
-  const captured = await Promise.all(tabs.map(async (page): Promise<ImageTab> => ({ url: page.url(), sessionStorage: await readSessionStorage(page) })));
+  const captured = await Promise.all(
+    tabs.map(async (page): Promise<ImageTab> => ({ url: page.url(), sessionStorage: await readSessionStorage(page, time.timers) })),
+  );
   const index = tabs.indexOf(current);
   if (captured.length === 0) captured.push({ url: 'about:blank', sessionStorage: [] });
-  return { version: 1, capturedAt: now, options: structuredClone(options), storageState, tabs: captured, currentTab: Math.max(0, index) };
+  return { version: 1, capturedAt: time.now, options: structuredClone(options), storageState, tabs: captured, currentTab: Math.max(0, index) };
 }
 
 /**
@@ -93,7 +102,7 @@ async function openTab(page: Page, tab: ImageTab): Promise<void> {
   }
 }
 
-async function readSessionStorage(page: Page): Promise<{ name: string; value: string }[]> {
+async function readSessionStorage(page: Page, timers: Timers): Promise<{ name: string; value: string }[]> {
   if (page.isClosed() || !/^(https?|file):/i.test(page.url())) return [];
   const reading = page
     .evaluate(() => {
@@ -108,15 +117,7 @@ async function readSessionStorage(page: Page): Promise<{ name: string; value: st
       void messageOf(error);
       return [];
     });
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<{ name: string; value: string }[]>((resolve) => {
-    timer = setTimeout(() => resolve([]), READ_TAB_TIMEOUT_MS);
-  });
-  try {
-    return await Promise.race([reading, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return orAfter(reading, READ_TAB_TIMEOUT_MS, [], timers);
 }
 
 /** How long reading a tab's sessionStorage may take (a page busy in a script does not answer). */

@@ -467,7 +467,7 @@ export class Session {
    * two calls runs it through SessionManager.run.
    */
   image(): Promise<SessionImage> {
-    return captureImage(this.context, this.tabs(), this.currentPage, this.givenOptions, this.clock.now());
+    return captureImage(this.context, this.tabs(), this.currentPage, this.givenOptions, { now: this.clock.now(), timers: this.timers });
   }
 
   // Tabs ---------------------------------------------------------------------------------------------------------

@@ -4,8 +4,13 @@ import type { Page } from 'playwright';
 import { z } from 'zod';
 import { modalSentence, modalStateFor, type ModalState } from './modal-state.js';
 import { MAX_SNAPSHOT_MAX_CHARS, readSnapshot } from '../page/snapshot.js';
-import type { SnapshotFile } from './snapshot-file.js';
 import { prepareTitle, readTitle } from '../page/title.js';
+
+/** A snapshot file written for a call: where it is, and the resource link that names it. */
+export interface SnapshotFile {
+  path: string;
+  link: { type: 'resource_link'; uri: string; name: string; mimeType: string };
+}
 
 /**
  * Something sent after the JSON in content[0]: an image, a file as an embedded resource (a PDF), or a link to a file

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Session } from '@sessionwright/session-core';
 import type { SessionAccess, ToolOptions } from './define-tool.js';
 import { defaultFileName, writeOutputFile } from './output-files.js';
+import type { SnapshotFile } from './response.js';
 
 /** The URI of a snapshot file as an MCP resource: this prefix and the file's name. */
 export const SNAPSHOT_URI_PREFIX = 'sessionwright://snapshot/';
@@ -15,12 +16,6 @@ export const SNAPSHOT_MIME_TYPE = 'text/yaml';
 
 /** The names a snapshot file can have (defaultFileName's `page-<time>-<8 hex>.yml`): nothing else is ever read. */
 const SNAPSHOT_NAME = /^page-[0-9TZ-]+-[0-9a-f]{8}\.yml$/;
-
-/** A snapshot file written for a call: where it is, and the resource link that names it. */
-export interface SnapshotFile {
-  path: string;
-  link: { type: 'resource_link'; uri: string; name: string; mimeType: string };
-}
 
 /**
  * Writes `text` (the page's whole snapshot) for a call on `session`: in the caller's folder of --output-dir, else in the
