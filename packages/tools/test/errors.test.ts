@@ -5,7 +5,8 @@ import type { BrowserContext, Locator, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserHost, SessionError, messageOf } from '@sessionwright/session-core';
 import { describeTarget, locate, type ElementAction, type ElementTarget } from '../src/page/element.js';
-import { elementError, navigationError, toolError } from '../src/framework/errors.js';
+import { navigationError, toolError } from '../src/framework/errors.js';
+import { elementError } from '../src/page/errors.js';
 
 const EXTRAS = `<!doctype html><html><head><title>Extras</title>
 <style>

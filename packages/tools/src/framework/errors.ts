@@ -1,120 +1,8 @@
-// The tools layer's one error mapping (toolError), and the codes of element and navigation failures decided by asking the page what is true now, not by reading English error text.
-import type { Locator, Page } from 'playwright';
-import { SessionError, browserError, firstLine, isSessionError, isTimeoutError, messageOf, orAfter, defined } from '@sessionwright/session-core';
+// The tools layer's one error mapping (toolError, over the page routines' browserFailure), and the codes of navigation failures and refused arguments.
+import { SessionError, firstLine, isSessionError, isTimeoutError, messageOf, defined } from '@sessionwright/session-core';
 import type { z } from 'zod';
-import { describeTarget, inspectElement, targetDetails, type ElementAction, type ElementTarget } from '../page/element.js';
+import { browserFailure } from '../page/errors.js';
 import { withNextStep, type ToolVocabulary } from './next-steps.js';
-
-/**
- * The error for an element action that threw: ELEMENT_NOT_FOUND, ELEMENT_AMBIGUOUS, ELEMENT_NOT_CLICKABLE or
- * ELEMENT_NOT_EDITABLE, decided by the element's state; INVALID_PARAMETERS for a selector that does not parse.
- */
-export async function elementError(
-  error: unknown,
-  locator: Locator,
-  context: { action: ElementAction; target: ElementTarget; timeout?: number },
-): Promise<SessionError> {
-  if (isSessionError(error)) return error;
-  const { action, target } = context;
-  const what = describeTarget(target);
-  const base = { ...targetDetails(target), ...defined({ timeout: context.timeout }) };
-  const browserMessage = firstLine(messageOf(error));
-  const state = await inspectElement(locator);
-
-  if ('invalid' in state) {
-    // A page that crashed or closed under the action rejects every query, whatever the selector or ref: that is the
-    // browser failing, not the caller. Only a page that still answers may blame the selector or ref.
-    if (!(await pageAnswers(locator.page()))) {
-      return browserError(
-        'page_crashed',
-        `The page crashed or was closed during the ${action} on ${what}. The session opens a fresh blank page for the next call; load the page again, then retry.`,
-        {
-          details: { ...base, browserMessage: firstLine(state.invalid), next: 'load_page' },
-        },
-      );
-    }
-    if (target.ref !== undefined) {
-      return new SessionError('ELEMENT_NOT_FOUND', `No element has ${what} on the current page: refs change when the page changes.`, {
-        details: { ...base, browserMessage: firstLine(state.invalid), next: 'new_snapshot' },
-      });
-    }
-    return new SessionError('INVALID_PARAMETERS', `The ${what} is not a valid selector: ${firstLine(state.invalid)}`, {
-      details: { ...base, browserMessage: firstLine(state.invalid) },
-    });
-  }
-  if (state.count === 0) {
-    const hint = target.ref !== undefined ? ' The ref may be stale.' : ' Check the selector.';
-    return new SessionError('ELEMENT_NOT_FOUND', `No element matches ${what}${context.timeout ? ` within ${context.timeout} ms` : ''}.${hint}`, {
-      details: { ...base, next: 'new_snapshot' },
-    });
-  }
-  if (state.count > 1) {
-    return new SessionError(
-      'ELEMENT_AMBIGUOUS',
-      `${capitalize(what)} matches ${state.count} elements; make it match exactly one (add an id or :nth-match(), or use a ref).`,
-      {
-        details: { ...base, count: state.count, matches: state.matches, next: 'new_snapshot' },
-      },
-    );
-  }
-  if (action === 'edit' && !state.editable) {
-    const reason = !state.enabled ? 'disabled' : state.visible ? 'not an editable field (or readonly)' : 'hidden';
-    return new SessionError(
-      'ELEMENT_NOT_EDITABLE',
-      `The element ${state.matches[0] ?? what} cannot be typed into: it is ${reason}. ${EDIT_ADVICE[reason] ?? ''}`.trimEnd(),
-      {
-        details: { ...base, reason, element: state.matches[0] },
-      },
-    );
-  }
-  const reason = !state.visible
-    ? 'hidden'
-    : !state.enabled && action !== 'hover' && action !== 'read'
-      ? 'disabled'
-      : state.coveredBy
-        ? `covered by ${state.coveredBy}`
-        : undefined;
-  if (reason && action !== 'read') {
-    const advice = state.coveredBy ? 'Close or scroll away what covers it first (a dialog, a banner), then try again.' : (USE_ADVICE[reason] ?? '');
-    return new SessionError('ELEMENT_NOT_CLICKABLE', `The element ${state.matches[0] ?? what} cannot be used: it is ${reason}. ${advice}`.trimEnd(), {
-      details: { ...base, reason, element: state.matches[0], browserMessage },
-    });
-  }
-  if (isTimeoutError(error)) {
-    return new SessionError(
-      'ELEMENT_NOT_CLICKABLE',
-      `The element ${state.matches[0] ?? what} did not become ready for ${action} within ${context.timeout ?? 'the'} ms (it may be moving or re-rendering). Try again once the page has settled, or with a longer timeout.`,
-      {
-        details: { ...base, reason: 'not stable', element: state.matches[0], browserMessage },
-      },
-    );
-  }
-  return toolError(error);
-}
-
-/**
- * What to do about an element that exists but refuses an action, said in its error: the tool descriptions a model
- * reads leave this to the error, since it matters only when it happens.
- */
-const USE_ADVICE: Partial<Record<string, string>> = {
-  hidden: 'Make it visible first (open the menu, tab or section it is in), or wait until it shows; a snapshot shows what the page offers.',
-  disabled: 'Wait until it is enabled (a form may need other fields filled in first); a snapshot shows what the page offers.',
-};
-
-const EDIT_ADVICE: Partial<Record<string, string>> = {
-  ...USE_ADVICE,
-  'not an editable field (or readonly)': 'Name a text field (a textbox in the snapshot) instead.',
-};
-
-/** Whether the page still runs script (false once it crashed or closed); bounded, so a wedged page cannot hang an error report. */
-async function pageAnswers(page: Page): Promise<boolean> {
-  if (page.isClosed()) return false;
-  return orAfter(
-    page.evaluate(() => true).catch(() => false),
-    2_000,
-    false,
-  );
-}
 
 /** NAVIGATION_FAILED with the browser's reason (net::ERR_…, a timeout, an abort). */
 export function navigationError(error: unknown, context: { url: string; timeout?: number }): SessionError {
@@ -147,15 +35,7 @@ interface FailureContext {
  * names that session unless it names one already.
  */
 export function toolError(error: unknown, context: FailureContext = {}): SessionError {
-  let mapped: SessionError;
-  if (isSessionError(error)) mapped = error;
-  else {
-    const text = firstLine(messageOf(error));
-    mapped = browserError('unknown', context.tool === undefined ? `The browser reported an error: ${text}` : `${context.tool} failed: ${text}`, {
-      details: { browserMessage: messageOf(error).slice(0, 1000) },
-      cause: error,
-    });
-  }
+  let mapped = browserFailure(error, context.tool);
   if (context.vocabulary !== undefined) mapped = withNextStep(mapped, context.vocabulary);
   return context.sessionId === undefined || mapped.sessionId !== undefined ? mapped : mapped.withSession(context.sessionId);
 }
@@ -177,8 +57,4 @@ export function invalidArguments(toolName: string, error: z.ZodError, options: {
     ...defined({ sessionId }),
     details: { issues: problems, ...defined({ acceptedArguments: accepted }) },
   });
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

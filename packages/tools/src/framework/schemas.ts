@@ -28,7 +28,7 @@ export const refSchema = refText.describe('Ref, e.g. e12.');
 
 export const elementTimeoutSchema = z.number().int().min(1).max(120_000).optional().describe('Ms (default 5000).');
 
-export const DEFAULT_ELEMENT_TIMEOUT = 5_000;
+export { DEFAULT_ELEMENT_TIMEOUT } from '../page/element.js';
 
 export const forceSchema = z.boolean().optional().describe('Skip actionability checks.');
 

@@ -1,7 +1,7 @@
 // Small page routines several tools share: acting on one element, and waiting out a navigation or a new tab an action started.
 import type { Frame, Locator, Page, Request } from 'playwright';
 import { locate, type ElementAction, type ElementTarget } from './element.js';
-import { elementError } from '../framework/errors.js';
+import { elementError } from './errors.js';
 
 /**
  * Runs an element action, turning any failure into the element error code that fits the element's state.

@@ -2,6 +2,9 @@
 import type { Locator, Page } from 'playwright';
 import { SessionError, messageOf } from '@sessionwright/session-core';
 
+/** How long, in ms, an element action waits for its element unless the call gives a timeout. */
+export const DEFAULT_ELEMENT_TIMEOUT = 5_000;
+
 /** Exactly one of the two names the element an action is about. */
 export interface ElementTarget {
   selector?: string | undefined;

@@ -1,10 +1,9 @@
 // Reading a page as an AI-mode aria snapshot with refs, capped for a model: used by the snapshot tool and by the response builder.
 import { browserError, firstLine, isTimeoutError, messageOf, serverSide, defined } from '@sessionwright/session-core';
 import type { Page } from 'playwright';
-import type { ElementTarget } from './element.js';
+import { DEFAULT_ELEMENT_TIMEOUT, type ElementTarget } from './element.js';
 import { onElement } from './actions.js';
-import { toolError } from '../framework/errors.js';
-import { DEFAULT_ELEMENT_TIMEOUT } from '../framework/schemas.js';
+import { browserFailure } from './errors.js';
 
 /** About 10 000 tokens: a whole ordinary page fits, a huge one is cut with a note. */
 export const DEFAULT_SNAPSHOT_MAX_CHARS = 40_000;
@@ -111,7 +110,7 @@ export async function wholePage(page: Page, options: SnapshotOptions): Promise<s
     text = await Promise.race([quickSnapshot(page, options), late]);
     if (text !== 'late') text ??= await page.ariaSnapshot(options);
   } catch (error) {
-    if (!isTimeoutError(error)) throw toolError(error);
+    if (!isTimeoutError(error)) throw browserFailure(error);
     text = 'late';
     browserMessage = firstLine(messageOf(error));
   } finally {

@@ -2,16 +2,15 @@
 import { orAfter } from '@sessionwright/session-core';
 import { z } from 'zod';
 import { defineTool, type ToolContext } from '../framework/define-tool.js';
-import { optionalSessionIdSchema } from '../framework/profile-adapter.js';
 
-const CONFIG_NOTES =
+export const CONFIG_NOTES =
   "Answers the settings in effect after the command line, the environment and the config file were merged: each one's value and " +
   'its source (cli, env, file, default), ' +
   'as --print-config prints them. Secrets never appear: tokens, endpoint URLs, header values, proxy and HTTP passwords, storage ' +
   'state values are "***" or counted. ' +
   'Use it to see why the server behaves as it does (viewport, timeouts, caps, output directory).';
 
-const configField = z.record(z.string(), z.unknown()).describe('Each setting: {value, source}; secrets masked.');
+export const configField = z.record(z.string(), z.unknown()).describe('Each setting: {value, source}; secrets masked.');
 
 export const getConfig = defineTool({
   name: 'get_config',
@@ -26,28 +25,13 @@ export const getConfig = defineTool({
   handler: async (_args, ctx) => ({ config: readOut(ctx) }),
 });
 
-export const browserGetConfig = defineTool({
-  name: 'browser_get_config',
-  title: 'Get config',
-  description: 'Answers the final config after merging flags, environment and config file, secrets masked.',
-  notes: `${CONFIG_NOTES} url and title are those of the page open (about:blank when none is); the call never opens one.`,
-  input: z.strictObject({ sessionId: optionalSessionIdSchema }),
-  output: z.object({ config: configField, url: z.string(), title: z.string() }),
-  kind: 'read',
-  capability: 'config',
-  errors: ['SESSION_NOT_FOUND', 'SESSION_EXPIRED'],
-  async handler({ sessionId }, ctx) {
-    return { config: readOut(ctx), ...(await openPage(ctx, sessionId)) };
-  },
-});
-
 /** The read-out the server handed the tools (empty for a server that gives none). */
-function readOut(ctx: ToolContext): Record<string, unknown> {
+export function readOut(ctx: ToolContext): Record<string, unknown> {
   return { ...(ctx.options.config ?? {}) };
 }
 
 /** The url and title of the named session's page, or of the connection's own when it has one; a read-out opens no browser. */
-async function openPage(ctx: ToolContext, sessionId: string | undefined): Promise<{ url: string; title: string }> {
+export async function openPage(ctx: ToolContext, sessionId: string | undefined): Promise<{ url: string; title: string }> {
   const id = sessionId ?? ctx.implicitSession?.current;
   let page: import('playwright').Page | undefined;
   try {

@@ -1,13 +1,12 @@
-// The `devtools` capability's highlight: a box drawn over an element that stays until hidden, to point a person (live view, video) at it; `highlight` in the default profile, browser_highlight and browser_hide_highlight in the playwright profile.
-import { SessionError, defined } from '@sessionwright/session-core';
+// The `devtools` capability's highlight: a box drawn over an element that stays until hidden, to point a person (live view, video) at it; profiles/playwright/highlight.ts names it for the playwright profile.
+import { SessionError } from '@sessionwright/session-core';
 import { z } from 'zod';
 import { onElement } from '../page/actions.js';
-import { adapt, elementCount, elementFields, optionalSessionIdSchema, toTarget } from '../framework/profile-adapter.js';
 import { sessionOutput } from '../framework/response.js';
 import { DEFAULT_ELEMENT_TIMEOUT, elementTimeoutSchema, optionalTargetInput, sessionIdSchema } from '../framework/schemas.js';
 import { defineSessionTool } from '../framework/define-session-tool.js';
 
-const styleSchema = z.string().max(2_000);
+export const styleSchema = z.string().max(2_000);
 
 export const highlight = defineSessionTool({
   name: 'highlight',
@@ -63,28 +62,3 @@ export const highlight = defineSessionTool({
     });
   },
 });
-
-const elementShape = { element: elementFields.element, ref: elementFields.ref, target: elementFields.target, sessionId: optionalSessionIdSchema };
-
-/** @playwright/mcp's highlight tools, adapters over `highlight`. */
-export const playwrightHighlightTools = [
-  adapt({
-    name: 'browser_highlight',
-    title: 'Highlight element',
-    description: 'Draws a box over an element that stays until browser_hide_highlight.',
-    input: z.strictObject({ ...elementShape, style: styleSchema.optional().describe('CSS of the box.') }).refine((args) => elementCount(args) === 1, {
-      message: 'name the element with one of "ref" (from browser_snapshot) or "target" (a ref or a selector)',
-      path: ['ref'],
-    }),
-    base: highlight,
-    toBase: ({ style, ...element }) => ({ ...toTarget(element), ...defined({ style }) }),
-  }),
-  adapt({
-    name: 'browser_hide_highlight',
-    title: 'Hide element highlight',
-    description: "Removes an element's highlight, or without one every highlight on the page.",
-    input: z.strictObject(elementShape).refine((args) => elementCount(args) <= 1, { message: 'give at most one of "ref" or "target"', path: ['ref'] }),
-    base: highlight,
-    toBase: (element) => ({ ...toTarget(element), hide: true }),
-  }),
-];

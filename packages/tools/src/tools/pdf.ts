@@ -1,8 +1,7 @@
 // The `pdf` capability: save_pdf prints the session's page to a PDF (Chromium only).
 import { SessionError, browserError, defined } from '@sessionwright/session-core';
 import { z } from 'zod';
-import { defaultFileName, outputPath, writeOutputFile } from '../framework/output-files.js';
-import { optionalSessionIdSchema, playwrightOutput, playwrightSessionTool } from '../framework/profile-adapter.js';
+import { outputPath, writeOutputFile } from '../framework/output-files.js';
 import { sessionOutput } from '../framework/response.js';
 import { sessionIdSchema } from '../framework/schemas.js';
 import { defineSessionTool } from '../framework/define-session-tool.js';
@@ -72,31 +71,4 @@ export const savePdf = defineSessionTool({
     response.attach({ type: 'resource', uri: `sessionwright://pdf/${Date.now()}.pdf`, mimeType: 'application/pdf', blob: pdf.toString('base64') });
     return { bytes: pdf.length, ...(pages > 0 ? { pages } : {}) };
   },
-});
-
-/**
- * save_pdf under @playwright/mcp's name: without filename the PDF goes to `page-<time>-<random>.pdf` in --output-dir as there,
- * or, on a server without one, comes back in the answer as from save_pdf.
- */
-export const browserPdfSave = playwrightSessionTool({
-  name: 'browser_pdf_save',
-  title: 'Save as PDF',
-  description: 'Saves the page as a PDF file in --output-dir.',
-  notes:
-    'Prints the page (as for print media) to filename inside --output-dir (never outside it), by default page-<time>-<random>.pdf; the result says where. ' +
-    'Without --output-dir the PDF comes back after the JSON instead. Chromium only. ' +
-    'Errors: INVALID_PARAMETERS (a filename outside --output-dir), BROWSER_ERROR with details.reason "unsupported" (the server runs Firefox or WebKit).',
-  input: z.strictObject({
-    filename: z.string().min(1).max(1_000).optional().describe('File in --output-dir (default page-<time>-<random>.pdf).'),
-    sessionId: optionalSessionIdSchema,
-  }),
-  output: playwrightOutput(savePdf.output),
-  kind: 'read',
-  capability: 'pdf',
-  errors: savePdf.errors,
-  prepare({ filename }, ctx) {
-    const named = filename ?? (ctx.options.outputDir === undefined ? undefined : defaultFileName('page', 'pdf'));
-    return savePdf.work.prepare?.(named === undefined ? {} : { filename: named }, ctx);
-  },
-  handler: (prepared, page, response, ctx) => savePdf.work.handler(prepared, page, response, ctx),
 });

@@ -1,7 +1,6 @@
-// The `devtools` capability's recorder and debugger: actions written down as Playwright code while a person (or the agent) does them, and resuming a paused script; @playwright/mcp's annotation window, which needs a display of the server's own, answers unsupported.
-import { SessionError, browserError, orAfter, type Session, defined } from '@sessionwright/session-core';
+// The `devtools` capability's recorder and debugger: actions written down as Playwright code while a person (or the agent) does them, and resuming a paused script; profiles/playwright/recording.ts names them for the playwright profile.
+import { SessionError, orAfter, type Session, defined } from '@sessionwright/session-core';
 import { z } from 'zod';
-import { adapt, besideInProfile, optionalSessionIdSchema, playwrightOutput, playwrightSessionTool } from '../framework/profile-adapter.js';
 import { pageResultFields, sessionOutput } from '../framework/response.js';
 import { sessionIdSchema } from '../framework/schemas.js';
 import { defineBesideTool, defineSessionTool } from '../framework/define-session-tool.js';
@@ -40,29 +39,6 @@ export const recordActions = defineSessionTool({
     };
   },
 });
-
-const noInput = z.strictObject({ sessionId: optionalSessionIdSchema });
-
-/** @playwright/mcp's recorder tools, adapters over record_actions. */
-export const playwrightRecordingTools = [
-  adapt({
-    name: 'browser_start_recording',
-    title: 'Start recording user actions',
-    description: 'Records the actions a user does in the browser as Playwright code, until browser_stop_recording.',
-    input: noInput,
-    base: recordActions,
-    toBase: () => ({ action: 'start' }),
-  }),
-  adapt({
-    name: 'browser_stop_recording',
-    title: 'Stop recording user actions',
-    description: 'Stops the recording and answers the recorded actions as Playwright code.',
-    input: noInput,
-    base: recordActions,
-    snapshot: true,
-    toBase: () => ({ action: 'stop' }),
-  }),
-];
 
 /** A `file:line` place in a script, as the debugger takes it. */
 const LOCATION = /^(.+?)(?::(\d+))?$/;
@@ -154,38 +130,4 @@ export const resume = defineBesideTool({
   capability: 'devtools',
   errors: ['INVALID_PARAMETERS', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED', 'BROWSER_ERROR'],
   beside: (args, session, ctx) => resumeScript(args, session, ctx),
-});
-
-/** @playwright/mcp's browser_resume: the same work, with an optional sessionId. */
-export const browserResume = besideInProfile({
-  ...resume,
-  name: 'browser_resume',
-  title: 'Resume paused script execution',
-  description: 'Resumes a paused script; step pauses again before the next action.',
-});
-
-/**
- * @playwright/mcp's browser_annotate opens Playwright's dashboard window on the server's own display for a person
- * sitting there to draw on; a server here has no such person (they reach a session through live_view), so it refuses.
- */
-export const browserAnnotate = playwrightSessionTool({
-  name: 'browser_annotate',
-  title: 'Annotate the current page',
-  description: 'Not available here: use live_view to show the page to a person instead.',
-  notes: "Answers BROWSER_ERROR reason unsupported: annotating needs a window on the server's own screen. live_view gives a person the page in their browser.",
-  input: noInput,
-  output: playwrightOutput(z.object({ message: z.string() })),
-  kind: 'read',
-  capability: 'devtools',
-  errors: ['BROWSER_ERROR', 'SESSION_NOT_FOUND', 'SESSION_EXPIRED'],
-  // Refused before any session is touched or made.
-  prepare(): never {
-    throw browserError(
-      'unsupported',
-      "Annotating needs Playwright's dashboard window on the server's own screen, which this server does not open; use live_view to show the page to a person.",
-    );
-  },
-  async handler() {
-    return { message: '' };
-  },
 });

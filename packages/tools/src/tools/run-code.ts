@@ -2,9 +2,7 @@
 import vm from 'node:vm';
 import { SessionError, browserError, firstLine, messageOf, type Logger } from '@sessionwright/session-core';
 import { z } from 'zod';
-import type { AnyTool } from '../framework/define-tool.js';
 import { boundedResult } from './evaluate.js';
-import { adapt, optionalSessionIdSchema } from '../framework/profile-adapter.js';
 import { sessionOutput } from '../framework/response.js';
 import { sessionIdSchema } from '../framework/schemas.js';
 import { defineSessionTool } from '../framework/define-session-tool.js';
@@ -138,33 +136,14 @@ export const runCodeUnsafe = defineSessionTool({
   },
 });
 
-export const browserRunCodeUnsafe = withoutGroup(
-  adapt({
-    name: 'browser_run_code_unsafe',
-    title: 'Run Playwright code (unsafe)',
-    description: 'Runs a Playwright function with the page in the server process. Unsafe: it can do what the server can.',
-    notes: `${runCodeUnsafe.notes ?? ''} Acts on this connection's own browser page unless sessionId names a session from create_session.`,
-    input: z.strictObject({
-      code: z.string().min(1).max(100_000).optional().describe('async (page) => { … }'),
-      filename: z.string().min(1).max(4_096).optional().describe('Load the code from this file instead.'),
-      sessionId: optionalSessionIdSchema,
-    }),
-    base: runCodeUnsafe,
-    toBase: ({ code, filename }) => ({ code, filename }),
-  }),
-);
-
 /** What the code threw: an error made in its own context is no `instanceof Error` here, so its message is read as a field. */
 function thrownMessage(error: unknown): string {
   const message = typeof error === 'object' && error !== null ? (error as { message?: unknown }).message : undefined;
   return typeof message === 'string' ? message : messageOf(error);
 }
 
-/** @playwright/mcp lists browser_run_code_unsafe in its core list, not in a group. */
-function withoutGroup<Tool extends AnyTool>(tool: Tool): Tool {
-  const { capability: _group, ...core } = tool;
-  return core as Tool;
-}
+/** The playwright profile's name for run_code_unsafe (profiles/playwright/run-code.ts). */
+export const BROWSER_RUN_CODE_TOOL = 'browser_run_code_unsafe';
 
 /** The tools that run a caller's code in the server process: over HTTP, listed only with --allow-unsafe-code. */
-export const UNSAFE_CODE_TOOLS: ReadonlySet<string> = new Set([runCodeUnsafe.name, browserRunCodeUnsafe.name]);
+export const UNSAFE_CODE_TOOLS: ReadonlySet<string> = new Set([runCodeUnsafe.name, BROWSER_RUN_CODE_TOOL]);

@@ -1,12 +1,11 @@
-// run_steps and browser_run_steps: the one run of several page tools in a call (framework/run-steps.ts), named for each profile over the tools it serves.
+// run_steps: the one run of several page tools in a call (framework/run-steps.ts) over the default profile's tools, and the notes both profiles' runs share.
 import type { AnyTool } from '../framework/define-tool.js';
-import { optionalSessionIdSchema } from '../framework/profile-adapter.js';
 import { MAX_STEPS, defineRunSteps } from '../framework/run-steps.js';
 import { sessionIdSchema } from '../framework/schemas.js';
 import { UNSAFE_CODE_TOOLS } from './run-code.js';
 
 /** What a run does and answers, the same under both names (docs/tools.md). */
-function stepsNotes(tools: string): string {
+export function stepsNotes(tools: string): string {
   return (
     `Each step is {tool, args, return?}: one of this server's page tools (${tools}, and the capability tools of that kind ` +
     "it serves) with that tool's own arguments, without sessionId. Every step's arguments are checked with its tool's own " +
@@ -40,19 +39,5 @@ export function runSteps(tools: readonly AnyTool[]): AnyTool {
     sessionId: sessionIdSchema,
     tools,
     excluded: UNSAFE_CODE_TOOLS,
-  });
-}
-
-/** The playwright profile's browser_run_steps (--caps steps), whose steps are its browser_* page tools. */
-export function browserRunSteps(tools: readonly AnyTool[]): AnyTool {
-  return defineRunSteps({
-    name: 'browser_run_steps',
-    title: 'Run steps',
-    description: 'Runs known steps (browser_* tools) in one call until one fails.',
-    notes: stepsNotes('browser_navigate, browser_snapshot, browser_find, browser_click, browser_type, browser_fill_form, browser_wait_for…'),
-    sessionId: optionalSessionIdSchema,
-    tools,
-    excluded: UNSAFE_CODE_TOOLS,
-    capability: 'steps',
   });
 }

@@ -1,8 +1,7 @@
-// The `devtools` capability's video: a recording of a session's tabs started and stopped at will, with chapter cards and action callouts drawn into the page; `video` in the default profile, @playwright/mcp's browser_*_video tools in the playwright profile.
+// The `devtools` capability's video: a recording of a session's tabs started and stopped at will, with chapter cards and action callouts drawn into the page; profiles/playwright/video.ts names it for the playwright profile.
 import { MAX_FFMPEG_PER_SERVER, MAX_FFMPEG_PER_SESSION, MAX_VIDEO, SessionError, checkVideoSettings, defined } from '@sessionwright/session-core';
 import { z } from 'zod';
 import { checkedOutputFile, outputPath } from '../framework/output-files.js';
-import { adapt, optionalSessionIdSchema } from '../framework/profile-adapter.js';
 import { sessionOutput } from '../framework/response.js';
 import { sessionIdSchema } from '../framework/schemas.js';
 import { defineSessionTool } from '../framework/define-session-tool.js';
@@ -10,21 +9,21 @@ import { refuseRecordingWithSecrets } from '../framework/recording-secrets.js';
 import { fileSchema } from './trace.js';
 
 const VIDEO_ACTIONS = ['start', 'stop', 'chapter', 'show_actions', 'hide_actions'] as const;
-const POSITIONS = ['top-left', 'top', 'top-right', 'bottom-left', 'bottom', 'bottom-right'] as const;
+export const POSITIONS = ['top-left', 'top', 'top-right', 'bottom-left', 'bottom', 'bottom-right'] as const;
 const MAX_CSS = 2_000;
 const MAX_FILENAME = 1_000;
 
 // Past MAX_VIDEO the session refuses it (INVALID_PARAMETERS, reason video_too_large): one check, in one place.
-const sizeSchema = z.strictObject({
+export const sizeSchema = z.strictObject({
   width: z.number().int().min(16).max(7_680),
   height: z.number().int().min(16).max(4_320),
 });
-const filenameSchema = z.string().min(1).max(MAX_FILENAME);
-const fpsSchema = z.number().int().min(1).max(60);
-const durationSchema = z.number().int().min(0).max(60_000);
-const titleSchema = z.string().min(1).max(200);
-const descriptionSchema = z.string().max(1_000);
-const styleSchema = z.strictObject({
+export const filenameSchema = z.string().min(1).max(MAX_FILENAME);
+export const fpsSchema = z.number().int().min(1).max(60);
+export const durationSchema = z.number().int().min(0).max(60_000);
+export const titleSchema = z.string().min(1).max(200);
+export const descriptionSchema = z.string().max(1_000);
+export const styleSchema = z.strictObject({
   point: z.string().max(MAX_CSS).optional(),
   highlight: z.string().max(MAX_CSS).optional(),
   title: z.string().max(MAX_CSS).optional(),
@@ -141,66 +140,3 @@ export const video = defineSessionTool({
     }
   },
 });
-
-const noInput = z.strictObject({ sessionId: optionalSessionIdSchema });
-
-/** @playwright/mcp's video tools, each an adapter over `video`. */
-export const playwrightVideoTools = [
-  adapt({
-    name: 'browser_start_video',
-    title: 'Start video',
-    description: 'Starts recording a .webm video of the page; browser_stop_video saves it.',
-    input: z.strictObject({
-      filename: filenameSchema.optional().describe('File under --output-dir.'),
-      size: sizeSchema.optional().describe('Frame size.'),
-      fps: fpsSchema.optional().describe('Frames a second (25).'),
-      cursor: z.boolean().optional().describe('Draw the pointer at each action.'),
-      sessionId: optionalSessionIdSchema,
-    }),
-    base: video,
-    toBase: (args) => ({ action: 'start', ...args }),
-  }),
-  adapt({
-    name: 'browser_stop_video',
-    title: 'Stop video',
-    description: 'Stops the video and saves its files.',
-    input: noInput,
-    base: video,
-    toBase: () => ({ action: 'stop' }),
-  }),
-  adapt({
-    name: 'browser_video_chapter',
-    title: 'Video chapter',
-    description: 'Shows a full-page chapter card in the video.',
-    input: z.strictObject({
-      title: titleSchema.describe('Chapter title.'),
-      description: descriptionSchema.optional().describe('Text under the title.'),
-      duration: durationSchema.optional().describe('Ms the card shows (2000).'),
-      sessionId: optionalSessionIdSchema,
-    }),
-    base: video,
-    toBase: (args) => ({ action: 'chapter', ...args }),
-  }),
-  adapt({
-    name: 'browser_video_show_actions',
-    title: 'Show action overlays',
-    description: 'Names each following action in a callout on the page, for a video or the live view.',
-    input: z.strictObject({
-      duration: durationSchema.optional().describe('Ms each callout shows (500).'),
-      position: z.enum(POSITIONS).optional().describe('Callout place.'),
-      cursor: z.enum(['none', 'pointer']).optional().describe('none hides the pointer.'),
-      style: styleSchema.optional().describe('CSS of point, highlight, title.'),
-      sessionId: optionalSessionIdSchema,
-    }),
-    base: video,
-    toBase: ({ cursor, ...args }) => ({ action: 'show_actions', ...args, ...(cursor === undefined ? {} : { cursor: cursor === 'pointer' }) }),
-  }),
-  adapt({
-    name: 'browser_video_hide_actions',
-    title: 'Hide action overlays',
-    description: 'Stops calling out actions.',
-    input: noInput,
-    base: video,
-    toBase: () => ({ action: 'hide_actions' }),
-  }),
-];

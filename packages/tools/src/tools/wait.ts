@@ -4,7 +4,7 @@ import type { Locator, Page } from 'playwright';
 import { z } from 'zod';
 import type { ToolContext } from '../framework/define-tool.js';
 import { describeTarget, inspectElement, locate, type ElementTarget } from '../page/element.js';
-import { elementError } from '../framework/errors.js';
+import { elementError } from '../page/errors.js';
 import { sessionOutput } from '../framework/response.js';
 import { refSchema, selectorSchema, sessionIdSchema } from '../framework/schemas.js';
 import { defineSessionTool } from '../framework/define-session-tool.js';

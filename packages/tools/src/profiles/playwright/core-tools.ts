@@ -15,7 +15,7 @@ import {
   playwrightOutput,
   playwrightSessionTool,
   toTarget,
-} from '../../framework/profile-adapter.js';
+} from './adapter.js';
 import { uploadFile } from '../../tools/upload.js';
 
 /**

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { AnyTool } from '../../framework/define-tool.js';
 import { defaultFileName, outputPath } from '../../framework/output-files.js';
-import { adapt, optionalSessionIdSchema, playwrightOutput, playwrightSessionTool } from '../../framework/profile-adapter.js';
+import { adapt, optionalSessionIdSchema, playwrightOutput, playwrightSessionTool } from './adapter.js';
 import { cookies, exportStorageState, loadStorageState } from '../../tools/storage.js';
 import { STORAGE_AREAS, type StorageArea, webStorage } from '../../tools/web-storage.js';
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { defineTool, type ImplicitSessionAccess, type ToolContext } from '../../framework/define-tool.js';
 import { checkUrl } from '../../tools/navigation.js';
 import { browserNavigate } from './tools.js';
-import { adapt, optionalSessionIdSchema, playwrightOutput } from '../../framework/profile-adapter.js';
+import { adapt, optionalSessionIdSchema, playwrightOutput } from './adapter.js';
 import { attachmentsOf, withAttachments } from '../../framework/response.js';
 import { listTabs, tabSchema, tabs } from '../../tools/tabs.js';
 

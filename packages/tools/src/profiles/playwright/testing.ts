@@ -1,7 +1,7 @@
 // The playwright profile's `testing` tools: @playwright/mcp's browser_verify_* and browser_generate_locator, over verify and generate_locator.
 import { z } from 'zod';
 import type { AnyTool } from '../../framework/define-tool.js';
-import { adapt, optionalSessionIdSchema, toTarget } from '../../framework/profile-adapter.js';
+import { adapt, optionalSessionIdSchema, toTarget } from './adapter.js';
 import { MAX_SELECTOR } from '../../framework/schemas.js';
 import { generateLocator, verify } from '../../tools/testing.js';
 

@@ -24,7 +24,7 @@ import {
   playwrightOutput,
   playwrightSessionTool,
   toTarget,
-} from '../../framework/profile-adapter.js';
+} from './adapter.js';
 import { FILENAME_NOTE, filenameSchema, sessionOutput } from '../../framework/response.js';
 import { MAX_SELECTOR, modifiersSchema, mouseButtonSchema, refText } from '../../framework/schemas.js';
 import { MAX_SNAPSHOT_MAX_CHARS } from '../../page/snapshot.js';

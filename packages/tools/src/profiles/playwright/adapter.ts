@@ -1,11 +1,18 @@
 // How the playwright profile names the session tools: its call scope (the named or the implicit session, dialogs held open), and adapters that map its arguments onto a default tool's work.
 import { z } from 'zod';
-import type { ToolKind } from './define-tool.js';
-import { modalResultFields, type ModalPolicy } from './modal-state.js';
-import { pageResultFields, snapshotFileResultFields, snapshotResultFields, type FileOutput } from './response.js';
-import { invalidArguments } from './errors.js';
-import { MAX_SELECTOR, REF_PATTERN, refText, sessionIdSchema } from './schemas.js';
-import { defineBesideTool, defineSessionTool, type BesideTool, type CallScope, type SessionTool, type SessionToolSpec } from './define-session-tool.js';
+import type { ToolKind } from '../../framework/define-tool.js';
+import { modalResultFields, type ModalPolicy } from '../../framework/modal-state.js';
+import { pageResultFields, snapshotFileResultFields, snapshotResultFields, type FileOutput } from '../../framework/response.js';
+import { invalidArguments } from '../../framework/errors.js';
+import { MAX_SELECTOR, REF_PATTERN, refText, sessionIdSchema } from '../../framework/schemas.js';
+import {
+  defineBesideTool,
+  defineSessionTool,
+  type BesideTool,
+  type CallScope,
+  type SessionTool,
+  type SessionToolSpec,
+} from '../../framework/define-session-tool.js';
 import { defined } from '@sessionwright/session-core';
 
 /** Said in the notes of every playwright-profile tool that acts on a page: which session it acts on. */
