@@ -1,6 +1,18 @@
 // One server with --data-dir and no fleet: its sessions are checkpointed in that folder (sealed), and a restarted server restores each at its next call.
 import { randomUUID } from 'node:crypto';
-import { isSessionError, shortId, type Logger, type Session, type SessionManager, type Store } from '@sessionwright/session-core';
+import {
+  isSessionError,
+  shortId,
+  systemClock,
+  systemTimers,
+  type Clock,
+  type Logger,
+  type Session,
+  type SessionManager,
+  type Store,
+  type TimerHandle,
+  type Timers,
+} from '@sessionwright/session-core';
 import { validate } from 'uuid';
 import type { CallerScope, SessionKeeper } from '../session-access.js';
 import { Checkpointer, captureSession } from './checkpointer.js';
@@ -14,15 +26,23 @@ export class LocalCheckpoints implements SessionKeeper {
   private readonly held = new Map<string, { identity: string; guarded: boolean }>();
   private readonly checkpoints: Checkpointer;
   private readonly restoring = new Map<string, Promise<Restored | undefined>>();
-  private readonly sweep: NodeJS.Timeout;
+  private sweep: TimerHandle | undefined;
+  private drained = false;
+  private readonly clock: Clock;
+  private readonly timers: Timers;
 
   constructor(
     store: Store,
     private readonly manager: SessionManager,
     private readonly logger: Logger,
     private readonly takesSessionId: (tool: string) => boolean,
+    time: { clock?: Clock; timers?: Timers } = {},
   ) {
+    this.clock = time.clock ?? systemClock;
+    this.timers = time.timers ?? systemTimers;
     this.checkpoints = new Checkpointer({
+      clock: this.clock,
+      timers: this.timers,
       store,
       ttlMs: manager.sessionTimeout,
       logger,
@@ -32,8 +52,12 @@ export class LocalCheckpoints implements SessionKeeper {
         return { ...held, image: await captureSession(manager, sessionId) };
       },
     });
-    this.sweep = setInterval(() => void this.forgetEnded(), SWEEP_MS);
-    this.sweep.unref();
+    this.sweepSoon();
+  }
+
+  private sweepSoon(): void {
+    if (this.drained) return;
+    this.sweep = this.timers.setTimeout(() => void this.forgetEnded().finally(() => this.sweepSoon()), SWEEP_MS);
   }
 
   async reserve(): Promise<{ sessionId: string; release(): void }> {
@@ -80,7 +104,7 @@ export class LocalCheckpoints implements SessionKeeper {
       await this.manager.create({ identity: checkpoint.identity, guarded: checkpoint.guarded, sessionId, image: checkpoint.image });
       this.held.set(sessionId, { identity: checkpoint.identity, guarded: checkpoint.guarded });
       this.logger.info(`session ${shortId(sessionId)} restored from its checkpoint`);
-      return { at: Date.now(), lost: [...RESTORED_LOST, ...checkpoint.dropped] };
+      return { at: this.clock.now(), lost: [...RESTORED_LOST, ...checkpoint.dropped] };
     })().finally(() => this.restoring.delete(sessionId));
     this.restoring.set(sessionId, restoring);
     return restoring;
@@ -89,7 +113,8 @@ export class LocalCheckpoints implements SessionKeeper {
   /** Before shutdown: a final checkpoint of each session, so the next start restores them all. */
   async drain(): Promise<void> {
     this.checkpoints.stop();
-    clearInterval(this.sweep);
+    this.drained = true;
+    this.timers.clearTimeout(this.sweep);
     await Promise.all([...this.held.keys()].map((sessionId) => this.checkpoints.now(sessionId).catch(() => {})));
   }
 
@@ -102,11 +127,6 @@ export class LocalCheckpoints implements SessionKeeper {
   }
 
   private isLocal(sessionId: string): boolean {
-    try {
-      this.manager.get(sessionId);
-      return true;
-    } catch {
-      return false;
-    }
+    return this.manager.has(sessionId);
   }
 }
