@@ -54,7 +54,8 @@ function watch(session: Session) {
       wake();
     },
   });
-  const until = async (condition: () => boolean, what: string, ms = 10_000): Promise<void> => {
+  // A hang guard sized for a loaded two-core machine, where a new tab's first frame and title can take seconds.
+  const until = async (condition: () => boolean, what: string, ms = 30_000): Promise<void> => {
     const deadline = Date.now() + ms;
     while (!condition()) {
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
