@@ -312,7 +312,8 @@ describe('live view and trace', () => {
     expect(await live.getByRole('button', { name: 'Take control' }).isVisible()).toBe(true);
     expect(await page.locator('#live-open').getAttribute('href')).toMatch(/\/live\/[\w-]+\/[\w-]{43}\/$/);
     await page.locator('#live-dialog button[type="submit"]').click();
-    expect(await page.locator('#live-frame').getAttribute('src')).toBeNull();
+    // The dialog's close event clears the frame after the click returns.
+    await eventually(() => page.locator('#live-frame').getAttribute('src')).toBeNull();
 
     await traceButton.click();
     await eventually(() => traceButton.textContent()).toBe('Start trace');
