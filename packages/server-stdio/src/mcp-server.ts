@@ -27,7 +27,7 @@ import {
   type ToolOptions,
 } from '@sessionwright/tools';
 import type { LiveViews } from './live-view/live-views.js';
-import { appOnlyRefusal, isAppOnly, registerLiveViewResource } from './live-view/mcp-app.js';
+import { appOnlyRefusal, registerLiveViewResource } from './live-view/mcp-app.js';
 import { registerSnapshotResources } from './snapshot-resources.js';
 import { USER_ANSWER_MS, type Leg, type ParkedCalls } from './parked-calls.js';
 import type { Redactor } from './redaction.js';
@@ -167,7 +167,7 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
   // Described once per runtime (ToolSurface), on the first tools/list, so the JSON Schema work does not delay initialize.
   server.setRequestHandler('tools/list', () => ({ tools: surface.listing(modern ? 'modern' : 'legacy') }));
   server.setRequestHandler('tools/call', async (request, ctx) => {
-    const tool = surface.get(request.params.name);
+    const tool = surface.tools.get(request.params.name);
     if (!tool) {
       // A plain error with a code: ProtocolError would prefix its message, and the client prefixes it again.
       throw Object.assign(new Error(`Unknown tool "${request.params.name}". Available: ${surface.names.join(', ')}.`), {
@@ -182,7 +182,7 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
       ? ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined)
       : server.getClientCapabilities();
     // Checked where the client's request arrives: a call another replica forwards was checked there (see `call`).
-    const refused = isAppOnly(tool.meta) ? appOnlyRefusal(tool.name, capabilities, namedSession(args)) : undefined;
+    const refused = surface.appOnly.has(tool.name) ? appOnlyRefusal(tool.name, capabilities, namedSession(args)) : undefined;
     if (refused !== undefined) return toCallToolResult({ ok: false, error: refused }, serialize);
     // 2026-07-28: a question to the user is an input_required answer, and the call waits for the client's retry.
     const { parked } = deps;
@@ -203,15 +203,18 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
       ended = routed.ended;
     }
     try {
-      if (!modern) return withRestored(await callTool(tool, args, { ...base, ...legacyElicitUrl(server, ctx) }, serialize), restored);
-      if (parked === undefined || capabilities?.elicitation?.url === undefined) return withRestored(await callTool(tool, args, base, serialize), restored);
-      return withRestored(await parked.calls.start(parked.identity, tool.name, leg, (flow) => callTool(tool, args, { ...base, ...flow }, serialize)), restored);
+      const answer = !modern
+        ? await callTool(tool, args, { ...base, ...legacyElicitUrl(server, ctx) }, serialize)
+        : parked === undefined || capabilities?.elicitation?.url === undefined
+          ? await callTool(tool, args, base, serialize)
+          : await parked.calls.start(parked.identity, tool.name, leg, (flow) => callTool(tool, args, { ...base, ...flow }, serialize));
+      return restored === undefined ? answer : withRestored(answer, restored);
     } finally {
       ended?.();
     }
   });
   const call = async (name: string, args: unknown, signal: AbortSignal): Promise<CallToolResult> => {
-    const tool = surface.get(name);
+    const tool = surface.tools.get(name);
     if (!tool) return toCallToolResult({ ok: false, error: new SessionError('INVALID_PARAMETERS', `Unknown tool "${name}".`) }, serialize);
     return callTool(tool, args, contextOf({ signal, progress: () => {}, logger: deps.logger }), serialize);
   };

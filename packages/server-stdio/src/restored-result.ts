@@ -15,8 +15,8 @@ export const RESTORED_SCHEMA = {
 } as const;
 
 /** A result with the `restored` note of a session restored for it (structured and as text); any other answer as it is. */
-export function withRestored<T extends object>(result: T, restored: Restored | undefined): T {
-  if (restored === undefined || !('content' in result) || !('structuredContent' in result)) return result;
+export function withRestored<T extends object>(result: T, restored: Restored): T {
+  if (!('content' in result) || !('structuredContent' in result)) return result;
   const call = result as unknown as CallToolResult;
   if (call.isError || call.structuredContent === undefined) return result;
   const data = { ...call.structuredContent, restored };

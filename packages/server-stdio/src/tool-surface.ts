@@ -4,14 +4,16 @@ import type { ProtocolEra, Tool } from '@modelcontextprotocol/server';
 import { annotationsFor, type AnyTool, type Profile } from '@sessionwright/tools';
 import { z } from 'zod';
 import { RESTORED_SCHEMA } from './restored-result.js';
-import { appToolMeta } from './live-view/mcp-app.js';
+import { appToolMeta, isAppOnly } from './live-view/mcp-app.js';
 import { withSessionIdHeader } from './session-header.js';
 
 /** The tools one runtime serves. Every connection's and every 2026-07-28 request's server reads the same one. */
 export interface ToolSurface {
   readonly profile: Profile;
-  /** The served tool of this name. */
-  get(name: string): AnyTool | undefined;
+  /** The served tools by name: a call finds its tool with one map read. */
+  readonly tools: ReadonlyMap<string, AnyTool>;
+  /** The names of the live view app's own tools, which only an MCP Apps client may call. */
+  readonly appOnly: ReadonlySet<string>;
   /** The served tools' names in list order (an unknown tool's error names them). */
   readonly names: readonly string[];
   /** The tools of a tools/list answer in this era: a 2026-07-28 entry's sessionId declares its `x-mcp-header`. */
@@ -32,7 +34,8 @@ export function toolSurface(profile: Profile, listed?: (tool: AnyTool) => Tool |
   let modern: Tool[] | undefined;
   return {
     profile,
-    get: (name) => byName.get(name),
+    tools: byName,
+    appOnly: new Set(profile.tools.filter((tool) => isAppOnly(tool.meta)).map((tool) => tool.name)),
     names: [...byName.keys()],
     listing(era) {
       legacy ??= profile.tools.map((tool) => listed?.(tool) ?? describeTool(tool));

@@ -24,7 +24,7 @@ describe('a tool surface', () => {
       for (const [index, tool] of profile.tools.entries()) {
         const entry = modern[index];
         const sessionId = (entry?.inputSchema.properties as Record<string, Record<string, unknown>> | undefined)?.sessionId;
-        expect(surface.get(tool.name)).toBe(tool);
+        expect(surface.tools.get(tool.name)).toBe(tool);
         expect(surface.takesSessionId(tool.name), tool.name).toBe('sessionId' in tool.input.shape);
         if (surface.takesSessionId(tool.name)) {
           expect(sessionId?.['x-mcp-header'], tool.name).toBe('Session-Id');
@@ -36,7 +36,7 @@ describe('a tool surface', () => {
         }
       }
       expect(surface.names).toEqual(profile.tools.map((tool) => tool.name));
-      expect(surface.get('no_such_tool')).toBeUndefined();
+      expect(surface.tools.get('no_such_tool')).toBeUndefined();
       expect(surface.takesSessionId('no_such_tool')).toBe(false);
     });
   }

@@ -4,7 +4,8 @@ import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit'
 import type { BrowserContext, Locator, Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserHost, SessionError, messageOf } from '@sessionwright/session-core';
-import { describeTarget, locate, type ElementAction, type ElementTarget } from '../src/page/element.js';
+import { locate } from '../src/page/actions.js';
+import { describeTarget, type ElementAction, type ElementTarget } from '../src/page/element.js';
 import { navigationError, toolError } from '../src/framework/errors.js';
 import { elementError } from '../src/page/errors.js';
 

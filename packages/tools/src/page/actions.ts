@@ -1,7 +1,15 @@
-// Small page routines several tools share: acting on one element, and waiting out a navigation or a new tab an action started.
+// Acting on the page, as several tools do: finding one element and acting on it, and waiting out a navigation or a new tab an action started.
+import { SessionError } from '@sessionwright/session-core';
 import type { Frame, Locator, Page, Request } from 'playwright';
-import { locate, type ElementAction, type ElementTarget } from './element.js';
+import type { ElementAction, ElementTarget } from './element.js';
 import { elementError } from './errors.js';
+
+/** A locator for a selector (CSS, XPath, text=, role=, …) or a snapshot ref (resolved by Playwright's aria-ref engine). */
+export function locate(page: Page, target: ElementTarget): Locator {
+  if (target.ref !== undefined) return page.locator(`aria-ref=${target.ref}`);
+  if (target.selector !== undefined) return page.locator(target.selector);
+  throw new SessionError('INVALID_PARAMETERS', 'Name the element with either `selector` or `ref`.');
+}
 
 /**
  * Runs an element action, turning any failure into the element error code that fits the element's state.

@@ -1,6 +1,6 @@
-// Naming an element: a selector or snapshot ref turned into a locator, how it reads in messages, and the state of what it matches now.
-import type { Locator, Page } from 'playwright';
-import { SessionError, messageOf } from '@sessionwright/session-core';
+// Naming an element: the selector or snapshot ref that names it, how it reads in messages, and the state of what it matches now.
+import type { Locator } from 'playwright';
+import { messageOf } from '@sessionwright/session-core';
 
 /** How long, in ms, an element action waits for its element unless the call gives a timeout. */
 export const DEFAULT_ELEMENT_TIMEOUT = 5_000;
@@ -13,13 +13,6 @@ export interface ElementTarget {
 
 /** What kind of action failed, which decides the code for an element that exists but refused it. */
 export type ElementAction = 'click' | 'hover' | 'edit' | 'select' | 'check' | 'read' | 'wait';
-
-/** A locator for a selector (CSS, XPath, text=, role=, …) or a snapshot ref (resolved by Playwright's aria-ref engine). */
-export function locate(page: Page, target: ElementTarget): Locator {
-  if (target.ref !== undefined) return page.locator(`aria-ref=${target.ref}`);
-  if (target.selector !== undefined) return page.locator(target.selector);
-  throw new SessionError('INVALID_PARAMETERS', 'Name the element with either `selector` or `ref`.');
-}
 
 /** How a target reads in messages: `selector "#go"` or `ref e12`. */
 export function describeTarget(target: ElementTarget): string {

@@ -2,9 +2,9 @@
 import { SessionError } from '@sessionwright/session-core';
 import type { Locator, Page } from 'playwright';
 import { z } from 'zod';
-import { locate, type ElementTarget } from '../page/element.js';
+import type { ElementTarget } from '../page/element.js';
 import { checkSelectable, readSelect } from './input.js';
-import { actAndSettle, onElement } from '../page/actions.js';
+import { actAndSettle, locate, onElement } from '../page/actions.js';
 import { toolError } from '../framework/errors.js';
 import { sessionOutput } from '../framework/response.js';
 import { DEFAULT_ELEMENT_TIMEOUT, elementTimeoutSchema, includeSnapshotSchema, refText, selectorText, sessionIdSchema } from '../framework/schemas.js';
