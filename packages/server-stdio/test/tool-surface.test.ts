@@ -37,6 +37,10 @@ describe('a tool surface', () => {
       }
       expect(surface.names).toEqual(profile.tools.map((tool) => tool.name));
       expect(surface.tools.get('no_such_tool')).toBeUndefined();
+      // The live view app's own tools, which only an MCP Apps client may call, are the ones listed for the app alone.
+      const forTheApp = legacy.filter((entry) => JSON.stringify((entry._meta?.ui as { visibility?: unknown } | undefined)?.visibility) === '["app"]');
+      expect(forTheApp.length).toBeGreaterThan(0);
+      expect([...surface.appOnly].sort()).toEqual(forTheApp.map((entry) => entry.name).sort());
       expect(surface.takesSessionId('no_such_tool')).toBe(false);
     });
   }
