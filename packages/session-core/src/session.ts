@@ -121,7 +121,7 @@ export class Session {
   /** Console messages, page errors and requests of every tab, once listen() has started them. */
   private collected: SessionCollectors | undefined;
   /** listen() as soon as the creation has been answered (see the constructor). */
-  private readonly listenSoon: NodeJS.Immediate;
+  private readonly listenSoon: TimerHandle;
   private currentPage: Page;
   private tail: Promise<unknown> = Promise.resolve();
   /** Tabs whose renderer crashed, that did not let go of a call, or that the tab limit closed: never handed to a call again. */
@@ -215,7 +215,7 @@ export class Session {
     // Each kind of event Playwright is asked to report costs a call through its client (together most of what opening a
     // session costs besides the browser's own work). The new page is blank and only a call can bring anything to it, so
     // the listeners (and the page guard's script) are attached right after the creation is answered, or by the first call.
-    this.listenSoon = setImmediate(() => this.listen());
+    this.listenSoon = timers.setTimeout(() => this.listen(), 0);
   }
 
   /** When the session was last used: created, or a call on it arrived or ended. */
@@ -249,7 +249,7 @@ export class Session {
   /** Attaches the session's listeners to its context and tabs, once. */
   private listen(): SessionCollectors {
     if (this.collected) return this.collected;
-    clearImmediate(this.listenSoon);
+    this.timers.clearTimeout(this.listenSoon);
     const collectors = new SessionCollectors(this.context, undefined, undefined, { guard: this.runaway.guard, network: this.collectNetwork });
     this.runaway.start();
     this.collected = collectors;
@@ -410,7 +410,7 @@ export class Session {
    * browser that hangs cannot hold the caller. A trace still being recorded is saved first. Answers the files left behind.
    */
   async close(): Promise<SessionFiles> {
-    clearImmediate(this.listenSoon);
+    this.timers.clearTimeout(this.listenSoon);
     this.markEnded();
     const { traces, videos } = await this.recordings.finish();
     // The collectors' listeners go with the context; removing them first would cost a message per event.

@@ -216,6 +216,8 @@ describe('expiry timers', () => {
     expect(time.pending).toBe(0);
     const a = await manager.create();
     const b = await manager.create();
+    // Each session starts listening to its pages on the next turn of the timers; then only the expiry timers are armed.
+    time.advance(0);
     expect(time.pending).toBe(2);
     await manager.run(a.id, async () => undefined);
     expect(time.pending).toBe(2);

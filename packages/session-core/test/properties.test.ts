@@ -52,6 +52,8 @@ describe('SessionManager properties', () => {
 
               expect(session.createdAt).toBe(start);
               expect(session.expiresAt).toBe(session.createdAt + timeout);
+              // The session starts listening to its pages on the next turn of the timers; then only its expiry is armed.
+              time.advance(0);
               expect(time.pending).toBe(1);
 
               expect(session.browser).toBe(browser);
