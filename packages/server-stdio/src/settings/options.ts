@@ -19,7 +19,7 @@ import { PLAYWRIGHT_COMMAND_LINE_FLAGS, playwrightArity, playwrightHelp } from '
 import { PLAYWRIGHT_PROFILE_FLAGS } from './playwright/level.js';
 import { translatePlaywright } from './playwright/translate.js';
 import { NO_SETUP, type BrowserSetup } from './setup.js';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../input/usage-error.js';
 import { VERSION } from '../version.js';
 import { defined } from '@sessionwright/session-core';
 
