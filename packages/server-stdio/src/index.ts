@@ -11,7 +11,7 @@ export {
   type FlagKind,
   type FlagValue,
 } from './settings/table.js';
-export type { HttpOptions } from './http-options.js';
+export type { HttpOptions } from './settings/http-options.js';
 export { startHttpServer, type HttpServerHandle, type HttpServerOptions } from './http-server.js';
 export { createMcpServer, type McpConnection, type McpServerDeps } from './mcp-server.js';
 export { META_FLAGS, UsageError, parseArgs, type CliCommand, type ServerOptions } from './settings/options.js';
