@@ -14,7 +14,7 @@ import { ConnectionSlots, defaultPerClient, type SlotHolder, type SlotRefusal } 
 import { isLoopback } from './settings/http-options.js';
 import { readIdentities } from './identity/identities.js';
 import { LegacySseTransport } from './legacy-sse.js';
-import { sessionIdHeaderMismatch } from './session-header.js';
+import { sessionIdHeaderMismatch } from './protocol/session-header.js';
 import type { SessionwrightServer } from './runtime.js';
 import { MAX_MESSAGE_BYTES } from './input/limits.js';
 import { DEFAULT_JSON_LIMITS, readJsonBody } from './input/bounded-read.js';

@@ -35,14 +35,14 @@ import {
   type ToolOptions,
   type ToolContext,
 } from '@sessionwright/tools';
-import { builtToolEntry } from './tool-listing.js';
+import { builtToolEntry } from './protocol/tool-listing.js';
 import { LiveViews } from './live-view/live-views.js';
 import { IdentityFolders } from './identity/folders.js';
-import { checkSecretLengths, createRedactor, readSecretsFile } from './redaction.js';
-import { createMcpServer, type McpConnection } from './mcp-server.js';
-import { toolSurface, type ToolSurface } from './tool-surface.js';
+import { checkSecretLengths, createRedactor, readSecretsFile } from './protocol/redaction.js';
+import { createMcpServer, type McpConnection } from './protocol/mcp-server.js';
+import { toolSurface, type ToolSurface } from './protocol/tool-surface.js';
 import { DEFAULT_OPTIONS, checkCombinations, type ServerOptions } from './settings/options.js';
-import { ParkedCalls } from './parked-calls.js';
+import { ParkedCalls } from './protocol/parked-calls.js';
 import { scopedAccess, type CallerScope } from './identity/session-access.js';
 import type { Fleet } from './fleet/fleet.js';
 import { LocalCheckpoints } from './fleet/local-checkpoints.js';
