@@ -12,7 +12,7 @@ export {
   type FlagValue,
 } from './settings/table.js';
 export type { HttpOptions } from './settings/http-options.js';
-export { startHttpServer, type HttpServerHandle, type HttpServerOptions } from './http-server.js';
+export { startHttpServer, type HttpServerHandle, type HttpServerOptions } from './http/server.js';
 export { createMcpServer, type McpConnection, type McpServerDeps } from './protocol/mcp-server.js';
 export { META_FLAGS, UsageError, parseArgs, type CliCommand, type ServerOptions } from './settings/options.js';
 export type { BrowserSetup } from './settings/setup.js';
