@@ -4,7 +4,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { type Logger, messageOf } from '@sessionwright/session-core';
 import type { CallerScope } from '../identity/session-access.js';
-import { liveLinkBase } from './internal-route.js';
+import { liveLinkBase } from '../live-view/live-views.js';
 import { RELAY_ENVELOPE_HEADER, RELAY_SIGNATURE_HEADER, type Envelope, type RelaySignature } from './relay-signature.js';
 
 /** The MCP endpoint every relayed request goes to (or its legacy messages path). */

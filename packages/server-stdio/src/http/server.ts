@@ -9,7 +9,7 @@ import { createMcpHandler, isInitializeRequest, isLegacyRequest, type AuthInfo, 
 import { messageOf, defined } from '@sessionwright/session-core';
 import type { HttpOptions } from '../settings/http-options.js';
 import { createRequestGuard } from './security.js';
-import { LiveViews } from '../live-view/live-views.js';
+import { LiveViews, liveLinkBase } from '../live-view/live-views.js';
 import { ConnectionSlots, defaultPerClient, type SlotHolder, type SlotRefusal } from './connection-slots.js';
 import { isLoopback } from '../settings/http-options.js';
 import { readIdentities } from '../identity/identities.js';
@@ -18,7 +18,7 @@ import { sessionIdHeaderMismatch } from '../protocol/session-header.js';
 import type { SessionwrightServer } from '../runtime.js';
 import { MAX_MESSAGE_BYTES } from '../input/limits.js';
 import { DEFAULT_JSON_LIMITS, readJsonBody } from '../input/bounded-read.js';
-import { liveLinkBase, relayedCall } from '../fleet/internal-route.js';
+import { relayedCall } from '../fleet/internal-route.js';
 import { RELAY_ENVELOPE_HEADER, RELAY_SIGNATURE_HEADER, type Envelope } from '../fleet/relay-signature.js';
 import type { CallerScope } from '../identity/session-access.js';
 
