@@ -1,5 +1,5 @@
 // Writes dist/tool-listing.json after the build: each packaged profile's tools/list entries, described once here
-// instead of at every start (src/tool-listing.ts reads it).
+// instead of at every start (src/protocol/tool-listing.ts reads it).
 import { writeFileSync } from 'node:fs';
 import { TOOL_LISTING_FILE, packagedToolListing } from '../dist/index.js';
 

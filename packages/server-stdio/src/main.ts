@@ -1,8 +1,8 @@
 // The sessionwright command: read its settings (flags, environment, config file), serve MCP over stdio (or HTTP with --port), and shut down cleanly.
 import v8 from 'node:v8';
 import { BrowserHost, isKeyMismatch, messageOf, playwrightVersion, resolveHeadless, defined } from '@sessionwright/session-core';
-import { isLoopback } from './http-options.js';
-import type { HttpServerHandle } from './http-server.js';
+import { isLoopback } from './settings/http-options.js';
+import type { HttpServerHandle } from './http/server.js';
 import { UsageError, parseArgs, type ServerOptions } from './settings/options.js';
 import { createServer } from './runtime.js';
 import { serveStdioConnection } from './stdio-server.js';
@@ -111,7 +111,7 @@ async function main(): Promise<void> {
     // HTTP mode serves no stdio: stdin is left alone, so a closed stdin (nohup, a service manager) does not stop the server.
     try {
       // Loaded only here: the HTTP transports cost start-up time that a stdio server should not pay.
-      const { startHttpServer } = await import('./http-server.js');
+      const { startHttpServer } = await import('./http/server.js');
       http = await startHttpServer(server, listen);
     } catch (error) {
       process.stderr.write(`sessionwright: cannot listen on ${listen.host}:${listen.port}: ${messageOf(error)}\n`);

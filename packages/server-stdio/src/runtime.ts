@@ -35,21 +35,21 @@ import {
   type ToolOptions,
   type ToolContext,
 } from '@sessionwright/tools';
-import { builtToolEntry } from './tool-listing.js';
+import { builtToolEntry } from './protocol/tool-listing.js';
 import { LiveViews } from './live-view/live-views.js';
-import { IdentityFolders } from './identity-folders.js';
-import { checkSecretLengths, createRedactor, readSecretsFile } from './redaction.js';
-import { createMcpServer, type McpConnection } from './mcp-server.js';
-import { toolSurface, type ToolSurface } from './tool-surface.js';
+import { IdentityFolders } from './identity/folders.js';
+import { checkSecretLengths, createRedactor, readSecretsFile } from './protocol/redaction.js';
+import { createMcpServer, type McpConnection } from './protocol/mcp-server.js';
+import { toolSurface, type ToolSurface } from './protocol/tool-surface.js';
 import { DEFAULT_OPTIONS, checkCombinations, type ServerOptions } from './settings/options.js';
-import { ParkedCalls } from './parked-calls.js';
-import { scopedAccess, type CallerScope } from './session-access.js';
+import { ParkedCalls } from './protocol/parked-calls.js';
+import { scopedAccess, type CallerScope } from './identity/session-access.js';
 import type { Fleet } from './fleet/fleet.js';
 import { LocalCheckpoints } from './fleet/local-checkpoints.js';
 import { isReplicaUrl } from './fleet/replica-url.js';
 import { DeferredStore } from './fleet/deferred-store.js';
 import type { RedisStore } from './fleet/redis-store.js';
-import { UsageError } from './usage-error.js';
+import { UsageError } from './input/usage-error.js';
 
 /** How long after start-up the browser launch begins if no client has initialized by then. */
 const BROWSER_START_GRACE_MS = 250;

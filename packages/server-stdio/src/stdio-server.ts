@@ -2,7 +2,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport, serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import { messageOf } from '@sessionwright/session-core';
-import { MAX_MESSAGE_BYTES } from './limits.js';
+import { MAX_MESSAGE_BYTES } from './input/limits.js';
 import type { SessionwrightServer } from './runtime.js';
 
 /** One connection over the pipes; the client runs on this machine, so its roots and the working directory are paths here. */

@@ -1,10 +1,10 @@
-// bounded-read.ts in process: the JSON shape scanner against a plain reading of the same text, JSON errors that quote nothing, settings files read within bounds.
+// input/bounded-read.ts in process: the JSON shape scanner against a plain reading of the same text, JSON errors that quote nothing, settings files read within bounds.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { JsonShape, MAX_SETTINGS_FILE_BYTES, describeJsonError, readSettingsFile } from '../src/bounded-read.js';
+import { JsonShape, MAX_SETTINGS_FILE_BYTES, describeJsonError, readSettingsFile } from '../src/input/bounded-read.js';
 
 /** The deepest nesting and the number of tokens (strings, brackets, braces, commas, colons) of JSON text, one character at a time. */
 function plainReading(text: string): { depth: number; tokens: number } {

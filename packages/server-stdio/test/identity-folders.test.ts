@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FOLDER_KEY_FILE, IdentityFolders } from '../src/identity-folders.js';
+import { FOLDER_KEY_FILE, IdentityFolders } from '../src/identity/folders.js';
 
 let dir: string;
 beforeAll(() => {

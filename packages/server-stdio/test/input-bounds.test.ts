@@ -1,6 +1,6 @@
 // Costs bounded by the server: every string and array any tool takes (every packaged profile, every capability) has a length limit in its input schema.
 import { describe, expect, it } from 'vitest';
-import { packagedToolListing } from '../src/tool-listing.js';
+import { packagedToolListing } from '../src/protocol/tool-listing.js';
 
 type Schema = Record<string, unknown>;
 

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { BrowserHost, SessionManager, silentLogger } from '@sessionwright/session-core';
 import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConnectionSlots } from '../src/connection-slots.js';
+import { ConnectionSlots } from '../src/http/connection-slots.js';
 import { LiveViews } from '../src/live-view/live-views.js';
 import { LiveTokens, MAX_TOKENS_PER_SESSION } from '../src/live-view/tokens.js';
 

@@ -11,7 +11,7 @@ import { playwrightProfile } from '@sessionwright/tools';
 import { readZip, startFixtureServer, type FixtureServer, type StdioConnection } from '@sessionwright/test-kit';
 import { chromium, type Browser, type Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMcpServer } from '../src/mcp-server.js';
+import { createMcpServer } from '../src/protocol/mcp-server.js';
 import { createServer } from '../src/runtime.js';
 import { CLI_PATH, MCP_APPS_CLIENT, REPO_ROOT, call, expectError, expectSuccess, startCli } from './helpers.js';
 

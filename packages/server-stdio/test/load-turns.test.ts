@@ -5,7 +5,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { BrowserHost, SessionManager, silentLogger } from '@sessionwright/session-core';
 import { holdsFor, startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMcpServer } from '../src/mcp-server.js';
+import { createMcpServer } from '../src/protocol/mcp-server.js';
 import { call, expectError, expectSuccess } from './helpers.js';
 
 let fixture: FixtureServer;

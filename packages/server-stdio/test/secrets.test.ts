@@ -5,7 +5,7 @@ import path from 'node:path';
 import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, parseArgs } from '../src/index.js';
-import { createRedactor, readSecretsFile } from '../src/redaction.js';
+import { createRedactor, readSecretsFile } from '../src/protocol/redaction.js';
 import { CLI_PATH, call, connectInProcess, expectError, expectSuccess, run, sleep, type InProcessConnection } from './helpers.js';
 
 const SECRET = 's3cr3t-Value-42';

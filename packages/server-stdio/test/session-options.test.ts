@@ -5,7 +5,7 @@ import { BrowserHost, SessionManager, silentLogger } from '@sessionwright/sessio
 import { allTools, capabilityTools } from '@sessionwright/tools';
 import { BASIC_AUTH, startFixtureServer, startForwardProxy, type FixtureServer, type ForwardProxy, type StdioConnection } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMcpServer } from '../src/mcp-server.js';
+import { createMcpServer } from '../src/protocol/mcp-server.js';
 import { call, expectError, expectSuccess, startCli } from './helpers.js';
 
 const SECRETS = { proxyPassword: 'proxy-pw-4d1e', httpPassword: 'http-pw-8c2b', cookieValue: 'cookie-val-61f0', header: 'header-token-0a9e' };

@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { playwrightProfile, sessionsProfile, toolsFor } from '@sessionwright/tools';
 import { describe, expect, it } from 'vitest';
-import { describeTool } from '../src/tool-surface.js';
-import { TOOL_LISTING_FILE, type ToolListing } from '../src/tool-listing.js';
+import { describeTool } from '../src/protocol/tool-surface.js';
+import { TOOL_LISTING_FILE, type ToolListing } from '../src/protocol/tool-listing.js';
 import { connectInProcess, startCli } from './helpers.js';
 
 const built = JSON.parse(readFileSync(new URL(`../dist/${TOOL_LISTING_FILE}`, import.meta.url), 'utf8')) as ToolListing;

@@ -5,8 +5,8 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/server';
 import { BrowserHost, SessionManager, silentLogger } from '@sessionwright/session-core';
 import { playwrightProfile, sessionsProfile, toolsFor } from '@sessionwright/tools';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMcpServer } from '../src/mcp-server.js';
-import { describeTool, toolSurface } from '../src/tool-surface.js';
+import { createMcpServer } from '../src/protocol/mcp-server.js';
+import { describeTool, toolSurface } from '../src/protocol/tool-surface.js';
 
 const manager = new SessionManager({ host: new BrowserHost({ headless: true }), maxSessions: 1 });
 afterAll(() => manager.shutdown());

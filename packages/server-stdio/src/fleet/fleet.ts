@@ -15,7 +15,7 @@ import {
   type Timers,
 } from '@sessionwright/session-core';
 import type { Redis } from 'ioredis';
-import type { CallerScope } from '../session-access.js';
+import type { CallerScope } from '../identity/session-access.js';
 import { Checkpointer, captureSession } from './checkpointer.js';
 import { Directory } from './directory.js';
 import type { FleetKeys } from './fleet-keys.js';

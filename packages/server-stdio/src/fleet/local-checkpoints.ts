@@ -14,7 +14,7 @@ import {
   type Timers,
 } from '@sessionwright/session-core';
 import { validate } from 'uuid';
-import type { CallerScope, SessionKeeper } from '../session-access.js';
+import type { CallerScope, SessionKeeper } from '../identity/session-access.js';
 import { Checkpointer, captureSession } from './checkpointer.js';
 import { RESTORED_LOST, type Restored, type Routed } from './restored.js';
 

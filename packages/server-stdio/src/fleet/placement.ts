@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { type Clock, type Logger, type SessionManager, type Timers, browserError, isSessionError } from '@sessionwright/session-core';
-import type { CallerScope } from '../session-access.js';
+import type { CallerScope } from '../identity/session-access.js';
 import type { Directory, SessionRecord } from './directory.js';
 import type { FleetKeys } from './fleet-keys.js';
 import type { HandOver, Held } from './hand-over.js';

@@ -3,8 +3,8 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type 
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { type Logger, messageOf } from '@sessionwright/session-core';
-import type { CallerScope } from '../session-access.js';
-import { liveLinkBase } from './internal-route.js';
+import type { CallerScope } from '../identity/session-access.js';
+import { liveLinkBase } from '../live-view/live-views.js';
 import { RELAY_ENVELOPE_HEADER, RELAY_SIGNATURE_HEADER, type Envelope, type RelaySignature } from './relay-signature.js';
 
 /** The MCP endpoint every relayed request goes to (or its legacy messages path). */

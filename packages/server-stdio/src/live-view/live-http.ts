@@ -1,7 +1,7 @@
 // The live page's HTTP side: its own loopback listener (over stdio), the origin check, bounded JSON bodies and the replies.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readJsonBody } from '../bounded-read.js';
+import { readJsonBody } from '../input/bounded-read.js';
 import { livePageHtml } from './page.js';
 
 /** Where live views are served: a base URL, and which Host headers and Origins its requests may carry. */
@@ -67,7 +67,7 @@ export function fromThePage(req: IncomingMessage, mount: LiveMount): boolean {
   }
 }
 
-/** A page's POST body as JSON, read within bounds (bounded-read.ts); undefined for one that is too large, too deep or not JSON. */
+/** A page's POST body as JSON, read within bounds (input/bounded-read.ts); undefined for one that is too large, too deep or not JSON. */
 export async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
   const body = await readJsonBody(req, { maxBytes, maxDepth: MAX_INPUT_DEPTH, maxTokens: MAX_INPUT_TOKENS });
   return body.ok ? body.value : undefined;

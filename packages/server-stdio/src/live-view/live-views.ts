@@ -1,4 +1,5 @@
 // Live views of sessions: the page at /live/<id>/<secret>/ over HTTP (frames as SSE, a person's control and input as POSTs, on the server's listener or a loopback one of its own), and the same view, control and input for the MCP App through its tools.
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import {
@@ -29,7 +30,6 @@ import {
 } from '@sessionwright/tools';
 import { validate } from 'uuid';
 import { z } from 'zod';
-import { liveLinkBase } from '../fleet/internal-route.js';
 import { type AppViewer, pauseApp, watchApp } from './app-viewer.js';
 import { fromThePage, json, type LiveMount, listenOnLoopback, page, plain, readJson, send } from './live-http.js';
 import { type LiveToken, LiveTokens } from './tokens.js';
@@ -79,6 +79,12 @@ export interface LiveRelay {
   /** Whether a request may be served: a direct one, or one relayed by a replica of this fleet (signed with its key). */
   accepts(req: IncomingMessage): boolean;
 }
+
+/**
+ * In a fleet, the base of the live-view links a call mints: the address its client reached (the balancer's), carried
+ * along when the call runs on another replica. Unset, a link is on the replica's own base.
+ */
+export const liveLinkBase = new AsyncLocalStorage<string | undefined>();
 
 /** One open live page. */
 interface Viewer {

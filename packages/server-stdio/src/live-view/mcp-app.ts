@@ -8,7 +8,7 @@ import { mcpAppHtml } from './app-page.js';
 /**
  * The tool's `_meta` as MCP Apps hosts read it: `ui.resourceUri`, and beside it the older `ui/resourceUri` key that
  * ext-apps' registerAppTool also writes. That helper registers through McpServer.registerTool, which validates
- * arguments itself; tools here are served by mcp-server.ts's own handler, so their listing carries both keys itself.
+ * arguments itself; tools here are served by protocol/mcp-server.ts's own handler, so their listing carries both keys itself.
  */
 export function appToolMeta(meta: Record<string, unknown>): Record<string, unknown> {
   const resourceUri = (meta.ui as { resourceUri?: unknown } | undefined)?.resourceUri;

@@ -13,13 +13,13 @@ import {
   type FlagValue,
   type GeneralFlagValues,
 } from './table.js';
-import { checkListening, type HttpOptions } from '../http-options.js';
+import { checkListening, type HttpOptions } from './http-options.js';
 import { PEEK_PLAYWRIGHT_CONFIG, REFUSE_PLAYWRIGHT_CONFIG } from './playwright/config-file.js';
 import { PLAYWRIGHT_COMMAND_LINE_FLAGS, playwrightArity, playwrightHelp } from './playwright/flags.js';
 import { PLAYWRIGHT_PROFILE_FLAGS } from './playwright/level.js';
 import { translatePlaywright } from './playwright/translate.js';
 import { NO_SETUP, type BrowserSetup } from './setup.js';
-import { UsageError } from '../usage-error.js';
+import { UsageError } from '../input/usage-error.js';
 import { VERSION } from '../version.js';
 import { defined } from '@sessionwright/session-core';
 

@@ -26,7 +26,7 @@ export interface BrowserSetup {
    * pages at this size, the session's log. Kept here for it; nothing is recorded yet.
    */
   recording: { trace: boolean; video: { width: number; height: number } | undefined; session: boolean };
-  /** Secret values by name (--secrets, or a config file's `secrets`): never shown, typed by name (see redaction.ts). */
+  /** Secret values by name (--secrets, or a config file's `secrets`): never shown, typed by name (see protocol/redaction.ts). */
   secrets?: Readonly<Record<string, string>>;
 }
 

@@ -12,7 +12,7 @@ import {
   parseEndpoint,
 } from '@sessionwright/session-core';
 import { CAPABILITIES, PROFILE_NAMES } from '@sessionwright/tools';
-import { tokenProblem } from '../identities.js';
+import { tokenProblem } from '../identity/identities.js';
 
 function checkStateName(value: string): string {
   if (!STATE_NAME_PATTERN.test(value))

@@ -1,7 +1,7 @@
 // The playwright profile's config reader: a config file in @playwright/mcp's shape, key by key, into one level of settings; its errors name keys, never quote values.
 import path from 'node:path';
 import { sessionDefaultsSchema, type SessionDefaults } from '@sessionwright/session-core';
-import { UsageError } from '../../usage-error.js';
+import { UsageError } from '../../input/usage-error.js';
 import { closest, type OtherVocabulary } from '../sources.js';
 import { FLAG_DEFINITIONS, camelCase } from '../table.js';
 import { BY_NAME, apply, initScriptsFrom, setBrowser, storageStateFrom, type PlaywrightFlag } from './flags.js';

@@ -1,5 +1,5 @@
 // One level of the playwright profile's settings (its command line, its variables or its config file): what its flags and keys write, through a writer that names where each value came from.
-import { UsageError } from '../../usage-error.js';
+import { UsageError } from '../../input/usage-error.js';
 import { BadValue, FLAG_DEFINITIONS, type FlagDefinition } from '../table.js';
 import type { ForeignValue } from '../sources.js';
 import type { BrowserName, ConsoleLevel, SessionDefaults } from '@sessionwright/session-core';

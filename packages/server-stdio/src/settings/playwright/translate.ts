@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { defined, isSessionError, resolveSessionDefaults, systemChromiumCandidates, type BrowserName, type SessionDefaults } from '@sessionwright/session-core';
 import { CAPABILITIES } from '@sessionwright/tools';
-import { UsageError } from '../../usage-error.js';
+import { UsageError } from '../../input/usage-error.js';
 import type { BrowserSetup } from '../setup.js';
 import { readBoolean, type ForeignOccurrence, type OtherVocabulary, type ResolvedConfig, type ResolvedValue } from '../sources.js';
 import { BadValue } from '../table.js';

@@ -3,7 +3,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import type { Identity } from './identities.js';
+import type { Identity } from '../identity/identities.js';
 
 /** The names that always mean this machine. In a URL's hostname IPv6 keeps its brackets, hence "[::1]". */
 const LOCAL_NAMES = ['localhost', '127.0.0.1', '[::1]'];

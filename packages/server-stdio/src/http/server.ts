@@ -7,20 +7,20 @@ import { hostname } from 'node:os';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isInitializeRequest, isLegacyRequest, type AuthInfo, type JSONRPCMessage } from '@modelcontextprotocol/server';
 import { messageOf, defined } from '@sessionwright/session-core';
-import type { HttpOptions } from './http-options.js';
-import { createRequestGuard } from './http-security.js';
-import { LiveViews } from './live-view/live-views.js';
+import type { HttpOptions } from '../settings/http-options.js';
+import { createRequestGuard } from './security.js';
+import { LiveViews, liveLinkBase } from '../live-view/live-views.js';
 import { ConnectionSlots, defaultPerClient, type SlotHolder, type SlotRefusal } from './connection-slots.js';
-import { isLoopback } from './http-options.js';
-import { readIdentities } from './identities.js';
+import { isLoopback } from '../settings/http-options.js';
+import { readIdentities } from '../identity/identities.js';
 import { LegacySseTransport } from './legacy-sse.js';
-import { sessionIdHeaderMismatch } from './session-header.js';
-import type { SessionwrightServer } from './runtime.js';
-import { MAX_MESSAGE_BYTES } from './limits.js';
-import { DEFAULT_JSON_LIMITS, readJsonBody } from './bounded-read.js';
-import { liveLinkBase, relayedCall } from './fleet/internal-route.js';
-import { RELAY_ENVELOPE_HEADER, RELAY_SIGNATURE_HEADER, type Envelope } from './fleet/relay-signature.js';
-import type { CallerScope } from './session-access.js';
+import { sessionIdHeaderMismatch } from '../protocol/session-header.js';
+import type { SessionwrightServer } from '../runtime.js';
+import { MAX_MESSAGE_BYTES } from '../input/limits.js';
+import { DEFAULT_JSON_LIMITS, readJsonBody } from '../input/bounded-read.js';
+import { relayedCall } from '../fleet/internal-route.js';
+import { RELAY_ENVELOPE_HEADER, RELAY_SIGNATURE_HEADER, type Envelope } from '../fleet/relay-signature.js';
+import type { CallerScope } from '../identity/session-access.js';
 
 /**
  * `allowUnauthenticated` is left out: it only lifts a check made before the server starts (checkListening); so is
@@ -51,7 +51,7 @@ export interface HttpServerOptions
   maxConnectionsPerClient?: number | undefined;
   /** Milliseconds between SSE keep-alive comments on every open stream (default 15 000; Python's client gives up after 300 s of silence). */
   keepAliveMs?: number;
-  /** The largest request body accepted, in bytes (default MAX_MESSAGE_BYTES, 32 MiB); larger bodies get 413, as do deeper or busier ones (bounded-read.ts). */
+  /** The largest request body accepted, in bytes (default MAX_MESSAGE_BYTES, 32 MiB); larger bodies get 413, as do deeper or busier ones (input/bounded-read.ts). */
   maxBodyBytes?: number;
   /**
    * A Streamable HTTP connection with no request in flight and no open stream is closed after this long

@@ -1,6 +1,6 @@
 // Bearer tokens: what makes one acceptable, and --auth-tokens-file (one "name token" pair a line, each token a client identity). Tokens never appear in a message.
-import { readSettingsFile } from './bounded-read.js';
-import { UsageError } from './usage-error.js';
+import { readSettingsFile } from '../input/bounded-read.js';
+import { UsageError } from '../input/usage-error.js';
 
 /** The shortest token accepted: 16 characters (`openssl rand -hex 32` makes one of 64), so that guessing one over HTTP is hopeless. */
 const MIN_TOKEN_LENGTH = 16;

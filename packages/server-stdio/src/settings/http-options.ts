@@ -1,9 +1,9 @@
 // How the server listens in HTTP mode: the options the HTTP-only flags fill in, and the refusal to run unprotected.
 import { isIP } from 'node:net';
-import { envVarName, type HttpFlagValues } from './settings/table.js';
-import { isReplicaUrl } from './fleet/replica-url.js';
-import { readIdentities } from './identities.js';
-import { UsageError } from './usage-error.js';
+import { envVarName, type HttpFlagValues } from './table.js';
+import { isReplicaUrl } from '../fleet/replica-url.js';
+import { readIdentities } from '../identity/identities.js';
+import { UsageError } from '../input/usage-error.js';
 
 /**
  * How the server listens when it serves HTTP instead of stdio: one field per HTTP-only flag of the table in settings/table.ts.

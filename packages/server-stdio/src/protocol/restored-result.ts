@@ -1,6 +1,6 @@
 // What a result says when its session was restored for the call: the `restored` field of its output schema and of its content.
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { Restored } from './fleet/restored.js';
+import type { Restored } from '../fleet/restored.js';
 
 /** The `restored` field in a session tool's output schema. */
 export const RESTORED_SCHEMA = {

@@ -26,15 +26,15 @@ import {
   type ToolContext,
   type ToolOptions,
 } from '@sessionwright/tools';
-import type { LiveViews } from './live-view/live-views.js';
-import { appOnlyRefusal, registerLiveViewResource } from './live-view/mcp-app.js';
+import type { LiveViews } from '../live-view/live-views.js';
+import { appOnlyRefusal, registerLiveViewResource } from '../live-view/mcp-app.js';
 import { registerSnapshotResources } from './snapshot-resources.js';
 import { USER_ANSWER_MS, type Leg, type ParkedCalls } from './parked-calls.js';
 import type { Redactor } from './redaction.js';
-import type { Restored, Routed } from './fleet/restored.js';
+import type { Restored, Routed } from '../fleet/restored.js';
 import { withRestored } from './restored-result.js';
 import { toolSurface, type ToolSurface } from './tool-surface.js';
-import { SERVER_NAME, VERSION } from './version.js';
+import { SERVER_NAME, VERSION } from '../version.js';
 
 export interface McpServerDeps {
   /**

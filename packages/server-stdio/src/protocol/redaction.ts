@@ -1,6 +1,6 @@
 // What results, written files and logs never show: the values of --secrets (shown as <secret>NAME</secret>) and of the URL parameters --redact-url-params names (shown as <redacted>).
-import { readSettingsFile } from './bounded-read.js';
-import { UsageError } from './usage-error.js';
+import { readSettingsFile } from '../input/bounded-read.js';
+import { UsageError } from '../input/usage-error.js';
 
 /** How a secret's value is shown in its place. */
 const secretMark = (name: string): string => `<secret>${name}</secret>`;

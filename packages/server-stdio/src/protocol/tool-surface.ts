@@ -4,7 +4,7 @@ import type { ProtocolEra, Tool } from '@modelcontextprotocol/server';
 import { annotationsFor, type AnyTool, type Profile } from '@sessionwright/tools';
 import { z } from 'zod';
 import { RESTORED_SCHEMA } from './restored-result.js';
-import { appToolMeta, isAppOnly } from './live-view/mcp-app.js';
+import { appToolMeta, isAppOnly } from '../live-view/mcp-app.js';
 import { withSessionIdHeader } from './session-header.js';
 
 /** The tools one runtime serves. Every connection's and every 2026-07-28 request's server reads the same one. */
