@@ -78,7 +78,7 @@ export class LocalCheckpoints implements SessionKeeper {
     this.checkpoints.remove(sessionId);
   }
 
-  /** A call naming a session this process does not hold, but whose checkpoint is here: it is restored first. */
+  /** A call naming a session this process does not hold, but whose checkpoint is here: it is restored first. Every call runs here. */
   async route(scope: CallerScope, tool: string, args: unknown): Promise<Routed> {
     const sessionId = (args as { sessionId?: unknown } | undefined)?.sessionId;
     if (!this.takesSessionId(tool) || typeof sessionId !== 'string' || this.isLocal(sessionId)) return { kind: 'local' };

@@ -1,4 +1,4 @@
-// Where a call runs in a fleet or with --data-dir, and what a session restored for it lost (from a checkpoint, after its replica or server was gone).
+// Where a call runs in a fleet or with --data-dir, what it passes back to its client from elsewhere, and what a session restored for it lost (from a checkpoint, after its replica or server was gone).
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { SessionError } from '@sessionwright/session-core';
 
@@ -14,6 +14,21 @@ export interface Restored {
   /** When the session was restored (ms since epoch). */
   at: number;
   lost: readonly string[];
+}
+
+/** Passes on a call's progress (notifications/progress) as it arrives from the replica that runs it. */
+export type OnProgress = (progress: number, total: number | undefined, message: string | undefined) => void;
+
+/**
+ * Asks the caller's client to open a URL for its user (URL-mode elicitation), on the connection its call arrived on:
+ * the user's answer, and what to call once the person is done.
+ */
+export type AskUser = (question: { message: string; url: string }) => Promise<{ action: 'accept' | 'decline' | 'cancel'; complete(): void }>;
+
+/** What a call run at another replica passes back to its caller's client while it runs: its progress, and its questions for the user. */
+export interface CallLegs {
+  onProgress?: OnProgress | undefined;
+  ask?: AskUser | undefined;
 }
 
 /**
