@@ -42,9 +42,9 @@ import { createMcpServer, type McpConnection } from './mcp-server.js';
 import { toolSurface, type ToolSurface } from './tool-surface.js';
 import { DEFAULT_OPTIONS, checkCombinations, type ServerOptions } from './settings/options.js';
 import { ParkedCalls } from './parked-calls.js';
-import { scopedAccess, type CallerScope, type SessionKeeper } from './session-access.js';
+import { scopedAccess, type CallerScope } from './session-access.js';
 import type { Fleet } from './fleet/fleet.js';
-import type { CallLegs } from './fleet/restored.js';
+import type { CallLegs, Keeper } from './fleet/restored.js';
 import { LocalCheckpoints } from './fleet/local-checkpoints.js';
 import { isReplicaUrl } from './fleet/replica-url.js';
 import { DeferredStore } from './fleet/deferred-store.js';
@@ -329,7 +329,7 @@ export function createServer(
    * server alone, chosen here; with --store the fleet, from joinFleet on (it needs the address the replica is reached
    * at, known once it listens, and no request is served before); else none, and every call runs here.
    */
-  let keeper: SessionKeeper | undefined =
+  let keeper: Keeper | undefined =
     (options.dataDir !== undefined || givenStore !== undefined) && redis === undefined
       ? new LocalCheckpoints(store, manager, stderr, takesSessionId)
       : undefined;
@@ -421,9 +421,7 @@ export function createServer(
 
   let drained: Promise<void> | undefined;
   const drain = () => {
-    drained ??= (async () => {
-      await keeper?.drain();
-    })();
+    drained ??= keeper?.drain() ?? Promise.resolve();
     return drained;
   };
 

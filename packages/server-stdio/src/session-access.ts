@@ -1,7 +1,6 @@
 // The sessions one caller may see and use: a SessionAccess scoped to its connection or its client identity.
 import { MAX_FORKS, type SavedStates, type Session, type SessionManager } from '@sessionwright/session-core';
 import type { SavedStateAccess, SessionAccess } from '@sessionwright/tools';
-import type { CallLegs, Routed } from './fleet/restored.js';
 
 /**
  * Who is calling. `identity` is the key sessions are listed and counted under (the client identity when the server has
@@ -16,18 +15,10 @@ export interface CallerScope {
 }
 
 /**
- * What keeps sessions beyond this process (a fleet's directory and checkpoints, or --data-dir's checkpoints), the one
- * the runtime holds: it is told of every session opened, used and closed through a SessionAccess, says where each call
- * runs, and hands the sessions over before the process ends.
+ * What keeps sessions beyond this process (a fleet's directory and checkpoints, or --data-dir's checkpoints): it is told
+ * of every session opened, used and closed through a SessionAccess.
  */
 export interface SessionKeeper {
-  /**
-   * Where a call runs: here (on a session perhaps restored for it from its checkpoint), or at the replica of the fleet
-   * that holds its session, whose result it answers (`legs` passes that call's progress and questions back).
-   */
-  route(scope: CallerScope, tool: string, args: unknown, signal: AbortSignal, legs?: CallLegs): Promise<Routed>;
-  /** A final checkpoint of each session before the process ends (in a fleet, also handed to the other replicas). */
-  drain(): Promise<void>;
   /** The id of a session about to be created, and its place among the caller's sessions (a fleet's quota). */
   reserve(scope: CallerScope): Promise<{ sessionId: string; release(): void }>;
   /** The session is open; it is entered where it is kept. */

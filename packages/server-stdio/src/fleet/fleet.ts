@@ -15,7 +15,7 @@ import {
   type Timers,
 } from '@sessionwright/session-core';
 import type { Redis } from 'ioredis';
-import type { CallerScope, SessionKeeper } from '../session-access.js';
+import type { CallerScope } from '../session-access.js';
 import { Checkpointer, captureSession } from './checkpointer.js';
 import { Directory } from './directory.js';
 import type { FleetKeys } from './fleet-keys.js';
@@ -27,7 +27,7 @@ import { RedisStore, whenReady } from './redis-store.js';
 import { Relay, envelopeOf, type RelayOutcome } from './relay.js';
 import { type Envelope, RelaySignature, type SignedRequest } from './relay-signature.js';
 import { labelOf } from './replica-url.js';
-import type { CallLegs, Routed } from './restored.js';
+import type { CallLegs, Keeper, Routed } from './restored.js';
 import { UntrustedRecords } from './untrusted-records.js';
 
 /** How often a replica compares what it holds with the directory (sessions that expired, moved, or that Redis lost). */
@@ -49,7 +49,7 @@ interface FleetOptions {
   timers?: Timers;
 }
 
-export class Fleet implements SessionKeeper {
+export class Fleet implements Keeper {
   readonly store: RedisStore;
   /** Live-view links through any replica. */
   readonly liveRelay: FleetLiveRelay;

@@ -1,6 +1,7 @@
-// Where a call runs in a fleet or with --data-dir, what it passes back to its client from elsewhere, and what a session restored for it lost (from a checkpoint, after its replica or server was gone).
+// Where a call runs in a fleet or with --data-dir (the keeper that decides it), what it passes back to its client from elsewhere, and what a session restored for it lost (from a checkpoint, after its replica or server was gone).
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { SessionError } from '@sessionwright/session-core';
+import type { CallerScope, SessionKeeper } from '../session-access.js';
 
 /** What a restored session could not keep; its first result says so, with when it was restored. */
 export const RESTORED_LOST = [
@@ -39,3 +40,18 @@ export type Routed =
   | { kind: 'result'; result: CallToolResult }
   | { kind: 'error'; error: SessionError }
   | { kind: 'local'; restored?: Restored; ended?: () => void };
+
+/**
+ * The one keeper of sessions beyond this process the runtime holds (a fleet's replica, or --data-dir's checkpoints): told
+ * of every session opened, used and closed through a SessionAccess, asked where each call runs, and drained before the
+ * process ends.
+ */
+export interface Keeper extends SessionKeeper {
+  /**
+   * Where a call runs: here (on a session perhaps restored for it from its checkpoint), or at the replica of the fleet
+   * that holds its session, whose result it answers (`legs` passes that call's progress and questions back).
+   */
+  route(scope: CallerScope, tool: string, args: unknown, signal: AbortSignal, legs?: CallLegs): Promise<Routed>;
+  /** A final checkpoint of each session before the process ends (in a fleet, each also handed to the other replicas). */
+  drain(): Promise<void>;
+}
