@@ -33,7 +33,6 @@ import {
   type Profile,
   type SessionAccess,
   type ToolOptions,
-  type ToolContext,
 } from '@sessionwright/tools';
 import { builtToolEntry } from './protocol/tool-listing.js';
 import { LiveViews } from './live-view/live-views.js';
@@ -45,6 +44,7 @@ import { DEFAULT_OPTIONS, checkCombinations, type ServerOptions } from './settin
 import { ParkedCalls } from './protocol/parked-calls.js';
 import { scopedAccess, type CallerScope } from './identity/session-access.js';
 import type { Fleet } from './fleet/fleet.js';
+import type { CallLegs, Keeper } from './fleet/restored.js';
 import { LocalCheckpoints } from './fleet/local-checkpoints.js';
 import { isReplicaUrl } from './fleet/replica-url.js';
 import { DeferredStore } from './fleet/deferred-store.js';
@@ -322,22 +322,24 @@ export function createServer(
   /** Each identity's implicit session (playwright profile), for the 2026-07-28 requests that have no connection to own one. */
   const implicitSessions = new Map<string, ImplicitSession>();
   let fleet: Fleet | undefined;
-  /** In a fleet, where a caller's call runs (fleet/fleet.ts); alone, always here. */
-  const routeFor = (scope: CallerScope) => {
-    if (fleet !== undefined)
-      return {
-        route: (tool: string, args: unknown, signal: AbortSignal, progress?: ToolContext['progress']) =>
-          (fleet as Fleet).route(scope, tool, args, signal, progress),
-      };
-    if (kept !== undefined) return { route: (tool: string, args: unknown) => (kept as LocalCheckpoints).route(scope, tool, args) };
-    return {};
-  };
   const { takesSessionId } = surface;
-  /** --data-dir without a fleet: sessions checkpointed there, and restored by a restarted server (fleet/local-checkpoints.ts). */
-  const kept =
+  /**
+   * What keeps the sessions beyond this process, the one keeper every server of this runtime tells of its sessions and
+   * asks where a call runs; close() drains it. Checkpoints in --data-dir (or the store given to createServer) for a
+   * server alone, chosen here; with --store the fleet, from joinFleet on (it needs the address the replica is reached
+   * at, known once it listens, and no request is served before); else none, and every call runs here.
+   */
+  let keeper: Keeper | undefined =
     (options.dataDir !== undefined || givenStore !== undefined) && redis === undefined
       ? new LocalCheckpoints(store, manager, stderr, takesSessionId)
       : undefined;
+  /** Where a caller's calls run, when there is a keeper to ask (fleet/placement.ts, fleet/local-checkpoints.ts). */
+  const routeFor = (scope: CallerScope) => {
+    const routing = keeper;
+    return routing === undefined
+      ? {}
+      : { route: (tool: string, args: unknown, signal: AbortSignal, legs?: CallLegs) => routing.route(scope, tool, args, signal, legs) };
+  };
   /** A call forwarded to this replica by another, run as a 2026-07-28 request of the caller would run here. */
   const forwardedServers = new Map<string, McpConnection>();
   const runLocally = (scope: CallerScope, tool: string, args: unknown, signal: AbortSignal) => {
@@ -355,7 +357,7 @@ export function createServer(
   const sharedImplicitSession = (scope: CallerScope) => {
     let implicitSession = implicitSessions.get(scope.identity);
     if (implicitSession === undefined) {
-      implicitSession = implicitSessionOf(scopedAccess(manager, scope, undefined, states, fleet ?? kept));
+      implicitSession = implicitSessionOf(scopedAccess(manager, scope, undefined, states, keeper));
       implicitSessions.set(scope.identity, implicitSession);
     }
     return implicitSession;
@@ -379,7 +381,7 @@ export function createServer(
     scope: CallerScope,
     served: { era: ProtocolEra; connection?: { created: Set<string>; local: boolean }; forwarded?: boolean },
   ): McpConnection => {
-    const sessions = scopedAccess(manager, scope, served.connection?.created, states, fleet ?? kept);
+    const sessions = scopedAccess(manager, scope, served.connection?.created, states, keeper);
     const implicitSession = !profile.implicitSession ? undefined : served.connection ? implicitSessionOf(sessions) : sharedImplicitSession(scope);
     return createMcpServer({
       sessions,
@@ -419,10 +421,7 @@ export function createServer(
 
   let drained: Promise<void> | undefined;
   const drain = () => {
-    drained ??= (async () => {
-      await fleet?.drain();
-      await kept?.drain();
-    })();
+    drained ??= keeper?.drain() ?? Promise.resolve();
     return drained;
   };
 
@@ -473,6 +472,7 @@ export function createServer(
         takesSessionId,
         runLocally,
       });
+      keeper = fleet;
       live.relayVia(fleet.liveRelay);
       await fleet.connected();
       fleet.start(advertiseUrl);

@@ -174,6 +174,21 @@ describe.skipIf(!parts)('two replicas in this process', () => {
     expect(b.runtime.manager.size).toBe(1);
     expect((await modernCall(b.base, 'close_session', { sessionId })).json.success).toBe(true);
   }, 120_000);
+
+  it("hands a replica's sessions over when the program that embeds it closes its runtime, with nothing of the command's", async () => {
+    const c = await startInProcessReplica(redis.url, KEY);
+    const [b] = replicas as [(typeof replicas)[0]];
+    const sessionId = (await modernCall(c.base, 'create_session')).json.sessionId as string;
+    await modernCall(c.base, 'navigate', { sessionId, url: fixture.urlFor('/sign-in?user=lin') });
+    expect(c.runtime.manager.size).toBe(1);
+    // What a program does to stop its server: close the HTTP server, then the runtime (which drains its keeper).
+    await closeInProcessReplicas([c]);
+    const restored = await modernCall(b.base, 'snapshot', { sessionId });
+    expect(restored.response.result.isError, JSON.stringify(restored.json)).toBeFalsy();
+    expect(restored.json.restored).toMatchObject({ at: expect.any(Number) });
+    expect(JSON.stringify(restored.json)).toContain('Signed in as lin');
+    expect((await modernCall(b.base, 'close_session', { sessionId })).json.success).toBe(true);
+  }, 120_000);
 });
 
 describe('one server with --data-dir, in this process', () => {

@@ -102,7 +102,9 @@ async function startReplica(tokens: string, port: number, advertiseUrl: string):
   const runtime = createServer(
     {
       headless: true,
-      http: { ...http, allowUnauthenticated: false, allowUnsafeCode: false, maxConnections: 20, maxConnectionsPerClient: undefined },
+      // live_view: a live page's requests are relayed too.
+      caps: ['live'],
+      http: { ...http, allowUnauthenticated: false, allowUnsafeCode: false, maxConnections: 20, maxConnectionsPerClient: undefined, drainWindow: 0 },
     },
     silentLogger,
   );
@@ -271,6 +273,55 @@ describe.skipIf(!parts)('a fleet and a store that lies', () => {
     expect((await modernCall(b.base, 'close_session', { sessionId }, alice)).json.success).toBe(true);
   }, 120_000);
 
+  it("binds a live page's relayed POST to its body: an altered body is refused, the captured one served once", async () => {
+    const [a, b] = pair();
+    const sessionId = (await modernCall(b.base, 'create_session', {}, alice)).json.sessionId as string;
+    const link = await modernCall(b.base, 'live_view', { sessionId }, alice);
+    expect(link.response.result.isError, JSON.stringify(link.json)).toBeFalsy();
+    const { pathname } = new URL(link.json.url as string);
+    const take = JSON.stringify({ action: 'take' });
+    /** A POST as the live page sends it from A's address (its Origin), or as captured, to `base` with A's Host kept. */
+    const post = (base: string, path: string, headers: Record<string, string>, body: string) =>
+      new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const outgoing = httpRequest(
+          new URL(path, base),
+          { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent: false },
+          (answer) => {
+            const chunks: Buffer[] = [];
+            answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+            answer.on('end', () => resolve({ status: answer.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+          },
+        );
+        outgoing.on('error', reject);
+        outgoing.end(body);
+      });
+    const fromPage = { 'content-type': 'application/json', origin: a.base, host: new URL(a.base).host };
+    // Relayed to B through A, and served there: the page is not connected, which only the issuing replica can say.
+    const served = await post(a.base, `${pathname}control`, fromPage, take);
+    expect(served.status, served.text).toBe(409);
+    // Captured on its way to B (the proxy answers in B's place and passes nothing on).
+    proxy.received.length = 0;
+    proxy.refuse = 503;
+    try {
+      expect((await post(a.base, `${pathname}control`, fromPage, take)).status).toBe(503);
+    } finally {
+      proxy.refuse = undefined;
+    }
+    const captured = proxy.received.find((request) => request.url.endsWith('/control')) as Received;
+    expect(captured.body).toBe(take);
+    expect(captured.headers['x-sessionwright-relay']).toBeTypeOf('string');
+    const headers = Object.fromEntries(
+      Object.entries(captured.headers).filter(([name]) => !['connection', 'content-length', 'transfer-encoding', 'keep-alive'].includes(name)),
+    ) as Record<string, string>;
+    // Another body under its signature: refused. Its own body: served, once.
+    expect((await post(b.base, captured.url, headers, JSON.stringify({ action: 'give_back' }))).status).toBe(403);
+    expect((await post(b.base, captured.url, headers, '')).status).toBe(403);
+    const delivered = await post(b.base, captured.url, headers, take);
+    expect(delivered.status, delivered.text).toBe(409);
+    expect((await post(b.base, captured.url, headers, take)).status).toBe(403);
+    expect((await modernCall(b.base, 'close_session', { sessionId }, alice)).json.success).toBe(true);
+  }, 120_000);
+
   it("passes a 2025 connection's progress on from the replica that runs its call", async () => {
     const [a, b] = pair();
     const sessionId = (await modernCall(b.base, 'create_session', {}, alice)).json.sessionId as string;
@@ -329,6 +380,7 @@ describe.skipIf(!parts)('a fleet and a store that lies', () => {
             ...http,
             allowUnauthenticated: false,
             allowUnsafeCode: false,
+            drainWindow: 0,
             maxConnections: 5,
             authTokensFile: undefined,
             maxConnectionsPerClient: undefined,

@@ -24,10 +24,10 @@ import { FleetLiveRelay } from './live-relay.js';
 import { Membership } from './membership.js';
 import { Placement, type RunLocally } from './placement.js';
 import { RedisStore, whenReady } from './redis-store.js';
-import { type OnProgress, Relay, envelopeOf, type RelayOutcome } from './relay.js';
+import { Relay, envelopeOf, type RelayOutcome } from './relay.js';
 import { type Envelope, RelaySignature, type SignedRequest } from './relay-signature.js';
 import { labelOf } from './replica-url.js';
-import type { Routed } from './restored.js';
+import type { CallLegs, Keeper, Routed } from './restored.js';
 import { UntrustedRecords } from './untrusted-records.js';
 
 /** How often a replica compares what it holds with the directory (sessions that expired, moved, or that Redis lost). */
@@ -49,7 +49,7 @@ interface FleetOptions {
   timers?: Timers;
 }
 
-export class Fleet {
+export class Fleet implements Keeper {
   readonly store: RedisStore;
   /** Live-view links through any replica. */
   readonly liveRelay: FleetLiveRelay;
@@ -170,8 +170,8 @@ export class Fleet {
   }
 
   /** Where a call runs (fleet/placement.ts). */
-  route(scope: CallerScope, tool: string, args: unknown, signal: AbortSignal, onProgress?: OnProgress): Promise<Routed> {
-    return this.placement.route(scope, tool, args, signal, onProgress);
+  route(scope: CallerScope, tool: string, args: unknown, signal: AbortSignal, legs?: CallLegs): Promise<Routed> {
+    return this.placement.route(scope, tool, args, signal, legs);
   }
 
   /** The id of a new 2025 connection opened here (it names this replica). */

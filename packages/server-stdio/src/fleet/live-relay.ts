@@ -1,4 +1,4 @@
-// A live-view link works through any replica: its token is entered in the store, and a replica that does not know a token relays the request (streams piped) to the one that issued it.
+// A live-view link works through any replica: its token is entered in the store, and a replica that does not know a token relays the request (its body read whole and signed, its answer piped) to the one that issued it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@sessionwright/session-core';
 import { messageOf } from '@sessionwright/session-core';
@@ -18,7 +18,7 @@ export class FleetLiveRelay implements LiveRelay {
     private readonly options: {
       store: RedisStore;
       keys: FleetKeys;
-      /** Signs the relayed requests (its body is streamed, so the signature covers an empty one: see docs/decisions.md). */
+      /** Signs the relayed requests, over their bodies (read whole before they are relayed: see docs/decisions.md). */
       signature: RelaySignature;
       untrusted: UntrustedRecords;
       logger: Logger;
@@ -34,7 +34,7 @@ export class FleetLiveRelay implements LiveRelay {
     await this.options.store.set(key, Buffer.from(this.options.keys.signRecord(key, this.options.url()), 'utf8'), { ttlMs });
   }
 
-  async relay(tokenId: string, req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+  async relay(tokenId: string, req: IncomingMessage, res: ServerResponse, body: string): Promise<boolean> {
     const path = req.url ?? '/';
     // A request relayed here already is answered here: never sent on twice.
     if (req.headers[RELAY_SIGNATURE_HEADER] !== undefined) return false;
@@ -54,9 +54,12 @@ export class FleetLiveRelay implements LiveRelay {
     }
     if (issuer === this.options.url() || !(await this.options.isLive(issuer).catch(() => false))) return false;
     const headers: Record<string, string | string[]> = {};
-    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined && !NOT_RELAYED.has(name)) headers[name] = value;
+    for (const [name, value] of Object.entries(req.headers))
+      if (value !== undefined && !NOT_RELAYED.has(name) && name !== 'content-length') headers[name] = value;
     // The Host and Origin stay the person's: the issuing replica checks them as for a request that reached it.
-    Object.assign(headers, this.options.signature.sign({ method: req.method ?? 'GET', path, destination: issuer, body: '' }, NO_CALLER));
+    Object.assign(headers, this.options.signature.sign({ method: req.method ?? 'GET', path, destination: issuer, body }, NO_CALLER));
+    const payload = Buffer.from(body, 'utf8');
+    if (req.method === 'POST') headers['content-length'] = String(payload.length);
     return new Promise<boolean>((resolve) => {
       const outgoing = send(new URL(path, issuer), req.method ?? 'GET', headers, undefined, (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
@@ -73,15 +76,15 @@ export class FleetLiveRelay implements LiveRelay {
       });
       // The page went away: so does the relayed request (its stream).
       res.on('close', () => outgoing.destroy());
-      req.pipe(outgoing);
+      outgoing.end(req.method === 'POST' ? payload : undefined);
     });
   }
 
-  accepts(req: IncomingMessage): boolean {
+  accepts(req: IncomingMessage, body: string): boolean {
     const signature = req.headers[RELAY_SIGNATURE_HEADER];
     if (signature === undefined) return true;
     const envelope = req.headers[RELAY_ENVELOPE_HEADER];
-    const request = { method: req.method ?? 'GET', path: req.url ?? '/', destination: this.options.url(), body: '' };
+    const request = { method: req.method ?? 'GET', path: req.url ?? '/', destination: this.options.url(), body };
     return (
       this.options.signature.verify(request, typeof signature === 'string' ? signature : undefined, typeof envelope === 'string' ? envelope : undefined) !==
       undefined

@@ -14,15 +14,15 @@ import {
   type Timers,
 } from '@sessionwright/session-core';
 import { validate } from 'uuid';
-import type { CallerScope, SessionKeeper } from '../identity/session-access.js';
+import type { CallerScope } from '../identity/session-access.js';
 import { Checkpointer, captureSession } from './checkpointer.js';
-import { RESTORED_LOST, type Restored, type Routed } from './restored.js';
+import { type Keeper, RESTORED_LOST, type Restored, type Routed } from './restored.js';
 
 /** How often ended sessions' checkpoints are removed. */
 const SWEEP_MS = 5_000;
 
 /** The same keeping as a fleet's replica, for one process: checkpoints in a (sealed) folder store, restore by id. */
-export class LocalCheckpoints implements SessionKeeper {
+export class LocalCheckpoints implements Keeper {
   private readonly held = new Map<string, { identity: string; guarded: boolean }>();
   private readonly checkpoints: Checkpointer;
   private readonly restoring = new Map<string, Promise<Restored | undefined>>();
@@ -78,7 +78,7 @@ export class LocalCheckpoints implements SessionKeeper {
     this.checkpoints.remove(sessionId);
   }
 
-  /** A call naming a session this process does not hold, but whose checkpoint is here: it is restored first. */
+  /** A call naming a session this process does not hold, but whose checkpoint is here: it is restored first. Every call runs here. */
   async route(scope: CallerScope, tool: string, args: unknown): Promise<Routed> {
     const sessionId = (args as { sessionId?: unknown } | undefined)?.sessionId;
     if (!this.takesSessionId(tool) || typeof sessionId !== 'string' || this.isLocal(sessionId)) return { kind: 'local' };

@@ -8,9 +8,9 @@ import type { FleetKeys } from './fleet-keys.js';
 import type { HandOver, Held } from './hand-over.js';
 import { relayedCall } from './internal-route.js';
 import type { Membership, ReplicaInfo } from './membership.js';
-import { type OnProgress, type RemoteCall, type Relay, envelopeOf } from './relay.js';
+import { type RemoteCall, type Relay, envelopeOf } from './relay.js';
 import { isReplicaUrl, labelOf } from './replica-url.js';
-import type { Routed } from './restored.js';
+import type { CallLegs, Routed } from './restored.js';
 
 /** How many times a call is sent on before it gives up (its session moved to another replica while it travelled). */
 export const MAX_HOPS = 3;
@@ -33,7 +33,8 @@ interface Call {
   signal: AbortSignal;
   /** How many replicas it has passed through. */
   hops: number;
-  onProgress?: OnProgress;
+  /** Its progress and its questions for the user, passed back to its client when it runs elsewhere. */
+  legs: CallLegs;
 }
 
 export interface PlacementInit {
@@ -71,12 +72,12 @@ export class Placement {
    * handed it over) is restored here first; create_session at a full replica is placed on one with room; list_sessions
    * lists every replica's. BROWSER_ERROR `store_unavailable` when that needs the store and it is away.
    */
-  async route(scope: CallerScope, tool: string, args: unknown, signal: AbortSignal, onProgress?: OnProgress): Promise<Routed> {
+  async route(scope: CallerScope, tool: string, args: unknown, signal: AbortSignal, legs: CallLegs = {}): Promise<Routed> {
     const relayed = relayedCall.getStore();
     const hops = relayed?.hops ?? 0;
     try {
       if (tool === 'list_sessions') return relayed?.localOnly ? { kind: 'local' } : { kind: 'result', result: await this.listEverywhere(scope, args, signal) };
-      const call: Call = { scope, tool, args, signal, hops, ...(onProgress === undefined ? {} : { onProgress }) };
+      const call: Call = { scope, tool, args, signal, hops, legs };
       if (tool === 'create_session') return await this.place(call);
       const sessionId = (args as { sessionId?: unknown } | undefined)?.sessionId;
       if (!this.init.takesSessionId(tool) || typeof sessionId !== 'string') return { kind: 'local' };
@@ -271,7 +272,7 @@ export class Placement {
   /** Runs the call at another replica; its answer as a route, or why there is none. BROWSER_ERROR `cancelled` when the caller gave up. */
   private async send(url: string, call: Call): Promise<RemoteCall> {
     try {
-      return await this.init.relay.call(url, envelopeOf(call.scope, call.hops + 1), call.tool, call.args, call.signal, call.onProgress);
+      return await this.init.relay.call(url, envelopeOf(call.scope, call.hops + 1), call.tool, call.args, call.signal, call.legs);
     } catch (error) {
       if (call.signal.aborted) throw browserError('cancelled', 'The call was cancelled.');
       throw error;

@@ -2,9 +2,10 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { type Logger, messageOf } from '@sessionwright/session-core';
+import { type Logger, browserError, messageOf } from '@sessionwright/session-core';
 import type { CallerScope } from '../identity/session-access.js';
 import { liveLinkBase } from '../live-view/live-views.js';
+import type { AskUser, CallLegs, OnProgress } from './restored.js';
 import { RELAY_ENVELOPE_HEADER, RELAY_SIGNATURE_HEADER, type Envelope, type RelaySignature } from './relay-signature.js';
 
 /** The MCP endpoint every relayed request goes to (or its legacy messages path). */
@@ -37,8 +38,10 @@ const NOT_PASSED = new Set([...NOT_RELAYED, 'host', 'content-length']);
  */
 export type RelayOutcome = { kind: 'answered' } | { kind: 'gone' } | { kind: 'refused'; status: number };
 
-/** Passes on a call's progress (notifications/progress) as it arrives from the replica that runs it. */
-export type OnProgress = (progress: number, total: number | undefined, message: string | undefined) => void;
+/** How many questions a relayed call may ask its client before it is given up (a tool of this server asks one). */
+const MAX_INPUT_ROUNDS = 4;
+/** How long the "cancel" of a call given up while its user was asked may take to reach the replica that parked it. */
+const CANCEL_RETRY_MS = 10_000;
 
 /** A tool call's outcome at another replica: its result, or why there is none. */
 export type RemoteCall = { kind: 'result'; result: CallToolResult } | { kind: 'gone' } | { kind: 'refused'; status: number };
@@ -128,9 +131,81 @@ export class Relay {
 
   /**
    * Runs a tool call at another replica, as a 2026-07-28 tools/call request carrying `envelope`: its result, or why
-   * there is none. BROWSER_ERROR-free: the caller decides what `gone` and `refused` mean.
+   * there is none. With `ask`, the call's client can be asked to open a link for its user: the other replica's
+   * input-required answer is asked of it through `ask`, and the call retried there with the answer (its question and
+   * the retry are one round, as a 2026-07-28 client makes it); a replica that asks past MAX_INPUT_ROUNDS is given up
+   * (BROWSER_ERROR). The caller decides what `gone` and `refused` mean.
    */
-  async call(destination: string, envelope: Envelope, tool: string, args: unknown, signal: AbortSignal, onProgress?: OnProgress): Promise<RemoteCall> {
+  async call(destination: string, envelope: Envelope, tool: string, args: unknown, signal: AbortSignal, legs: CallLegs = {}): Promise<RemoteCall> {
+    const { ask } = legs;
+    /** The answers the user accepted: each is told once the call is over (the person is done). */
+    const accepted: (() => void)[] = [];
+    try {
+      let retry: Retry | undefined;
+      for (let round = 0; ; round += 1) {
+        const answer = await this.callOnce(destination, envelope, { tool, args, signal, legs, retry });
+        if (answer.kind !== 'input') return answer;
+        if (ask === undefined || round >= MAX_INPUT_ROUNDS) {
+          throw browserError('unknown', 'The replica that holds the session asked its client more than it can be asked. Try the call again.', {
+            details: { browserMessage: `input required after ${round + 1} round(s) of a relayed ${tool} call` },
+          });
+        }
+        retry = { requestState: answer.requestState, inputResponses: await this.askUser(answer.inputRequests, ask, signal, accepted) };
+        if (signal.aborted) {
+          // The caller gave up while its user was asked: the other replica hears "cancel", so the call it parked ends
+          // (request_human takes control back from the person) instead of waiting for a retry that never comes.
+          const cancelled = { tool, args, signal: AbortSignal.timeout(CANCEL_RETRY_MS), legs: {}, retry };
+          void this.callOnce(destination, envelope, cancelled).catch(() => {});
+          throw signal.reason;
+        }
+      }
+    } finally {
+      for (const complete of accepted) complete();
+    }
+  }
+
+  /**
+   * The client's answer to each question a remote call asks: a link to open (URL-mode elicitation) is asked through
+   * `ask`; anything else, or a question that cannot be put to the client (it failed, or the call was cancelled), is
+   * answered `cancel`, which the asking tool takes as the user saying no.
+   */
+  private async askUser(
+    requests: Record<string, unknown>,
+    ask: AskUser,
+    signal: AbortSignal,
+    accepted: (() => void)[],
+  ): Promise<Record<string, { action: string }>> {
+    const responses: Record<string, { action: string }> = {};
+    for (const [key, request] of Object.entries(requests)) {
+      const { method, params } = (request ?? {}) as { method?: unknown; params?: { mode?: unknown; message?: unknown; url?: unknown } };
+      let action = 'cancel';
+      if (
+        !signal.aborted &&
+        method === 'elicitation/create' &&
+        params?.mode === 'url' &&
+        typeof params.message === 'string' &&
+        typeof params.url === 'string'
+      ) {
+        try {
+          const answer = await ask({ message: params.message, url: params.url });
+          action = answer.action;
+          if (action === 'accept') accepted.push(answer.complete);
+        } catch (error) {
+          this.init.logger.debug(`a relayed call's question could not be put to its client: ${messageOf(error)}`);
+        }
+      }
+      responses[key] = { action };
+    }
+    return responses;
+  }
+
+  /** One request of a relayed call (its first, or a retry carrying the client's answers): its result, its question, or why there is none. */
+  private async callOnce(
+    destination: string,
+    envelope: Envelope,
+    call: { tool: string; args: unknown; signal: AbortSignal; legs: CallLegs; retry: Retry | undefined },
+  ): Promise<RemoteCall | InputRound> {
+    const { tool, args, signal, legs, retry } = call;
     const id = this.nextId++;
     const body = JSON.stringify({
       jsonrpc: '2.0',
@@ -139,11 +214,13 @@ export class Relay {
       params: {
         name: tool,
         arguments: args ?? {},
+        ...(retry ?? {}),
         _meta: {
           'io.modelcontextprotocol/protocolVersion': RELAY_PROTOCOL_VERSION,
           'io.modelcontextprotocol/clientInfo': { name: 'sessionwright-fleet', version: '1' },
-          'io.modelcontextprotocol/clientCapabilities': {},
-          ...(onProgress === undefined ? {} : { progressToken: id }),
+          // What the caller's client can be asked (through this replica): a link to open for its user, or nothing.
+          'io.modelcontextprotocol/clientCapabilities': legs.ask === undefined ? {} : { elicitation: { url: {} } },
+          ...(legs.onProgress === undefined ? {} : { progressToken: id }),
         },
       },
     });
@@ -169,15 +246,38 @@ export class Relay {
         if (attempt === 2) return { kind: 'gone' };
       }
     }
-    const result = response.status === 200 ? await readResult(response, id, onProgress).catch(() => undefined) : undefined;
+    const result = response.status === 200 ? await readResult(response, id, legs.onProgress).catch(() => undefined) : undefined;
     if (response.status !== 200) await response.body?.cancel().catch(() => {});
-    if (result === undefined) {
+    if (isInputRound(result)) return { kind: 'input', inputRequests: result.inputRequests ?? {}, requestState: result.requestState };
+    if (result === undefined || !Array.isArray(result.content)) {
       if (response.status === 403) this.init.logger.warn(`a replica of the fleet refused a relayed call (HTTP 403): is it started with another store key?`);
       else this.init.logger.debug(`a replica of the fleet answered a relayed call with HTTP ${response.status} and no result`);
       return { kind: 'refused', status: response.status };
     }
-    return { kind: 'result', result };
+    return { kind: 'result', result: result as CallToolResult };
   }
+}
+
+/** A 2026-07-28 retry's additions: the client's answers, and the state the replica that asked handed out. */
+interface Retry {
+  inputResponses: Record<string, { action: string }>;
+  requestState: string | undefined;
+}
+
+/** A remote call that asked its client something (a 2026-07-28 input-required answer). */
+interface InputRound {
+  kind: 'input';
+  inputRequests: Record<string, unknown>;
+  requestState: string | undefined;
+}
+
+function isInputRound(result: Record<string, unknown> | undefined): result is { inputRequests?: Record<string, unknown>; requestState?: string } {
+  if (result?.resultType !== 'input_required') return false;
+  const { inputRequests, requestState } = result;
+  return (
+    (inputRequests === undefined || (typeof inputRequests === 'object' && inputRequests !== null)) &&
+    (requestState === undefined || typeof requestState === 'string')
+  );
 }
 
 /** The envelope of a call relayed for `scope`, `hops` replicas from its client; the live-view links' base comes along. */
@@ -194,10 +294,10 @@ export function envelopeOf(scope: CallerScope, hops: number, localOnly = false):
 }
 
 /**
- * The result of request `id` in an answer: one JSON message, or the messages of an event stream, read as they come
- * (its progress notifications passed on meanwhile).
+ * The result object of request `id` in an answer (a tool's result, or its questions for the client): one JSON message,
+ * or the messages of an event stream, read as they come (its progress notifications passed on meanwhile).
  */
-async function readResult(response: Response, id: number, onProgress: OnProgress | undefined): Promise<CallToolResult | undefined> {
+async function readResult(response: Response, id: number, onProgress: OnProgress | undefined): Promise<Record<string, unknown> | undefined> {
   let answer: unknown;
   const take = (message: unknown) => {
     const { id: of, method, params } = (message ?? {}) as { id?: unknown; method?: unknown; params?: Record<string, unknown> };
@@ -224,8 +324,8 @@ async function readResult(response: Response, id: number, onProgress: OnProgress
     for (let read = await reader?.read(); read !== undefined && !read.done; read = await reader?.read()) lines(decoder.decode(read.value, { stream: true }));
     lines(`${decoder.decode()}\n`);
   }
-  const result = (answer as { result?: CallToolResult } | undefined)?.result;
-  return result !== undefined && Array.isArray(result.content) ? result : undefined;
+  const result = (answer as { result?: unknown } | undefined)?.result;
+  return typeof result === 'object' && result !== null && !Array.isArray(result) ? (result as Record<string, unknown>) : undefined;
 }
 
 /** An HTTP(S) request: on a kept-alive connection of `agents`, or on a socket of its own. */

@@ -67,10 +67,19 @@ export function fromThePage(req: IncomingMessage, mount: LiveMount): boolean {
   }
 }
 
-/** A page's POST body as JSON, read within bounds (input/bounded-read.ts); undefined for one that is too large, too deep or not JSON. */
-export async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+/** A page's POST body: its text and its JSON value; empty, with no value, for one too large, too deep or not JSON. */
+export interface PageBody {
+  text: string;
+  value: unknown;
+}
+
+/** No body (a GET), or one that could not be read. */
+export const NO_BODY: PageBody = { text: '', value: undefined };
+
+/** A page's POST body, read within bounds (input/bounded-read.ts). */
+export async function readPageBody(req: IncomingMessage, maxBytes: number): Promise<PageBody> {
   const body = await readJsonBody(req, { maxBytes, maxDepth: MAX_INPUT_DEPTH, maxTokens: MAX_INPUT_TOKENS });
-  return body.ok ? body.value : undefined;
+  return body.ok ? { text: body.text, value: body.value } : NO_BODY;
 }
 
 export function send(res: ServerResponse, event: string, data: unknown): void {

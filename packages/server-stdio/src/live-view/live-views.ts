@@ -31,7 +31,7 @@ import {
 import { validate } from 'uuid';
 import { z } from 'zod';
 import { type AppViewer, pauseApp, watchApp } from './app-viewer.js';
-import { fromThePage, json, type LiveMount, listenOnLoopback, page, plain, readJson, send } from './live-http.js';
+import { NO_BODY, type PageBody, fromThePage, json, type LiveMount, listenOnLoopback, page, plain, readPageBody, send } from './live-http.js';
 import { type LiveToken, LiveTokens } from './tokens.js';
 
 interface LiveViewsOptions {
@@ -57,7 +57,9 @@ const MAX_VIEWERS = 64;
 /** A person who took control and whose page went away (a reload, a closed tab) gets it back if the page returns within this. */
 const HOLDER_GRACE_MS = 3_000;
 const KEEP_ALIVE_MS = 15_000;
+/** The largest body a live page POSTs (a batch of input events), and the largest a control message may be. */
 const MAX_INPUT_BODY = 256 * 1024;
+const MAX_CONTROL_BODY = 4_096;
 /** An MCP App viewer that has not called for this long has gone (its host closed it); a control it held goes back. */
 const APP_VIEWER_IDLE_MS = 10_000;
 /** Calls of one MCP App viewer are answered at most this often. */
@@ -74,10 +76,13 @@ const APP_RESULT_ROOM = 12_000;
 export interface LiveRelay {
   /** A link was minted here, valid for `ttlMs`. */
   minted(tokenId: string, ttlMs: number): Promise<void>;
-  /** Sends the request on to the replica that issued the token, and its answer back; false when none did (or it is gone). */
-  relay(tokenId: string, req: IncomingMessage, res: ServerResponse): Promise<boolean>;
-  /** Whether a request may be served: a direct one, or one relayed by a replica of this fleet (signed with its key). */
-  accepts(req: IncomingMessage): boolean;
+  /**
+   * Sends the request, with its `body` (already read), on to the replica that issued the token, and its answer back;
+   * false when none did (or it is gone).
+   */
+  relay(tokenId: string, req: IncomingMessage, res: ServerResponse, body: string): Promise<boolean>;
+  /** Whether a request with `body` may be served: a direct one, or one relayed by a replica of this fleet (signed with its key, over its body). */
+  accepts(req: IncomingMessage, body: string): boolean;
 }
 
 /**
@@ -260,9 +265,12 @@ export class LiveViews implements LiveViewAccess {
     const parts = url.pathname.slice(LIVE_PATH.length).split('/');
     const [id = '', secret = '', action = '', ...rest] = parts;
     if (rest.length > 0 || id === '' || secret === '') return plain(res, 404, 'Not found');
-    if (this.relay !== undefined && !this.relay.accepts(req)) return plain(res, 403, 'Forbidden');
+    // A POST's body (a person's control or input) is read once, first, within the bounds of the largest the page sends:
+    // a relayed request's signature covers it, and a request relayed on from here carries it.
+    const body = req.method === 'POST' ? await readPageBody(req, MAX_INPUT_BODY) : NO_BODY;
+    if (this.relay !== undefined && !this.relay.accepts(req, body.text)) return plain(res, 403, 'Forbidden');
     const checked = this.tokens.check(id, secret);
-    if (!checked.ok && checked.status === 404 && this.relay !== undefined && (await this.relay.relay(id, req, res))) return;
+    if (!checked.ok && checked.status === 404 && this.relay !== undefined && (await this.relay.relay(id, req, res, body.text))) return;
     if (!checked.ok) return plain(res, checked.status, checked.status === 403 ? 'Forbidden' : 'Not found');
     const { session } = checked.token;
     // The page itself may be opened from anywhere (a link in a chat); everything it then asks for must come from it.
@@ -277,10 +285,10 @@ export class LiveViews implements LiveViewAccess {
         return this.stream(req, res, checked.token, url.searchParams.get('viewer'), mount);
       case 'control':
         if (req.method !== 'POST') return json(res, 405, { message: 'Method not allowed.' }, { Allow: 'POST' });
-        return this.controlRoute(req, res, session);
+        return this.controlRoute(req, res, session, body);
       case 'input':
         if (req.method !== 'POST') return json(res, 405, { message: 'Method not allowed.' }, { Allow: 'POST' });
-        return this.inputRoute(req, res, session);
+        return this.inputRoute(req, res, session, body);
       default:
         return plain(res, 404, 'Not found');
     }
@@ -426,8 +434,8 @@ export class LiveViews implements LiveViewAccess {
     if (lease.by === 'agent' && live.handOffLingering && watchers(live) === 0) lease.release();
   }
 
-  private async controlRoute(req: IncomingMessage, res: ServerResponse, session: Session): Promise<void> {
-    const body = controlBody.safeParse(await readJson(req, 4_096));
+  private async controlRoute(req: IncomingMessage, res: ServerResponse, session: Session, sent: PageBody): Promise<void> {
+    const body = controlBody.safeParse(Buffer.byteLength(sent.text) <= MAX_CONTROL_BODY ? sent.value : undefined);
     if (!body.success) return json(res, 400, { message: 'Send {"action": "take"} or {"action": "give_back"}.' });
     const live = this.track(session);
     const viewerId = viewerOf(req, live);
@@ -436,9 +444,8 @@ export class LiveViews implements LiveViewAccess {
     return outcome.ok ? json(res, 200, { control: outcome.control }) : json(res, 409, { message: outcome.message });
   }
 
-  private async inputRoute(req: IncomingMessage, res: ServerResponse, session: Session): Promise<void> {
-    const raw = await readJson(req, MAX_INPUT_BODY);
-    const body = inputBody.safeParse(raw);
+  private async inputRoute(req: IncomingMessage, res: ServerResponse, session: Session, sent: PageBody): Promise<void> {
+    const body = inputBody.safeParse(sent.value);
     if (!body.success) return json(res, 400, { message: `Bad input events: ${body.error.issues[0]?.message ?? 'invalid'}.` });
     const live = this.track(session);
     const outcome = await this.applyInput(session, live, viewerOf(req, live), body.data.events);

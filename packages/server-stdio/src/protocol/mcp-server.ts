@@ -31,7 +31,7 @@ import { appOnlyRefusal, registerLiveViewResource } from '../live-view/mcp-app.j
 import { registerSnapshotResources } from './snapshot-resources.js';
 import { USER_ANSWER_MS, type Leg, type ParkedCalls } from './parked-calls.js';
 import type { Redactor } from './redaction.js';
-import type { Restored, Routed } from '../fleet/restored.js';
+import type { CallLegs, Restored, Routed } from '../fleet/restored.js';
 import { withRestored } from './restored-result.js';
 import { toolSurface, type ToolSurface } from './tool-surface.js';
 import { SERVER_NAME, VERSION } from '../version.js';
@@ -78,10 +78,11 @@ export interface McpServerDeps {
    */
   parked?: { calls: ParkedCalls; identity: string };
   /**
-   * In a fleet: where a call runs (fleet/fleet.ts). A call for a session another replica holds is answered by it; a
-   * session restored here for the call has its result say so (`restored`).
+   * In a fleet, or with --data-dir: where a call runs (the runtime's keeper). A call for a session another replica holds
+   * is answered by it, its progress and its questions for the user passed back through `legs`; a session restored here
+   * for the call has its result say so (`restored`).
    */
-  route?: (tool: string, args: unknown, signal: AbortSignal, progress?: ToolContext['progress']) => Promise<Routed>;
+  route?: (tool: string, args: unknown, signal: AbortSignal, legs: CallLegs) => Promise<Routed>;
 }
 
 /** One MCP connection (or, in the 2026-07-28 era over HTTP, one request): its protocol server and its log channel. */
@@ -193,10 +194,14 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
     }
     let restored: Restored | undefined;
     let ended: (() => void) | undefined;
+    // A 2025 connection's client is asked through this server, wherever its call runs.
+    const asks = modern ? {} : legacyElicitUrl(server, ctx);
     if (deps.route !== undefined) {
-      // A call run at another replica passes its progress on, when the client asked for it.
-      const progress = ctx.mcpReq._meta?.progressToken === undefined ? undefined : leg.progress;
-      const routed = await deps.route(tool.name, args, ctx.mcpReq.signal, progress);
+      // A call run at another replica passes its progress on, when the client asked for it, and its question for the
+      // user (request_human) when this connection's client can be asked. A 2026-07-28 request is relayed whole where it
+      // can be (its question and its retry then reach the replica that asks); one run elsewhere from here is not asked.
+      const onProgress = ctx.mcpReq._meta?.progressToken === undefined ? undefined : leg.progress;
+      const routed = await deps.route(tool.name, args, ctx.mcpReq.signal, { onProgress, ask: asks.elicitUrl });
       if (routed.kind === 'result') return routed.result;
       if (routed.kind === 'error') return toCallToolResult({ ok: false, error: routed.error });
       restored = routed.restored;
@@ -204,7 +209,7 @@ export function createMcpServer(deps: McpServerDeps): McpConnection {
     }
     try {
       const answer = !modern
-        ? await callTool(tool, args, { ...base, ...legacyElicitUrl(server, ctx) }, serialize)
+        ? await callTool(tool, args, { ...base, ...asks }, serialize)
         : parked === undefined || capabilities?.elicitation?.url === undefined
           ? await callTool(tool, args, base, serialize)
           : await parked.calls.start(parked.identity, tool.name, leg, (flow) => callTool(tool, args, { ...base, ...flow }, serialize));
