@@ -95,6 +95,38 @@ export function declarationReport(declarations: string): string[] {
   return lines;
 }
 
+/**
+ * The names `index` exports whose declaration carries no TSDoc comment (`/** … *\/`), sorted: each export says in one
+ * line what it is for, where its declaration is, so an editor shows it wherever the name is used.
+ */
+export function undocumentedExports(index: string): string[] {
+  const program = ts.createProgram([index], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    types: [],
+    noEmit: true,
+    skipLibCheck: true,
+  });
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(index);
+  const moduleSymbol = source && checker.getSymbolAtLocation(source);
+  if (!source || !moduleSymbol) throw new Error(`${index} has no exports to check`);
+  const documented = (declaration: ts.Declaration) => {
+    // A variable's comment sits on its statement (`/** … */ export const x = …`).
+    const holder = ts.isVariableDeclaration(declaration) ? declaration.parent.parent : declaration;
+    return ts.getJSDocCommentsAndTags(holder).some((doc) => ts.isJSDoc(doc));
+  };
+  return checker
+    .getExportsOfModule(moduleSymbol)
+    .filter((symbol) => {
+      const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+      return !(target.declarations ?? []).some(documented);
+    })
+    .map((symbol) => symbol.name)
+    .sort(byName);
+}
+
 /** The statement at the top of its file that holds `node`. */
 function topStatement(node: ts.Node): ts.Statement {
   let current = node;
