@@ -4,18 +4,8 @@ import { mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  FolderStore,
-  RecordTooLarge,
-  SavedStates,
-  SealedStore,
-  defaultDataDir,
-  isKeyMismatch,
-  isSessionError,
-  keyFileSecret,
-  type ImageStorageState,
-  type Logger,
-} from '../src/index.js';
+import { RecordTooLarge, isSessionError, type Logger } from '../src/index.js';
+import { FolderStore, SavedStates, SealedStore, defaultDataDir, isKeyMismatch, keyFileSecret, type ImageStorageState } from '../src/parts.js';
 
 let dir: string;
 beforeEach(async () => {

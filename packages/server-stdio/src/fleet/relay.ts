@@ -2,7 +2,8 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { type Logger, messageOf } from '@sessionwright/session-core';
+import type { Logger } from '@sessionwright/session-core';
+import { messageOf } from '@sessionwright/session-core/parts';
 import type { CallerScope } from '../session-access.js';
 import { liveLinkBase } from './internal-route.js';
 import { RELAY_ENVELOPE_HEADER, RELAY_SIGNATURE_HEADER, type Envelope, type RelaySignature } from './relay-signature.js';

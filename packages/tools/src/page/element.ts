@@ -1,6 +1,7 @@
 // Naming an element: a selector or snapshot ref turned into a locator, how it reads in messages, and the state of what it matches now.
 import type { Locator, Page } from 'playwright';
-import { SessionError, messageOf } from '@sessionwright/session-core';
+import { SessionError } from '@sessionwright/session-core';
+import { messageOf } from '@sessionwright/session-core/parts';
 
 /** How long, in ms, an element action waits for its element unless the call gives a timeout. */
 export const DEFAULT_ELEMENT_TIMEOUT = 5_000;
