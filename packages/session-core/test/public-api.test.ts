@@ -1,5 +1,6 @@
 // The public API of @sessionwright/session-core, entry by entry (the root and /parts): each index's names and its built declarations' signatures, compared with the checked-in reports.
 import { declarationReport, publicApi, reported, undocumentedExports } from '@sessionwright/test-kit';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 /** Each entry of package.json's exports: its index, its built declarations and its two reports. */
@@ -40,4 +41,12 @@ describe.each(ENTRIES)('$entry', ({ index, names, declarations, signatures, load
 it('offers each name from one entry only', () => {
   const [root, parts] = ENTRIES.map(({ index }) => publicApi(index.pathname));
   expect(root?.filter((name) => parts?.includes(name))).toEqual([]);
+});
+
+it("is described name by name in docs/library.md's table of the root entry", () => {
+  const page = readFileSync(new URL('../../../docs/library.md', import.meta.url), 'utf8');
+  const table = page.split('### The root entry')[1]?.split('\n\n')[1] ?? '';
+  const described = [...table.matchAll(/^\| `([^`]+)` \|/gm)].map(([, name]) => name);
+  const root = publicApi(ENTRIES[0]?.index.pathname ?? '').map((name) => name.replace(/^type /, ''));
+  expect([...described].sort()).toEqual([...root].sort());
 });
