@@ -89,7 +89,7 @@ describe('FolderStore', () => {
     const old = 'old'.repeat(1000);
     await store.set('k', bytes(old));
     // The built package, as a spawned process runs it.
-    const source = path.resolve(__dirname, '../dist/index.js');
+    const source = path.resolve(__dirname, '../dist/parts.js');
     // A child that rewrites the record with large values as fast as it can, killed while it writes.
     const script = `import { FolderStore } from ${JSON.stringify(source)};
       const store = new FolderStore({ dir: ${JSON.stringify(dir)} });
