@@ -2,15 +2,17 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
-const source = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
+const source = (pkg: string, entry = 'index') => fileURLToPath(new URL(`./packages/${pkg}/src/${entry}.ts`, import.meta.url));
 
 export default defineConfig({
   resolve: {
     // In-process tests load the packages' sources, so coverage counts them; spawned servers run the built dist/ as users do.
-    alias: {
-      '@sessionwright/session-core': source('session-core'),
-      '@sessionwright/tools': source('tools'),
-    },
+    // Whole names only, so that an entry's subpath (session-core/parts) is not read as a file under the root entry's path.
+    alias: [
+      { find: /^@sessionwright\/session-core$/, replacement: source('session-core') },
+      { find: /^@sessionwright\/session-core\/parts$/, replacement: source('session-core', 'parts') },
+      { find: /^@sessionwright\/tools$/, replacement: source('tools') },
+    ],
   },
   test: {
     include: ['packages/*/test/**/*.test.ts', 'apps/*/test/**/*.test.ts'],

@@ -3,7 +3,8 @@
 // Run after `pnpm build`: node bench/profile/endpoints.mjs [sessions] [navigations-per-session] [rounds]
 import { createRequire } from 'node:module';
 import os from 'node:os';
-import { BrowserHost, RemoteBrowser, SessionManager, resolveExecutable } from '@sessionwright/session-core';
+import { BrowserHost, RemoteBrowser, SessionManager } from '@sessionwright/session-core';
+import { resolveExecutable } from '@sessionwright/session-core/parts';
 import { startBrowserServer, startFixtureServer } from '@sessionwright/test-kit';
 
 const [sessions = 20, navigations = 10, rounds = 3] = process.argv.slice(2).map(Number);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { resolveExecutable } from '@sessionwright/session-core';
+import { resolveExecutable } from '@sessionwright/session-core/parts';
 import { startFixtureServer } from '@sessionwright/test-kit';
 import { chromium } from 'playwright';
 

@@ -1,7 +1,7 @@
 // Profile of reading the title right after a load: Playwright's title() (utility world), a main-world evaluate,
 // CDP Runtime.evaluate, and the browser process's Target.getTargetInfo. Each on a fresh page (open, goto, read).
 // Run after `pnpm build`: node bench/profile/title.mjs [iterations]
-import { resolveExecutable } from '@sessionwright/session-core';
+import { resolveExecutable } from '@sessionwright/session-core/parts';
 import { startFixtureServer } from '@sessionwright/test-kit';
 import { chromium } from 'playwright';
 

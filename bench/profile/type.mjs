@@ -1,7 +1,7 @@
 // Profile of typing into a field, in-process (no MCP): raw fill(), a step per round trip (editable, visible, caret,
 // insert, read back, title), and shapes of fewer round trips. Each on a fresh page, systems interleaved.
 // Run after `pnpm build`: node bench/profile/type.mjs [iterations]
-import { resolveExecutable } from '@sessionwright/session-core';
+import { resolveExecutable } from '@sessionwright/session-core/parts';
 import { startFixtureServer } from '@sessionwright/test-kit';
 import { chromium } from 'playwright';
 

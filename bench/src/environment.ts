@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { resolveExecutable } from '@sessionwright/session-core';
+import { resolveExecutable } from '@sessionwright/session-core/parts';
 import { PLAYWRIGHT_MCP_CLI, SESSIONWRIGHT_CLI } from './systems.js';
 
 export interface Environment {

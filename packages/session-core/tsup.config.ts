@@ -1,3 +1,3 @@
 import { defineConfig } from 'tsup';
 
-export default defineConfig({ entry: ['src/index.ts'], format: 'esm', dts: true, clean: true, target: 'node20' });
+export default defineConfig({ entry: ['src/index.ts', 'src/parts.ts'], format: 'esm', dts: true, clean: true, target: 'node20' });

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { readBody, send } from '@sessionwright/test-kit/loopback';
-import { deviceNames, defined } from '@sessionwright/session-core';
+import { deviceNames, defined } from '@sessionwright/session-core/parts';
 import type { CallRequest, DemoSiteInfo, InfoResponse, JsonSchema, LogEntry, SessionView, SessionsResponse, ToolSummary } from './api.js';
 import type { CallOutcome, ServerLink } from './server-link.js';
 

@@ -1,7 +1,7 @@
 // `pnpm inspector`: starts the demo site, connects to a sessionwright server and serves the inspector page on 127.0.0.1.
 import { parseArgs } from 'node:util';
 import { cliArgs } from './cli-args.js';
-import { messageOf } from '@sessionwright/session-core';
+import { messageOf } from '@sessionwright/session-core/parts';
 import type { DemoSiteInfo } from './api.js';
 import { DEMO_USERS } from './demo-site/pages.js';
 import { startDemoSite } from './demo-site/server.js';

@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { resolveExecutable } from '@sessionwright/session-core';
+import { resolveExecutable } from '@sessionwright/session-core/parts';
 import { chromium, type Browser, type Page } from 'playwright';
 import { validate, version } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -5,7 +5,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createServer, type SessionwrightServer } from '@sessionwright/playwright-mcp';
-import { silentLogger } from '@sessionwright/session-core';
+import { silentLogger } from '@sessionwright/session-core/parts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHttpServer, connectStdioServer, serverCliPath, type ServerLink } from '../src/server-link.js';
 

@@ -1,6 +1,7 @@
 // The sessionwright command: read its settings (flags, environment, config file), serve MCP over stdio (or HTTP with --port), and shut down cleanly.
 import v8 from 'node:v8';
-import { BrowserHost, isKeyMismatch, messageOf, playwrightVersion, resolveHeadless, defined } from '@sessionwright/session-core';
+import { BrowserHost } from '@sessionwright/session-core';
+import { isKeyMismatch, messageOf, playwrightVersion, resolveHeadless, defined } from '@sessionwright/session-core/parts';
 import { isLoopback } from './settings/http-options.js';
 import type { HttpServerHandle } from './http/server.js';
 import { UsageError, parseArgs, type ServerOptions } from './settings/options.js';

@@ -4,25 +4,27 @@ import path from 'node:path';
 import type { ProtocolEra, Transport } from '@modelcontextprotocol/server';
 import {
   BrowserHost,
-  FolderStore,
   RemoteBrowser,
-  SavedStates,
-  SealedStore,
   SessionManager,
   browserError,
-  defaultDataDir,
   imageOfStorageState,
+  stderrLogger,
+  type BrowserSource,
+  type Logger,
+  type Store,
+} from '@sessionwright/session-core';
+import {
+  FolderStore,
+  SavedStates,
+  SealedStore,
+  defaultDataDir,
   keyFileSecret,
   defaultWarmSessions,
   parseEndpoint,
-  stderrLogger,
   uniqueLabels,
-  type BrowserSource,
   type LaunchHook,
-  type Logger,
-  type Store,
   defined,
-} from '@sessionwright/session-core';
+} from '@sessionwright/session-core/parts';
 import {
   ImplicitSession,
   playwrightProfile,

@@ -1,7 +1,7 @@
 // Serves MCP over stdio in both protocol eras: the client's first message (initialize, or a 2026-07-28 request) picks one.
 import type { Readable, Writable } from 'node:stream';
 import { StdioServerTransport, serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
-import { messageOf } from '@sessionwright/session-core';
+import { messageOf } from '@sessionwright/session-core/parts';
 import { MAX_MESSAGE_BYTES } from './input/limits.js';
 import type { SessionwrightServer } from './runtime.js';
 

@@ -1,6 +1,6 @@
 // --browser-endpoint and --cdp-endpoint end to end: the built CLI over stdio in front of real browser servers and a CDP Chromium.
 import { createRequire } from 'node:module';
-import { resolveExecutable } from '@sessionwright/session-core';
+import { resolveExecutable } from '@sessionwright/session-core/parts';
 import {
   browserProcesses,
   isAlive,

@@ -1,5 +1,6 @@
 // The one checkpointer on fake time: its schedule after calls, its bound on checkpoints in flight, and checkpoints cut to their size with what was left out named.
-import { RecordTooLarge, silentLogger, type Clock, type SessionImage, type Store, type Timers } from '@sessionwright/session-core';
+import { RecordTooLarge, type Clock, type SessionImage, type Store, type Timers } from '@sessionwright/session-core';
+import { silentLogger } from '@sessionwright/session-core/parts';
 import { describe, expect, it } from 'vitest';
 import { CHECKPOINTS_IN_FLIGHT, Checkpointer, type Capture } from '../src/fleet/checkpointer.js';
 

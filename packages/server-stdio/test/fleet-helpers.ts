@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { silentLogger } from '@sessionwright/session-core';
+import { silentLogger } from '@sessionwright/session-core/parts';
 import { freePort, startHaproxy, startRedis, type Balancer, type RedisServer } from '@sessionwright/test-kit';
 import { createServer, startHttpServer, type HttpServerHandle, type ServerOptions, type SessionwrightServer } from '../src/index.js';
 import { startHttpCli, type HttpCli } from './http-helpers.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { hasProgram, startFixtureServer, startRedis, type FixtureServer, type RedisServer } from '@sessionwright/test-kit';
-import { silentLogger } from '@sessionwright/session-core';
+import { silentLogger } from '@sessionwright/session-core/parts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, startHttpServer } from '../src/index.js';
 import { Directory } from '../src/fleet/directory.js';

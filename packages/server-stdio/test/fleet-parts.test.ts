@@ -1,5 +1,6 @@
 // The fleet's small parts on a clock the test moves: the relay's signature and replay window, the warnings about ignored records, placement's caching and its answers to a replica that refuses, and membership's expiry (on a real redis-server).
-import { type Logger, silentLogger } from '@sessionwright/session-core';
+import type { Logger } from '@sessionwright/session-core';
+import { silentLogger } from '@sessionwright/session-core/parts';
 import { hasProgram, startRedis, type RedisServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CallToolResult } from '@modelcontextprotocol/server';

@@ -1,7 +1,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { hasProgram, freePort, startFixtureServer, startRedis, type FixtureServer, type RedisServer } from '@sessionwright/test-kit';
-import { isKeyMismatch, silentLogger } from '@sessionwright/session-core';
+import { isKeyMismatch, silentLogger } from '@sessionwright/session-core/parts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, startHttpServer } from '../src/index.js';
 import { CHECKPOINT_MAX_BYTES } from '../src/fleet/checkpointer.js';

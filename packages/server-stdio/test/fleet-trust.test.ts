@@ -4,7 +4,7 @@ import { type IncomingHttpHeaders, type Server, createServer as createHttpServer
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { silentLogger } from '@sessionwright/session-core';
+import { silentLogger } from '@sessionwright/session-core/parts';
 import { freePort, hasProgram, startFixtureServer, startRedis, type FixtureServer, type RedisServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FleetKeys } from '../src/fleet/fleet-keys.js';

@@ -1,6 +1,6 @@
 // Three replicas on one Redis behind HAProxy in round robin behave as one server (docs/deploy.md#a-fleet): real redis-server, HAProxy, Chromium and clients of both eras.
 import { Client as ClientV2, StreamableHTTPClientTransport as StreamableV2 } from '@modelcontextprotocol/client';
-import { resolveExecutable } from '@sessionwright/session-core';
+import { resolveExecutable } from '@sessionwright/session-core/parts';
 import { hasProgram, startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
 import { chromium } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

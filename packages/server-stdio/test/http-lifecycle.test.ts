@@ -1,5 +1,5 @@
 // HTTP mode over time: shutdown on signals, stdin left alone, keep-alive on quiet streams, idle and dropped connections.
-import { silentLogger } from '@sessionwright/session-core';
+import { silentLogger } from '@sessionwright/session-core/parts';
 import { browserProcesses, holdsFor, isAlive, waitFor } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, startHttpServer, type HttpServerHandle, type SessionwrightServer } from '../src/index.js';

@@ -1,6 +1,6 @@
 // Web pages cannot drive the server (docs/http.md): a real Chromium loads a page from another local port that aims iframes, images, EventSources, a form and fetch() at a tokenless server.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { resolveExecutable } from '@sessionwright/session-core';
+import { resolveExecutable } from '@sessionwright/session-core/parts';
 import { startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
 import { chromium, type Browser, type Page, type Request } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,8 @@
 // Live-view links in process: a token works for its one session until it expires or the session ends; a page's stream ends with it; keys typed in the view reach the page.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BrowserHost, SessionManager, silentLogger } from '@sessionwright/session-core';
+import { BrowserHost, SessionManager } from '@sessionwright/session-core';
+import { silentLogger } from '@sessionwright/session-core/parts';
 import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionSlots } from '../src/http/connection-slots.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isToolVisibilityAppOnly } from '@modelcontextprotocol/ext-apps/app-bridge';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { resolveExecutable } from '@sessionwright/session-core';
+import { resolveExecutable } from '@sessionwright/session-core/parts';
 import { startFixtureServer, type FixtureServer, type StdioConnection } from '@sessionwright/test-kit';
 import { build } from 'esbuild';
 import { chromium, type Browser, type FrameLocator, type Page } from 'playwright';

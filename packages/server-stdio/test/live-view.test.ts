@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { resolveExecutable, silentLogger } from '@sessionwright/session-core';
+import { resolveExecutable, silentLogger } from '@sessionwright/session-core/parts';
 import { playwrightProfile } from '@sessionwright/tools';
 import { readZip, startFixtureServer, type FixtureServer, type StdioConnection } from '@sessionwright/test-kit';
 import { chromium, type Browser, type Page } from 'playwright';

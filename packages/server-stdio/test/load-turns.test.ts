@@ -2,7 +2,8 @@
 // loads of every session: with one turn and a load that hangs, none of them reaches the site until the turn is free.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { BrowserHost, SessionManager, silentLogger } from '@sessionwright/session-core';
+import { BrowserHost, SessionManager } from '@sessionwright/session-core';
+import { silentLogger } from '@sessionwright/session-core/parts';
 import { holdsFor, startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpServer } from '../src/protocol/mcp-server.js';

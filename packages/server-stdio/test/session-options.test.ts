@@ -1,7 +1,8 @@
 // create_session's identity options over a real stdio pipe, and the storage tools (export_storage_state, cookies) over a real MCP client in-process.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { BrowserHost, SessionManager, silentLogger } from '@sessionwright/session-core';
+import { BrowserHost, SessionManager } from '@sessionwright/session-core';
+import { silentLogger } from '@sessionwright/session-core/parts';
 import { allTools, capabilityTools } from '@sessionwright/tools';
 import { BASIC_AUTH, startFixtureServer, startForwardProxy, type FixtureServer, type ForwardProxy, type StdioConnection } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -2,7 +2,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/server';
-import { BrowserHost, SessionManager, silentLogger } from '@sessionwright/session-core';
+import { BrowserHost, SessionManager } from '@sessionwright/session-core';
+import { silentLogger } from '@sessionwright/session-core/parts';
 import { playwrightProfile, sessionsProfile, toolsFor } from '@sessionwright/tools';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMcpServer } from '../src/protocol/mcp-server.js';

@@ -9,6 +9,7 @@ import { orAfter } from './clock.js';
 import { browserChildren, killProcessGroup } from './process-tree.js';
 import { defined } from './fields.js';
 
+/** How a BrowserHost launches its browser: which one, headless or not, which binary, switches and time limit. */
 export interface BrowserHostOptions {
   browser?: BrowserName;
   /** Undefined: headed, except on Linux without a display. */

@@ -1,19 +1,24 @@
 // Time sources the SessionManager uses, injectable so expiry can be tested without sleeping.
 
+/** Where the current time comes from: systemClock, or a fake one in tests. */
 export interface Clock {
   /** Milliseconds since the epoch. */
   now(): number;
 }
 
+/** What Timers.setTimeout returns and clearTimeout takes; opaque to everyone but the Timers that made it. */
 export type TimerHandle = unknown;
 
+/** Where timers come from: systemTimers, or fake ones that tests advance by hand. */
 export interface Timers {
   setTimeout(callback: () => void, ms: number): TimerHandle;
   clearTimeout(handle: TimerHandle): void;
 }
 
+/** The real clock (Date.now). */
 export const systemClock: Clock = { now: () => Date.now() };
 
+/** Real timers, unref'd so that an idle session never keeps the process alive. */
 export const systemTimers: Timers = {
   setTimeout(callback, ms) {
     const handle = setTimeout(callback, ms);

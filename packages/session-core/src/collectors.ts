@@ -75,6 +75,7 @@ const MAX_TEXT = 4_000;
 /** URLs longer than this are cut in the request list (data: URLs can be megabytes). */
 const MAX_URL = 2_000;
 
+/** How severe a console message is, from least shown to most: a request for console messages names the least it wants. */
 export type ConsoleLevel = 'error' | 'warning' | 'info' | 'debug';
 const LEVEL_RANK: Record<ConsoleLevel, number> = { debug: 0, info: 1, warning: 2, error: 3 };
 
@@ -96,11 +97,13 @@ export function consoleLevel(type: string): ConsoleLevel {
   return 'info';
 }
 
+/** A filter for console entries of `level` or more severe ones. */
 export function atLeast(level: ConsoleLevel): (entry: ConsoleEntry) => boolean {
   const minimum = LEVEL_RANK[level];
   return (entry) => LEVEL_RANK[consoleLevel(entry.type)] >= minimum;
 }
 
+/** One request a session's pages made, as its request list keeps it. */
 export interface RequestEntry {
   /** Stable within the session: r1, r2, … in the order the requests started. */
   id: string;

@@ -15,6 +15,7 @@ import { defined } from './fields.js';
 const STATIC_RESOURCE_TYPES = ['image', 'font', 'media', 'stylesheet'] as const;
 type StaticResourceType = (typeof STATIC_RESOURCE_TYPES)[number];
 
+/** True for a resource type that is the page's furniture (image, font, media, stylesheet) rather than its traffic. */
 export function isStaticResource(resourceType: string): resourceType is StaticResourceType {
   return (STATIC_RESOURCE_TYPES as readonly string[]).includes(resourceType);
 }
@@ -324,6 +325,7 @@ export const sessionDefaultsSchema = z.strictObject({
   blockedOrigins: z.array(z.string().max(LIMIT.text)).optional(),
 });
 
+/** What every session of a manager starts with (SessionManagerOptions.sessionDefaults), as sessionDefaultsSchema checks it. */
 export type SessionDefaults = z.input<typeof sessionDefaultsSchema>;
 
 const SESSION_DEFAULT_NAMES = Object.keys(sessionDefaultsSchema.shape);

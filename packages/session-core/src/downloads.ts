@@ -34,6 +34,7 @@ export interface DownloadLimits {
   maxFolderBytes?: number | undefined;
 }
 
+/** What one session may download unless SessionManagerOptions.downloads says otherwise: 1 GiB, 100 files, removed with the session. */
 export const DEFAULT_DOWNLOAD_LIMITS: DownloadLimits = { maxBytes: 1024 ** 3, maxCount: 100, keep: false };
 
 /** How often the size of downloads in progress is checked against the byte limit, in ms. */

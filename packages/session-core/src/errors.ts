@@ -93,6 +93,7 @@ export interface ErrorPayload {
   details?: ErrorDetails;
 }
 
+/** Every failure session-core answers with: a stable `code`, a message for the reader, the session's id and details. */
 export class SessionError extends Error {
   override readonly name = 'SessionError';
   readonly code: ErrorCode;
@@ -144,6 +145,7 @@ export function nextStepOf(error: SessionError): NextStep | undefined {
   return typeof next === 'string' && (NEXT_STEPS as readonly string[]).includes(next) ? (next as NextStep) : undefined;
 }
 
+/** True for a SessionError, to tell it from anything else thrown. */
 export function isSessionError(value: unknown): value is SessionError {
   return value instanceof SessionError;
 }

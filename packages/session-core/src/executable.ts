@@ -4,7 +4,9 @@ import path from 'node:path';
 import { browserError } from './errors.js';
 import { playwright } from './load-playwright.js';
 
+/** The browser types a BrowserHost can launch, as Playwright names them. */
 export const BROWSER_NAMES = ['chromium', 'firefox', 'webkit'] as const;
+/** One of BROWSER_NAMES. */
 export type BrowserName = (typeof BROWSER_NAMES)[number];
 
 /** Where the chosen executable came from. */

@@ -9,6 +9,7 @@ import { playwright, type PlaywrightLoader } from './load-playwright.js';
 import { silentLogger, type Logger } from './logger.js';
 import { defined } from './fields.js';
 
+/** Where a RemoteBrowser connects and how it retries. */
 export interface RemoteBrowserOptions {
   /** connect: Playwright's own protocol (`playwright run-server`, `launchServer()`, Browserless, Moon); cdp: `connectOverCDP`. */
   kind: 'connect' | 'cdp';
@@ -39,6 +40,7 @@ export function playwrightVersion(): string {
 /** How long shutdown waits for a remote browser to acknowledge the disconnection. */
 const DISCONNECT_TIMEOUT_MS = 2_000;
 
+/** A browser that runs elsewhere, as a BrowserSource: connected in the background, reconnected with backoff, never closed. */
 export class RemoteBrowser implements BrowserSource {
   readonly kind: 'connect' | 'cdp';
   readonly ownership = 'attached' as const;

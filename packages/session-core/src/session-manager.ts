@@ -41,6 +41,7 @@ import { runawayLimits, type RunawayLimits, type RunawayOptions } from './runawa
 
 export type { EndReason } from './call-errors.js';
 
+/** What a SessionManager is built with: only `host` is required. */
 export interface SessionManagerOptions {
   /** Where browsers come from: one (a local BrowserHost) or several (remote endpoints); sessions spread over them by load. */
   host: BrowserSource | readonly BrowserSource[];
@@ -136,6 +137,7 @@ export interface CreateRequest {
   signal?: AbortSignal | undefined;
 }
 
+/** One open session as list() describes it. */
 export interface SessionInfo {
   sessionId: string;
   createdAt: number;
@@ -150,8 +152,11 @@ export interface SessionInfo {
   endpoint: string;
 }
 
+/** Idle milliseconds after which a session is closed, unless SessionManagerOptions.sessionTimeout says otherwise. */
 export const DEFAULT_SESSION_TIMEOUT = 300_000;
+/** Sessions open at once, unless SessionManagerOptions.maxSessions says otherwise. */
 export const DEFAULT_MAX_SESSIONS = 10;
+/** The longest one call through run() may take, in ms, unless SessionManagerOptions.callTimeout says otherwise. */
 export const DEFAULT_CALL_TIMEOUT = 120_000;
 
 /**
@@ -162,6 +167,7 @@ export interface IdentityScope {
   identity?: string | undefined;
 }
 
+/** Owns the sessions: creates them within the limits, runs each call in its session's queue, expires idle ones and shuts everything down. */
 export class SessionManager {
   readonly sessionTimeout: number;
   readonly callTimeout: number;

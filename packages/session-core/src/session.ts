@@ -28,6 +28,7 @@ const MAX_EVENTS = 50;
 /** Tabs a session keeps open by default; the oldest background tab is closed when a new one would pass it. */
 export const DEFAULT_MAX_TABS = 10;
 
+/** What happened in a session between two calls (dialogs answered, tabs opened or closed, files downloaded), read once with takeEvents(). */
 export interface SessionEvents {
   dialogs: DialogRecord[];
   /** URLs of tabs the page opened since the last call (the session switched to the newest). */
@@ -98,6 +99,7 @@ interface SessionInit {
   timers?: Timers;
 }
 
+/** One isolated session: a BrowserContext, its current page and tabs, and the queue that runs its calls one at a time. */
 export class Session {
   readonly id: string;
   readonly createdAt: number;

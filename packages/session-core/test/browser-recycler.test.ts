@@ -5,7 +5,8 @@ import { createRequire } from 'node:module';
 import { holdsFor, startBrowserServer, startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
 import type { Browser } from 'playwright';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserHost, RemoteBrowser, SessionManager, resolveExecutable } from '../src/index.js';
+import { BrowserHost, RemoteBrowser, SessionManager } from '../src/index.js';
+import { resolveExecutable } from '../src/parts.js';
 import { FakeTime } from './fake-time.js';
 
 const IDLE_MS = 10_000;

@@ -6,7 +6,8 @@ import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Ring } from '../src/collectors.js';
 import { safeFileName } from '../src/downloads.js';
-import { BrowserHost, SessionManager, atLeast, type ModalState, type Session } from '../src/index.js';
+import { BrowserHost, SessionManager, type Session } from '../src/index.js';
+import { atLeast, type ModalState } from '../src/parts.js';
 import { rejectionOf } from './session-errors.js';
 
 describe('Ring', () => {

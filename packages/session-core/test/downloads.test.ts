@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserHost, DEFAULT_DOWNLOAD_LIMITS, SessionManager, type DownloadRecord, type Session } from '../src/index.js';
+import { BrowserHost, SessionManager, type Session } from '../src/index.js';
+import { DEFAULT_DOWNLOAD_LIMITS } from '../src/parts.js';
+import type { DownloadRecord } from '../src/downloads.js';
 
 const MAX_BYTES = 50 * 1024 ** 2;
 let server: FixtureServer;

@@ -1,7 +1,8 @@
 // The error contract: SessionError's wire shape, its codes and the BROWSER_ERROR reasons.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BROWSER_ERROR_REASONS, ERROR_CODES, SessionError, browserError, isSessionError, messageOf } from '../src/index.js';
+import { BROWSER_ERROR_REASONS, ERROR_CODES, SessionError, browserError, isSessionError } from '../src/index.js';
+import { messageOf } from '../src/parts.js';
 
 describe('SessionError', () => {
   it('serialises to {errorCode, message, sessionId?, details?}', () => {

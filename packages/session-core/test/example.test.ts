@@ -1,6 +1,6 @@
-// Runs the README's example script with node, importing the built package by its own name, against the fixture server.
+// Runs the example script of docs/library.md and the README with node, importing the built package by its own name, against the fixture server; both pages show it as it is.
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,5 +48,12 @@ describe('examples/two-sessions.mjs', () => {
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toContain('usage: node examples/two-sessions.mjs <url>');
+  });
+});
+
+describe('the pages that show examples/two-sessions.mjs', () => {
+  const example = readFileSync(new URL('../examples/two-sessions.mjs', import.meta.url), 'utf8');
+  it.each(['../../../docs/library.md', '../README.md'])('%s shows it as it is', (page) => {
+    expect(readFileSync(new URL(page, import.meta.url), 'utf8')).toContain(`\`\`\`js\n${example}\`\`\`\n`);
   });
 });

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { chromium, firefox } from 'playwright';
 import { describe, expect, it } from 'vitest';
 import { installHint, systemChromiumCandidates } from '../src/executable.js';
-import { SessionError, resolveExecutable, resolveHeadless, type ResolveExecutableOptions } from '../src/index.js';
+import { SessionError } from '../src/index.js';
+import { resolveExecutable, resolveHeadless } from '../src/parts.js';
+import type { ResolveExecutableOptions } from '../src/executable.js';
 
 const SHELL = '/usr/lib/chromium/chromium-headless-shell';
 const FULL = '/usr/lib/chromium/chromium';

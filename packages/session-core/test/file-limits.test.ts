@@ -8,7 +8,8 @@ import path from 'node:path';
 import { readZip, startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FfmpegSlots, TraceSize } from '../src/recording-limits.js';
-import { BrowserHost, MAX_VIDEO, SessionManager, checkVideoSettings, type Session } from '../src/index.js';
+import { BrowserHost, SessionManager, type Session } from '../src/index.js';
+import { MAX_VIDEO, checkVideoSettings } from '../src/parts.js';
 
 const MAX_BYTES = 3_000_000;
 let server: FixtureServer;

@@ -1,6 +1,7 @@
 // The stderr logger (stdout may carry a protocol) and the short id used in logs.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { shortId, silentLogger, stderrLogger } from '../src/index.js';
+import { shortId, stderrLogger } from '../src/index.js';
+import { silentLogger } from '../src/parts.js';
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -11,7 +11,7 @@ import http from 'node:http';
 import { type FixtureServer, startFixtureServer } from '@sessionwright/test-kit';
 import { type Browser, chromium, type Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { playwrightVersion, resolveExecutable } from '../src/index.js';
+import { playwrightVersion, resolveExecutable } from '../src/parts.js';
 import { actionRecorder, downloadFile, registryFfmpegPath, saveClosedScreencast, serverSide } from '../src/playwright-internals.js';
 import { ensureFfmpeg } from '../src/video.js';
 

@@ -11,7 +11,8 @@ import {
   type FixtureServer,
 } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { RemoteBrowser, SessionManager, playwrightVersion, resolveExecutable, type Logger, type Session } from '../src/index.js';
+import { RemoteBrowser, SessionManager, type Logger, type Session } from '../src/index.js';
+import { playwrightVersion, resolveExecutable } from '../src/parts.js';
 import { rejectionOf } from './session-errors.js';
 
 const PLAYWRIGHT = createRequire(import.meta.url).resolve('playwright');

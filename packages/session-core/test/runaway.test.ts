@@ -1,7 +1,9 @@
 // Runaway pages: a page that floods events or memory is stopped, says so on its session's next call, and costs the other sessions little.
 import { pipeBrowsers, startFixtureServer, treePss, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BROWSER_ERROR_REASONS, BrowserHost, DEFAULT_RUNAWAY_LIMITS, SessionManager, isSessionError, type RunawayTrip, type Session } from '../src/index.js';
+import { BROWSER_ERROR_REASONS, BrowserHost, SessionManager, isSessionError, type Session } from '../src/index.js';
+import { DEFAULT_RUNAWAY_LIMITS } from '../src/parts.js';
+import type { RunawayTrip } from '../src/runaway.js';
 import { RunawayGuard, runawayLimits } from '../src/runaway.js';
 
 describe('RunawayGuard', () => {

@@ -2,7 +2,8 @@
 import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
 import type { Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserHost, SessionManager, isSessionError, resolveSessionDefaults, type Session, type SessionDefaults } from '../src/index.js';
+import { BrowserHost, SessionManager, isSessionError, type Session } from '../src/index.js';
+import { resolveSessionDefaults, type SessionDefaults } from '../src/parts.js';
 
 let fixture: FixtureServer;
 let host: BrowserHost;

@@ -4,18 +4,8 @@ import { mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from 'node:
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  FolderStore,
-  RecordTooLarge,
-  SavedStates,
-  SealedStore,
-  defaultDataDir,
-  isKeyMismatch,
-  isSessionError,
-  keyFileSecret,
-  type ImageStorageState,
-  type Logger,
-} from '../src/index.js';
+import { RecordTooLarge, isSessionError, type Logger } from '../src/index.js';
+import { FolderStore, SavedStates, SealedStore, defaultDataDir, isKeyMismatch, keyFileSecret, type ImageStorageState } from '../src/parts.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -99,7 +89,7 @@ describe('FolderStore', () => {
     const old = 'old'.repeat(1000);
     await store.set('k', bytes(old));
     // The built package, as a spawned process runs it.
-    const source = path.resolve(__dirname, '../dist/index.js');
+    const source = path.resolve(__dirname, '../dist/parts.js');
     // A child that rewrites the record with large values as fast as it can, killed while it writes.
     const script = `import { FolderStore } from ${JSON.stringify(source)};
       const store = new FolderStore({ dir: ${JSON.stringify(dir)} });

@@ -3,7 +3,8 @@ import { browserProcesses, isAlive, startFixtureServer, waitFor, type FixtureSer
 import { type AddressInfo, connect, createServer } from 'node:net';
 import type { Browser, BrowserContext } from 'playwright';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BrowserHost, SessionManager, defaultWarmSessions, isSessionError } from '../src/index.js';
+import { BrowserHost, SessionManager, isSessionError } from '../src/index.js';
+import { defaultWarmSessions } from '../src/parts.js';
 import { WarmPool } from '../src/warm-pool.js';
 import { FakeTime } from './fake-time.js';
 

@@ -16,6 +16,6 @@ export { startBrowserServer, startCdpBrowser, startVersionMismatchServer } from 
 export type { BrowserServer, BrowserServerOptions, CdpBrowser, VersionMismatchServer } from './browser-servers.js';
 export { LARGE_BODY_LENGTH } from './agent-routes.js';
 export { readZip } from './zip.js';
-export { declarationReport, publicApi, reported } from './public-api.js';
+export { declarationReport, publicApi, reported, undocumentedExports } from './public-api.js';
 export { freePort, hasProgram, startHaproxy, startRedis, HAPROXY_CONFIG, HAPROXY_PLAIN_CONFIG } from './fleet-parts.js';
 export type { Balancer, RedisServer } from './fleet-parts.js';

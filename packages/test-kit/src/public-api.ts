@@ -1,5 +1,7 @@
 // A package's public API for tests that compare it with checked-in reports: its names, read from its index.ts, and its signatures, read from its built declarations.
 import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
 
 /**
  * The names `index` exports, sorted, each type-only one as `type Name`. The house style keeps every index.ts an
@@ -27,15 +29,129 @@ export function publicApi(index: string): string[] {
 }
 
 /**
- * A package's public API with its signatures, as its built declarations (`dist/index.d.ts`, one bundled file) say it:
- * comments, blank lines and private members left out and each line trimmed, so that a changed parameter, return or
- * field type changes the report while a reworded comment does not.
+ * The signatures one entry of a package offers, as its built declarations (`dist/<entry>.d.ts`) say them: each exported
+ * name (sorted, `export Name` or `export type Name`) with its declaration, then every declaration of the build those
+ * reach without exporting it (`not exported: Name`, sorted), so a changed field of an options type changes the report
+ * of each entry that reaches it. Declarations are followed into the chunks a multi-entry build shares, so the chunk's
+ * hashed file name and the short names it exports under never show. Comments, blank lines and private members are left
+ * out and each line trimmed, so that a changed parameter, return or field type changes the report while a reworded
+ * comment does not. Declarations of other packages (Playwright, zod, a sibling package) are named, not followed.
  */
 export function declarationReport(declarations: string): string[] {
-  return withoutComments(readFileSync(declarations, 'utf8'))
+  const program = ts.createProgram([declarations], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    types: [],
+    noEmit: true,
+    skipLibCheck: true,
+  });
+  const checker = program.getTypeChecker();
+  const entry = program.getSourceFile(declarations);
+  const moduleSymbol = entry && checker.getSymbolAtLocation(entry);
+  if (!entry || !moduleSymbol) throw new Error(`${declarations} has no exports to report`);
+  const buildDir = path.dirname(path.resolve(declarations));
+  const ownStatements = (symbol: ts.Symbol): ts.Statement[] => {
+    const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+    const statements = (target.declarations ?? [])
+      .filter((declaration) => path.dirname(path.resolve(declaration.getSourceFile().fileName)) === buildDir)
+      .map(topStatement)
+      .filter((statement) => !ts.isImportDeclaration(statement) && !ts.isExportDeclaration(statement));
+    return [...new Set(statements)];
+  };
+
+  const lines: string[] = [];
+  // Every statement written or waiting to be: the exported ones first, so that none is written twice.
+  const seen = new Set<ts.Statement>();
+  const reached = new Map<string, ts.Statement[]>();
+  const follow = (statement: ts.Statement) => {
+    const visit = (node: ts.Node) => {
+      if (ts.isIdentifier(node)) {
+        const symbol = checker.getSymbolAtLocation(node);
+        for (const other of symbol ? ownStatements(symbol) : []) {
+          if (seen.has(other)) continue;
+          seen.add(other);
+          const name = nameOf(other);
+          reached.set(name, [...(reached.get(name) ?? []), other]);
+          follow(other);
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(statement);
+  };
+  const exported = checker.getExportsOfModule(moduleSymbol).sort((a, b) => byName(a.name, b.name));
+  for (const symbol of exported) for (const statement of ownStatements(symbol)) seen.add(statement);
+  for (const symbol of exported) {
+    const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+    lines.push(`export ${target.flags & ts.SymbolFlags.Value ? '' : 'type '}${symbol.name}`);
+    for (const statement of ownStatements(symbol)) lines.push(...statementLines(statement));
+  }
+  for (const symbol of exported) for (const statement of ownStatements(symbol)) follow(statement);
+  for (const name of [...reached.keys()].sort(byName)) {
+    lines.push(`not exported: ${name}`);
+    for (const statement of reached.get(name) ?? []) lines.push(...statementLines(statement));
+  }
+  return lines;
+}
+
+/**
+ * The names `index` exports whose declaration carries no TSDoc comment (`/** … *\/`), sorted: each export says in one
+ * line what it is for, where its declaration is, so an editor shows it wherever the name is used.
+ */
+export function undocumentedExports(index: string): string[] {
+  const program = ts.createProgram([index], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    types: [],
+    noEmit: true,
+    skipLibCheck: true,
+  });
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(index);
+  const moduleSymbol = source && checker.getSymbolAtLocation(source);
+  if (!source || !moduleSymbol) throw new Error(`${index} has no exports to check`);
+  const documented = (declaration: ts.Declaration) => {
+    // A variable's comment sits on its statement (`/** … */ export const x = …`).
+    const holder = ts.isVariableDeclaration(declaration) ? declaration.parent.parent : declaration;
+    return ts.getJSDocCommentsAndTags(holder).some((doc) => ts.isJSDoc(doc));
+  };
+  return checker
+    .getExportsOfModule(moduleSymbol)
+    .filter((symbol) => {
+      const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
+      return !(target.declarations ?? []).some(documented);
+    })
+    .map((symbol) => symbol.name)
+    .sort(byName);
+}
+
+/** The statement at the top of its file that holds `node`. */
+function topStatement(node: ts.Node): ts.Statement {
+  let current = node;
+  while (current.parent && !ts.isSourceFile(current.parent)) current = current.parent;
+  return current as ts.Statement;
+}
+
+/** The name a top-level declaration declares (the first, for a list of variables). */
+function nameOf(statement: ts.Statement): string {
+  if (ts.isVariableStatement(statement)) return statement.declarationList.declarations[0]?.name.getText() ?? '';
+  const name = (statement as { name?: ts.Node }).name;
+  return name ? name.getText() : statement.getText().slice(0, 40);
+}
+
+/** A declaration's text as report lines: comments, blank lines and private members out, each line trimmed. */
+function statementLines(statement: ts.Statement): string[] {
+  return withoutComments(statement.getText())
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line !== '' && !/^(private|#private)\b/.test(line));
+}
+
+/** Names in the order `publicApi` lists them: by their bytes, so capitals first. */
+function byName(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** TypeScript text without its comments; string and template literals (a URL type such as 'ui://…') are kept whole. */

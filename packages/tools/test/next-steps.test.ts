@@ -1,5 +1,6 @@
 // The tools layer words session-core's next-step hints for the profile in use.
-import { NEXT_STEPS, SessionError } from '@sessionwright/session-core';
+import { SessionError } from '@sessionwright/session-core';
+import { NEXT_STEPS } from '@sessionwright/session-core/parts';
 import { describe, expect, it } from 'vitest';
 import { SESSIONS_VOCABULARY, nextStepSentence, withNextStep, type ToolVocabulary } from '../src/framework/next-steps.js';
 

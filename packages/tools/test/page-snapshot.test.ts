@@ -1,6 +1,6 @@
 // The page snapshot's quick way (Playwright's injected script, YAML made in the page) against Playwright's public
 // ariaSnapshot: the same text and refs on real pages, the public call wherever the quick way cannot answer.
-import { resolveExecutable } from '@sessionwright/session-core';
+import { resolveExecutable } from '@sessionwright/session-core/parts';
 import { type FixtureServer, startFixtureServer } from '@sessionwright/test-kit';
 import { type Browser, chromium, type Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

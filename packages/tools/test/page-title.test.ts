@@ -1,6 +1,6 @@
 // The title read's way to the browser process: straight to Playwright's server-side session where it runs in this
 // process (the pinned Playwright), through the public API where it does not, and the same answer either way.
-import { resolveExecutable } from '@sessionwright/session-core';
+import { resolveExecutable } from '@sessionwright/session-core/parts';
 import { type FixtureServer, startFixtureServer } from '@sessionwright/test-kit';
 import { type Browser, type CDPSession, chromium, type Page } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

@@ -1,13 +1,6 @@
 // Tools called in this process, as a server calls them: runTool with a ToolContext over a real SessionManager on headless Chromium, and the result read as a client reads it.
-import {
-  BROWSER_ERROR_REASONS,
-  BrowserHost,
-  ERROR_CODES,
-  SessionManager,
-  silentLogger,
-  type ErrorCode,
-  type SessionManagerOptions,
-} from '@sessionwright/session-core';
+import { BROWSER_ERROR_REASONS, BrowserHost, ERROR_CODES, SessionManager, type ErrorCode, type SessionManagerOptions } from '@sessionwright/session-core';
+import { silentLogger } from '@sessionwright/session-core/parts';
 import { resultContract, startFixtureServer, type FixtureServer, type FixtureServerOptions, type JsonToolResult } from '@sessionwright/test-kit';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import {

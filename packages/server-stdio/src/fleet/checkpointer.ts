@@ -1,7 +1,6 @@
 // The one checkpointer of a server's sessions (a fleet's replica, or one server with --data-dir): each session's image, sealed in the store, off the call's path, bounded in size, rate and memory.
 import {
   RecordTooLarge,
-  messageOf,
   shortId,
   systemClock,
   systemTimers,
@@ -13,6 +12,7 @@ import {
   type TimerHandle,
   type Timers,
 } from '@sessionwright/session-core';
+import { messageOf } from '@sessionwright/session-core/parts';
 
 /** A checkpoint follows a session's call by about this much, and a session is checkpointed at most once per interval. */
 const CHECKPOINT_DELAY_MS = 300;

@@ -1,5 +1,6 @@
 // Sessions changing replica: a session whose replica is gone taken over here (claimed, restored from its checkpoint), and every session handed over when this replica drains.
-import { type Clock, type Logger, type SessionManager, defined, messageOf, shortId } from '@sessionwright/session-core';
+import { type Clock, type Logger, type SessionManager, shortId } from '@sessionwright/session-core';
+import { defined, messageOf } from '@sessionwright/session-core/parts';
 import type { CheckpointRecord, Checkpointer } from './checkpointer.js';
 import type { Directory, SessionRecord } from './directory.js';
 import { labelOf } from './replica-url.js';

@@ -1,7 +1,7 @@
 // A live-view link works through any replica: its token is entered in the store, and a replica that does not know a token relays the request (its body read whole and signed, its answer piped) to the one that issued it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@sessionwright/session-core';
-import { messageOf } from '@sessionwright/session-core';
+import { messageOf } from '@sessionwright/session-core/parts';
 import type { LiveRelay } from '../live-view/live-views.js';
 import type { FleetKeys } from './fleet-keys.js';
 import type { RedisStore } from './redis-store.js';

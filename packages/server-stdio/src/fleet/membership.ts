@@ -1,5 +1,6 @@
 // Which replicas are alive: each says so in a signed heartbeat, listed in one sorted set by when it expires (no scan of the keyspace).
-import { type Clock, type Logger, type TimerHandle, type Timers, messageOf } from '@sessionwright/session-core';
+import type { Clock, Logger, TimerHandle, Timers } from '@sessionwright/session-core';
+import { messageOf } from '@sessionwright/session-core/parts';
 import type { Redis } from 'ioredis';
 import type { FleetKeys } from './fleet-keys.js';
 import { KEY_PREFIX, reach } from './redis-store.js';

@@ -2,7 +2,8 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders, type ServerResponse } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { type Logger, browserError, messageOf } from '@sessionwright/session-core';
+import { type Logger, browserError } from '@sessionwright/session-core';
+import { messageOf } from '@sessionwright/session-core/parts';
 import type { CallerScope } from '../identity/session-access.js';
 import { liveLinkBase } from '../live-view/live-views.js';
 import type { AskUser, CallLegs, OnProgress } from './restored.js';

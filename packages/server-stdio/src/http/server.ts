@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { hostname } from 'node:os';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, isInitializeRequest, isLegacyRequest, type AuthInfo, type JSONRPCMessage } from '@modelcontextprotocol/server';
-import { messageOf, defined } from '@sessionwright/session-core';
+import { messageOf, defined } from '@sessionwright/session-core/parts';
 import type { HttpOptions } from '../settings/http-options.js';
 import { createRequestGuard } from './security.js';
 import { LiveViews, liveLinkBase } from '../live-view/live-views.js';

@@ -1,5 +1,6 @@
 // The sessions one caller may see and use: a SessionAccess scoped to its connection or its client identity.
-import { MAX_FORKS, type SavedStates, type Session, type SessionManager } from '@sessionwright/session-core';
+import type { Session, SessionManager } from '@sessionwright/session-core';
+import { MAX_FORKS, type SavedStates } from '@sessionwright/session-core/parts';
 import type { SavedStateAccess, SessionAccess } from '@sessionwright/tools';
 
 /**

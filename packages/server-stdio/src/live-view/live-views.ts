@@ -4,18 +4,16 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import {
   type Clock,
-  type ControlLease,
   type Logger,
-  type PersonInput,
   type Session,
   SessionError,
   type TimerHandle,
   type Timers,
   isSessionError,
-  messageOf,
   systemClock,
   systemTimers,
 } from '@sessionwright/session-core';
+import { type ControlLease, type PersonInput, messageOf } from '@sessionwright/session-core/parts';
 import {
   type HandOff,
   type GiveBackSource,

@@ -12,7 +12,8 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { SessionError, type Logger, type SessionManager, defined } from '@sessionwright/session-core';
+import { SessionError, type Logger, type SessionManager } from '@sessionwright/session-core';
+import { defined } from '@sessionwright/session-core/parts';
 import {
   ImplicitSession,
   allTools,

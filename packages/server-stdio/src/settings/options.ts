@@ -21,7 +21,7 @@ import { translatePlaywright } from './playwright/translate.js';
 import { NO_SETUP, type BrowserSetup } from './setup.js';
 import { UsageError } from '../input/usage-error.js';
 import { VERSION } from '../version.js';
-import { defined } from '@sessionwright/session-core';
+import { defined } from '@sessionwright/session-core/parts';
 
 export { UsageError };
 

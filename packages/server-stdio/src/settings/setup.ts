@@ -1,5 +1,5 @@
 // The settings beyond the flag table (BrowserSetup): what the playwright profile's flags set for every session, the launch, remote browsers, timeouts and recording.
-import type { ConsoleLevel, SessionDefaults } from '@sessionwright/session-core';
+import type { ConsoleLevel, SessionDefaults } from '@sessionwright/session-core/parts';
 
 /**
  * Settings the flag table does not carry: what every session starts with, how the browser is launched or reached, the

@@ -1,6 +1,6 @@
 // Where each setting's value comes from: the command line, then SESSIONWRIGHT_* variables, then --config <file.json>, then the defaults; every source checked the same way.
 import path from 'node:path';
-import { editDistance, defined } from '@sessionwright/session-core';
+import { editDistance, defined } from '@sessionwright/session-core/parts';
 import { describeJsonError, readSettingsFile } from '../input/bounded-read.js';
 import { BadValue, ENV_PREFIX, FLAG_DEFINITIONS, camelCase, envVarName, type FlagDefinition, type FlagValue } from './table.js';
 import { UsageError } from '../input/usage-error.js';

@@ -1,4 +1,5 @@
 // The one table of settings (docs/configuration.md): each flag's command-line spelling, environment variable, config-file key, check and help line come from its entry.
+import { isSessionError } from '@sessionwright/session-core';
 import {
   BROWSER_NAMES,
   DEFAULT_CALL_TIMEOUT,
@@ -8,9 +9,8 @@ import {
   DEFAULT_RUNAWAY_LIMITS,
   DEFAULT_SESSION_TIMEOUT,
   STATE_NAME_PATTERN,
-  isSessionError,
   parseEndpoint,
-} from '@sessionwright/session-core';
+} from '@sessionwright/session-core/parts';
 import { CAPABILITIES, PROFILE_NAMES } from '@sessionwright/tools';
 import { tokenProblem } from '../identity/identities.js';
 

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { isPipeBrowserCommand, killProcessGroup } from '@sessionwright/session-core';
+import { isPipeBrowserCommand, killProcessGroup } from '@sessionwright/session-core/parts';
 import { privateCacheDirectory, readCache, writeCache } from './private-cache.js';
 
 // The module object itself (an import's namespace cannot be assigned to): Playwright looks `spawn` up on it at each call.

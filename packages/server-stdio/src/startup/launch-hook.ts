@@ -1,6 +1,6 @@
 // The command's part in each browser launch: Playwright loaded through V8's code cache, and the browser started early handed to the first launch.
 import path from 'node:path';
-import type { LaunchHook } from '@sessionwright/session-core';
+import type { LaunchHook } from '@sessionwright/session-core/parts';
 import { loadWithCodeCache } from './code-cache.js';
 import { earlyBrowserPid, launchWithEarlyBrowser } from './early-browser.js';
 

@@ -1,5 +1,6 @@
 // One way to write a tool that acts on a session: its handler gets the session's page, its arguments and the one ToolResponse; the call's scope (which session, dialogs held or not, the snapshot) is decided by the profile, and runInSession is the one way such a call reaches its page.
-import { SessionError, isSessionError, type Session, defined } from '@sessionwright/session-core';
+import { SessionError, isSessionError, type Session } from '@sessionwright/session-core';
+import { defined } from '@sessionwright/session-core/parts';
 import type { Page } from 'playwright';
 import type { z } from 'zod';
 import type { ToolContext, ToolDefinition, ToolOptions } from './define-tool.js';

@@ -1,25 +1,12 @@
 // The shape of a tool (data: name, schemas, annotations, plus a handler that sees only a narrow context) and runTool, which runs one call of it.
-import type {
-  ConsoleLevel,
-  ErrorCode,
-  ImageStorageState,
-  Logger,
-  ManagerRunOptions,
-  PersonInput,
-  SavedStateInfo,
-  Session,
-  SessionFiles,
-  SessionImage,
-  SessionInfo,
-  SessionOptions,
-  SessionError,
-} from '@sessionwright/session-core';
+import type { ErrorCode, Logger, ManagerRunOptions, Session, SessionImage, SessionInfo, SessionOptions, SessionError } from '@sessionwright/session-core';
+import type { ConsoleLevel, ImageStorageState, PersonInput, SavedStateInfo, SessionFiles } from '@sessionwright/session-core/parts';
 import type { Page } from 'playwright';
 import type { z } from 'zod';
 import { invalidArguments, toolError } from './errors.js';
 import { SESSIONS_VOCABULARY, type ToolVocabulary } from './next-steps.js';
 import { attachmentsOf, type Attachment, type WithAttachments } from './response.js';
-import { defined } from '@sessionwright/session-core';
+import { defined } from '@sessionwright/session-core/parts';
 
 /**
  * What a handler may do with sessions: only what tools use, never the SDK server or the transport. The server hands

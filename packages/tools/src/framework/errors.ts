@@ -1,5 +1,6 @@
 // The tools layer's one error mapping (toolError, over the page routines' browserFailure), and the codes of navigation failures and refused arguments.
-import { SessionError, firstLine, isSessionError, isTimeoutError, messageOf, defined } from '@sessionwright/session-core';
+import { SessionError, isSessionError } from '@sessionwright/session-core';
+import { firstLine, isTimeoutError, messageOf, defined } from '@sessionwright/session-core/parts';
 import type { z } from 'zod';
 import { browserFailure } from '../page/errors.js';
 import { withNextStep, type ToolVocabulary } from './next-steps.js';

@@ -1,5 +1,6 @@
 // Dialogs and file choosers held open, as @playwright/mcp's clients know them: how a result shows one, the tool that answers it, and which calls may run meanwhile.
-import { SessionError, orAfter, type ModalState as HeldModal, type Session } from '@sessionwright/session-core';
+import { SessionError, type Session } from '@sessionwright/session-core';
+import { orAfter, type ModalState as HeldModal } from '@sessionwright/session-core/parts';
 import { z } from 'zod';
 
 /** What a call may do about a dialog or file chooser held open: refuse to run, or be the call that answers it. */

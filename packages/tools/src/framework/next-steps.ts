@@ -1,5 +1,6 @@
 // Turns session-core's structured next-step hints (details.next) into a sentence naming the tools of the profile in use.
-import { SessionError, nextStepOf, type NextStep, defined } from '@sessionwright/session-core';
+import { SessionError } from '@sessionwright/session-core';
+import { nextStepOf, type NextStep, defined } from '@sessionwright/session-core/parts';
 
 /** The tool names a profile's sentences use; a second profile (other tool names) passes its own. */
 export interface ToolVocabulary {

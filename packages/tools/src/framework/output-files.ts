@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { SessionError, folderBytes, isInside } from '@sessionwright/session-core';
+import { SessionError } from '@sessionwright/session-core';
+import { folderBytes, isInside } from '@sessionwright/session-core/parts';
 import type { ToolOptions } from './define-tool.js';
 
 /**

@@ -1,5 +1,5 @@
 // Telling a client its call waits for a person: progress notifications while a person has control of the session.
-import type { ControlLease } from '@sessionwright/session-core';
+import type { ControlLease } from '@sessionwright/session-core/parts';
 import type { ToolContext } from './define-tool.js';
 
 /** How often a waiting call says it is still waiting (clients that reset their own timeout on progress keep waiting). */

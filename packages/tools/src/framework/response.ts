@@ -1,5 +1,6 @@
 // The one response of a session call: the tool returns its own fields; this adds the page header, the snapshot, the session's events and what it holds open, and renders the result once.
-import { orAfter, type Session, type SessionEvents, defined } from '@sessionwright/session-core';
+import type { Session } from '@sessionwright/session-core';
+import { orAfter, type SessionEvents, defined } from '@sessionwright/session-core/parts';
 import type { Page } from 'playwright';
 import { z } from 'zod';
 import { modalSentence, modalStateFor, type ModalState } from './modal-state.js';

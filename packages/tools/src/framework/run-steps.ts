@@ -1,5 +1,6 @@
 // run_steps, built once over the tools' own definitions: several page tools' calls checked with their own schemas, then run in order as one entry of a session's queue.
-import { SessionError, browserError, defined, isSessionError, type Session } from '@sessionwright/session-core';
+import { SessionError, browserError, isSessionError, type Session } from '@sessionwright/session-core';
+import { defined } from '@sessionwright/session-core/parts';
 import { z } from 'zod';
 import { readTitle } from '../page/title.js';
 import { defineTool, type AnyTool, type ToolCapability, type ToolContext } from './define-tool.js';

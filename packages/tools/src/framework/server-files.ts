@@ -1,7 +1,7 @@
 // The server's own files (ToolOptions.serverFiles): whether a path a tool would read is one of them or lies inside one.
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
-import { isInside } from '@sessionwright/session-core';
+import { isInside } from '@sessionwright/session-core/parts';
 
 /** Whether `real` (a path with its symlinks resolved) is one of the server's own files or inside one of its folders. */
 export function isServerFile(real: string, serverFiles: readonly string[] | undefined): boolean {

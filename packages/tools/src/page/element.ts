@@ -1,6 +1,6 @@
 // Naming an element: the selector or snapshot ref that names it, how it reads in messages, and the state of what it matches now.
+import { messageOf } from '@sessionwright/session-core/parts';
 import type { Locator } from 'playwright';
-import { messageOf } from '@sessionwright/session-core';
 
 /** How long, in ms, an element action waits for its element unless the call gives a timeout. */
 export const DEFAULT_ELEMENT_TIMEOUT = 5_000;

@@ -1,6 +1,7 @@
 // The failures the page routines name: an element action's (decided by asking the page what is true now, not by reading English error text) and the browser's own, as BROWSER_ERROR.
 import type { Locator, Page } from 'playwright';
-import { SessionError, browserError, firstLine, isSessionError, isTimeoutError, messageOf, orAfter, defined } from '@sessionwright/session-core';
+import { SessionError, browserError, isSessionError } from '@sessionwright/session-core';
+import { firstLine, isTimeoutError, messageOf, orAfter, defined } from '@sessionwright/session-core/parts';
 import { describeTarget, inspectElement, targetDetails, type ElementAction, type ElementTarget } from './element.js';
 
 /**

@@ -1,6 +1,7 @@
 // Searching a snapshot's text: the lines that match a text or a pattern, each with its ref and its path from the root, so an agent finds an element without reading the page.
 import { runInNewContext } from 'node:vm';
-import { SessionError, cut, defined } from '@sessionwright/session-core';
+import { SessionError } from '@sessionwright/session-core';
+import { cut, defined } from '@sessionwright/session-core/parts';
 
 /** What to look for: a text (any case), or a pattern (case as written; `/pattern/flags` for flags). */
 export type SnapshotQuery = { text: string } | { regex: string };

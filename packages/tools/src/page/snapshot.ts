@@ -1,5 +1,6 @@
 // Reading a page as an AI-mode aria snapshot with refs, capped for a model: used by the snapshot tool and by the response builder.
-import { browserError, firstLine, isTimeoutError, messageOf, serverSide, defined } from '@sessionwright/session-core';
+import { browserError } from '@sessionwright/session-core';
+import { firstLine, isTimeoutError, messageOf, serverSide, defined } from '@sessionwright/session-core/parts';
 import type { Page } from 'playwright';
 import { DEFAULT_ELEMENT_TIMEOUT, type ElementTarget } from './element.js';
 import { onElement } from './actions.js';

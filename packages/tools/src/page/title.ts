@@ -1,5 +1,5 @@
 // Reading a page's title for a result without a renderer round trip: from the browser process where it can be trusted.
-import { serverSide } from '@sessionwright/session-core';
+import { serverSide } from '@sessionwright/session-core/parts';
 import type { Browser, CDPSession, Page } from 'playwright';
 
 /** Sends one CDP command and resolves with its result. */

@@ -1,5 +1,5 @@
 // The `config` capability: get_config answers the settings the server runs with, where each came from, secrets masked.
-import { orAfter } from '@sessionwright/session-core';
+import { orAfter } from '@sessionwright/session-core/parts';
 import { z } from 'zod';
 import { defineTool, type ToolContext } from '../framework/define-tool.js';
 

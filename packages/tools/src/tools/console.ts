@@ -1,5 +1,5 @@
 // console_messages: what the session's pages logged, and their uncaught errors, read by cursor from the session's ring.
-import { COLLECTOR_CAPACITY, atLeast, defined } from '@sessionwright/session-core';
+import { COLLECTOR_CAPACITY, atLeast, defined } from '@sessionwright/session-core/parts';
 import { z } from 'zod';
 import { sessionOutput } from '../framework/response.js';
 import { sessionIdSchema } from '../framework/schemas.js';

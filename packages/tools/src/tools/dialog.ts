@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { sessionOutput } from '../framework/response.js';
 import { sessionIdSchema } from '../framework/schemas.js';
 import { defineSessionTool } from '../framework/define-session-tool.js';
-import { defined } from '@sessionwright/session-core';
+import { defined } from '@sessionwright/session-core/parts';
 
 export const handleDialog = defineSessionTool({
   name: 'handle_dialog',

@@ -1,5 +1,6 @@
 // Dropping files or MIME-typed data onto an element as if dragged from outside the page: upload_file's drop and browser_drop.
-import { SessionError, isSessionError, defined } from '@sessionwright/session-core';
+import { SessionError, isSessionError } from '@sessionwright/session-core';
+import { defined } from '@sessionwright/session-core/parts';
 import type { Page } from 'playwright';
 import { z } from 'zod';
 import type { ElementTarget } from '../page/element.js';

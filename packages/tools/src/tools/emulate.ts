@@ -1,5 +1,5 @@
 // emulate: changes a session's viewport, media features, location, network state and extra headers after creation.
-import { sessionOptionsShape } from '@sessionwright/session-core';
+import { sessionOptionsShape } from '@sessionwright/session-core/parts';
 import { z } from 'zod';
 import { sessionOutput } from '../framework/response.js';
 import { sessionIdSchema } from '../framework/schemas.js';

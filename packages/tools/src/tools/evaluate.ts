@@ -1,5 +1,6 @@
 // The evaluate tool: runs a caller's JavaScript function in the page (optionally on one element) and returns its result as JSON.
-import { SessionError, browserError, firstLine, messageOf } from '@sessionwright/session-core';
+import { SessionError, browserError } from '@sessionwright/session-core';
+import { firstLine, messageOf } from '@sessionwright/session-core/parts';
 import type { Frame, Page, Request } from 'playwright';
 import { z } from 'zod';
 import { frameOf, onElement } from '../page/actions.js';

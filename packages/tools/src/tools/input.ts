@@ -1,5 +1,6 @@
 // Input tools: click, type, hover, press_key, select_option, check, uncheck.
-import { SessionError, isTimeoutError } from '@sessionwright/session-core';
+import { SessionError } from '@sessionwright/session-core';
+import { isTimeoutError } from '@sessionwright/session-core/parts';
 import type { Locator, Page } from 'playwright';
 import { z } from 'zod';
 import { normalizeKey } from '../page/key-names.js';

@@ -1,5 +1,5 @@
 // Session lifecycle tools: create_session, close_session, list_sessions.
-import { effectiveOptionsSchema, sessionOptionsShape } from '@sessionwright/session-core';
+import { effectiveOptionsSchema, sessionOptionsShape } from '@sessionwright/session-core/parts';
 import { z } from 'zod';
 import { SessionError, imageOfStorageState, type SessionImage, type SessionOptions } from '@sessionwright/session-core';
 import { defineTool, type ToolContext } from '../framework/define-tool.js';

@@ -1,5 +1,6 @@
 // Showing a session to a person: live_view (a link to watch it and take control), request_human (hand it over and wait for it back), and the MCP App's own tools (frames, control, input).
-import { type PersonInput, type Session, browserError, orAfter } from '@sessionwright/session-core';
+import { type Session, browserError } from '@sessionwright/session-core';
+import { type PersonInput, orAfter } from '@sessionwright/session-core/parts';
 import { z } from 'zod';
 import type { GiveBackSource, LiveViewAccess, ToolContext } from '../framework/define-tool.js';
 import { withAttachments } from '../framework/response.js';

@@ -1,5 +1,6 @@
 // The `vision` capability: the mouse by page coordinates (move, click, drag, press, release, wheel), for pages a snapshot cannot name (canvas, maps); profiles/playwright/mouse.ts names it for the playwright profile.
-import { SessionError, defined } from '@sessionwright/session-core';
+import { SessionError } from '@sessionwright/session-core';
+import { defined } from '@sessionwright/session-core/parts';
 import type { Frame, Page, Request, Response } from 'playwright';
 import { z } from 'zod';
 import { actAndSettle, frameOf } from '../page/actions.js';

@@ -1,5 +1,6 @@
 // The `network` capability: network_requests lists a session's requests from its ring; network_request shows one in full.
-import { SessionError, isStaticResource, orAfter, type RequestEntry, type Session, defined } from '@sessionwright/session-core';
+import { SessionError, type Session } from '@sessionwright/session-core';
+import { isStaticResource, orAfter, type RequestEntry, defined } from '@sessionwright/session-core/parts';
 import type { Request } from 'playwright';
 import { z } from 'zod';
 import { cursorSchema, DEFAULT_LIMIT, limitSchema } from './console.js';

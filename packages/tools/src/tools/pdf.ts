@@ -1,5 +1,6 @@
 // The `pdf` capability: save_pdf prints the session's page to a PDF (Chromium only).
-import { SessionError, browserError, defined } from '@sessionwright/session-core';
+import { SessionError, browserError } from '@sessionwright/session-core';
+import { defined } from '@sessionwright/session-core/parts';
 import { z } from 'zod';
 import { outputPath, writeOutputFile } from '../framework/output-files.js';
 import { sessionOutput } from '../framework/response.js';

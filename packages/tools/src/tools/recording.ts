@@ -1,5 +1,6 @@
 // The `devtools` capability's recorder and debugger: actions written down as Playwright code while a person (or the agent) does them, and resuming a paused script; profiles/playwright/recording.ts names them for the playwright profile.
-import { SessionError, orAfter, type Session, defined } from '@sessionwright/session-core';
+import { SessionError, type Session } from '@sessionwright/session-core';
+import { orAfter, defined } from '@sessionwright/session-core/parts';
 import { z } from 'zod';
 import { pageResultFields, sessionOutput } from '../framework/response.js';
 import { sessionIdSchema } from '../framework/schemas.js';

@@ -1,5 +1,6 @@
 // The `network` capability's routing: a session's requests matching a URL glob answered with a mocked response, or sent on with changed headers; profiles/playwright/network.ts names it for the playwright profile.
-import { SessionError, defined } from '@sessionwright/session-core';
+import { SessionError } from '@sessionwright/session-core';
+import { defined } from '@sessionwright/session-core/parts';
 import type { BrowserContext, Route } from 'playwright';
 import { z } from 'zod';
 import { sessionOutput } from '../framework/response.js';

@@ -1,6 +1,7 @@
 // run_code_unsafe: runs the caller's Playwright code in the server process with the session's page (group `unsafe`; over HTTP only with --allow-unsafe-code).
 import vm from 'node:vm';
-import { SessionError, browserError, firstLine, messageOf, type Logger } from '@sessionwright/session-core';
+import { SessionError, browserError, type Logger } from '@sessionwright/session-core';
+import { firstLine, messageOf } from '@sessionwright/session-core/parts';
 import { z } from 'zod';
 import { boundedResult } from './evaluate.js';
 import { sessionOutput } from '../framework/response.js';

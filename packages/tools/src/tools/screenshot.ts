@@ -1,5 +1,6 @@
 // The screenshot tool: a PNG or JPEG of the viewport, the whole page or one element, scaled down when too large for a model.
-import { browserError, messageOf } from '@sessionwright/session-core';
+import { browserError } from '@sessionwright/session-core';
+import { messageOf } from '@sessionwright/session-core/parts';
 import type { Page } from 'playwright';
 import { z } from 'zod';
 import { imageSize, scaleImage, type ImageFormat, type ImageSize } from '../page/image.js';

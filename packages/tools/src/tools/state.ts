@@ -1,5 +1,6 @@
 // The `states` capability: sign-ins kept on the server under a name (save, list, delete) and forks of a live session.
-import { browserError, type SavedStateInfo, defined } from '@sessionwright/session-core';
+import { browserError } from '@sessionwright/session-core';
+import { type SavedStateInfo, defined } from '@sessionwright/session-core/parts';
 import { z } from 'zod';
 import type { SavedStateAccess, ToolContext } from '../framework/define-tool.js';
 import { defineTool } from '../framework/define-tool.js';

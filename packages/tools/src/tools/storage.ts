@@ -1,5 +1,6 @@
 // The `storage` capability: cookies, storage state export and load (objects or files), for carrying a sign-in from one session to another.
-import { SessionError, checkStorageState, exportedStorageStateSchema, isSessionError } from '@sessionwright/session-core';
+import { SessionError, isSessionError } from '@sessionwright/session-core';
+import { checkStorageState, exportedStorageStateSchema } from '@sessionwright/session-core/parts';
 import type { BrowserContext } from 'playwright';
 import { z } from 'zod';
 import type { AnyTool, ToolContext } from '../framework/define-tool.js';

@@ -1,5 +1,6 @@
 // tabs: list, open, select and close the tabs of one session.
-import { SessionError, orAfter, type Session } from '@sessionwright/session-core';
+import { SessionError, type Session } from '@sessionwright/session-core';
+import { orAfter } from '@sessionwright/session-core/parts';
 import { z } from 'zod';
 import { checkUrl } from './navigation.js';
 import { navigationError } from '../framework/errors.js';

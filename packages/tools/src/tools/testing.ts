@@ -1,5 +1,6 @@
 // The `testing` capability: verify (assertions on what the page shows) and generate_locator (test code for an element).
-import { SessionError, messageOf } from '@sessionwright/session-core';
+import { SessionError } from '@sessionwright/session-core';
+import { messageOf } from '@sessionwright/session-core/parts';
 import type { Locator, Page } from 'playwright';
 import { z } from 'zod';
 import type { AnyTool } from '../framework/define-tool.js';

@@ -2,7 +2,8 @@
 import { constants } from 'node:fs';
 import { open, realpath, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { SessionError, isInside } from '@sessionwright/session-core';
+import { SessionError } from '@sessionwright/session-core';
+import { isInside } from '@sessionwright/session-core/parts';
 import type { FileChooser } from 'playwright';
 import { z } from 'zod';
 import type { AllowedRoots } from '../framework/define-tool.js';

@@ -1,5 +1,6 @@
 // The `devtools` capability's video: a recording of a session's tabs started and stopped at will, with chapter cards and action callouts drawn into the page; profiles/playwright/video.ts names it for the playwright profile.
-import { MAX_FFMPEG_PER_SERVER, MAX_FFMPEG_PER_SESSION, MAX_VIDEO, SessionError, checkVideoSettings, defined } from '@sessionwright/session-core';
+import { SessionError } from '@sessionwright/session-core';
+import { MAX_FFMPEG_PER_SERVER, MAX_FFMPEG_PER_SESSION, MAX_VIDEO, checkVideoSettings, defined } from '@sessionwright/session-core/parts';
 import { z } from 'zod';
 import { checkedOutputFile, outputPath } from '../framework/output-files.js';
 import { sessionOutput } from '../framework/response.js';

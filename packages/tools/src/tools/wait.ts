@@ -1,5 +1,6 @@
 // The wait_for tool: wait until text appears or goes, or an element reaches a state; WAIT_TIMEOUT when it does not in time.
-import { SessionError, isTimeoutError } from '@sessionwright/session-core';
+import { SessionError } from '@sessionwright/session-core';
+import { isTimeoutError } from '@sessionwright/session-core/parts';
 import type { Locator, Page } from 'playwright';
 import { z } from 'zod';
 import type { ToolContext } from '../framework/define-tool.js';

@@ -1,5 +1,6 @@
 // web_storage: the open page's localStorage or sessionStorage (its origin's), listed, read, written or cleared.
-import { SessionError, messageOf } from '@sessionwright/session-core';
+import { SessionError } from '@sessionwright/session-core';
+import { messageOf } from '@sessionwright/session-core/parts';
 import type { Page } from 'playwright';
 import { z } from 'zod';
 import { sessionOutput } from '../framework/response.js';

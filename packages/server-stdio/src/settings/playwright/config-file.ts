@@ -1,6 +1,6 @@
 // The playwright profile's config reader: a config file in @playwright/mcp's shape, key by key, into one level of settings; its errors name keys, never quote values.
 import path from 'node:path';
-import { sessionDefaultsSchema, type SessionDefaults } from '@sessionwright/session-core';
+import { sessionDefaultsSchema, type SessionDefaults } from '@sessionwright/session-core/parts';
 import { UsageError } from '../../input/usage-error.js';
 import { closest, type OtherVocabulary } from '../sources.js';
 import { FLAG_DEFINITIONS, camelCase } from '../table.js';

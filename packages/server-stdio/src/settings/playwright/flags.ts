@@ -1,11 +1,11 @@
 // The playwright profile's flag table: every flag of @playwright/mcp (and `playwright mcp`), its PLAYWRIGHT_MCP_* variable, its help line, and what it sets here (docs/compat.md).
 import path from 'node:path';
-import type { BrowserName, SessionDefaults } from '@sessionwright/session-core';
+import type { BrowserName, SessionDefaults } from '@sessionwright/session-core/parts';
 import { describeJsonError, readSettingsFile } from '../../input/bounded-read.js';
 import type { ForeignArity } from '../sources.js';
 import { FLAG_DEFINITIONS, helpLines, type FlagDefinition } from '../table.js';
 import { PLAYWRIGHT_PROFILE_FLAGS, headerOf, list, numberOf, oneOf, sizeOf, type Given, type Writer } from './level.js';
-import { defined } from '@sessionwright/session-core';
+import { defined } from '@sessionwright/session-core/parts';
 
 /** @playwright/mcp's capability names (its --caps and `capabilities`); `tracing` is its older name for devtools. */
 export const PLAYWRIGHT_CAPS = ['vision', 'pdf', 'devtools', 'network', 'storage', 'testing', 'config'] as const;

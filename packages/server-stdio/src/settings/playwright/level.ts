@@ -2,7 +2,7 @@
 import { UsageError } from '../../input/usage-error.js';
 import { BadValue, FLAG_DEFINITIONS, type FlagDefinition } from '../table.js';
 import type { ForeignValue } from '../sources.js';
-import type { BrowserName, ConsoleLevel, SessionDefaults } from '@sessionwright/session-core';
+import type { BrowserName, ConsoleLevel, SessionDefaults } from '@sessionwright/session-core/parts';
 
 /** What one flag took: a bare flag is true (`--x=false` false), a flag with values has them (one for `value`). */
 export type Given = boolean | string[];

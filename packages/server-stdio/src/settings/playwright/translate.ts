@@ -1,6 +1,7 @@
 // The playwright profile's translation: @playwright/mcp's flags, PLAYWRIGHT_MCP_* variables and config file into sessionwright's settings and the browser setup beside them (docs/compat.md).
 import { existsSync } from 'node:fs';
-import { defined, isSessionError, resolveSessionDefaults, systemChromiumCandidates, type BrowserName, type SessionDefaults } from '@sessionwright/session-core';
+import { isSessionError } from '@sessionwright/session-core';
+import { defined, resolveSessionDefaults, systemChromiumCandidates, type BrowserName, type SessionDefaults } from '@sessionwright/session-core/parts';
 import { CAPABILITIES } from '@sessionwright/tools';
 import { UsageError } from '../../input/usage-error.js';
 import type { BrowserSetup } from '../setup.js';

@@ -13,7 +13,7 @@ import {
   type SessionTool,
   type SessionToolSpec,
 } from '../../framework/define-session-tool.js';
-import { defined } from '@sessionwright/session-core';
+import { defined } from '@sessionwright/session-core/parts';
 
 /** Said in the notes of every playwright-profile tool that acts on a page: which session it acts on. */
 export const SESSION_NOTE = "Acts on this connection's own browser page (opened on the first call) unless sessionId names a session from create_session.";

@@ -2,7 +2,8 @@
 import { z } from 'zod';
 import { dropDataSchema } from '../../tools/drop.js';
 import { emulate } from '../../tools/emulate.js';
-import { isSessionError, SessionError, defined } from '@sessionwright/session-core';
+import { isSessionError, SessionError } from '@sessionwright/session-core';
+import { defined } from '@sessionwright/session-core/parts';
 import { FILENAME_NOTE, filenameSchema } from '../../framework/response.js';
 import { networkRequest, networkRequests } from '../../tools/network.js';
 import {

@@ -1,5 +1,5 @@
 // The playwright profile's highlight tools: browser_highlight and browser_hide_highlight, adapters over highlight.
-import { defined } from '@sessionwright/session-core';
+import { defined } from '@sessionwright/session-core/parts';
 import { z } from 'zod';
 import { highlight, styleSchema } from '../../tools/highlight.js';
 import { adapt, elementCount, elementFields, optionalSessionIdSchema, toTarget } from './adapter.js';

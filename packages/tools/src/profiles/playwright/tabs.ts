@@ -1,5 +1,6 @@
 // browser_tabs: @playwright/mcp's tab tool over tabs, across the connection's own session and its named isolated contexts, each a session of ours.
-import { SessionError, isSessionError, defined } from '@sessionwright/session-core';
+import { SessionError, isSessionError } from '@sessionwright/session-core';
+import { defined } from '@sessionwright/session-core/parts';
 import { z } from 'zod';
 import { defineTool, type ImplicitSessionAccess, type ToolContext } from '../../framework/define-tool.js';
 import { checkUrl } from '../../tools/navigation.js';

@@ -1,5 +1,6 @@
 // The playwright profile's tools: @playwright/mcp's names and argument shapes, each naming a default tool's work (or, for two, work of their own) in the profile's call scope.
-import { COLLECTOR_CAPACITY, SessionError } from '@sessionwright/session-core';
+import { SessionError } from '@sessionwright/session-core';
+import { COLLECTOR_CAPACITY } from '@sessionwright/session-core/parts';
 import { z } from 'zod';
 import { consoleMessages } from '../../tools/console.js';
 import { defineTool } from '../../framework/define-tool.js';
