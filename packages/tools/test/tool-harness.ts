@@ -1,5 +1,13 @@
 // Tools called in this process, as a server calls them: runTool with a ToolContext over a real SessionManager on headless Chromium, and the result read as a client reads it.
-import { BROWSER_ERROR_REASONS, BrowserHost, ERROR_CODES, SessionManager, type ErrorCode, type SessionManagerOptions } from '@sessionwright/session-core';
+import {
+  BROWSER_ERROR_REASONS,
+  BrowserHost,
+  ERROR_CODES,
+  SessionManager,
+  type BrowserHostOptions,
+  type ErrorCode,
+  type SessionManagerOptions,
+} from '@sessionwright/session-core';
 import { silentLogger } from '@sessionwright/session-core/parts';
 import { resultContract, startFixtureServer, type FixtureServer, type FixtureServerOptions, type JsonToolResult } from '@sessionwright/test-kit';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
@@ -76,6 +84,8 @@ export interface ToolHarnessOptions {
   maxSessions?: number;
   /** More of the manager's settings, as a server's flags give them (maxTabs, …). */
   manager?: Omit<SessionManagerOptions, 'host' | 'maxSessions' | 'logger'>;
+  /** How the browser is launched, as a server's flags give it (--executable-path, …); always headless. */
+  host?: Omit<BrowserHostOptions, 'headless'>;
   tools?: readonly AnyTool[];
   toolOptions?: Partial<ToolOptions>;
   fixture?: FixtureServerOptions;
@@ -100,7 +110,7 @@ export function useTools(options: ToolHarnessOptions = {}) {
       // As a server does: Playwright keeps what network_requests reads only when a tool reads it.
       collectNetwork: readsRequestList([...tools.values()]),
       ...options.manager,
-      host: new BrowserHost({ headless: true }).start(),
+      host: new BrowserHost({ ...options.host, headless: true }).start(),
       maxSessions: options.maxSessions ?? 20,
       logger: silentLogger,
     });

@@ -1,8 +1,9 @@
-// The `vision` and `network` caps over stdio, in both profiles: what a page saw of the mouse by coordinates, and what it got from routed, mocked and offline requests.
+// The `vision` and `network` caps in process, in both profiles (runTool over a real SessionManager, Chromium and the fixture server): what a page saw of the mouse by coordinates, and what it got from routed, mocked and offline requests.
 import { readFileSync } from 'node:fs';
-import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { call, expectError, expectSuccess, connectInProcess, type InProcessConnection } from './helpers.js';
+import type { FixtureServer } from '@sessionwright/test-kit';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { playwrightProfile } from '../src/index.js';
+import { expectError, expectSuccess, useTools } from './tool-harness.js';
 
 const MOUSE_PAGE = `<!doctype html><html><head><title>Mouse pad</title><style>
 body { margin: 0 } #pad { position: absolute; left: 0; top: 0; width: 400px; height: 300px; background: #eee }
@@ -24,18 +25,13 @@ const seenOnce = (type: string) =>
 const FETCH_JSON = `async () => { try { const r = await fetch('/api/json?tag=a'); return { status: r.status, type: r.headers.get('content-type'), text: await r.text() }; } catch (e) { return { failed: String(e) }; } }`;
 const FETCH_HEADERS = `async () => (await fetch('/api/headers', { headers: { 'x-drop': 'dropped', 'x-keep': 'kept' } })).json()`;
 
-let fx: FixtureServer;
-beforeAll(async () => {
-  fx = await startFixtureServer({ pages: { mouse: MOUSE_PAGE } });
-});
-afterAll(async () => {
-  await fx?.close();
-});
+const fixture = { pages: { mouse: MOUSE_PAGE } };
 
-/** One profile's way to make a session and to call the tools under test, so both profiles run the same checks. */
+/** One profile's way to call the tools under test, so both profiles run the same checks. */
 interface Face {
   name: string;
-  flags: string[];
+  /** The harness for this profile, as a server started with --caps vision,network. */
+  harness(): ReturnType<typeof useTools>;
   navigate(sessionId: string, url: string): [string, Record<string, unknown>];
   evaluate(sessionId: string, source: string): [string, Record<string, unknown>];
   move(sessionId: string, x: number, y: number): [string, Record<string, unknown>];
@@ -52,7 +48,7 @@ interface Face {
 
 const sessionsFace: Face = {
   name: 'default profile',
-  flags: ['--caps', 'vision,network'],
+  harness: () => useTools({ fixture }),
   navigate: (sessionId, url) => ['navigate', { sessionId, url }],
   evaluate: (sessionId, source) => ['evaluate', { sessionId, function: source }],
   move: (sessionId, x, y) => ['mouse', { sessionId, action: 'move', x, y }],
@@ -69,7 +65,7 @@ const sessionsFace: Face = {
 
 const playwrightFace: Face = {
   name: 'playwright profile',
-  flags: ['--profile', 'playwright', '--caps', 'vision,network'],
+  harness: () => useTools({ fixture, profile: playwrightProfile(['vision', 'network']) }),
   navigate: (sessionId, url) => ['browser_navigate', { sessionId, url }],
   evaluate: (sessionId, source) => ['browser_evaluate', { sessionId, function: source }],
   move: (sessionId, x, y) => ['browser_mouse_move_xy', { sessionId, x, y }],
@@ -87,47 +83,20 @@ const playwrightFace: Face = {
 type Seen = { type: string; x: number; y: number; button?: number; deltaX?: number; deltaY?: number };
 
 describe.each([sessionsFace, playwrightFace])('$name', (face) => {
-  let server: InProcessConnection;
-  beforeAll(async () => {
-    server = await connectInProcess(['--headless', ...face.flags]);
+  const harness = face.harness();
+  let fx: FixtureServer;
+  beforeAll(() => {
+    fx = harness.fixture();
   });
-  afterAll(async () => {
-    await server?.close();
-  });
-  const opened: string[] = [];
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((sessionId) => call(server.client, 'close_session', { sessionId })));
-  });
-  const run = async ([name, args]: [string, Record<string, unknown>]) => call(server.client, name, args);
+  const run = async ([name, args]: [string, Record<string, unknown>]) => harness.checkedCall(name, args);
   const ok = async (step: [string, Record<string, unknown>]) => expectSuccess(await run(step));
   const evaluate = async (sessionId: string, source: string) => (await ok(face.evaluate(sessionId, source))).result;
 
   async function sessionOn(page: string): Promise<string> {
-    const { sessionId } = expectSuccess(await call(server.client, 'create_session', {}));
-    opened.push(sessionId);
+    const sessionId = await harness.createSession();
     await ok(face.navigate(sessionId, fx.urlFor(`/pages/${page}`)));
     return sessionId;
   }
-
-  it('lists the new tools under their caps group', async () => {
-    const names = (await server.client.listTools()).tools.map((tool) => tool.name);
-    const expected =
-      face === sessionsFace
-        ? ['mouse', 'route', 'emulate']
-        : [
-            'browser_mouse_move_xy',
-            'browser_mouse_click_xy',
-            'browser_mouse_drag_xy',
-            'browser_mouse_down',
-            'browser_mouse_up',
-            'browser_mouse_wheel',
-            'browser_route',
-            'browser_route_list',
-            'browser_unroute',
-            'browser_network_state_set',
-          ];
-    for (const name of expected) expect(names).toContain(name);
-  });
 
   it('moves, clicks, double-clicks and right-clicks where the page sees it', async () => {
     const sessionId = await sessionOn('mouse');
@@ -210,7 +179,7 @@ describe.each([sessionsFace, playwrightFace])('$name', (face) => {
       return;
     }
     expect(clicked.modalState).toMatchObject({ type: 'dialog', dialogType: 'confirm', dialogMessage: 'sure?' });
-    const answered = expectSuccess(await call(server.client, 'browser_handle_dialog', { sessionId, accept: true }));
+    const answered = expectSuccess(await harness.checkedCall('browser_handle_dialog', { sessionId, accept: true }));
     expect(answered.modalState).toBeUndefined();
     expect(await evaluate(sessionId, '() => document.title')).toBe('yes');
     // The session goes on: the next click by coordinates reaches the page.
@@ -280,23 +249,13 @@ describe.each([sessionsFace, playwrightFace])('$name', (face) => {
 });
 
 describe('bad input to mouse and route', () => {
-  let plain: InProcessConnection;
-  let playwright: InProcessConnection;
-  beforeAll(async () => {
-    [plain, playwright] = await Promise.all([
-      connectInProcess(['--headless', '--caps', 'vision,network']),
-      connectInProcess(['--headless', '--profile', 'playwright', '--caps', 'vision,network']),
-    ]);
-  });
-  afterAll(async () => {
-    await Promise.all([plain?.close(), playwright?.close()]);
-  });
-  const tool = (name: string, args: Record<string, unknown> = {}) => call(plain.client, name, args);
-  const browserTool = (name: string, args: Record<string, unknown> = {}) => call(playwright.client, name, args);
+  const plain = useTools();
+  const playwright = useTools({ profile: playwrightProfile(['vision', 'network']) });
+  const tool = (name: string, args: Record<string, unknown> = {}) => plain.checkedCall(name, args);
+  const browserTool = (name: string, args: Record<string, unknown> = {}) => playwright.checkedCall(name, args);
 
   it('refuses a mouse or route call missing what its action needs, or given what it does not take', async () => {
-    const { sessionId } = expectSuccess(await tool('create_session'));
-    expectSuccess(await tool('navigate', { sessionId, url: fx.urlFor('/pages/home') }));
+    const sessionId = await plain.sessionOn('home');
     expect(expectError(await tool('mouse', { sessionId, action: 'click', x: 10 }), 'INVALID_PARAMETERS').message).toContain('needs y');
     expect(expectError(await tool('mouse', { sessionId, action: 'move', x: 1, y: 1, deltaY: 3 }), 'INVALID_PARAMETERS').message).toContain(
       'does not take deltaY',
@@ -313,7 +272,7 @@ describe('bad input to mouse and route', () => {
   });
 
   it('holds at most 50 routes per session', async () => {
-    const { sessionId } = expectSuccess(await tool('create_session'));
+    const sessionId = await plain.createSession();
     for (let index = 0; index < 50; index += 1) expectSuccess(await tool('route', { sessionId, action: 'add', pattern: `**/r${index}`, body: 'x' }));
     expect(expectError(await tool('route', { sessionId, action: 'add', pattern: '**/one-more', body: 'x' }), 'INVALID_PARAMETERS').message).toContain(
       '50 routes',
