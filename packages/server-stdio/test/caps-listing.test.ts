@@ -35,3 +35,12 @@ describe('--caps vision,network', () => {
       expect(names).toContain(name);
   });
 });
+
+describe('--caps storage,testing', () => {
+  it('lists the storage and testing tools only with their caps', async () => {
+    const names = await listed(['--caps', 'storage,testing']);
+    for (const name of ['cookies', 'web_storage', 'export_storage_state', 'load_storage_state', 'verify', 'generate_locator']) expect(names).toContain(name);
+    const defaults = await listed([]);
+    for (const name of ['web_storage', 'load_storage_state', 'verify', 'generate_locator']) expect(defaults).not.toContain(name);
+  });
+});

@@ -1,12 +1,6 @@
-// create_session's identity options over a real stdio pipe, and the storage tools (export_storage_state, cookies) over a real MCP client in-process.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { BrowserHost, SessionManager } from '@sessionwright/session-core';
-import { silentLogger } from '@sessionwright/session-core/parts';
-import { allTools, capabilityTools } from '@sessionwright/tools';
+// create_session's identity options over a real stdio pipe.
 import { BASIC_AUTH, startFixtureServer, startForwardProxy, type FixtureServer, type ForwardProxy, type StdioConnection } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMcpServer } from '../src/protocol/mcp-server.js';
 import { call, expectError, expectSuccess, startCli } from './helpers.js';
 
 const SECRETS = { proxyPassword: 'proxy-pw-4d1e', httpPassword: 'http-pw-8c2b', cookieValue: 'cookie-val-61f0', header: 'header-token-0a9e' };
@@ -206,95 +200,5 @@ describe('header values given to a session', () => {
     const everything = JSON.stringify([created, emulated, shown, listed]) + server.stderrText();
     for (const secret of [...Object.values(given), 'emulated-value-33d2']) expect(everything).not.toContain(secret);
     expectSuccess(await tool('close_session', { sessionId }));
-  });
-});
-
-/** The storage capability's tools, by name. */
-const storageTools = capabilityTools.filter((entry) => entry.name === 'export_storage_state' || entry.name === 'cookies');
-
-describe('storage tools (export_storage_state, cookies) through an MCP client', () => {
-  let host: BrowserHost;
-  let manager: SessionManager;
-  let client: Client;
-  beforeAll(async () => {
-    host = new BrowserHost({ headless: true }).start();
-    manager = new SessionManager({ host, maxSessions: 5 });
-    // The storage capability is not in the default list; a server serves it when asked (--caps).
-    const connection = createMcpServer({
-      sessions: manager,
-      logger: silentLogger,
-      toolOptions: { allowFileUrls: false },
-      tools: [...allTools, ...storageTools],
-    });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await connection.server.connect(serverSide);
-    client = new Client({ name: 'storage-test', version: '0.0.0' });
-    await client.connect(clientSide);
-    await client.listTools();
-  });
-  afterAll(async () => {
-    await client?.close();
-    await manager?.shutdown();
-  });
-  const tool = (name: string, args: Record<string, unknown> = {}) => call(client, name, args);
-  const heading = async (sessionId: string, path: string) => {
-    expectSuccess(await tool('navigate', { sessionId, url: fixture.urlFor(path) }));
-    return expectSuccess(await tool('evaluate', { sessionId, function: "() => document.querySelector('h1').textContent" })).result;
-  };
-
-  it('is left out of the default tool list', () => {
-    expect(allTools.map((entry) => entry.name)).not.toContain('export_storage_state');
-    expect(allTools.map((entry) => entry.name)).not.toContain('cookies');
-    expect(allTools.length).toBeLessThanOrEqual(27);
-    expect(storageTools).toHaveLength(2);
-    expect(storageTools.every((entry) => entry.capability === 'storage')).toBe(true);
-  });
-
-  it('carries a sign-in over: the exported state signs a new session in, a third session is not', async () => {
-    const first = expectSuccess(await tool('create_session')).sessionId;
-    expect(await heading(first, '/sign-in?user=bob')).toBe('Signed in as bob');
-    const exported = expectSuccess(await tool('export_storage_state', { sessionId: first }));
-    expect(exported.storageState.cookies).toEqual([expect.objectContaining({ name: 'session', domain: '127.0.0.1', httpOnly: true })]);
-    expect(exported.expiresAt).toEqual(expect.any(Number));
-
-    const second = expectSuccess(await tool('create_session', { storageState: exported.storageState }));
-    expect(JSON.stringify(second.options)).not.toContain(exported.storageState.cookies[0].value);
-    const third = expectSuccess(await tool('create_session')).sessionId;
-    expect(await heading(second.sessionId, '/account')).toBe('Signed in as bob');
-    expect(await heading(third, '/account')).toBe('Not signed in');
-  });
-
-  it('lists, sets and clears cookies of one session only', async () => {
-    const [a, b] = await Promise.all([tool('create_session'), tool('create_session')]).then((all) => all.map((outcome) => expectSuccess(outcome).sessionId));
-    const set = expectSuccess(
-      await tool('cookies', {
-        sessionId: a,
-        action: 'set',
-        cookies: [
-          { name: 'theme', value: 'dark', url: fixture.url },
-          { name: 'other', value: 'x', domain: 'example.com', path: '/' },
-        ],
-      }),
-    );
-    expect(set.cookies.map((cookie: { name: string }) => cookie.name).sort()).toEqual(['other', 'theme']);
-    const filtered = expectSuccess(await tool('cookies', { sessionId: a, action: 'list', urls: [fixture.url] }));
-    expect(filtered.cookies).toEqual([expect.objectContaining({ name: 'theme', value: 'dark', domain: '127.0.0.1', path: '/' })]);
-    // The page sends it; the neighbour has none.
-    expectSuccess(await tool('navigate', { sessionId: a, url: fixture.urlFor('/echo-cookie') }));
-    expect(expectSuccess(await tool('evaluate', { sessionId: a, function: "() => document.querySelector('#cookies').textContent" })).result).toBe('theme=dark');
-    expect(expectSuccess(await tool('cookies', { sessionId: b, action: 'list' })).cookies).toEqual([]);
-
-    const cleared = expectSuccess(await tool('cookies', { sessionId: a, action: 'clear', urls: [fixture.url] }));
-    expect(cleared.cookies).toEqual([]);
-    expect(expectSuccess(await tool('cookies', { sessionId: a, action: 'list' })).cookies.map((cookie: { name: string }) => cookie.name)).toEqual(['other']);
-    expect(expectSuccess(await tool('cookies', { sessionId: a, action: 'clear' })).cookies).toEqual([]);
-
-    expectError(await tool('cookies', { sessionId: a, action: 'set' }), 'INVALID_PARAMETERS', a);
-    // Without url or domain a cookie is for the open page's host, and about:blank has none.
-    expectError(await tool('cookies', { sessionId: b, action: 'set', cookies: [{ name: 'n', value: 'v' }] }), 'INVALID_PARAMETERS', b);
-    expectError(await tool('cookies', { sessionId: a, action: 'list', urls: ['about:blank'] }), 'INVALID_PARAMETERS', a);
-    expectError(await tool('cookies', { sessionId: a, action: 'list', cookies: [{ name: 'n', value: 'v', url: fixture.url }] }), 'INVALID_PARAMETERS', a);
-    expectError(await tool('cookies', { sessionId: 'no-such-session', action: 'list' }), 'SESSION_NOT_FOUND', 'no-such-session');
-    expectError(await tool('export_storage_state', { sessionId: 'no-such-session' }), 'SESSION_NOT_FOUND', 'no-such-session');
   });
 });

@@ -1,10 +1,12 @@
-// The storage and testing caps through real servers in both profiles: cookies and web storage as the page sees them, storage state files only inside the allowed directories, assertions that pass and fail, locators, and sessions that never see each other's data.
-import { mkdtemp, readFile, readdir, realpath, rm, writeFile } from 'node:fs/promises';
+// The storage and testing caps in process, in both profiles (runTool over a real SessionManager, Chromium and the fixture server): cookies and web storage as the page sees them, storage state files only inside the allowed directories, assertions that pass and fail, locators, and sessions that never see each other's data.
+import { mkdtempSync } from 'node:fs';
+import { readFile, readdir, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
+import type { FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, expectError, expectSuccess, connectInProcess, type InProcessConnection } from './helpers.js';
+import { allTools, capabilityTools, playwrightProfile } from '../src/index.js';
+import { expectError, expectSuccess, useTools } from './tool-harness.js';
 
 /** A page for the assertions: a button, a list, fields, and a text that appears a moment after load. */
 const CHECKS_PAGE = `<!doctype html><html><head><title>Checks</title></head><body>
@@ -21,47 +23,27 @@ const CHECKS_PAGE = `<!doctype html><html><head><title>Checks</title></head><bod
 /** A text only this test writes into a file, to see that no answer quotes a file back. */
 const FILE_SECRET = 'file-secret-7c1e';
 
-let fixture: FixtureServer;
-let outputDir: string;
-let outside: string;
-beforeAll(async () => {
-  fixture = await startFixtureServer({ pages: { checks: CHECKS_PAGE } });
-  outputDir = await mkdtemp(path.join(tmpdir(), 'sessionwright-storage-out-'));
-  outside = await mkdtemp(path.join(tmpdir(), 'sessionwright-storage-outside-'));
-});
+const fixture = { pages: { checks: CHECKS_PAGE } };
+// As servers started with --output-dir <outputDir>: files are written and read there; `outside` is anywhere else.
+const outputDir = mkdtempSync(path.join(tmpdir(), 'sessionwright-storage-out-'));
+const outside = mkdtempSync(path.join(tmpdir(), 'sessionwright-storage-outside-'));
 afterAll(async () => {
-  await fixture?.close();
-  await Promise.all([outputDir, outside].filter(Boolean).map((dir) => rm(dir, { recursive: true, force: true })));
+  await Promise.all([outputDir, outside].map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
 describe('storage and testing caps (default profile)', () => {
-  let server: InProcessConnection;
-  beforeAll(async () => {
-    // cwd: the server reads files only from --output-dir and its working directory (upload_file's roots over stdio).
-    server = await connectInProcess(['--headless', '--caps', 'storage,testing', '--output-dir', outputDir, '--max-sessions', '40']);
+  const harness = useTools({ fixture, maxSessions: 40, toolOptions: { outputDir }, manager: { outputDir } });
+  let fx: FixtureServer;
+  beforeAll(() => {
+    fx = harness.fixture();
   });
-  afterAll(async () => {
-    await server?.close();
-  });
-  const tool = (name: string, args: Record<string, unknown> = {}) => call(server.client, name, args);
+  const tool = (name: string, args: Record<string, unknown> = {}) => harness.checkedCall(name, args);
   const sessionOn = async (pagePath: string) => {
-    const sessionId = expectSuccess(await tool('create_session')).sessionId as string;
-    expectSuccess(await tool('navigate', { sessionId, url: fixture.urlFor(pagePath) }));
+    const sessionId = await harness.createSession();
+    expectSuccess(await tool('navigate', { sessionId, url: fx.urlFor(pagePath) }));
     return sessionId;
   };
   const inPage = async (sessionId: string, expression: string) => expectSuccess(await tool('evaluate', { sessionId, function: `() => ${expression}` })).result;
-
-  it('lists the storage and testing tools only with their caps', async () => {
-    const names = (await server.client.listTools()).tools.map((entry) => entry.name);
-    for (const name of ['cookies', 'web_storage', 'export_storage_state', 'load_storage_state', 'verify', 'generate_locator']) expect(names).toContain(name);
-    const plain = await connectInProcess(['--headless']);
-    try {
-      const defaults = (await plain.client.listTools()).tools.map((entry) => entry.name);
-      for (const name of ['web_storage', 'load_storage_state', 'verify', 'generate_locator']) expect(defaults).not.toContain(name);
-    } finally {
-      await plain.close();
-    }
-  });
 
   it("gets, sets and deletes cookies as the page sees them; the open page's host by default; another session untouched", async () => {
     const [a, b] = await Promise.all([sessionOn('/pages/home'), sessionOn('/pages/home')]);
@@ -104,7 +86,7 @@ describe('storage and testing caps (default profile)', () => {
 
   it('reads and writes the open page’s localStorage and sessionStorage; another session sees none of it', async () => {
     const [a, b] = await Promise.all([sessionOn('/pages/home'), sessionOn('/pages/home')]);
-    const origin = new URL(fixture.url).origin;
+    const origin = new URL(fx.url).origin;
     expect(expectSuccess(await tool('web_storage', { sessionId: a, area: 'local', action: 'set', key: 'token', value: 'abc' }))).toMatchObject({
       origin,
       count: 1,
@@ -134,7 +116,7 @@ describe('storage and testing caps (default profile)', () => {
 
     expectError(await tool('web_storage', { sessionId: a, area: 'local', action: 'set', key: 'k' }), 'INVALID_PARAMETERS', a);
     expectError(await tool('web_storage', { sessionId: a, area: 'local', action: 'get' }), 'INVALID_PARAMETERS', a);
-    const blank = expectSuccess(await tool('create_session')).sessionId;
+    const blank = await harness.createSession();
     expect(expectError(await tool('web_storage', { sessionId: blank, area: 'local', action: 'list' }), 'INVALID_PARAMETERS', blank).message).toMatch(
       /navigate/,
     );
@@ -155,7 +137,7 @@ describe('storage and testing caps (default profile)', () => {
     expectSuccess(await tool('cookies', { sessionId: other, action: 'set', cookies: [{ name: 'stale', value: '1' }] }));
     const loaded = expectSuccess(await tool('load_storage_state', { sessionId: other, filename: 'states/carol.json' }));
     expect(loaded).toMatchObject({ success: true, cookies: 1, origins: 1 });
-    expectSuccess(await tool('navigate', { sessionId: other, url: fixture.urlFor('/account') }));
+    expectSuccess(await tool('navigate', { sessionId: other, url: fx.urlFor('/account') }));
     expect(await inPage(other, "[document.querySelector('h1').textContent, localStorage.getItem('cart'), document.cookie]")).toEqual([
       'Signed in as carol',
       '3 items',
@@ -163,14 +145,14 @@ describe('storage and testing caps (default profile)', () => {
     ]);
 
     // An inline state works the same; a session that loaded nothing stays signed out.
-    const inline = expectSuccess(await tool('create_session')).sessionId;
+    const inline = await harness.createSession();
     expectSuccess(await tool('load_storage_state', { sessionId: inline, storageState: saved }));
-    const plain = expectSuccess(await tool('create_session')).sessionId;
+    const plain = await harness.createSession();
     for (const [sessionId, heading] of [
       [inline, 'Signed in as carol'],
       [plain, 'Not signed in'],
     ]) {
-      expectSuccess(await tool('navigate', { sessionId, url: fixture.urlFor('/account') }));
+      expectSuccess(await tool('navigate', { sessionId, url: fx.urlFor('/account') }));
       expect(await inPage(sessionId as string, "document.querySelector('h1').textContent")).toBe(heading);
     }
   });
@@ -247,28 +229,24 @@ describe('storage and testing caps (default profile)', () => {
 });
 
 describe('storage and testing caps (playwright profile)', () => {
-  let server: InProcessConnection;
-  let bare: InProcessConnection;
-  beforeAll(async () => {
-    [server, bare] = await Promise.all([
-      connectInProcess(['--headless', '--profile', 'playwright', '--caps', 'storage,testing', '--output-dir', outputDir]),
-      connectInProcess(['--headless', '--profile', 'playwright', '--caps', 'storage']),
-    ]);
+  // As --profile playwright --caps storage,testing --output-dir <outputDir>, and one with --caps storage and no --output-dir.
+  const harness = useTools({ fixture, profile: playwrightProfile(['storage', 'testing']), toolOptions: { outputDir }, manager: { outputDir } });
+  const bare = useTools({ profile: playwrightProfile(['storage']) });
+  let fx: FixtureServer;
+  beforeAll(() => {
+    fx = harness.fixture();
   });
-  afterAll(async () => {
-    await Promise.all([server?.close(), bare?.close()]);
-  });
-  const tool = (name: string, args: Record<string, unknown> = {}) => call(server.client, name, args);
+  const tool = (name: string, args: Record<string, unknown> = {}) => harness.checkedCall(name, args);
   const inPage = async (expression: string, sessionId?: string) =>
     expectSuccess(await tool('browser_evaluate', { function: `() => ${expression}`, ...(sessionId ? { sessionId } : {}) })).result;
 
   it("sets, reads and deletes cookies on the connection's own page; a named session is untouched", async () => {
-    expectSuccess(await tool('browser_navigate', { url: fixture.urlFor('/pages/home') }));
-    const other = expectSuccess(await tool('create_session')).sessionId;
-    expectSuccess(await tool('browser_navigate', { url: fixture.urlFor('/pages/home'), sessionId: other }));
+    expectSuccess(await tool('browser_navigate', { url: fx.urlFor('/pages/home') }));
+    const other = await harness.createSession();
+    expectSuccess(await tool('browser_navigate', { url: fx.urlFor('/pages/home'), sessionId: other }));
 
     const set = expectSuccess(await tool('browser_cookie_set', { name: 'flavour', value: 'mint', sameSite: 'Strict' }));
-    expect(set).toMatchObject({ url: fixture.urlFor('/pages/home'), title: expect.any(String) });
+    expect(set).toMatchObject({ url: fx.urlFor('/pages/home'), title: expect.any(String) });
     expect(set.cookies).toEqual([expect.objectContaining({ name: 'flavour', value: 'mint', domain: '127.0.0.1', path: '/', sameSite: 'Strict' })]);
     expectSuccess(await tool('browser_cookie_set', { name: 'scoped', value: '1', domain: '127.0.0.1', path: '/pages' }));
     expect((await inPage('document.cookie')).split('; ').sort()).toEqual(['flavour=mint', 'scoped=1']);
@@ -294,7 +272,7 @@ describe('storage and testing caps (playwright profile)', () => {
   });
 
   it('local and session storage tools act on the open page’s origin', async () => {
-    expectSuccess(await tool('browser_navigate', { url: fixture.urlFor('/pages/home') }));
+    expectSuccess(await tool('browser_navigate', { url: fx.urlFor('/pages/home') }));
     expectSuccess(await tool('browser_localstorage_clear'));
     expectSuccess(await tool('browser_localstorage_set', { key: 'a', value: '1' }));
     expectSuccess(await tool('browser_sessionstorage_set', { key: 'b', value: '2' }));
@@ -312,7 +290,7 @@ describe('storage and testing caps (playwright profile)', () => {
   });
 
   it('browser_storage_state saves a file in --output-dir; browser_set_storage_state restores it in another session', async () => {
-    expectSuccess(await tool('browser_navigate', { url: fixture.urlFor('/sign-in?user=dave') }));
+    expectSuccess(await tool('browser_navigate', { url: fx.urlFor('/sign-in?user=dave') }));
     await inPage("localStorage.setItem('pref', 'compact')");
     const saved = expectSuccess(await tool('browser_storage_state'));
     expect(path.dirname(saved.file)).toBe(await realpath(outputDir));
@@ -321,11 +299,11 @@ describe('storage and testing caps (playwright profile)', () => {
     expect(JSON.parse(await readFile(named.file, 'utf8')).cookies).toEqual([expect.objectContaining({ name: 'session' })]);
     expectError(await tool('browser_storage_state', { filename: '../out.json' }), 'INVALID_PARAMETERS');
 
-    const other = expectSuccess(await tool('create_session')).sessionId;
-    expectSuccess(await tool('browser_navigate', { url: fixture.urlFor('/account'), sessionId: other }));
+    const other = await harness.createSession();
+    expectSuccess(await tool('browser_navigate', { url: fx.urlFor('/account'), sessionId: other }));
     expect(await inPage("document.querySelector('h1').textContent", other)).toBe('Not signed in');
     expectSuccess(await tool('browser_set_storage_state', { filename: path.basename(saved.file), sessionId: other }));
-    expectSuccess(await tool('browser_navigate', { url: fixture.urlFor('/account'), sessionId: other }));
+    expectSuccess(await tool('browser_navigate', { url: fx.urlFor('/account'), sessionId: other }));
     expect(await inPage("[document.querySelector('h1').textContent, localStorage.getItem('pref')]", other)).toEqual(['Signed in as dave', 'compact']);
 
     expectError(await tool('browser_set_storage_state', { filename: path.join(outside, 'state.json') }), 'INVALID_PARAMETERS');
@@ -333,18 +311,18 @@ describe('storage and testing caps (playwright profile)', () => {
   });
 
   it('without --output-dir browser_storage_state answers the state, and a filename is refused', async () => {
-    const bareTool = (name: string, args: Record<string, unknown> = {}) => call(bare.client, name, args);
-    expectSuccess(await bareTool('browser_navigate', { url: fixture.urlFor('/pages/home') }));
+    const bareTool = (name: string, args: Record<string, unknown> = {}) => bare.checkedCall(name, args);
+    expectSuccess(await bareTool('browser_navigate', { url: bare.fixture().urlFor('/pages/home') }));
     expectSuccess(await bareTool('browser_cookie_set', { name: 'n', value: 'v' }));
     expect(expectSuccess(await bareTool('browser_storage_state')).storageState.cookies).toEqual([expect.objectContaining({ name: 'n', value: 'v' })]);
     expectError(await bareTool('browser_storage_state', { filename: 'x.json' }), 'INVALID_PARAMETERS');
   });
 
   it('browser_verify_* pass, or fail as errors saying what the page had; browser_generate_locator answers code', async () => {
-    expectSuccess(await tool('browser_navigate', { url: fixture.urlFor('/pages/checks') }));
+    expectSuccess(await tool('browser_navigate', { url: fx.urlFor('/pages/checks') }));
     expect(expectSuccess(await tool('browser_verify_element_visible', { role: 'button', accessibleName: 'Submit order' }))).toMatchObject({
       passed: true,
-      url: fixture.urlFor('/pages/checks'),
+      url: fx.urlFor('/pages/checks'),
       title: 'Checks',
     });
     expectSuccess(await tool('browser_verify_text_visible', { text: 'Arrived late' }));
@@ -367,5 +345,78 @@ describe('storage and testing caps (playwright profile)', () => {
       "getByRole('button', { name: 'Submit order' })",
     );
     expect(expectSuccess(await tool('browser_generate_locator', { target: '#name' })).locator).toBe("getByRole('textbox', { name: 'Name' })");
+  });
+});
+
+/** The storage capability's export_storage_state and cookies, by name. */
+const storageTools = capabilityTools.filter((entry) => entry.name === 'export_storage_state' || entry.name === 'cookies');
+
+describe('export_storage_state and cookies (default profile, no --output-dir)', () => {
+  const harness = useTools({ maxSessions: 5 });
+  const tool = (name: string, args: Record<string, unknown> = {}) => harness.checkedCall(name, args);
+  const heading = async (sessionId: string, pagePath: string) => {
+    expectSuccess(await tool('navigate', { sessionId, url: harness.fixture().urlFor(pagePath) }));
+    return expectSuccess(await tool('evaluate', { sessionId, function: "() => document.querySelector('h1').textContent" })).result;
+  };
+
+  it('are left out of the default tool list', () => {
+    expect(allTools.map((entry) => entry.name)).not.toContain('export_storage_state');
+    expect(allTools.map((entry) => entry.name)).not.toContain('cookies');
+    expect(allTools.length).toBeLessThanOrEqual(27);
+    expect(storageTools).toHaveLength(2);
+    expect(storageTools.every((entry) => entry.capability === 'storage')).toBe(true);
+  });
+
+  it('carry a sign-in over: the exported state signs a new session in, a third session is not', async () => {
+    const first = await harness.createSession();
+    expect(await heading(first, '/sign-in?user=bob')).toBe('Signed in as bob');
+    const exported = expectSuccess(await tool('export_storage_state', { sessionId: first }));
+    expect(exported.storageState.cookies).toEqual([expect.objectContaining({ name: 'session', domain: '127.0.0.1', httpOnly: true })]);
+    expect(exported.expiresAt).toEqual(expect.any(Number));
+
+    const second = expectSuccess(await tool('create_session', { storageState: exported.storageState }));
+    try {
+      expect(JSON.stringify(second.options)).not.toContain(exported.storageState.cookies[0].value);
+      const third = await harness.createSession();
+      expect(await heading(second.sessionId, '/account')).toBe('Signed in as bob');
+      expect(await heading(third, '/account')).toBe('Not signed in');
+    } finally {
+      await tool('close_session', { sessionId: second.sessionId });
+    }
+  });
+
+  it('list, set and clear cookies of one session only', async () => {
+    const fx = harness.fixture();
+    const [a, b] = await Promise.all([harness.createSession(), harness.createSession()]);
+    const set = expectSuccess(
+      await tool('cookies', {
+        sessionId: a,
+        action: 'set',
+        cookies: [
+          { name: 'theme', value: 'dark', url: fx.url },
+          { name: 'other', value: 'x', domain: 'example.com', path: '/' },
+        ],
+      }),
+    );
+    expect(set.cookies.map((cookie: { name: string }) => cookie.name).sort()).toEqual(['other', 'theme']);
+    const filtered = expectSuccess(await tool('cookies', { sessionId: a, action: 'list', urls: [fx.url] }));
+    expect(filtered.cookies).toEqual([expect.objectContaining({ name: 'theme', value: 'dark', domain: '127.0.0.1', path: '/' })]);
+    // The page sends it; the neighbour has none.
+    expectSuccess(await tool('navigate', { sessionId: a, url: fx.urlFor('/echo-cookie') }));
+    expect(expectSuccess(await tool('evaluate', { sessionId: a, function: "() => document.querySelector('#cookies').textContent" })).result).toBe('theme=dark');
+    expect(expectSuccess(await tool('cookies', { sessionId: b, action: 'list' })).cookies).toEqual([]);
+
+    const cleared = expectSuccess(await tool('cookies', { sessionId: a, action: 'clear', urls: [fx.url] }));
+    expect(cleared.cookies).toEqual([]);
+    expect(expectSuccess(await tool('cookies', { sessionId: a, action: 'list' })).cookies.map((cookie: { name: string }) => cookie.name)).toEqual(['other']);
+    expect(expectSuccess(await tool('cookies', { sessionId: a, action: 'clear' })).cookies).toEqual([]);
+
+    expectError(await tool('cookies', { sessionId: a, action: 'set' }), 'INVALID_PARAMETERS', a);
+    // Without url or domain a cookie is for the open page's host, and about:blank has none.
+    expectError(await tool('cookies', { sessionId: b, action: 'set', cookies: [{ name: 'n', value: 'v' }] }), 'INVALID_PARAMETERS', b);
+    expectError(await tool('cookies', { sessionId: a, action: 'list', urls: ['about:blank'] }), 'INVALID_PARAMETERS', a);
+    expectError(await tool('cookies', { sessionId: a, action: 'list', cookies: [{ name: 'n', value: 'v', url: fx.url }] }), 'INVALID_PARAMETERS', a);
+    expectError(await tool('cookies', { sessionId: 'no-such-session', action: 'list' }), 'SESSION_NOT_FOUND', 'no-such-session');
+    expectError(await tool('export_storage_state', { sessionId: 'no-such-session' }), 'SESSION_NOT_FOUND', 'no-such-session');
   });
 });
