@@ -1,28 +1,22 @@
-// The live and devtools tools in process (where coverage sees them): request_human's outcomes with and without URL elicitation, waiting calls' progress, traces, videos, the MCP App resource.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+// The live tools in process, over the server's live views (where coverage sees them): request_human's outcomes with and without URL elicitation, waiting calls' progress, the MCP App's tools and resource (traces and videos: packages/tools/test/devtools.test.ts).
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { readZip, startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
+import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MCP_APPS_CLIENT, call, connectInProcess, expectError, expectSuccess, isUuidV4, type InProcessConnection } from './helpers.js';
 
 let fixture: FixtureServer;
-let outputDir: string;
 let conn: InProcessConnection;
 
 beforeAll(async () => {
-  outputDir = mkdtempSync(path.join(tmpdir(), 'sessionwright-live-tools-'));
   fixture = await startFixtureServer();
   // A host that renders MCP Apps: the app's own tools answer it.
-  conn = await connectInProcess(['--headless', '--caps', 'live,devtools', '--call-timeout', '8000', '--output-dir', outputDir], {
+  conn = await connectInProcess(['--headless', '--caps', 'live', '--call-timeout', '8000'], {
     capabilities: MCP_APPS_CLIENT,
   });
 });
 afterAll(async () => {
   await conn?.close();
   await fixture?.close();
-  rmSync(outputDir, { recursive: true, force: true });
 });
 
 async function session(page = '/pages/home'): Promise<string> {
@@ -149,37 +143,6 @@ describe('live_view', () => {
     const read = await conn.client.readResource({ uri: 'ui://sessionwright/live-view.html' });
     expect((read.contents[0] as { text: string }).text).toContain('ui/initialize');
     await expect(conn.client.readResource({ uri: 'ui://sessionwright/other.html' })).rejects.toThrow(/Resource not found/);
-  });
-});
-
-describe('traces and videos', () => {
-  it('records a trace between start_trace and stop_trace, refusing a second start and a stop without a start', async () => {
-    const sessionId = await session();
-    expectError(await call(conn.client, 'stop_trace', { sessionId }), 'INVALID_PARAMETERS', sessionId);
-    expectSuccess(await call(conn.client, 'start_trace', { sessionId }));
-    expectError(await call(conn.client, 'start_trace', { sessionId }), 'INVALID_PARAMETERS', sessionId);
-    expectSuccess(await call(conn.client, 'navigate', { sessionId, url: fixture.urlFor('/pages/form') }));
-    expectSuccess(await call(conn.client, 'type', { sessionId, selector: '#name', text: 'Grace' }));
-    const { trace } = expectSuccess(await call(conn.client, 'stop_trace', { sessionId }));
-    const events = readZip(trace.path).get('trace.trace')?.toString('utf8') ?? '';
-    expect(events).toContain('#name');
-    expect(events).toContain('Grace');
-    // A trace still recording is written when the session closes.
-    expectSuccess(await call(conn.client, 'start_trace', { sessionId }));
-    const closed = expectSuccess(await call(conn.client, 'close_session', { sessionId }));
-    expect(closed.traces).toHaveLength(1);
-    expect(closed.traces[0].path).toMatch(/trace-2\.zip$/);
-  });
-
-  it('keeps a video per tab with recordVideo and lists them when the session closes', async () => {
-    const created = expectSuccess(await call(conn.client, 'create_session', { recordVideo: true }));
-    expect(created.options).toEqual({ recordVideo: true });
-    const sessionId = created.sessionId as string;
-    expectSuccess(await call(conn.client, 'navigate', { sessionId, url: fixture.urlFor('/pages/home') }));
-    expectSuccess(await call(conn.client, 'tabs', { sessionId, action: 'new', url: fixture.urlFor('/pages/form') }));
-    const closed = expectSuccess(await call(conn.client, 'close_session', { sessionId }));
-    expect(closed.videos).toHaveLength(2);
-    for (const video of closed.videos) expect(video.bytes).toBeGreaterThan(0);
   });
 });
 
