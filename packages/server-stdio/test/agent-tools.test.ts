@@ -155,25 +155,6 @@ describe('upload_file', () => {
   });
 });
 
-describe('save_pdf', () => {
-  it('returns the PDF as an embedded resource after the JSON, with its size and pages', async () => {
-    const sessionId = await sessionOn('big');
-    const { result, json } = await tool('save_pdf', { sessionId, printBackground: true });
-    expect(json).toMatchObject({ bytes: expect.any(Number), pages: expect.any(Number), title: 'Big' });
-    expect(json.pages).toBeGreaterThan(1);
-    const item = result.content[1];
-    if (item?.type !== 'resource' || !('blob' in item.resource)) throw new Error('content[1] is not an embedded blob resource');
-    expect(item.resource.mimeType).toBe('application/pdf');
-    const pdf = Buffer.from(item.resource.blob, 'base64');
-    expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
-    expect(pdf.length).toBe(json.bytes);
-    const first = await tool('save_pdf', { sessionId, pageRanges: '1' });
-    expect(first.json.pages).toBe(1);
-    expectError(await tool('save_pdf', { sessionId, pageRanges: 'first page' }), 'INVALID_PARAMETERS', sessionId);
-    expectError(await tool('save_pdf', { sessionId, pageRanges: '900-901' }), 'INVALID_PARAMETERS', sessionId);
-  });
-});
-
 describe('downloads', () => {
   it("saves a download the click started under --output-dir and lists it in the click's result", async () => {
     const sessionId = await sessionOn('downloads');

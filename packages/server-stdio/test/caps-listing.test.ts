@@ -44,3 +44,12 @@ describe('--caps storage,testing', () => {
     for (const name of ['web_storage', 'load_storage_state', 'verify', 'generate_locator']) expect(defaults).not.toContain(name);
   });
 });
+
+describe('--caps unsafe,config,pdf', () => {
+  it('lists run_code_unsafe, get_config and save_pdf in their groups only', async () => {
+    const names = await listed([]);
+    for (const name of ['run_code_unsafe', 'get_config', 'save_pdf']) expect(names).not.toContain(name);
+    const grouped = await listed(['--caps', 'unsafe,config,pdf']);
+    for (const name of ['run_code_unsafe', 'get_config', 'save_pdf']) expect(grouped).toContain(name);
+  });
+});

@@ -1,4 +1,4 @@
-// --profile playwright in process (runTool over a real SessionManager, Chromium and the fixture server, with one connection's implicit session): dialogs and file choosers held open, forms, drags, tabs, console and network.
+// --profile playwright in process (runTool over a real SessionManager, Chromium and the fixture server, with one connection's implicit session): dialogs and file choosers held open, forms, drags, tabs (isolated contexts too), console and network.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -198,5 +198,73 @@ describe('--profile playwright in process: dialogs and file choosers held open, 
     const everything = expectSuccess(await tool('browser_network_requests', { static: true })).requests;
     expect(everything.some((request: { url: string }) => request.url.includes('/image.png'))).toBe(true);
     expectError(await tool('browser_network_requests', { includeStatic: 'yes' }), 'INVALID_PARAMETERS');
+  });
+});
+
+describe('browser_tabs {url, isolatedContext}', () => {
+  // As a server started with --profile playwright: one connection, with its own page.
+  const harness = useTools({ profile: playwrightProfile() });
+  const tool = (name: string, args: Record<string, unknown> = {}) => harness.checkedCall(name, args);
+  const stored = async () => expectSuccess(await tool('browser_evaluate', { function: "() => localStorage.getItem('who')" })).result;
+  const store = async (who: string) => expectSuccess(await tool('browser_evaluate', { function: `() => localStorage.setItem('who', '${who}')` }));
+
+  it('opens a tab at a URL, and named isolated contexts with their own storage, each a session of the connection', async () => {
+    const fixture = harness.fixture();
+    const home = fixture.urlFor('/pages/home');
+    expectSuccess(await tool('browser_navigate', { url: home }));
+    await store('own');
+    const opened = expectSuccess(await tool('browser_tabs', { action: 'new', url: fixture.urlFor('/pages/form') }));
+    expect(opened).toMatchObject({ current: 1, url: fixture.urlFor('/pages/form'), title: 'Form' });
+    expect(opened.tabs).toHaveLength(2);
+    expect(snapshotIn(opened)).toContain('textbox "Email"');
+    expect(await stored()).toBe('own');
+
+    const isolated = expectSuccess(await tool('browser_tabs', { action: 'new', url: home, isolatedContext: 'alice' }));
+    expect(isolated).toMatchObject({ current: 2, url: home, title: 'Home' });
+    expect(isolated.tabs[2]).toMatchObject({ index: 2, url: home, current: true, isolatedContext: 'alice' });
+    expect(isolated.tabs[0].isolatedContext).toBeUndefined();
+    // The calls that name no session act on the new context's tab: its storage is its own.
+    expect(await stored()).toBeNull();
+    await store('alice');
+    // A second tab in the same context shares its storage.
+    const second = expectSuccess(await tool('browser_tabs', { action: 'new', url: home, isolatedContext: 'alice' }));
+    expect(second.tabs.map((tab: { isolatedContext?: string }) => tab.isolatedContext)).toEqual([undefined, undefined, 'alice', 'alice']);
+    expect(await stored()).toBe('alice');
+    expect(expectSuccess(await tool('list_sessions')).sessions).toHaveLength(2);
+
+    // Selecting a tab of the connection's own session acts there again.
+    expect(expectSuccess(await tool('browser_tabs', { action: 'select', index: 0 }))).toMatchObject({ current: 0, url: home });
+    expect(await stored()).toBe('own');
+    // "default" is the connection's own context.
+    const own = expectSuccess(await tool('browser_tabs', { action: 'new', isolatedContext: 'default' }));
+    expect(own.tabs.filter((tab: { isolatedContext?: string }) => tab.isolatedContext === undefined)).toHaveLength(3);
+
+    // Closing the last tabs of a context closes its session.
+    expectSuccess(await tool('browser_tabs', { action: 'close', index: 4 }));
+    const left = expectSuccess(await tool('browser_tabs', { action: 'close', index: 3 }));
+    expect(left.tabs.every((tab: { isolatedContext?: string }) => tab.isolatedContext === undefined)).toBe(true);
+    expect(expectSuccess(await tool('list_sessions')).sessions).toHaveLength(1);
+    expect(expectSuccess(await tool('browser_tabs', { action: 'list' })).tabs).toHaveLength(3);
+  });
+
+  it('closes the isolated contexts with browser_close', async () => {
+    expectSuccess(await tool('browser_tabs', { action: 'new', isolatedContext: 'bob' }));
+    expect(expectSuccess(await tool('list_sessions')).sessions.length).toBeGreaterThanOrEqual(2);
+    expectSuccess(await tool('browser_close'));
+    expect(expectSuccess(await tool('list_sessions')).sessions).toHaveLength(0);
+  });
+
+  it('refuses isolatedContext where it means nothing, and an index that is no tab', async () => {
+    expectSuccess(await tool('browser_navigate', { url: harness.fixture().urlFor('/pages/home') }));
+    expect(expectError(await tool('browser_tabs', { action: 'list', isolatedContext: 'x' }), 'INVALID_PARAMETERS').message).toMatch(
+      /isolatedContext is for "new"/,
+    );
+    const { sessionId } = expectSuccess(await tool('create_session'));
+    expectError(await tool('browser_tabs', { action: 'new', isolatedContext: 'x', sessionId }), 'INVALID_PARAMETERS', sessionId);
+    expectError(await tool('browser_tabs', { action: 'select', index: 99 }), 'INVALID_PARAMETERS');
+    expectError(await tool('browser_tabs', { action: 'new', url: 'not a url', isolatedContext: 'y' }), 'INVALID_PARAMETERS');
+    // Nothing was made for the refused calls.
+    expect(expectSuccess(await tool('list_sessions')).sessions).toHaveLength(2);
+    expectSuccess(await tool('close_session', { sessionId }));
   });
 });
