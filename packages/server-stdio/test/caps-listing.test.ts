@@ -1,6 +1,6 @@
 // Which tools --caps adds to tools/list, in both profiles, for a server started from those flags (what the tools do: packages/tools/test).
 import { describe, expect, it } from 'vitest';
-import { connectInProcess } from './helpers.js';
+import { call, connectInProcess, expectError } from './helpers.js';
 
 /** The names a server started with these flags lists. */
 async function listed(flags: string[]): Promise<string[]> {
@@ -11,6 +11,36 @@ async function listed(flags: string[]): Promise<string[]> {
     await server.close();
   }
 }
+
+describe('tools/list and --caps', () => {
+  it('lists at most 27 tools by default (26 and run_steps), the agent tools among them and no capability tool', async () => {
+    const plain = await connectInProcess(['--headless']);
+    try {
+      const names = (await plain.client.listTools()).tools.map((entry) => entry.name);
+      expect(names.length).toBeLessThanOrEqual(27);
+      for (const name of ['tabs', 'upload_file', 'drag', 'fill_form', 'handle_dialog', 'console_messages', 'emulate', 'run_steps'])
+        expect(names).toContain(name);
+      for (const name of ['network_requests', 'network_request', 'export_storage_state', 'cookies', 'save_pdf']) expect(names).not.toContain(name);
+      expectError(
+        await call(plain.client, 'save_pdf', { sessionId: 'x' }).catch(
+          (error: Error) => ({ isError: true, json: { errorCode: 'INVALID_PARAMETERS', message: error.message } }) as never,
+        ),
+        'INVALID_PARAMETERS',
+      );
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('adds one group with --caps network, and every group with --caps all', async () => {
+    const network = await listed(['--caps', 'network']);
+    expect(network).toContain('network_requests');
+    expect(network).toContain('network_request');
+    expect(network).not.toContain('save_pdf');
+    const all = await listed(['--caps', 'all']);
+    for (const name of ['network_requests', 'network_request', 'export_storage_state', 'cookies', 'save_pdf']) expect(all).toContain(name);
+  });
+});
 
 describe('--caps vision,network', () => {
   it('lists mouse, route and emulate in the default profile', async () => {

@@ -1,95 +1,30 @@
-// The agent tools (docs/agent-tools.md) through a server in this process: the lists --caps gives, uploads (the roots a server allows), PDF, downloads and two sessions at once (tabs, dialogs, console, network, drag, forms and emulation: packages/tools/test).
-import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+// upload_file and downloads in process (runTool over a real SessionManager, Chromium and the fixture server): files read only from inside --file-root, a download a click starts saved under --output-dir and listed in its result, and two sessions that never see each other's events.
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { call, connectInProcess, expectError, expectSuccess, type InProcessConnection } from './helpers.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { expectError, expectSuccess, useTools } from './tool-harness.js';
 
-let fx: FixtureServer;
-let server: InProcessConnection;
-let work: string;
-let fileRoot: string;
-let outputDir: string;
-const opened: string[] = [];
+// As a server started with --file-root <root> --output-dir <out>; secret.txt lies beside the root, and a link in it leads there.
+const work = mkdtempSync(path.join(tmpdir(), 'sw-agent-'));
+const fileRoot = path.join(work, 'root');
+const outputDir = path.join(work, 'out');
+mkdirSync(path.join(fileRoot, 'sub'), { recursive: true });
+writeFileSync(path.join(fileRoot, 'invoice.txt'), 'invoice body');
+writeFileSync(path.join(fileRoot, 'sub', 'photo.png'), Buffer.alloc(300, 1));
+writeFileSync(path.join(work, 'secret.txt'), 'outside the root');
+symlinkSync(path.join(work, 'secret.txt'), path.join(fileRoot, 'link-out.txt'));
+afterAll(() => rm(work, { recursive: true, force: true }));
 
-beforeAll(async () => {
-  fx = await startFixtureServer();
-  work = await mkdtemp(path.join(tmpdir(), 'sw-agent-'));
-  fileRoot = path.join(work, 'root');
-  outputDir = path.join(work, 'out');
-  await mkdir(path.join(fileRoot, 'sub'), { recursive: true });
-  await writeFile(path.join(fileRoot, 'invoice.txt'), 'invoice body');
-  await writeFile(path.join(fileRoot, 'sub', 'photo.png'), Buffer.alloc(300, 1));
-  await writeFile(path.join(work, 'secret.txt'), 'outside the root');
-  await symlink(path.join(work, 'secret.txt'), path.join(fileRoot, 'link-out.txt'));
-  server = await connectInProcess([
-    '--headless',
-    '--caps',
-    'all',
-    '--file-root',
-    fileRoot,
-    '--output-dir',
-    outputDir,
-    '--max-tabs',
-    '4',
-    '--max-sessions',
-    '20',
-  ]);
+const harness = useTools({
+  toolOptions: { fileRoots: [fileRoot], outputDir },
+  roots: { directories: [fileRoot], source: 'file-root' },
+  manager: { outputDir, maxTabs: 4 },
 });
-afterAll(async () => {
-  await server?.close();
-  await fx?.close();
-  await rm(work, { recursive: true, force: true });
-});
-afterEach(async () => {
-  await Promise.all(opened.splice(0).map((sessionId) => tool('close_session', { sessionId })));
-});
-
-const tool = (name: string, args: Record<string, unknown> = {}) => call(server.client, name, args);
+const tool = (name: string, args: Record<string, unknown> = {}) => harness.checkedCall(name, args);
 const ok = async (name: string, args: Record<string, unknown> = {}) => expectSuccess(await tool(name, args));
-
-async function sessionOn(page: string): Promise<string> {
-  const { sessionId } = await ok('create_session');
-  opened.push(sessionId);
-  await ok('navigate', { sessionId, url: fx.urlFor(`/pages/${page}`) });
-  return sessionId;
-}
-
-describe('tools/list and --caps', () => {
-  it('lists at most 27 tools by default (26 and run_steps), the agent tools among them and no capability tool', async () => {
-    const plain = await connectInProcess(['--headless']);
-    try {
-      const names = (await plain.client.listTools()).tools.map((entry) => entry.name);
-      expect(names.length).toBeLessThanOrEqual(27);
-      for (const name of ['tabs', 'upload_file', 'drag', 'fill_form', 'handle_dialog', 'console_messages', 'emulate', 'run_steps'])
-        expect(names).toContain(name);
-      for (const name of ['network_requests', 'network_request', 'export_storage_state', 'cookies', 'save_pdf']) expect(names).not.toContain(name);
-      expectError(
-        await call(plain.client, 'save_pdf', { sessionId: 'x' }).catch(
-          (error: Error) => ({ isError: true, json: { errorCode: 'INVALID_PARAMETERS', message: error.message } }) as never,
-        ),
-        'INVALID_PARAMETERS',
-      );
-    } finally {
-      await plain.close();
-    }
-  });
-
-  it('adds one group with --caps network, and every group with --caps all', async () => {
-    const network = await connectInProcess(['--headless', '--caps', 'network']);
-    try {
-      const names = (await network.client.listTools()).tools.map((entry) => entry.name);
-      expect(names).toContain('network_requests');
-      expect(names).toContain('network_request');
-      expect(names).not.toContain('save_pdf');
-    } finally {
-      await network.close();
-    }
-    const names = (await server.client.listTools()).tools.map((entry) => entry.name);
-    for (const name of ['network_requests', 'network_request', 'export_storage_state', 'cookies', 'save_pdf']) expect(names).toContain(name);
-  });
-});
+const sessionOn = (page: string) => harness.sessionOn(page);
 
 describe('upload_file', () => {
   it('uploads files from inside --file-root, by path relative or absolute, and inline content', async () => {
@@ -141,7 +76,7 @@ describe('upload_file', () => {
     const sessionId = await sessionOn('upload');
     const inline = (name: string) => ({ name, contentBase64: Buffer.from(name).toString('base64') });
     expectError(await tool('upload_file', { sessionId, selector: '#single', files: [inline('a.txt'), inline('b.txt')] }), 'INVALID_PARAMETERS', sessionId);
-    // Over 20 MB is refused before anything is set (by path here: the inline limit is checked in the tools' own tests).
+    // Over 20 MB is refused before anything is set (by path here: the inline limit is checked in agent-tool-helpers.test.ts).
     await writeFile(path.join(fileRoot, 'huge.bin'), Buffer.alloc(21 * 1024 * 1024, 7));
     const tooLarge = expectError(await tool('upload_file', { sessionId, selector: '#single', files: [{ path: 'huge.bin' }] }), 'INVALID_PARAMETERS', sessionId);
     expect(tooLarge.details.reason).toBe('too large');
@@ -158,6 +93,7 @@ describe('upload_file', () => {
 describe('downloads', () => {
   it("saves a download the click started under --output-dir and lists it in the click's result", async () => {
     const sessionId = await sessionOn('downloads');
+    const fx = harness.fixture();
     const clicked = await ok('click', { sessionId, selector: '#csv' });
     expect(clicked.downloads).toEqual([
       { url: fx.urlFor('/download?name=report.csv&bytes=1234'), suggestedFilename: 'report.csv', state: 'saved', path: expect.any(String), bytes: 1234 },
@@ -173,6 +109,7 @@ describe('downloads', () => {
 
 describe('two sessions at once', () => {
   it("never show one session's console, network, dialogs or downloads in the other", async () => {
+    const fx = harness.fixture();
     const [a, b] = await Promise.all([sessionOn('console'), sessionOn('network')]);
     await ok('wait_for', { sessionId: b, selector: '#done:has-text("done")' });
     await ok('navigate', { sessionId: a, url: fx.urlFor('/pages/dialog') });
