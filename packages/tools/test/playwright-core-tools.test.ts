@@ -1,10 +1,12 @@
-// @playwright/mcp's core list beyond the first twenty tools, in both profiles: media emulation, drops, requests by number, snapshot boxes, device-pixel screenshots, console since the last page load, and filename writing only inside --output-dir.
-import { mkdtemp, readFile, readdir, realpath, rm, writeFile } from 'node:fs/promises';
+// @playwright/mcp's core list beyond the first twenty tools in process, in both profiles (runTool over a real SessionManager, Chromium and the fixture server): media emulation, drops, requests by number, snapshot boxes, device-pixel screenshots, console since the last page load, and filename writing only inside --output-dir.
+import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
+import { waitFor, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, connectInProcess, expectError, expectSuccess, type InProcessConnection } from './helpers.js';
+import { playwrightProfile, type AllowedRoots } from '../src/index.js';
+import { expectError, expectSuccess, useTools } from './tool-harness.js';
 
 const MEDIA = `<!doctype html><html><head><title>Media</title></head><body><p>Media</p><script>
 window.media = () => ({
@@ -47,36 +49,36 @@ window.done = (async () => {
 
 const PAGES = { media: MEDIA, dropzone: DROPZONE, 'logs-first': LOGS_FIRST, 'logs-second': LOGS_SECOND, network: NETWORK };
 
-let fixture: FixtureServer;
-let outputDir: string;
-let fileRoot: string;
-let outside: string;
-let playwright: InProcessConnection;
-let sessions: InProcessConnection;
-let withoutOutputDir: InProcessConnection;
-
-beforeAll(async () => {
-  fixture = await startFixtureServer({ pages: PAGES });
-  [outputDir, fileRoot, outside] = await Promise.all(['out', 'files', 'outside'].map((name) => mkdtemp(path.join(tmpdir(), `sessionwright-core-${name}-`))));
-  outputDir = await realpath(outputDir);
-  await writeFile(path.join(fileRoot, 'note.txt'), 'hello from a file');
-  await writeFile(path.join(outside, 'secret.txt'), 'not for the page');
-  const shared = ['--headless', '--file-root', fileRoot];
-  [playwright, sessions, withoutOutputDir] = await Promise.all([
-    connectInProcess([...shared, '--profile', 'playwright', '--caps', 'network', '--output-dir', outputDir]),
-    connectInProcess([...shared, '--caps', 'network', '--max-sessions', '20']),
-    connectInProcess([...shared, '--profile', 'playwright']),
-  ]);
-});
-
+// As servers started with --file-root <fileRoot>: the playwright profile with --caps network --output-dir <outputDir>, the
+// default profile with --caps network, and the playwright profile without --output-dir.
+const [outputDir, fileRoot, outside] = ['out', 'files', 'outside'].map((name) =>
+  realpathSync(mkdtempSync(path.join(tmpdir(), `sessionwright-core-${name}-`))),
+) as [string, string, string];
+writeFileSync(path.join(fileRoot, 'note.txt'), 'hello from a file');
+writeFileSync(path.join(outside, 'secret.txt'), 'not for the page');
 afterAll(async () => {
-  await Promise.all([playwright?.close(), sessions?.close(), withoutOutputDir?.close()]);
-  await fixture?.close();
-  await Promise.all([outputDir, fileRoot, outside].filter(Boolean).map((dir) => rm(dir, { recursive: true, force: true })));
+  await Promise.all([outputDir, fileRoot, outside].map((dir) => rm(dir, { recursive: true, force: true })));
 });
 
-const pw = (name: string, args: Record<string, unknown> = {}) => call(playwright.client, name, args);
-const own = (name: string, args: Record<string, unknown> = {}) => call(sessions.client, name, args);
+const roots: AllowedRoots = { directories: [fileRoot], source: 'file-root' };
+const fixtureOptions = { pages: PAGES };
+const playwright = useTools({
+  fixture: fixtureOptions,
+  profile: playwrightProfile(['network']),
+  roots,
+  toolOptions: { fileRoots: [fileRoot], outputDir },
+  manager: { outputDir },
+});
+const sessions = useTools({ fixture: fixtureOptions, roots, toolOptions: { fileRoots: [fileRoot] }, maxSessions: 20 });
+const bare = useTools({ fixture: fixtureOptions, profile: playwrightProfile(), roots, toolOptions: { fileRoots: [fileRoot] } });
+
+let fixture: FixtureServer;
+beforeAll(() => {
+  fixture = playwright.fixture();
+});
+
+const pw = (name: string, args: Record<string, unknown> = {}) => playwright.checkedCall(name, args);
+const own = (name: string, args: Record<string, unknown> = {}) => sessions.checkedCall(name, args);
 
 async function sessionOn(page: string, options: Record<string, unknown> = {}): Promise<string> {
   const sessionId = expectSuccess(await own('create_session', options)).sessionId as string;
@@ -318,7 +320,7 @@ describe('filename', () => {
       expectError(await pw('browser_take_screenshot', { filename }), 'INVALID_PARAMETERS');
     }
     expect((await readdir(outside)).sort()).toEqual(['secret.txt']);
-    const none = expectError(await call(withoutOutputDir.client, 'browser_evaluate', { function: '() => 1', filename: 'x.json' }), 'INVALID_PARAMETERS');
+    const none = expectError(await bare.checkedCall('browser_evaluate', { function: '() => 1', filename: 'x.json' }), 'INVALID_PARAMETERS');
     expect(none.message).toMatch(/no --output-dir/);
     expect(expectSuccess(await pw('browser_snapshot')).snapshot).toBeDefined();
   });
