@@ -1,6 +1,11 @@
-// find in process (runTool over a real SessionManager, Chromium and the fixture server): the matching snapshot lines with refs an agent acts on, a fraction of the snapshot's size, and the queries refused.
-import { describe, expect, it } from 'vitest';
-import { expectError, useTools } from './tool-harness.js';
+// find and browser_find in process (runTool over a real SessionManager, Chromium and the fixture server): the matching snapshot lines with refs an agent acts on, a fraction of the snapshot's size, the queries refused, and matches written only inside --output-dir.
+import { mkdtempSync, realpathSync, symlinkSync } from 'node:fs';
+import { readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { playwrightProfile } from '../src/index.js';
+import { expectError, expectSuccess, useTools } from './tool-harness.js';
 
 /** A ref as snapshots print it (a frame prefix once documents were replaced). */
 const REF = /^(f\d+)?e\d+$/;
@@ -50,5 +55,45 @@ describe('find (default profile)', () => {
     const slow = expectError(await tool('find', { sessionId, regex: '/(a+)+$/' }), 'INVALID_PARAMETERS', sessionId);
     expect(slow.details.reason).toBe('too slow');
     expect((await tool('find', { sessionId, regex: '/a{40}b/' })).json.total).toBe(1);
+  });
+});
+
+describe('browser_find (playwright profile)', () => {
+  // As servers started with --profile playwright, one with --output-dir <outputDir> (a link in it leads outside), one without.
+  const outputDir = realpathSync(mkdtempSync(path.join(tmpdir(), 'sessionwright-find-out-')));
+  const outside = mkdtempSync(path.join(tmpdir(), 'sessionwright-find-outside-'));
+  symlinkSync(outside, path.join(outputDir, 'link'));
+  afterAll(async () => {
+    await Promise.all([outputDir, outside].map((dir) => rm(dir, { recursive: true, force: true })));
+  });
+  const server = useTools({ profile: playwrightProfile(), toolOptions: { outputDir }, manager: { outputDir } });
+  const withoutOutputDir = useTools({ profile: playwrightProfile() });
+  const tool = (name: string, args: Record<string, unknown> = {}) => server.checkedCall(name, args);
+
+  it("takes @playwright/mcp's arguments and acts on the connection's own page", async () => {
+    expectSuccess(await tool('browser_navigate', { url: server.fixture().urlFor('/pages/form') }));
+    // The label's text and the field it names.
+    expect(expectSuccess(await tool('browser_find', { text: 'email' })).total).toBe(2);
+    const found = expectSuccess(await tool('browser_find', { regex: '/^textbox "Email"$/' }));
+    expect(found).toMatchObject({ total: 1, title: 'Form', matches: [{ ref: expect.stringMatching(REF), line: 'textbox "Email"' }] });
+    expect(expectSuccess(await tool('browser_type', { target: found.matches[0].ref, text: 'ada@example.com' })).value).toBe('ada@example.com');
+  });
+
+  it('writes the matches to a file inside --output-dir when given a filename, and nowhere else', async () => {
+    await tool('browser_navigate', { url: server.fixture().urlFor('/pages/form') });
+    const written = expectSuccess(await tool('browser_find', { text: 'e', filename: 'finds/form.md' }));
+    expect(written.file).toBe(path.join(outputDir, 'finds', 'form.md'));
+    expect(written.matches).toBeUndefined();
+    const text = await readFile(written.file, 'utf8');
+    expect(text).toMatch(new RegExp(`^${written.total} matching lines\\n`));
+    expect(text).toMatch(/^(f\d+)?e\d+ {2}textbox "Email"$/m);
+
+    for (const filename of ['../escape.md', path.join(outside, 'abs.md'), 'link/through-link.md']) {
+      const refused = expectError(await tool('browser_find', { text: 'e', filename }), 'INVALID_PARAMETERS');
+      expect(refused.message, filename).toMatch(/output directory/);
+    }
+    expect(await readdir(outside)).toEqual([]);
+    const none = expectError(await withoutOutputDir.checkedCall('browser_find', { text: 'e', filename: 'x.md' }), 'INVALID_PARAMETERS');
+    expect(none.message).toMatch(/no --output-dir/);
   });
 });
