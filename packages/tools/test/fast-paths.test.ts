@@ -1,7 +1,7 @@
-// What the fast paths keep: every result's title is never stale (it comes from the browser process when that is safe),
+// What the fast paths keep, in process (runTool over a real SessionManager, Chromium and the fixture server): every result's title is never stale (it comes from the browser process when that is safe),
 // and type, with fewer trips to the page, still types at the caret, appends, clears, reads the value back and refuses.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { call, expectError, expectSuccess, useServerWithFixture } from './helpers.js';
+import { expectError, expectSuccess, useTools } from './tool-harness.js';
 
 const page = (title: string, body: string) => `<!doctype html><html><head><meta charset="utf-8">${title}</head><body>${body}</body></html>`;
 
@@ -47,11 +47,11 @@ line two</textarea>
   ),
 };
 
-const server = useServerWithFixture(undefined, { pages: PAGES });
-const tool = (name: string, args: Record<string, unknown> = {}) => call(server.connection().client, name, args);
+const server = useTools({ fixture: { pages: PAGES } });
+const tool = (name: string, args: Record<string, unknown> = {}) => server.checkedCall(name, args);
 let sid: string;
 beforeAll(async () => {
-  // One session for the whole file (useServerWithFixture closes only the sessions its createSession opened).
+  // One session for the whole file (the harness closes only the sessions its createSession opened).
   sid = expectSuccess(await tool('create_session')).sessionId;
 });
 const navigate = async (path: string) => expectSuccess(await tool('navigate', { sessionId: sid, url: server.fixture().urlFor(path) }));

@@ -1,37 +1,20 @@
 // The tools that load a page (navigate, go_back, go_forward, reload, tabs "new" with a url) take a turn among the page
-// loads of every session: with one turn and a load that hangs, none of them reaches the site until the turn is free.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { BrowserHost, SessionManager } from '@sessionwright/session-core';
-import { silentLogger } from '@sessionwright/session-core/parts';
-import { holdsFor, startFixtureServer, waitFor, type FixtureServer } from '@sessionwright/test-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMcpServer } from '../src/protocol/mcp-server.js';
-import { call, expectError, expectSuccess } from './helpers.js';
+// loads of every session, in process (runTool over a real SessionManager, Chromium and the fixture server): with one turn and a
+// load that hangs, none of them reaches the site until the turn is free.
+import { holdsFor, waitFor, type FixtureServer } from '@sessionwright/test-kit';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectError, expectSuccess, useTools } from './tool-harness.js';
 
+// One turn, held for as long as a load lasts (the hang below ends at its own timeout).
+const harness = useTools({ maxSessions: 10, manager: { pageLoads: { atOnce: 1, holdMs: 60_000 } } });
 let fixture: FixtureServer;
-let manager: SessionManager;
-let client: Client;
-
-beforeAll(async () => {
-  fixture = await startFixtureServer();
-  // One turn, held for as long as a load lasts (the hang below ends at its own timeout).
-  manager = new SessionManager({ host: new BrowserHost({ headless: true }).start(), maxSessions: 10, pageLoads: { atOnce: 1, holdMs: 60_000 } });
-  const connection = createMcpServer({ sessions: manager, logger: silentLogger, toolOptions: { allowFileUrls: false } });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await connection.server.connect(serverSide);
-  client = new Client({ name: 'load-turns-test', version: '0.0.0' });
-  await client.connect(clientSide);
-});
-afterAll(async () => {
-  await client?.close();
-  await manager?.shutdown();
-  await fixture?.close();
+beforeAll(() => {
+  fixture = harness.fixture();
 });
 
 describe('tools that load a page wait for a turn', () => {
   it('navigate, go_back, go_forward, reload and tabs new with a url reach the site only once the hanging load ends', async () => {
-    const tool = (name: string, args: Record<string, unknown> = {}) => call(client, name, args);
+    const tool = (name: string, args: Record<string, unknown> = {}) => harness.checkedCall(name, args);
     const ids: string[] = [];
     for (let i = 0; i < 5; i += 1) ids.push(expectSuccess(await tool('create_session')).sessionId);
     const [hanger, navigator, goesBack, goesForward, reloader] = ids as [string, string, string, string, string];
