@@ -1,18 +1,44 @@
-// Every error code each tool can give, table-driven over real stdio servers: the code, the sessionId, a message, the details.
+// Every error code each core tool can give, table-driven in process (runTool over real SessionManagers, Chromium and the fixture server): the code, the sessionId, a message, the details.
 import { randomUUID } from 'node:crypto';
 import type { ErrorCode } from '@sessionwright/session-core';
-import { allTools } from '@sessionwright/tools';
-import { browserProcesses, startFixtureServer, waitFor, waitForOutput, type FixtureServer, type StdioConnection } from '@sessionwright/test-kit';
+import { startFixtureServer, waitFor, waitForOutput, type FixtureServer } from '@sessionwright/test-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CORE_TOOLS, call, expectError, expectSuccess, startCli } from './helpers.js';
+import { allTools } from '../src/index.js';
+import { expectError, expectSuccess, useTools } from './tool-harness.js';
 
-type ToolName = (typeof CORE_TOOLS)[number];
+/** The tools of the default profile the contract specifies; the other tools' errors are tested with their groups. */
+const CORE_TOOLS = ['create_session', 'close_session', 'list_sessions', 'navigate', 'click', 'type'] as const;
 
 /**
- * The servers the table runs on: `main` (defaults), `expiring` (1 s idle timeout), `one` (--max-sessions 1, its one
- * session open; also where renderers are killed, so no other test's page crashes) and `noBrowser` (a missing executable).
+ * Playwright's API log (DEBUG=pw:api) names the element a call is waiting for. Playwright reads DEBUG when it loads,
+ * on the first launch below; its lines are kept here instead of being written to stderr.
  */
-type ServerName = 'main' | 'expiring' | 'one' | 'noBrowser';
+process.env.DEBUG = 'pw:api';
+let apiLog = '';
+const writeStderr = process.stderr.write.bind(process.stderr);
+process.stderr.write = ((chunk: string | Uint8Array, ...rest: never[]) => {
+  const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+  if (!text.includes('pw:api')) return writeStderr(chunk, ...rest);
+  apiLog += text;
+  return true;
+}) as typeof process.stderr.write;
+afterAll(() => {
+  process.stderr.write = writeStderr;
+});
+
+/**
+ * The managers the table runs on, each as a server with those flags would have it: `main` (defaults), `expiring` (1 s
+ * idle timeout), `one` (--max-sessions 1, its one session open; also where pages are crashed, so no other test's page
+ * crashes) and `noBrowser` (a missing executable).
+ */
+const servers = {
+  main: useTools(),
+  expiring: useTools({ manager: { sessionTimeout: 1_000 } }),
+  one: useTools({ maxSessions: 1 }),
+  noBrowser: useTools({ host: { executablePath: '/nonexistent/chromium' } }),
+};
+type ServerName = keyof typeof servers;
+type ToolName = (typeof CORE_TOOLS)[number];
 
 interface Ctx {
   fx: FixtureServer;
@@ -26,7 +52,6 @@ interface Ctx {
   expiredSid: string;
   /** http://127.0.0.1:PORT/ where nothing listens. */
   refusedUrl: string;
-  servers: Record<ServerName, StdioConnection>;
 }
 
 interface ErrorCase {
@@ -45,21 +70,21 @@ interface ErrorCase {
 const unknownId = randomUUID();
 
 /**
- * Kills the renderer processes of the `one` server once `underway` has seen the call act on the page: the calls it is
- * used with wait 15 s for an element that never shows, or type for 15 s, so they are still running on this page then.
+ * Crashes the page of the `one` manager's session once `underway` has seen the call act on it: the calls it is used
+ * with wait 15 s for an element that never shows, or type for 15 s, so they are still running on this page then.
  */
-function crashRenderersOnce(underway: (c: Ctx) => Promise<void>): (c: Ctx) => Promise<void> {
+function crashPageOnce(underway: (c: Ctx) => Promise<void>): (c: Ctx) => Promise<void> {
   return async (c) => {
     await underway(c);
-    await crashRenderers(c);
+    await crashPage(c);
   };
 }
 
-/** Playwright's API log (the `one` server runs with DEBUG=pw:api) names the element the call is waiting for. */
+/** The API log names the element the call is waiting for. */
 function waitingFor(selector: string): (c: Ctx) => Promise<void> {
-  return (c) => {
-    const from = c.servers.one.stderrText().length;
-    return waitForOutput(c.servers.one.stderrText, new RegExp(`locator\\('${selector}'\\)`), { from });
+  return () => {
+    const from = apiLog.length;
+    return waitForOutput(() => apiLog, new RegExp(`locator\\('${selector}'\\)`), { from });
   };
 }
 
@@ -71,10 +96,11 @@ function typingInto(id: string): (c: Ctx) => Promise<void> {
   };
 }
 
-async function crashRenderers(c: Ctx): Promise<void> {
-  const renderers = (await browserProcesses(c.servers.one.pid!)).filter((p) => p.cmdline.includes('--type=renderer'));
-  expect(renderers.length).toBeGreaterThan(0);
-  for (const renderer of renderers) process.kill(renderer.pid, 'SIGKILL');
+/** Crashes the renderer of the `one` session's page (Chromium's Page.crash), as a renderer killed by the system would end. */
+async function crashPage(c: Ctx): Promise<void> {
+  const { page } = servers.one.manager().get(c.oneSid);
+  const cdp = await page.context().newCDPSession(page);
+  await Promise.all([page.waitForEvent('crash'), cdp.send('Page.crash').catch(() => undefined)]);
 }
 
 /** The cases every session tool shares: an id that was never issued, one that was closed, one that expired, and none at all. */
@@ -326,7 +352,7 @@ const ERROR_CASES: ErrorCase[] = [
     server: 'one',
     page: '/pages/buttons',
     args: (c) => ({ sessionId: c.oneSid, selector: '#hidden', timeout: 15_000 }),
-    during: crashRenderersOnce(waitingFor('#hidden')),
+    during: crashPageOnce(waitingFor('#hidden')),
     check: (json) => expect(json.message).toMatch(/crashed or was closed during the click/),
   },
 
@@ -402,7 +428,7 @@ const ERROR_CASES: ErrorCase[] = [
     server: 'one',
     page: '/pages/typing',
     args: (c) => ({ sessionId: c.oneSid, selector: '#area', text: 'x'.repeat(300), delay: 50 }),
-    during: crashRenderersOnce(typingInto('area')),
+    during: crashPageOnce(typingInto('area')),
     check: (json) => expect(json.message).toMatch(/crashed or was closed/),
   },
 ];
@@ -421,39 +447,27 @@ beforeAll(async () => {
   ctx.refusedUrl = `http://127.0.0.1:${refused.port}/`;
   await refused.close();
 
-  ctx.fx = await startFixtureServer();
-  const [main, expiring, one, noBrowser] = await Promise.all([
-    startCli(),
-    startCli(['--session-timeout', '1000']),
-    startCli(['--max-sessions', '1'], { env: { DEBUG: 'pw:api' } }),
-    startCli(['--executable-path', '/nonexistent/chromium']),
-  ]);
-  ctx.servers = { main, expiring, one, noBrowser };
-  const create = async (server: StdioConnection) => expectSuccess(await call(server.client, 'create_session')).sessionId as string;
-  [ctx.sid, ctx.closedSid, ctx.oneSid, ctx.expiredSid] = await Promise.all([create(main), create(main), create(one), create(expiring)]);
-  expectSuccess(await call(main.client, 'close_session', { sessionId: ctx.closedSid }));
+  ctx.fx = servers.main.fixture();
+  const create = async (server: ServerName) => expectSuccess(await servers[server].checkedCall('create_session')).sessionId as string;
+  [ctx.sid, ctx.closedSid, ctx.oneSid, ctx.expiredSid] = await Promise.all([create('main'), create('main'), create('one'), create('expiring')]);
+  expectSuccess(await servers.main.checkedCall('close_session', { sessionId: ctx.closedSid }));
   // list_sessions does not count as use, so polling it lets the session expire.
-  await waitFor(async () => expectSuccess(await call(expiring.client, 'list_sessions')).sessions.length === 0, { timeout: 15_000, interval: 100 });
-});
-
-afterAll(async () => {
-  await Promise.all(Object.values(ctx.servers ?? {}).map((server) => server.close()));
-  await ctx.fx?.close();
+  await waitFor(async () => expectSuccess(await servers.expiring.checkedCall('list_sessions')).sessions.length === 0, { timeout: 15_000, interval: 100 });
 });
 
 describe('error codes, table-driven', () => {
   it.each(ERROR_CASES)('$tool answers $code when $when', async (row) => {
-    const server = ctx.servers[row.server ?? 'main'];
+    const server = servers[row.server ?? 'main'];
     if (row.page) {
       const sessionId = row.server === 'one' ? ctx.oneSid : ctx.sid;
       const url = ctx.fx.urlFor(row.page);
-      // On `one` a renderer may have just been killed: the first call after a crash can still meet the dying page.
+      // On `one` a page may have just crashed: the first call after a crash can still meet the dying page.
       if (row.server === 'one')
-        await waitFor(async () => !(await call(server.client, 'navigate', { sessionId, url })).isError, { timeout: 10_000, interval: 200 });
-      else expectSuccess(await call(server.client, 'navigate', { sessionId, url }));
+        await waitFor(async () => !(await server.checkedCall('navigate', { sessionId, url })).isError, { timeout: 10_000, interval: 200 });
+      else expectSuccess(await server.checkedCall('navigate', { sessionId, url }));
     }
     const args = row.args(ctx);
-    const pending = call(server.client, row.tool, args);
+    const pending = server.checkedCall(row.tool, args);
     await row.during?.(ctx);
     const json = expectError(await pending, row.code);
     if (typeof args.sessionId === 'string' && args.sessionId !== '') expect(json.sessionId).toBe(args.sessionId);
@@ -462,7 +476,7 @@ describe('error codes, table-driven', () => {
 
   it('covers every error code each tool declares, and no other', () => {
     for (const name of CORE_TOOLS) {
-      const declared = new Set(allTools.find((tool) => tool.name === name)!.errors);
+      const declared = new Set(allTools.find((tool) => tool.name === name)?.errors);
       for (const code of UNREACHABLE[name] ?? []) declared.delete(code);
       const tested = new Set(ERROR_CASES.filter((row) => row.tool === name).map((row) => row.code));
       expect([...tested].sort(), name).toEqual([...declared].sort());
@@ -472,37 +486,26 @@ describe('error codes, table-driven', () => {
 
 describe('a session survives the errors above', () => {
   it('keeps working on main after every failure', async () => {
-    const result = expectSuccess(await call(ctx.servers.main.client, 'navigate', { sessionId: ctx.sid, url: ctx.fx.urlFor('/pages/home') }));
+    const result = expectSuccess(await servers.main.checkedCall('navigate', { sessionId: ctx.sid, url: ctx.fx.urlFor('/pages/home') }));
     expect(result.title).toBe('Home');
   });
 
   it("navigates at once after a load that failed at once: Chromium's error page, shown a moment later, does not interrupt it", async () => {
     for (let attempt = 0; attempt < 5; attempt += 1) {
       // An unsafe port fails before any connection is tried, the fastest failure there is.
-      expectError(await call(ctx.servers.main.client, 'navigate', { sessionId: ctx.sid, url: 'http://127.0.0.1:9/' }), 'NAVIGATION_FAILED', ctx.sid);
-      const next = expectSuccess(await call(ctx.servers.main.client, 'navigate', { sessionId: ctx.sid, url: ctx.fx.urlFor('/pages/home') }));
+      expectError(await servers.main.checkedCall('navigate', { sessionId: ctx.sid, url: 'http://127.0.0.1:9/' }), 'NAVIGATION_FAILED', ctx.sid);
+      const next = expectSuccess(await servers.main.checkedCall('navigate', { sessionId: ctx.sid, url: ctx.fx.urlFor('/pages/home') }));
       expect(next.title).toBe('Home');
     }
   });
 
-  it('gets a fresh page on one after its renderer crashed', async () => {
+  it('gets a fresh page on one after its page crashed', async () => {
     await waitFor(
       async () => {
-        const outcome = await call(ctx.servers.one.client, 'navigate', { sessionId: ctx.oneSid, url: ctx.fx.urlFor('/pages/home') });
+        const outcome = await servers.one.checkedCall('navigate', { sessionId: ctx.oneSid, url: ctx.fx.urlFor('/pages/home') });
         return !outcome.isError && outcome.json.title === 'Home';
       },
       { timeout: 10_000, interval: 200 },
     );
-  });
-});
-
-describe('sessions belong to their server process', () => {
-  it("another server neither lists nor accepts this server's session", async () => {
-    const other = ctx.servers.noBrowser.client;
-    expect(expectSuccess(await call(other, 'list_sessions')).sessions).toEqual([]);
-    expectError(await call(other, 'navigate', { sessionId: ctx.sid, url: 'about:blank' }), 'SESSION_NOT_FOUND', ctx.sid);
-    // …while its own server still has it.
-    const mine = expectSuccess(await call(ctx.servers.main.client, 'list_sessions')).sessions;
-    expect(mine.map((entry: { sessionId: string }) => entry.sessionId)).toContain(ctx.sid);
   });
 });
