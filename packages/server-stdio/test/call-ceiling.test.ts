@@ -1,7 +1,7 @@
-// --call-timeout and cancellation end to end: an endless script, a slow type and a hung navigation never hold a session.
+// Cancellation end to end: a slow type cancelled through the SDK and create_session calls the client gives up on never hold a session (what --call-timeout's ceiling does to each call: packages/tools/test/call-ceiling.test.ts).
 import { waitFor } from '@sessionwright/test-kit';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { expectError, expectSuccess, expectWellFormed, useServerWithFixture } from './helpers.js';
+import { expectSuccess, expectWellFormed, useServerWithFixture } from './helpers.js';
 
 const CALL_TIMEOUT = 5_000;
 const server = useServerWithFixture(['--max-sessions', '20', '--call-timeout', String(CALL_TIMEOUT)]);
@@ -30,41 +30,6 @@ async function expectFreeAtOnce(sessionId: string): Promise<void> {
   expect(expectSuccess(await call('navigate', { sessionId, url: server.fixture().urlFor('/pages/form') })).title).toBe('Form');
   expect(Date.now() - started).toBeLessThan(8_000);
 }
-
-describe('--call-timeout', () => {
-  it('ends an endless page script with call_timeout, says the page was replaced, and serves the next call at once', async () => {
-    const sessionId = await server.sessionOn('home');
-    const started = Date.now();
-    const json = expectError(await call('evaluate', { sessionId, function: '() => { while (true) {} }', timeout: 300_000 }), 'BROWSER_ERROR', sessionId);
-    expect(json.details).toMatchObject({ reason: 'call_timeout', timeout: CALL_TIMEOUT, pageReplaced: true });
-    expect(json.message).toMatch(/replaced/);
-    // The tools layer words what to do next, naming this profile's tool.
-    expect(json.message).toMatch(/navigate/);
-    expect(Date.now() - started).toBeLessThan(20_000);
-    await expectFreeAtOnce(sessionId);
-  });
-
-  it("applies evaluate's own shorter timeout the same way", async () => {
-    const sessionId = await server.sessionOn('home');
-    const json = expectError(await call('evaluate', { sessionId, function: '() => { while (true) {} }', timeout: 1_000 }), 'BROWSER_ERROR', sessionId);
-    expect(json.details).toMatchObject({ reason: 'call_timeout', timeout: 1_000, pageReplaced: true });
-    await expectFreeAtOnce(sessionId);
-  });
-
-  it('ends a hung navigation with call_timeout by stopping it; the page is kept', async () => {
-    const sessionId = await server.sessionOn('home');
-    const json = expectError(await call('navigate', { sessionId, url: server.fixture().urlFor('/hang'), timeout: 120_000 }), 'BROWSER_ERROR', sessionId);
-    expect(json.details).toMatchObject({ reason: 'call_timeout', pageReplaced: false });
-    await expectFreeAtOnce(sessionId);
-  });
-
-  it('bounds a type whose delay × length would take hours', async () => {
-    const sessionId = await server.sessionOn('form');
-    const json = expectError(await call('type', { sessionId, selector: '#name', text: 'x'.repeat(20_000), delay: 1_000 }), 'BROWSER_ERROR', sessionId);
-    expect(json.details).toMatchObject({ reason: 'call_timeout' });
-    await expectFreeAtOnce(sessionId);
-  });
-});
 
 describe('a call the client cancels', () => {
   it('a slow type cancelled through the SDK frees the session at once', async () => {
