@@ -1,4 +1,4 @@
-// --profile playwright in process (runTool over a real SessionManager, Chromium and the fixture server, with one connection's implicit session): dialogs and file choosers held open, forms, drags, tabs (isolated contexts too), console and network.
+// --profile playwright in process (runTool over a real SessionManager, Chromium and the fixture server, with one connection's implicit session): dialogs and file choosers held open, the core tools with and without a sessionId, forms, drags, tabs (isolated contexts too), console and network.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
