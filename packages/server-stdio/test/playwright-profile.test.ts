@@ -1,4 +1,4 @@
-// --profile playwright: @playwright/mcp's tool names and shapes as listed over stdio, and the implicit session of each connection, stdio or HTTP (what the tools do: packages/tools/test/playwright-profile.test.ts).
+// --profile playwright: @playwright/mcp's tool names and shapes as listed over stdio, an answer as a client reads it off the pipe, and the implicit session of each connection, stdio or HTTP (what the tools do: packages/tools/test/playwright-profile.test.ts).
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { silentLogger } from '@sessionwright/session-core/parts';
@@ -17,7 +17,7 @@ afterAll(async () => {
   await fixture?.close();
 });
 
-describe('--profile playwright over stdio, as an @playwright/mcp client lists it', () => {
+describe('--profile playwright over stdio, as an @playwright/mcp client uses it', () => {
   let server: StdioConnection;
   beforeAll(async () => {
     server = await startCli(['--profile', 'playwright']);
@@ -49,6 +49,16 @@ describe('--profile playwright over stdio, as an @playwright/mcp client lists it
         expect(entry.inputSchema.required ?? [], entry.name).not.toContain('sessionId');
       }
     }
+  });
+
+  it('answers a call without a sessionId over the pipe, content[0].text the JSON a client reads: url, title and the snapshot with refs', async () => {
+    expectSuccess(await call(server.client, 'browser_navigate', { url: fixture.urlFor('/pages/home') }));
+    const result = await server.client.callTool({ name: 'browser_snapshot', arguments: {} });
+    const first = (result.content as { type: string; text?: string }[])[0];
+    expect(first?.type).toBe('text');
+    const data = JSON.parse(first?.text ?? '');
+    expect(data).toMatchObject({ url: fixture.urlFor('/pages/home'), title: 'Home' });
+    expect(data.snapshot).toMatch(/link "Form" \[ref=e\d+\]/);
   });
 });
 
