@@ -1,6 +1,6 @@
 // A 2025 connection's question to its user crosses the relay: request_human on a session another replica holds asks the client through the replica it reached, and the answer gets back to the holder (real redis-server, HAProxy, Chromium and @modelcontextprotocol/client).
 import { Client, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { resolveExecutable } from '@sessionwright/session-core';
+import { resolveExecutable } from '@sessionwright/session-core/parts';
 import { hasProgram, startFixtureServer, type FixtureServer } from '@sessionwright/test-kit';
 import { chromium } from 'playwright';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
