@@ -257,8 +257,9 @@ async function firstEvent(url: string, name: string): Promise<boolean> {
     if (response.status !== 200 || response.body === null) return false;
     const decoder = new TextDecoder();
     let text = '';
-    for await (const chunk of response.body) {
-      text += decoder.decode(chunk, { stream: true });
+    const reader = response.body.getReader();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      text += decoder.decode(chunk.value, { stream: true });
       if (text.includes(`event: ${name}\n`)) return true;
     }
     return false;

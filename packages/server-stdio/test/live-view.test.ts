@@ -176,6 +176,7 @@ describe('tokens', () => {
     const urlB = new URL(await liveUrl(b));
     const [, , idA, secretA] = urlA.pathname.split('/');
     const [, , idB, secretB] = urlB.pathname.split('/');
+    expect(secretA).toBeDefined();
     const at = (pathname: string, init?: RequestInit) => fetch(new URL(pathname, urlA.origin), init);
     const refused = async (pathname: string, statuses: number[], init?: RequestInit) => {
       const response = await at(pathname, init);
@@ -191,7 +192,7 @@ describe('tokens', () => {
     await refused(`/live/${'y'.repeat(12)}/${secretA}/`, [404]);
     await refused(`/live/${idB}/${secretA}/`, [403]);
     await refused(`/live/${idA}/${secretB}/events`, [403]);
-    await refused(`/live/${idA}/${secretA.slice(0, -1)}/control`, [403], { method: 'POST', body: '{"action":"take"}' });
+    await refused(`/live/${idA}/${secretA!.slice(0, -1)}/control`, [403], { method: 'POST', body: '{"action":"take"}' });
     // Another web origin cannot drive the page even with the right token.
     const foreign = await at(`${urlA.pathname}control`, {
       method: 'POST',

@@ -175,7 +175,7 @@ describe('cancelling a call', () => {
       // A call that ends as soon as it is told to stop, so the session is free before the page's stop is delivered.
       const waiting = manager.run(
         session.id,
-        (_page, stop) => new Promise((_resolve, reject) => stop.addEventListener('abort', () => reject(new Error('stopped')))),
+        (_page, _session, stop) => new Promise((_resolve, reject) => stop.addEventListener('abort', () => reject(new Error('stopped')))),
         {
           signal: controller.signal,
         },

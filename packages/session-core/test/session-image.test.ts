@@ -76,7 +76,10 @@ describe('Session.image', () => {
     expect(image.version).toBe(1);
     expect(image.options).toEqual({ locale: 'de-DE', extraHTTPHeaders: { 'X-Key': 'secret-value' } });
     expect(image.storageState.cookies.map((cookie) => cookie.name)).toContain('session');
-    const origin = image.storageState.origins.find((entry) => entry.origin === fixture.url);
+    // Playwright's storageState type leaves out the indexedDB entries it writes for `{ indexedDB: true }`.
+    const origin: { localStorage: { name: string }[]; indexedDB?: unknown } | undefined = image.storageState.origins.find(
+      (entry) => entry.origin === fixture.url,
+    );
     expect(origin?.localStorage.map((item) => item.name)).toContain('token');
     expect(JSON.stringify(origin?.indexedDB)).toContain('kept in idb');
     expect(image.tabs.map((tab) => tab.url)).toEqual([fixture.urlFor('/pages/store'), fixture.urlFor('/pages/form')]);
@@ -110,7 +113,7 @@ describe('SessionManager.create from an image', () => {
     const before = manager.size;
     const refused = await manager.create({ image: await open.image(), sessionId: open.id }).catch((error: unknown) => error);
     expect(isSessionError(refused) && refused.code).toBe('INVALID_PARAMETERS');
-    expect(isSessionError(refused) && refused.details['reason']).toBe('id_in_use');
+    expect(isSessionError(refused) && refused.details?.['reason']).toBe('id_in_use');
     expect(manager.size).toBe(before);
   });
 

@@ -81,7 +81,7 @@ describe('FolderStore', () => {
     await writeFile(path.join(dir, 'file'), 'x');
     const store = new FolderStore({ dir: path.join(dir, 'file') });
     const failed = await store.set('k', bytes('v')).catch((error: unknown) => error);
-    expect(isSessionError(failed) && failed.details['reason']).toBe('store_unavailable');
+    expect(isSessionError(failed) && failed.details?.['reason']).toBe('store_unavailable');
   });
 
   it('leaves the old record or the new when the writing process is killed at any moment', async () => {
@@ -241,7 +241,7 @@ describe('SavedStates', () => {
     await states.save('alice', 'b', STATE);
     const [file] = (await allFiles(path.join(dir, 'states'))).sort();
     const raw = await readFile(file!);
-    raw[raw.length - 1] ^= 0xff;
+    raw[raw.length - 1]! ^= 0xff;
     await writeFile(file!, raw);
     expect(await states.list('alice')).toHaveLength(1);
     const store = new SealedStore({ store: new FolderStore({ dir }), secret: 'new key', previousSecret: 'old key' });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { playwrightProfile } from '../src/index.js';
-import { expectError, expectSuccess, useTools } from './tool-harness.js';
+import { expectError, expectSuccess, firstText, useTools } from './tool-harness.js';
 
 /** A ref as snapshots print it (a frame prefix once documents were replaced). */
 const REF = /^(f\d+)?e\d+$/;
@@ -24,7 +24,7 @@ describe('find (default profile)', () => {
     expect(found.json).toMatchObject({ total: 1, title: 'Big', url: server.fixture().urlFor('/pages/big') });
     expect(found.json.matches).toEqual([{ ref: expect.stringMatching(REF), line: expect.stringContaining('Paragraph 42: the quick brown fox'), path: '' }]);
     const page = await tool('snapshot', { sessionId, maxChars: 200_000 });
-    expect(found.result.content[0].text.length * 20).toBeLessThan(page.result.content[0].text.length);
+    expect(firstText(found).length * 20).toBeLessThan(firstText(page).length);
 
     const link = await tool('find', { sessionId, regex: '/^link "Link 19\\d"/' });
     expect(link.json.total).toBe(10);

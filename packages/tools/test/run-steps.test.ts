@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { playwrightProfile } from '../src/index.js';
-import { expectError, expectSuccess, useTools } from './tool-harness.js';
+import { expectError, expectSuccess, firstText, useTools } from './tool-harness.js';
 
 /** A page whose state every step kind reads or changes: a counter, a field, a link. */
 const STEPS_PAGE = `<!doctype html><html><head><title>Steps</title></head><body>
@@ -148,7 +148,7 @@ describe('run_steps (default profile)', () => {
     for (const result of json.results) for (const key of ['url', 'title', 'expiresAt']) expect(result).not.toHaveProperty(key);
     expect(json.results[2].matches[0]).toMatchObject({ url: server.fixture().urlFor('/pages/home') });
     expect(run.result.content.map((item: { type: string }) => item.type)).toEqual(['text', 'image']);
-    expect(JSON.parse(run.result.content[0].text)).toEqual(json);
+    expect(JSON.parse(firstText(run))).toEqual(json);
   });
 
   it('says at its top what the pages did during steps whose results are left out (a dialog), and nothing when they did nothing', async () => {

@@ -45,7 +45,8 @@ function accessTo(manager: SessionManager): SessionAccess {
 
 /**
  * The outcome as a client reads it (the server's serialization, README: Results): a success is structuredContent and the
- * same JSON as content[0].text, attachments after it; a failure is isError with the error JSON alone. A success is
+ * same JSON as content[0].text, attachments after it (resource links to snapshot files included, as a client over HTTP
+ * gets them); a failure is isError with the error JSON alone. A success is
  * checked against the tool's output schema, as an MCP client checks structuredContent against the listed outputSchema.
  */
 function asClientReads(tool: AnyTool, outcome: ToolOutcome): JsonToolResult {
@@ -60,12 +61,21 @@ function asClientReads(tool: AnyTool, outcome: ToolOutcome): JsonToolResult {
   const attachments = outcome.attachments.map((attachment) =>
     attachment.type === 'image'
       ? { type: 'image' as const, data: attachment.data, mimeType: attachment.mimeType }
-      : { type: 'resource' as const, resource: { uri: attachment.uri, mimeType: attachment.mimeType, blob: attachment.blob } },
+      : attachment.type === 'resource'
+        ? { type: 'resource' as const, resource: { uri: attachment.uri, mimeType: attachment.mimeType, blob: attachment.blob } }
+        : attachment,
   );
   return { isError: false, json, result: { structuredContent: json, content: [{ type: 'text', text }, ...attachments] } };
 }
 
 export { isUuidV4 } from '@sessionwright/test-kit';
+
+/** content[0].text of a result as a client reads it; throws when content[0] is not text. */
+export function firstText(outcome: JsonToolResult): string {
+  const first = outcome.result.content[0];
+  if (first?.type !== 'text') throw new Error(`content[0] is ${first ? first.type : 'missing'}, not text`);
+  return first.text;
+}
 
 /** The result contract (README: Results): expectWellFormed, expectError and expectSuccess against the server's closed sets. */
 export const { expectWellFormed, expectError, expectSuccess } = resultContract<ErrorCode>({
