@@ -38,18 +38,7 @@ export function publicApi(index: string): string[] {
  * comment does not. Declarations of other packages (Playwright, zod, a sibling package) are named, not followed.
  */
 export function declarationReport(declarations: string): string[] {
-  const program = ts.createProgram([declarations], {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    types: [],
-    noEmit: true,
-    skipLibCheck: true,
-  });
-  const checker = program.getTypeChecker();
-  const entry = program.getSourceFile(declarations);
-  const moduleSymbol = entry && checker.getSymbolAtLocation(entry);
-  if (!entry || !moduleSymbol) throw new Error(`${declarations} has no exports to report`);
+  const { checker, moduleSymbol } = compiledModule(declarations, 'report');
   const buildDir = path.dirname(path.resolve(declarations));
   const ownStatements = (symbol: ts.Symbol): ts.Statement[] => {
     const target = symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol;
@@ -100,18 +89,7 @@ export function declarationReport(declarations: string): string[] {
  * line what it is for, where its declaration is, so an editor shows it wherever the name is used.
  */
 export function undocumentedExports(index: string): string[] {
-  const program = ts.createProgram([index], {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    types: [],
-    noEmit: true,
-    skipLibCheck: true,
-  });
-  const checker = program.getTypeChecker();
-  const source = program.getSourceFile(index);
-  const moduleSymbol = source && checker.getSymbolAtLocation(source);
-  if (!source || !moduleSymbol) throw new Error(`${index} has no exports to check`);
+  const { checker, moduleSymbol } = compiledModule(index, 'check');
   const documented = (declaration: ts.Declaration) => {
     // A variable's comment sits on its statement (`/** … */ export const x = …`).
     const holder = ts.isVariableDeclaration(declaration) ? declaration.parent.parent : declaration;
@@ -188,4 +166,21 @@ export function reported(report: URL, actual: readonly string[]): string[] {
   return readFileSync(report, 'utf8')
     .split('\n')
     .filter((line) => line !== '');
+}
+
+/** A module compiled on its own, with its type checker and the symbol of its exports. */
+function compiledModule(file: string, purpose: string): { checker: ts.TypeChecker; moduleSymbol: ts.Symbol } {
+  const program = ts.createProgram([file], {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    types: [],
+    noEmit: true,
+    skipLibCheck: true,
+  });
+  const checker = program.getTypeChecker();
+  const source = program.getSourceFile(file);
+  const moduleSymbol = source && checker.getSymbolAtLocation(source);
+  if (!source || !moduleSymbol) throw new Error(`${file} has no exports to ${purpose}`);
+  return { checker, moduleSymbol };
 }
