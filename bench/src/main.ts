@@ -174,6 +174,20 @@ async function main(): Promise<void> {
     // A section rerun on its own replaces that section of the last full run; everything else stays as it was measured.
     const last = JSON.parse(readFileSync(path.join(resultsDir, 'latest.json'), 'utf8')) as BenchResults;
     const merged: BenchResults = { ...last, ...results, soak: results.soak ?? readSoak(resultsDir) };
+    const rerun = {
+      sections: [...sections],
+      date: full.environment.date,
+      commit: full.environment.commit,
+      load: loadBefore[0] ?? 0,
+      minutes: full.durationMs / 60_000,
+    };
+    // A section measured again leaves an earlier rerun's list; a rerun left with no section goes.
+    merged.reruns = [
+      ...(last.reruns ?? [])
+        .map((earlier) => ({ ...earlier, sections: earlier.sections.filter((section) => !sections.has(section)) }))
+        .filter((earlier) => earlier.sections.length > 0),
+      rerun,
+    ];
     for (const section of sections)
       merged.errors = {
         ...Object.fromEntries(Object.entries(merged.errors).filter(([system]) => !system.startsWith(`${section}.`) && system !== section)),

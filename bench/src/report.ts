@@ -35,6 +35,17 @@ export interface BenchResults {
   /** From its own run (`--sections soak`, bench/results/soak.json). */
   soak?: SoakResult;
   errors: Record<string, string[]>;
+  /** Sections measured again after the full run (`--sections … --merge`), each replacing that section's figures. */
+  reruns?: Rerun[];
+}
+
+/** One `--merge` run: which sections it measured, when, on which commit, and how busy the machine was as it started. */
+export interface Rerun {
+  sections: string[];
+  date: string;
+  commit: string;
+  load: number;
+  minutes: number;
 }
 
 export interface Target {
@@ -173,6 +184,12 @@ export function renderMarkdown(results: BenchResults, analysis: string): string 
   line(
     `sessionwright against raw Playwright (the floor: the same work with no server) and @playwright/mcp, measured in one run, interleaved, on the same browser binary. Written by \`pnpm bench\` on ${env.date.slice(0, 16).replace('T', ' ')} UTC (${(results.durationMs / 60_000).toFixed(0)} minutes, commit ${env.commit}); every table is generated (rerun rather than edit) and the raw figures are in [bench/results/latest.json](bench/results/latest.json). A ratio is ours ÷ theirs, of medians: smaller is better.`,
   );
+  for (const rerun of results.reruns ?? []) {
+    line();
+    line(
+      `Measured again on ${rerun.date.slice(0, 16).replace('T', ' ')} UTC (${rerun.minutes.toFixed(0)} minutes, commit ${rerun.commit}, 1-minute load average ${rerun.load.toFixed(2)} at its start), replacing their figures: ${rerun.sections.map((section) => `\`${section}\``).join(', ')}.`,
+    );
+  }
   if (!quiet) {
     line();
     line(
