@@ -193,7 +193,7 @@ export function renderMarkdown(results: BenchResults, analysis: string): string 
   if (!quiet) {
     line();
     line(
-      `> **Busy machine:** the 1-minute load average was ${env.loadBefore[0]?.toFixed(2)} when the run started, so absolute times are inflated; the systems were interleaved, so the ratios are fairer than the absolute numbers.`,
+      `> **Busy machine:** the 1-minute load average was ${env.loadBefore[0]?.toFixed(2)} when the full run started, so absolute times are inflated; the systems were interleaved, so the ratios are fairer than the absolute numbers.`,
     );
   }
   line();
